@@ -1,0 +1,99 @@
+"""A thin, safe wrapper over one pychrome WebSocket (one DevTools target).
+
+Every call carries a timeout; protocol errors, time-outs and a dropped socket
+come out as the project's own exceptions with human messages.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable
+
+import pychrome
+import pychrome.exceptions as pexc
+import websocket
+
+from ..errors import CDPError, CDPTimeout, ConnectionLost
+
+# pychrome logs a full traceback when the socket drops; we report it ourselves.
+logging.getLogger("pychrome").setLevel(logging.CRITICAL)
+logging.getLogger("pychrome.tab").setLevel(logging.CRITICAL)
+
+_default_hook = threading.excepthook
+
+
+def _quiet_pychrome_threads(args) -> None:
+    """pychrome's reader thread dies noisily when a socket closes; that is expected."""
+    name = getattr(args.thread, "name", "") or ""
+    if "_recv_loop" in name or "_handle_event_loop" in name:
+        return
+    _default_hook(args)
+
+
+threading.excepthook = _quiet_pychrome_threads
+
+LOST = "Browser connection lost (the browser or the tab was closed)."
+
+
+class Target:
+    """One DevTools target (page, iframe or the browser itself)."""
+
+    def __init__(self, ws_url: str, timeout: float = 10.0, target_id: str | None = None, kind: str = "page"):
+        self.ws_url = ws_url
+        self.timeout = timeout
+        self.id = target_id
+        self.kind = kind
+        self._tab = pychrome.Tab(id=target_id, type=kind, webSocketDebuggerUrl=ws_url)
+        self._lock = threading.Lock()
+        self._handlers: dict[str, list[Callable[..., None]]] = {}
+        try:
+            self._tab.start()
+        except (websocket.WebSocketException, OSError) as exc:
+            raise ConnectionLost(f"Cannot connect to the browser target: {exc}") from exc
+
+    # -- calls -------------------------------------------------------------
+    def call(self, method: str, timeout: float | None = None, **params: Any) -> dict:
+        """Call a protocol method; raise CDPError / CDPTimeout / ConnectionLost."""
+        limit = self.timeout if timeout is None else timeout
+        try:
+            return self._tab.call_method(method, _timeout=limit, **params)
+        except pexc.TimeoutException as exc:
+            raise CDPTimeout(f"{method} timed out after {limit:g} s.") from exc
+        except pexc.CallMethodException as exc:
+            text = str(exc)
+            marker = " error: "
+            detail = text.split(marker, 1)[1] if marker in text else text
+            raise CDPError(f"{method} failed: {detail}", method=method, detail=detail) from exc
+        except pexc.UserAbortException as exc:
+            raise ConnectionLost(LOST) from exc
+        except pexc.RuntimeException as exc:
+            raise ConnectionLost(LOST) from exc
+        except (websocket.WebSocketException, OSError, BrokenPipeError) as exc:
+            raise ConnectionLost(LOST) from exc
+
+    @property
+    def alive(self) -> bool:
+        return not self._tab._stopped.is_set()
+
+    # -- events ------------------------------------------------------------
+    def on(self, event: str, handler: Callable[..., None]) -> None:
+        """Add a handler for a protocol event (several handlers per event)."""
+        handlers = self._handlers.setdefault(event, [])
+        handlers.append(handler)
+        if len(handlers) == 1:
+            def dispatch(**params: Any) -> None:
+                for h in list(self._handlers.get(event, ())):
+                    try:
+                        h(**params)
+                    except Exception:  # an event handler must never kill the event thread
+                        logging.getLogger(__name__).debug("event handler failed", exc_info=True)
+            self._tab.set_listener(event, dispatch)
+
+    def close(self) -> None:
+        try:
+            self._tab.stop()
+        except pexc.RuntimeException:
+            pass
+        except Exception:  # pragma: no cover - closing must never raise
+            pass

@@ -1,0 +1,221 @@
+"""Frames of one page: stable indices, isolated worlds, cross-origin targets.
+
+A frame keeps the index it got when first seen for as long as it exists.
+Each frame document gets one isolated world (created lazily, recreated when
+the frame's document -- its loader id -- changes).  Cross-origin frames
+living in their own renderer are reached through their own DevTools target.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import urlparse
+
+from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError
+from .cdp import Target
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .page import Page
+
+WORLD_NAME = "verdex"
+
+
+@dataclass
+class Frame:
+    index: int
+    frame_id: str
+    target: Target
+    parent: int | None
+    url: str = ""
+    name: str = ""
+    loader_id: str = ""
+    oopif: bool = False
+    detached: bool = False
+    world_id: int | None = None
+    world_loader: str | None = None
+    # highest ref number issued per document, so a recreated world never reuses one
+    issued: dict[str, int] = field(default_factory=dict)
+
+
+def origin_of(url: str) -> str:
+    p = urlparse(url)
+    if p.scheme in ("http", "https"):
+        return f"{p.scheme}://{p.netloc}"
+    return p.scheme + ":" if p.scheme not in ("about", "") else ""
+
+
+class FrameRegistry:
+    def __init__(self, page: "Page"):
+        self.page = page
+        self.by_id: dict[str, Frame] = {}
+        self.by_index: dict[int, Frame] = {}
+        self._next = 0
+        self._oopif_targets: dict[str, Target] = {}
+        self.main_id = ""
+        self.init_script = ""  # set by the session: the bridge source
+        self.http_endpoint = ""
+
+    # -- registry --------------------------------------------------------------
+    def ensure(self, frame_id: str, target: Target, parent: int | None, oopif: bool = False) -> Frame:
+        fr = self.by_id.get(frame_id)
+        if fr is None or fr.detached:
+            fr = Frame(self._next, frame_id, target, parent, oopif=oopif)
+            self._next += 1
+            self.by_id[frame_id] = fr
+            self.by_index[fr.index] = fr
+        else:
+            fr.target, fr.oopif = target, oopif
+            if parent is not None:
+                fr.parent = parent
+        return fr
+
+    @property
+    def main(self) -> Frame:
+        return self.by_id[self.main_id]
+
+    def get(self, index: int) -> Frame | None:
+        return self.by_index.get(index)
+
+    def tree(self, target: Target | None = None) -> dict:
+        return (target or self.page.target).call("Page.getFrameTree")["frameTree"]
+
+    def refresh(self) -> None:
+        """Re-read the main target's frame tree (urls, loader ids, detachment)."""
+        tree = self.tree()
+        self.main_id = tree["frame"]["id"]
+        self.ensure(self.main_id, self.page.target, None)
+        self._absorb(tree, self.page.target)
+
+    def _absorb(self, node: dict, target: Target) -> None:
+        f = node["frame"]
+        fr = self.by_id.get(f["id"])
+        if fr is not None:
+            fr.url = f.get("url", "") + f.get("urlFragment", "")
+            fr.name = f.get("name", "")
+            fr.loader_id = f.get("loaderId", "")
+        for child in node.get("childFrames", ()):
+            self._absorb(child, target)
+
+    def all_frames(self) -> list[Frame]:
+        return [f for i, f in sorted(self.by_index.items()) if not f.detached]
+
+    def cross_origin(self, fr: Frame) -> bool:
+        if fr.index == 0:
+            return False
+        if fr.oopif:
+            return True
+        mine, main = origin_of(fr.url), origin_of(self.main.url)
+        return bool(mine) and bool(main) and mine != main
+
+    # -- events (pychrome thread) ---------------------------------------------
+    def on_frame_navigated(self, frame: dict | None = None, **_):
+        if not frame:
+            return
+        fr = self.by_id.get(frame.get("id", ""))
+        if fr is not None:
+            fr.url = frame.get("url", "") + frame.get("urlFragment", "")
+            fr.name = frame.get("name", "")
+            fr.loader_id = frame.get("loaderId", fr.loader_id)
+
+    def on_same_document(self, frameId: str = "", url: str = "", **_):
+        fr = self.by_id.get(frameId)
+        if fr is not None:
+            fr.url = url
+
+    def on_frame_detached(self, frameId: str = "", reason: str = "remove", **_):
+        fr = self.by_id.get(frameId)
+        if fr is not None and reason != "swap" and fr.index != 0:
+            fr.detached = True
+
+    # -- the frame's live state -------------------------------------------------
+    def current_loader(self, fr: Frame) -> tuple[str, str] | None:
+        """(loader id, url) of the frame right now, or None when it is gone."""
+        try:
+            tree = self.tree(fr.target)
+        except ConnectionLost:
+            if fr.oopif:
+                return None
+            raise
+        found = _find(tree, fr.frame_id)
+        if found is None:
+            return None
+        return found.get("loaderId", ""), found.get("url", "") + found.get("urlFragment", "")
+
+    # -- isolated worlds -----------------------------------------------------------
+    def world(self, fr: Frame) -> int:
+        if fr.world_id is not None and fr.world_loader == fr.loader_id:
+            return fr.world_id
+        res = fr.target.call("Page.createIsolatedWorld", frameId=fr.frame_id, worldName=WORLD_NAME,
+                             grantUniveralAccess=False)
+        ctx = res["executionContextId"]
+        start = fr.issued.get(fr.loader_id, 0)
+        out = fr.target.call("Runtime.evaluate", expression=self.init_script + f"\n__verdexBridge.init({start});",
+                             contextId=ctx, returnByValue=True)
+        if "exceptionDetails" in out:
+            raise JSError("The snapshot bridge failed to load: " + out["exceptionDetails"].get("text", ""))
+        fr.world_id, fr.world_loader = ctx, fr.loader_id
+        return ctx
+
+    def eval(self, fr: Frame, expression: str, timeout: float | None = None, by_value: bool = True) -> dict:
+        """Evaluate in the frame's isolated world; returns the raw CDP result."""
+        for attempt in (0, 1):
+            ctx = self.world(fr)
+            try:
+                res = fr.target.call("Runtime.evaluate", timeout=timeout, expression=expression,
+                                     contextId=ctx, returnByValue=by_value, awaitPromise=True)
+            except CDPError as exc:
+                if attempt == 0 and "context" in str(exc).lower():
+                    fr.world_id = None
+                    self._reload_loader(fr)
+                    continue
+                raise
+            if "exceptionDetails" in res:
+                from .page import describe_exception
+                raise JSError(describe_exception(res["exceptionDetails"]))
+            return res["result"]
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _reload_loader(self, fr: Frame) -> None:
+        cur = self.current_loader(fr)
+        if cur:
+            fr.loader_id, fr.url = cur
+
+    # -- cross-origin (out-of-process) frames ----------------------------------
+    def oopif_target(self, frame_id: str) -> Target | None:
+        t = self._oopif_targets.get(frame_id)
+        if t is not None and t.alive:
+            return t
+        try:
+            with urllib.request.urlopen(self.http_endpoint + "/json/list", timeout=self.page.timeout) as r:
+                entries = json.loads(r.read().decode("utf-8"))
+        except OSError:
+            return None
+        for e in entries:
+            if e.get("id") == frame_id and e.get("webSocketDebuggerUrl"):
+                t = Target(e["webSocketDebuggerUrl"], self.page.timeout, frame_id, "iframe")
+                for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
+                    try:
+                        t.call(method)
+                    except (CDPError, CDPTimeout):
+                        pass
+                self._oopif_targets[frame_id] = t
+                return t
+        return None
+
+    def close(self) -> None:
+        for t in self._oopif_targets.values():
+            t.close()
+        self._oopif_targets.clear()
+
+
+def _find(node: dict, frame_id: str) -> dict | None:
+    if node["frame"]["id"] == frame_id:
+        return node["frame"]
+    for child in node.get("childFrames", ()):
+        hit = _find(child, frame_id)
+        if hit is not None:
+            return hit
+    return None

@@ -1,0 +1,183 @@
+"""Find Chrome/Chromium, start it under a watchdog, and stop it again.
+
+Nothing here prints; failures are raised as :mod:`verdex_cli.errors` types.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+
+from ..errors import BrowserNotFound, LaunchError
+
+CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+INSTALL_HINT = (
+    "No Chrome or Chromium found. Install one (Debian/Ubuntu: 'apt-get install chromium'), "
+    "or point to it with --chrome PATH or VERDEX_CHROME."
+)
+
+BASE_FLAGS = (
+    "--remote-debugging-address=127.0.0.1",
+    "--remote-debugging-port=0",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-breakpad",
+    "--disable-crash-reporter",
+    "--disable-features=Translate,MediaRouter,OptimizationHints",
+    "--password-store=basic",
+    "--use-mock-keychain",
+    "--mute-audio",
+)
+
+
+def find_chrome(explicit: str | None = None) -> str:
+    """Return the browser executable: explicit path, $VERDEX_CHROME, then PATH."""
+    for source in (explicit, os.environ.get("VERDEX_CHROME")):
+        if source:
+            path = shutil.which(source) or (source if os.path.isfile(source) else None)
+            if not path or not os.access(path, os.X_OK):
+                raise BrowserNotFound(f"Browser '{source}' not found or not executable. {INSTALL_HINT}")
+            return path
+    for name in CANDIDATES:
+        path = shutil.which(name)
+        if path:
+            return path
+    raise BrowserNotFound(INSTALL_HINT)
+
+
+def chrome_args(executable: str, profile: str, headless: bool) -> list[str]:
+    args = [executable, f"--user-data-dir={profile}", *BASE_FLAGS]
+    if headless:
+        args += ["--headless", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,900"]
+    else:
+        args += ["--window-size=1280,900"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--no-sandbox")
+    args.append("about:blank")
+    return args
+
+
+def _http_json(url: str, timeout: float):
+    with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - loopback only
+        return json.loads(resp.read().decode("utf-8"))
+
+
+@dataclass
+class ChromeProcess:
+    """A running browser: either launched (owned) or attached to (not owned)."""
+
+    http_endpoint: str
+    browser_ws: str
+    owned: bool
+    pid: int | None = None
+    profile: str | None = None
+    _watchdog: subprocess.Popen | None = field(default=None, repr=False)
+
+    def version(self, timeout: float = 5.0) -> dict:
+        return _http_json(self.http_endpoint + "/json/version", timeout)
+
+    def alive(self) -> bool:
+        if not self.owned:
+            return True
+        return self._watchdog is not None and self._watchdog.poll() is None
+
+    def stop(self, timeout: float = 8.0) -> None:
+        """Stop an owned browser and remove its profile; detach from a foreign one."""
+        wd, self._watchdog = self._watchdog, None
+        if wd is None:
+            return
+        try:
+            if wd.stdin and not wd.stdin.closed:
+                try:
+                    wd.stdin.write(b"stop\n")
+                    wd.stdin.flush()
+                finally:
+                    wd.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass
+        try:
+            wd.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            wd.kill()
+            wd.wait(timeout=2)
+            if self.pid:
+                try:
+                    os.killpg(self.pid, 9)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        if wd.stdout:
+            wd.stdout.close()
+        if self.profile:
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20.0) -> ChromeProcess:
+    """Start a browser with a fresh profile and wait for its DevTools endpoint."""
+    executable = find_chrome(chrome)
+    profile = tempfile.mkdtemp(prefix="verdex-profile-")
+    os.chmod(profile, 0o700)
+    cmd = [sys.executable, "-m", "verdex_cli.browser.watchdog", profile, "--", *chrome_args(executable, profile, headless)]
+    env = dict(os.environ)
+    pkg_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = pkg_root + os.pathsep + env.get("PYTHONPATH", "")
+    try:
+        wd = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    except OSError as exc:
+        shutil.rmtree(profile, ignore_errors=True)
+        raise LaunchError(f"Could not start the browser watchdog: {exc}") from exc
+    first = wd.stdout.readline().decode("utf-8", "replace").strip()
+    if not first.startswith("pid "):
+        wd.wait(timeout=5)
+        shutil.rmtree(profile, ignore_errors=True)
+        raise LaunchError(f"Could not start {executable}: {first.removeprefix('error ') or 'no output'}")
+    proc = ChromeProcess("", "", owned=True, pid=int(first.split()[1]), profile=profile, _watchdog=wd)
+    port_file = os.path.join(profile, "DevToolsActivePort")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if wd.poll() is not None:
+            proc.stop()
+            raise LaunchError(f"{executable} exited during start-up (try --headed or check that it runs).")
+        try:
+            with open(port_file, encoding="utf-8") as fh:
+                lines = fh.read().split("\n")
+            if len(lines) >= 2 and lines[0].strip().isdigit() and lines[1].strip():
+                port = int(lines[0])
+                proc.http_endpoint = f"http://127.0.0.1:{port}"
+                proc.browser_ws = f"ws://127.0.0.1:{port}{lines[1].strip()}"
+                return proc
+        except FileNotFoundError:
+            pass
+        time.sleep(0.03)
+    proc.stop()
+    raise LaunchError(f"{executable} did not open its DevTools endpoint within {timeout:g} s.")
+
+
+def connect(url: str, timeout: float = 10.0) -> ChromeProcess:
+    """Attach to a running browser's DevTools HTTP endpoint (never stopped by us)."""
+    base = url.rstrip("/")
+    if base.startswith("ws://"):
+        base = "http://" + base[5:].split("/", 1)[0]
+    if not base.startswith(("http://", "https://")):
+        base = "http://" + base
+    try:
+        info = _http_json(base + "/json/version", timeout)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise LaunchError(f"Cannot reach a DevTools endpoint at {base}: {reason}") from exc
+    ws = info.get("webSocketDebuggerUrl")
+    if not ws:
+        raise LaunchError(f"{base} answered, but is not a Chrome DevTools endpoint.")
+    return ChromeProcess(base, ws, owned=False)

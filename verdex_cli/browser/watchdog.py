@@ -1,0 +1,128 @@
+"""Keeps Chrome from outliving verdex.
+
+Run as ``python -m verdex_cli.browser.watchdog PROFILE -- CHROME ARGS...``.
+It starts Chrome in a process group of its own, prints Chrome's pid, then
+waits on its standard input.  When that pipe closes (verdex quit, crashed or
+was killed with SIGKILL) or Chrome exits, it kills Chrome's whole process
+group and removes the temporary profile.  This module imports nothing from
+the rest of the package so it starts fast.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the Chrome child: get SIGKILL if the watchdog itself dies."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except Exception:
+        pass
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+def kill_group(proc: subprocess.Popen, grace: float = 3.0) -> None:
+    pgid = proc.pid
+    try:
+        os.killpg(pgid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        proc.poll()
+        if not _group_alive(pgid):
+            break
+        time.sleep(0.05)
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:  # pragma: no cover - defensive
+        pass
+
+
+def kill_by_profile(profile: str) -> None:
+    """Kill stragglers that left the group (e.g. crashpad) but name our profile."""
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmdline = fh.read()
+        except OSError:
+            continue
+        if profile.encode() in cmdline:
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+def main(argv: list[str]) -> int:
+    if "--" not in argv or argv.index("--") != 1:
+        print("usage: watchdog PROFILE -- CHROME ARGS...", file=sys.stderr)
+        return 2
+    profile, cmd = argv[0], argv[2:]
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the REPL
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    signal.signal(signal.SIGHUP, lambda *_: stopping.append(1))
+    try:
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
+    except OSError as exc:
+        print(f"error {exc}", flush=True)
+        shutil.rmtree(profile, ignore_errors=True)
+        return 1
+    print(f"pid {proc.pid}", flush=True)
+    try:
+        while not stopping:
+            if proc.poll() is not None:
+                break
+            try:
+                ready, _, _ = select.select([sys.stdin], [], [], 0.2)
+            except InterruptedError:  # pragma: no cover - signal during select
+                continue
+            if ready:
+                line = sys.stdin.readline()
+                if not line or line.strip() == "stop":
+                    break
+    finally:
+        kill_group(proc)
+        if os.path.isdir("/proc"):
+            kill_by_profile(profile)
+        shutil.rmtree(profile, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

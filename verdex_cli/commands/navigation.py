@@ -1,0 +1,32 @@
+"""open/goto, back, forward, reload."""
+
+from __future__ import annotations
+
+from ..browser.page import normalize_url
+from .registry import Result, command
+
+
+def _nav_result(info: dict) -> Result:
+    notes = info.pop("notes", [])
+    return Result("navigation", info, notes)
+
+
+@command("open", aliases=("goto",), usage="open URL", min_args=1, max_args=1,
+         help="Open a URL or a local file in the current tab.")
+def open_cmd(ctx, args, flags):
+    return _nav_result(ctx.page.navigate(normalize_url(args[0])))
+
+
+@command("back", usage="back", help="Go back one page in the tab's history.")
+def back_cmd(ctx, args, flags):
+    return _nav_result(ctx.page.history_step(-1))
+
+
+@command("forward", usage="forward", help="Go forward one page in the tab's history.")
+def forward_cmd(ctx, args, flags):
+    return _nav_result(ctx.page.history_step(1))
+
+
+@command("reload", usage="reload", help="Reload the current page.")
+def reload_cmd(ctx, args, flags):
+    return _nav_result(ctx.page.reload())

@@ -1,0 +1,166 @@
+"""One command registry: it feeds the REPL, `help`, completion and one-shot mode.
+
+A command line splits like a shell line, except that `eval` takes the rest of
+the line verbatim and the TEXT of `type`/`fill` is the rest of the line after
+the target (quotes around it optional).
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import UsageError
+
+
+@dataclass
+class Result:
+    """What a command hands to the renderer (and, as ``data``, to JSON)."""
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        out = dict(self.data)
+        if self.notes or "notes" in out:
+            out["notes"] = list(out.get("notes", [])) + [n for n in self.notes if n not in out.get("notes", [])]
+        return out
+
+
+@dataclass
+class Command:
+    name: str
+    handler: Callable[..., Result]
+    usage: str
+    help: str
+    aliases: tuple[str, ...] = ()
+    min_args: int = 0
+    max_args: int | None = 0
+    rest: str | None = None  # None | "line" (verbatim rest) | "after_first" (target + rest)
+    flags: tuple[str, ...] = ()
+    ref_args: tuple[int, ...] = ()  # positions that take a ref (for completion)
+    needs_browser: bool = True
+
+
+@dataclass
+class Parsed:
+    command: Command
+    args: list[str]
+    flags: set[str]
+
+
+class Registry:
+    def __init__(self) -> None:
+        self._by_name: dict[str, Command] = {}
+        self._order: list[Command] = []
+
+    def add(self, cmd: Command) -> None:
+        for key in (cmd.name, *cmd.aliases):
+            if key in self._by_name:
+                raise ValueError(f"duplicate command name {key!r}")
+            self._by_name[key] = cmd
+        self._order.append(cmd)
+
+    def get(self, name: str) -> Command | None:
+        return self._by_name.get(name)
+
+    def commands(self) -> list[Command]:
+        return list(self._order)
+
+    def names(self) -> list[str]:
+        return sorted(self._by_name)
+
+    def parse(self, line: str) -> Parsed:
+        text = line.strip()
+        if not text:
+            raise UsageError("Empty command. Type 'help'.")
+        head, _, tail = text.partition(" ")
+        head = head.strip()
+        cmd = self.get(head)
+        if cmd is None:
+            raise UsageError(f"Unknown command '{head}'. Type 'help'.")
+        tail = tail.strip()
+        if cmd.rest == "line":
+            args = [tail] if tail else []
+            flags: set[str] = set()
+        else:
+            args, flags = self._split(cmd, tail)
+        count_ok = len(args) >= cmd.min_args and (cmd.max_args is None or len(args) <= cmd.max_args)
+        if not count_ok:
+            raise UsageError(f"Usage: {cmd.usage}")
+        return Parsed(cmd, args, flags)
+
+    def _split(self, cmd: Command, tail: str) -> tuple[list[str], set[str]]:
+        try:
+            if cmd.rest == "after_first":
+                if not tail:
+                    return [], set()
+                remainder = _after_first_word(tail)
+                first_raw = tail[: len(tail) - len(remainder)].strip()
+                first = shlex.split(first_raw, posix=True)[0] if first_raw else ""
+                return ([first, _unquote(remainder)] if remainder else [first]), set()
+            words = shlex.split(tail, posix=True)
+        except ValueError as exc:
+            raise UsageError(f"Cannot parse the line ({exc}). Usage: {cmd.usage}") from exc
+        args, flags = [], set()
+        for w in words:
+            if w.startswith("--") and len(w) > 2:
+                if w not in cmd.flags:
+                    raise UsageError(f"Unknown option '{w}'. Usage: {cmd.usage}")
+                flags.add(w)
+            else:
+                args.append(w)
+        return args, flags
+
+
+def _after_first_word(tail: str) -> str:
+    """The text after the first shell word of ``tail`` (which may be quoted)."""
+    i, n = 0, len(tail)
+    quote = None
+    while i < n:
+        ch = tail[i]
+        if quote:
+            if ch == "\\" and quote == '"' and i + 1 < n:
+                i += 2
+                continue
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\" and i + 1 < n:
+            i += 2
+            continue
+        elif ch.isspace():
+            break
+        i += 1
+    rest = tail[i:]
+    return rest[1:] if rest[:1].isspace() else rest
+
+
+def _unquote(text: str) -> str:
+    """Strip one pair of surrounding quotes, honouring escapes inside them."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        try:
+            words = shlex.split(text, posix=True)
+        except ValueError:
+            return text
+        if len(words) == 1:
+            return words[0]
+    return text
+
+
+REGISTRY = Registry()
+
+
+def command(name: str, *, usage: str, help: str, aliases: tuple[str, ...] = (), min_args: int = 0,
+            max_args: int | None = 0, rest: str | None = None, flags: tuple[str, ...] = (),
+            ref_args: tuple[int, ...] = (), needs_browser: bool = True):
+    """Decorator registering a handler ``(ctx, args, flags) -> Result``."""
+
+    def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
+        REGISTRY.add(Command(name, fn, usage, help, aliases, min_args, max_args, rest, flags, ref_args, needs_browser))
+        return fn
+
+    return wrap

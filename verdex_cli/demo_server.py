@@ -1,0 +1,78 @@
+"""Serve the bundled demo site on two loopback origins (so cross-origin frames are real)."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def demo_root() -> Path:
+    """The demo_pages folder: inside the installed package, or beside it in a checkout."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "demo_pages", here.parent / "demo_pages"):
+        if (candidate / "index.html").is_file():
+            return candidate
+    raise FileNotFoundError("The bundled demo_pages folder is missing from this installation.")
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    origins_js = b""
+
+    def log_message(self, format, *args):  # noqa: A002 - quiet server
+        pass
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def do_GET(self):  # noqa: N802
+        if self.path.split("?", 1)[0] == "/origins.js":
+            body = self.origins_js
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+    def handle(self):
+        try:
+            super().handle()
+        except (ConnectionResetError, BrokenPipeError):
+            pass
+
+
+@dataclass
+class DemoServer:
+    a: str
+    b: str
+    _servers: list
+
+    def url(self, path: str = "index.html", origin: str = "a") -> str:
+        base = self.a if origin == "a" else self.b
+        return f"{base}/{path.lstrip('/')}"
+
+    def stop(self) -> None:
+        for s in self._servers:
+            s.shutdown()
+            s.server_close()
+
+
+def serve(root: Path | None = None) -> DemoServer:
+    root = Path(root) if root else demo_root()
+    servers = []
+    handler_cls = type("DemoHandler", (_Handler,), {})
+    handler = functools.partial(handler_cls, directory=str(root))
+    for _ in range(2):
+        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        srv.daemon_threads = True
+        threading.Thread(target=srv.serve_forever, daemon=True, name="verdex-demo").start()
+        servers.append(srv)
+    a = f"http://127.0.0.1:{servers[0].server_address[1]}"
+    b = f"http://localhost:{servers[1].server_address[1]}"
+    handler_cls.origins_js = f'window.VERDEX_ORIGINS = {{a: "{a}", b: "{b}"}};\n'.encode()
+    return DemoServer(a, b, servers)

@@ -1,0 +1,102 @@
+"""The interactive loop: prompt_toolkit with history, completion and a status toolbar."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.patch_stdout import patch_stdout
+
+from ..commands import REGISTRY
+from ..commands.context import Context
+from ..render import Renderer
+from ..runner import execute
+from .completer import VerdexCompleter
+
+
+def history_path() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "verdex" / "history"
+
+
+def _history():
+    path = history_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return FileHistory(str(path))
+    except OSError:
+        return InMemoryHistory()
+
+
+class Repl:
+    def __init__(self, ctx: Context, renderer: Renderer, input=None, output=None):
+        self.ctx = ctx
+        self.renderer = renderer
+        self.status = {"title": "", "url": ""}
+        self.prompt = PromptSession(
+            history=_history() if input is None else InMemoryHistory(),
+            completer=VerdexCompleter(REGISTRY, self._ref_choices),
+            complete_while_typing=False,
+            bottom_toolbar=self._toolbar,
+            input=input,
+            output=output,
+        )
+
+    def _ref_choices(self):
+        store = self._store()
+        if store is None:
+            return []
+        return store.completions()
+
+    def _store(self):
+        session = self.ctx.session
+        if session is None:
+            return None
+        return self.ctx.stores.get(session.current)
+
+    def _toolbar(self):
+        title = self.status.get("title") or "(no title)"
+        url = self.status.get("url") or ""
+        extra = ""
+        store = self._store()
+        if store is not None and store.last_snapshot_at:
+            age = time.monotonic() - store.last_snapshot_at
+            extra = f"  |  {store.live_count()} refs, snapshot #{store.snapshot_no} {_age(age)} ago"
+        return f" {title} — {url}{extra}"
+
+    def _refresh_status(self) -> None:
+        try:
+            if self.ctx.session is not None:
+                self.status = self.ctx.page.info()
+        except Exception:
+            pass
+
+    def loop(self) -> int:
+        self._refresh_status()
+        self.renderer.info("Type 'help' for commands, Tab to complete, Ctrl-D to quit.")
+        with patch_stdout(raw=True):
+            while True:
+                try:
+                    line = self.prompt.prompt("verdex> ")
+                except KeyboardInterrupt:
+                    continue
+                except EOFError:
+                    return 0
+                if not line.strip():
+                    continue
+                outcome = execute(self.ctx, line)
+                self.renderer.show(outcome)
+                if self.ctx.quit_requested:
+                    return 0
+                self._refresh_status()
+
+
+def _age(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.0f}s"
+    if seconds < 3600:
+        return f"{seconds / 60:.0f}m"
+    return f"{seconds / 3600:.1f}h"

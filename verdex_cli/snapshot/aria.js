@@ -1,0 +1,891 @@
+// aria.js -- role, accessible name, state and visibility computation for
+// verdex-cli snapshots.
+//
+// This file is concatenated (by Python) into a single IIFE together with the
+// DOM walker and evaluated in a Chrome isolated world of every frame.  It must
+// declare exactly one top-level binding (`Aria`) and have no side effects at
+// load time.
+//
+// The rules follow WAI-ARIA 1.2, HTML-AAM and accname 1.2, tuned to agree with
+// what Chromium's own accessibility engine reports (see
+// tests/test_ax_agreement.py, which compares against Accessibility.getFullAXTree).
+//
+// All caches live for one snapshot run: Aria.begin() ... Aria.end().  Calls made
+// outside a run work too, they just do not share caches between calls.
+const Aria = (() => {
+  'use strict';
+
+  // ---------------------------------------------------------------------
+  // Static tables
+  // ---------------------------------------------------------------------
+
+  const VALID_ROLES = new Set((
+    'alert alertdialog application article banner blockquote button caption cell ' +
+    'checkbox code columnheader combobox comment complementary contentinfo definition ' +
+    'deletion dialog directory document emphasis feed figure form generic grid gridcell ' +
+    'group heading img image insertion link list listbox listitem log main mark marquee ' +
+    'math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note ' +
+    'option paragraph presentation progressbar radio radiogroup region row rowgroup ' +
+    'rowheader scrollbar search searchbox sectionfooter sectionheader separator slider ' +
+    'spinbutton status strong subscript suggestion superscript switch tab table tablist ' +
+    'tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem ' +
+    'graphics-document graphics-object graphics-symbol ' +
+    'doc-abstract doc-acknowledgments doc-afterword doc-appendix doc-backlink ' +
+    'doc-biblioentry doc-bibliography doc-biblioref doc-chapter doc-colophon ' +
+    'doc-conclusion doc-cover doc-credit doc-credits doc-dedication doc-endnote ' +
+    'doc-endnotes doc-epigraph doc-epilogue doc-errata doc-example doc-footnote ' +
+    'doc-foreword doc-glossary doc-glossref doc-index doc-introduction doc-noteref ' +
+    'doc-notice doc-pagebreak doc-pagefooter doc-pageheader doc-pagelist doc-part ' +
+    'doc-preface doc-prologue doc-pullquote doc-qna doc-subtitle doc-tip doc-toc'
+  ).split(' '));
+
+  // Global states/properties: an element carrying any of these keeps its role
+  // even when it says role="presentation"/"none" (ARIA presentational conflict).
+  const GLOBAL_ARIA = [
+    'aria-atomic', 'aria-busy', 'aria-controls', 'aria-current', 'aria-describedby',
+    'aria-details', 'aria-dropeffect', 'aria-flowto', 'aria-grabbed', 'aria-keyshortcuts',
+    'aria-label', 'aria-labelledby', 'aria-live', 'aria-owns', 'aria-relevant',
+    'aria-roledescription', 'aria-disabled', 'aria-errormessage', 'aria-haspopup',
+    'aria-invalid', 'aria-braillelabel', 'aria-brailleroledescription', 'aria-description',
+  ];
+
+  // Elements that never render content.
+  const NEVER_RENDERED = new Set([
+    'script', 'style', 'template', 'noscript', 'head', 'title', 'meta', 'link', 'base',
+    'datalist', 'param', 'source', 'track',
+  ]);
+
+  // Roles whose accessible name may come from their content (for the element
+  // being named itself; during recursion every element contributes content).
+  const NAME_FROM_CONTENT = new Set([
+    'button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
+    'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row',
+    'rowheader', 'switch', 'tab', 'tooltip', 'treeitem', 'term', 'comment',
+    'doc-backlink', 'doc-biblioref', 'doc-glossref', 'doc-noteref', 'sectionheader',
+    'sectionfooter',
+  ]);
+
+  // Roles for which author naming is prohibited by ARIA; Chrome still honours
+  // aria-label/aria-labelledby on them, but no native/content/tooltip name.
+  const NAME_PROHIBITED = new Set([
+    'caption', 'code', 'deletion', 'emphasis', 'generic', 'insertion', 'none',
+    'paragraph', 'presentation', 'strong', 'subscript', 'superscript', 'mark',
+    'suggestion', 'time',
+  ]);
+
+  const TEXTBOX_ROLES = new Set(['textbox', 'searchbox']);
+  const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'scrollbar', 'meter']);
+  const CHECKABLE_ROLES = new Set([
+    'checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio', 'treeitem',
+  ]);
+  const SELECTABLE_ROLES = new Set(['option', 'tab', 'gridcell', 'row', 'treeitem',
+    'columnheader', 'rowheader']);
+  const LEVEL_ROLES = new Set(['heading', 'treeitem', 'row', 'listitem', 'comment']);
+  const FORM_CONTROL_TAGS = new Set([
+    'button', 'input', 'select', 'textarea', 'optgroup', 'option', 'fieldset',
+  ]);
+  const LABELABLE_TAGS = new Set([
+    'button', 'input', 'meter', 'output', 'progress', 'select', 'textarea',
+  ]);
+  const SECTIONING_TAGS = new Set(['article', 'aside', 'main', 'nav', 'section']);
+  const SECTIONING_ROLES = new Set(['article', 'complementary', 'main', 'navigation', 'region']);
+  const TABLE_PART_TAGS = new Set(['tr', 'td', 'th', 'thead', 'tbody', 'tfoot', 'caption']);
+
+  const SIMPLE_TAG_ROLES = {
+    article: 'article', aside: 'complementary', blockquote: 'blockquote', button: 'button',
+    caption: 'caption', code: 'code', datalist: 'listbox', dd: 'definition', del: 'deletion',
+    details: 'group', dfn: 'term', dialog: 'dialog', dl: 'list', dt: 'term', em: 'emphasis',
+    fieldset: 'group', figcaption: 'caption', figure: 'figure', frame: 'iframe', h1: 'heading',
+    h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading', hgroup: 'group',
+    hr: 'separator', iframe: 'iframe', ins: 'insertion', label: 'label', legend: 'legend',
+    li: 'listitem', main: 'main', mark: 'mark', math: 'math', menu: 'list', meter: 'meter',
+    nav: 'navigation', ol: 'list', optgroup: 'group', option: 'option', output: 'status',
+    p: 'paragraph', progress: 'progressbar', search: 'search', strong: 'strong',
+    sub: 'subscript', sup: 'superscript', table: 'table', tbody: 'rowgroup',
+    textarea: 'textbox', tfoot: 'rowgroup', thead: 'rowgroup', time: 'time', tr: 'row',
+    ul: 'list', address: 'group',
+  };
+
+  const INPUT_ROLES = {
+    button: 'button', submit: 'button', reset: 'button', image: 'button', file: 'button',
+    color: 'button', checkbox: 'checkbox', radio: 'radio', range: 'slider',
+    number: 'spinbutton', search: 'searchbox', password: 'textbox',
+    date: 'textbox', time: 'textbox', 'datetime-local': 'textbox', month: 'textbox',
+    week: 'textbox', hidden: null,
+  };
+
+  // ---------------------------------------------------------------------
+  // Per-run caches
+  // ---------------------------------------------------------------------
+
+  let run = null;
+
+  function newRun() {
+    return {
+      style: new Map(),      // element -> {display, visibility}
+      hidden: new Map(),     // element -> bool (excluded from the tree)
+      hiddenSub: new Map(),  // element -> bool (element hides itself and its subtree)
+      role: new Map(),       // element -> role string | null
+      name: new Map(),       // element -> {name, fromContent}
+      labels: null,          // control element -> [label elements]
+      labelRoots: null,      // roots whose labels have been indexed
+    };
+  }
+
+  // Run `fn` with a run context, creating a throwaway one outside begin/end.
+  function inRun(fn) {
+    return function (...args) {
+      if (run) return fn.apply(null, args);
+      run = newRun();
+      try {
+        return fn.apply(null, args);
+      } finally {
+        run = null;
+      }
+    };
+  }
+
+  function style(el) {
+    let s = run.style.get(el);
+    if (s === undefined) {
+      const cs = getComputedStyle(el);
+      s = { display: cs.display, visibility: cs.visibility };
+      run.style.set(el, s);
+    }
+    return s;
+  }
+
+  // ---------------------------------------------------------------------
+  // Flat tree
+  // ---------------------------------------------------------------------
+
+  function children(node) {
+    let list;
+    if (node.nodeType === 1) {
+      const sr = node.shadowRoot;
+      if (sr) {
+        list = sr.childNodes;
+      } else if (node.localName === 'slot' && typeof node.assignedNodes === 'function') {
+        const assigned = node.assignedNodes({ flatten: true });
+        list = assigned.length ? assigned : node.childNodes;
+      } else {
+        list = node.childNodes;
+      }
+    } else if (node.nodeType === 9 || node.nodeType === 11) {
+      list = node.childNodes;
+    } else {
+      return [];
+    }
+    const out = [];
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i];
+      const t = c.nodeType;
+      if (t === 1 || t === 3) out.push(c);
+    }
+    return out;
+  }
+
+  function flatParent(node) {
+    const slot = node.assignedSlot;
+    if (slot) return slot;
+    const p = node.parentNode;
+    if (!p) return null;
+    if (p.nodeType === 11) return p.host || null;
+    if (p.nodeType !== 1) return null;
+    return p;
+  }
+
+  function firstSummaryChild(details) {
+    for (let c = details.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.localName === 'summary') return c;
+    }
+    return null;
+  }
+
+  // True when `child` (a flat-tree child of `parent`) is cut off by a closed
+  // <details>.
+  function closedDetailsHides(parent, child) {
+    return parent.localName === 'details' && !parent.open &&
+      parent.namespaceURI === HTML_NS && firstSummaryChild(parent) !== child;
+  }
+
+  const HTML_NS = 'http://www.w3.org/1999/xhtml';
+
+  // ---------------------------------------------------------------------
+  // Hidden-ness
+  // ---------------------------------------------------------------------
+
+  // Does `el` remove itself and all its descendants from the tree?
+  function hiddenSubtree(el) {
+    let h = run.hiddenSub.get(el);
+    if (h !== undefined) return h;
+    h = false;
+    const tag = el.localName;
+    if (NEVER_RENDERED.has(tag)) {
+      h = true;
+    } else {
+      const ah = el.getAttribute('aria-hidden');
+      if (ah !== null && ah.trim().toLowerCase() === 'true') h = true;
+      else if (el.hasAttribute('inert')) h = true;
+      else if (style(el).display === 'none') h = true;
+      else {
+        const p = flatParent(el);
+        if (p) h = closedDetailsHides(p, el) || hiddenSubtree(p);
+      }
+    }
+    run.hiddenSub.set(el, h);
+    return h;
+  }
+
+  function isHiddenImpl(node) {
+    if (!node) return true;
+    if (node.nodeType === 3) {
+      const p = flatParent(node);
+      if (!p) return false;
+      return isHiddenImpl(p) || closedDetailsHides(p, node);
+    }
+    if (node.nodeType !== 1) return false;
+    let h = run.hidden.get(node);
+    if (h !== undefined) return h;
+    h = hiddenSubtree(node);
+    if (!h) {
+      const v = style(node).visibility;
+      h = v === 'hidden' || v === 'collapse';
+    }
+    run.hidden.set(node, h);
+    return h;
+  }
+
+  // ---------------------------------------------------------------------
+  // Roles
+  // ---------------------------------------------------------------------
+
+  function hasGlobalAria(el) {
+    for (let i = 0; i < GLOBAL_ARIA.length; i++) {
+      if (el.hasAttribute(GLOBAL_ARIA[i])) return true;
+    }
+    return false;
+  }
+
+  function tabindexValue(el) {
+    const t = el.getAttribute('tabindex');
+    if (t === null) return null;
+    const m = /^\s*([-+]?\d+)/.exec(t);
+    return m ? parseInt(m[1], 10) : null;
+  }
+
+  function isFocusable(el) {
+    if (tabindexValue(el) !== null) return true;
+    const tag = el.localName;
+    switch (tag) {
+      case 'a':
+      case 'area':
+        return el.hasAttribute('href');
+      case 'button':
+      case 'select':
+      case 'textarea':
+        return !el.disabled;
+      case 'input':
+        return el.type !== 'hidden' && !el.disabled;
+      case 'iframe':
+      case 'frame':
+        return true;
+      case 'summary': {
+        const p = el.parentElement;
+        return !!p && p.localName === 'details' && firstSummaryChild(p) === el;
+      }
+      case 'audio':
+      case 'video':
+        return el.hasAttribute('controls');
+    }
+    return el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable);
+  }
+
+  function explicitRole(el) {
+    const attr = el.getAttribute('role');
+    if (!attr) return null;
+    const tokens = attr.trim().toLowerCase().split(/\s+/);
+    for (const t of tokens) {
+      if (VALID_ROLES.has(t)) return t === 'image' ? 'img' : t;
+    }
+    return null;
+  }
+
+  function hasAccessibleNameAttr(el) {
+    const l = el.getAttribute('aria-label');
+    if (l && l.trim()) return true;
+    const lb = el.getAttribute('aria-labelledby');
+    if (lb && lb.trim()) return true;
+    const t = el.getAttribute('title');
+    return !!(t && t.trim());
+  }
+
+  function closestAcrossShadow(el, pred) {
+    let n = flatParent(el);
+    while (n) {
+      if (pred(n)) return n;
+      n = flatParent(n);
+    }
+    return null;
+  }
+
+  function roleImpl(el) {
+    if (!el || el.nodeType !== 1) return null;
+    let r = run.role.get(el);
+    if (r !== undefined) return r;
+    r = computeRole(el);
+    run.role.set(el, r);
+    return r;
+  }
+
+  function computeRole(el) {
+    const tag = el.localName;
+    if (tag === 'html' || tag === 'body') return null;
+    const explicit = explicitRole(el);
+    if (explicit) {
+      if (explicit !== 'none' && explicit !== 'presentation') return explicit;
+      if (!isFocusable(el) && !hasGlobalAria(el)) return 'none';
+      // Presentational role conflict: fall back to the implicit role.
+    }
+    return implicitRole(el, tag);
+  }
+
+  function implicitRole(el, tag) {
+    if (el.namespaceURI !== HTML_NS) {
+      if (tag === 'svg' && el.namespaceURI === 'http://www.w3.org/2000/svg') {
+        return svgTitle(el) || hasAccessibleNameAttr(el) ? 'img' : 'generic';
+      }
+      if (tag === 'math') return 'math';
+      return 'generic';
+    }
+    // Owned elements of a presentational list/table become presentational.
+    if (TABLE_PART_TAGS.has(tag)) {
+      const table = el.closest('table');
+      if (table && roleImpl(table) === 'none') return 'none';
+    } else if (tag === 'li' || tag === 'dt' || tag === 'dd') {
+      const p = el.parentElement;
+      if (p && (p.localName === 'ul' || p.localName === 'ol' || p.localName === 'menu' ||
+                p.localName === 'dl') && roleImpl(p) === 'none') return 'none';
+    }
+    switch (tag) {
+      case 'a':
+        return el.hasAttribute('href') ? 'link' : 'generic';
+      case 'area':
+        return el.hasAttribute('href') ? 'link' : 'generic';
+      case 'input': {
+        const type = (el.getAttribute('type') || 'text').trim().toLowerCase();
+        if (Object.prototype.hasOwnProperty.call(INPUT_ROLES, type)) {
+          const r = INPUT_ROLES[type];
+          if (type === 'search' && el.hasAttribute('list')) return 'combobox';
+          return r;
+        }
+        // text, email, tel, url and unknown types
+        return el.hasAttribute('list') ? 'combobox' : 'textbox';
+      }
+      case 'select':
+        return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+      case 'img': {
+        const alt = el.getAttribute('alt');
+        if (alt !== null && alt === '' && !isFocusable(el) && !hasGlobalAria(el) &&
+            !el.hasAttribute('title')) return 'none';
+        return 'img';
+      }
+      case 'header':
+      case 'footer': {
+        const scoped = closestAcrossShadow(el, (n) => SECTIONING_TAGS.has(n.localName) ||
+          SECTIONING_ROLES.has(explicitRole(n)));
+        if (scoped) return 'generic';
+        return tag === 'header' ? 'banner' : 'contentinfo';
+      }
+      case 'aside': {
+        const scoped = closestAcrossShadow(el, (n) => SECTIONING_TAGS.has(n.localName) &&
+          n.localName !== 'main');
+        if (scoped && !hasAccessibleNameAttr(el)) return 'generic';
+        return 'complementary';
+      }
+      case 'section':
+        return hasAccessibleNameAttr(el) ? 'region' : 'generic';
+      case 'form':
+        return hasAccessibleNameAttr(el) ? 'form' : 'generic';
+      case 'td': {
+        const table = el.closest('table');
+        const tr = table ? roleImpl(table) : null;
+        return tr === 'grid' || tr === 'treegrid' ? 'gridcell' : 'cell';
+      }
+      case 'th':
+        return headerCellRole(el);
+      case 'summary': {
+        const p = el.parentElement;
+        return p && p.localName === 'details' && firstSummaryChild(p) === el ? 'button' : 'generic';
+      }
+    }
+    const r = SIMPLE_TAG_ROLES[tag];
+    return r === undefined ? 'generic' : r;
+  }
+
+  function headerCellRole(el) {
+    const scope = (el.getAttribute('scope') || '').trim().toLowerCase();
+    if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
+    if (scope === 'col' || scope === 'colgroup') return 'columnheader';
+    const row = el.parentElement;
+    if (!row) return 'columnheader';
+    const section = row.parentElement;
+    if (section && section.localName === 'thead') return 'columnheader';
+    for (let c = row.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.localName === 'td') return 'rowheader';
+    }
+    return 'columnheader';
+  }
+
+  function svgTitle(el) {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.localName === 'title') return c.textContent || '';
+    }
+    return '';
+  }
+
+  // ---------------------------------------------------------------------
+  // Accessible name (accname 1.2)
+  // ---------------------------------------------------------------------
+
+  function collapse(s) {
+    return s.replace(/[ \t\n\r\f\u200b]+/g, ' ').trim();
+  }
+
+  function getById(el, id) {
+    const root = el.getRootNode();
+    if (root && typeof root.getElementById === 'function') return root.getElementById(id);
+    return el.ownerDocument ? el.ownerDocument.getElementById(id) : null;
+  }
+
+  // Lazily index label -> control for the tree scope of `el`.
+  function labelsFor(el) {
+    if (!run.labels) {
+      run.labels = new Map();
+      run.labelRoots = new Set();
+    }
+    const root = el.getRootNode();
+    if (!run.labelRoots.has(root)) {
+      run.labelRoots.add(root);
+      if (typeof root.querySelectorAll === 'function') {
+        const all = root.querySelectorAll('label');
+        for (let i = 0; i < all.length; i++) {
+          const lab = all[i];
+          const control = lab.control;
+          if (!control) continue;
+          let arr = run.labels.get(control);
+          if (!arr) run.labels.set(control, (arr = []));
+          arr.push(lab);
+        }
+      }
+    }
+    return run.labels.get(el) || null;
+  }
+
+  function pseudoText(el, which) {
+    const cs = getComputedStyle(el, which);
+    const content = cs.content;
+    if (!content || content === 'none' || content === 'normal') return '';
+    if (cs.display === 'none') return '';
+    let s = content;
+    // "alternative text" form: content: "x" / "alt"
+    let out = '';
+    let i = 0;
+    let alt = null;
+    const parts = [];
+    while (i < s.length) {
+      const ch = s[i];
+      if (ch === '"' || ch === "'") {
+        let j = i + 1;
+        let buf = '';
+        while (j < s.length && s[j] !== ch) {
+          if (s[j] === '\\' && j + 1 < s.length) {
+            buf += s[j + 1];
+            j += 2;
+          } else {
+            buf += s[j++];
+          }
+        }
+        parts.push(buf);
+        i = j + 1;
+      } else if (ch === '/') {
+        alt = [];
+        parts.push(alt);
+        i++;
+      } else if (s.startsWith('attr(', i)) {
+        const j = s.indexOf(')', i);
+        const attrName = s.slice(i + 5, j < 0 ? s.length : j).trim();
+        parts.push(el.getAttribute(attrName) || '');
+        i = j < 0 ? s.length : j + 1;
+      } else {
+        i++;
+      }
+    }
+    const altIdx = parts.indexOf(alt);
+    if (alt !== null) {
+      out = parts.slice(altIdx + 1).join('');
+    } else {
+      out = parts.join('');
+    }
+    if (out && cs.display !== 'inline') out = ' ' + out + ' ';
+    return out;
+  }
+
+  function isBlockish(el) {
+    const d = style(el).display;
+    return !(d === 'inline' || d === 'contents' || d === 'none');
+  }
+
+  function selectedOptionsText(sel) {
+    const out = [];
+    if (sel.localName === 'select') {
+      const opts = sel.selectedOptions;
+      for (let i = 0; i < opts.length; i++) out.push(opts[i].text);
+    } else {
+      const opts = sel.querySelectorAll('[role="option"][aria-selected="true"]');
+      for (let i = 0; i < opts.length; i++) out.push(opts[i].textContent);
+    }
+    return out.join(' ');
+  }
+
+  function rangeText(el) {
+    const vt = el.getAttribute('aria-valuetext');
+    if (vt) return vt;
+    const vn = el.getAttribute('aria-valuenow');
+    if (vn) return vn;
+    if (el.localName === 'input' || el.localName === 'progress' || el.localName === 'meter') {
+      return String(el.value);
+    }
+    return '';
+  }
+
+  // Text alternative of `el` (accname 1.2 step 2).
+  //   st.root           element whose name is being computed
+  //   st.inLabelledBy   inside an aria-labelledby traversal
+  //   st.includeHidden  hidden nodes participate (hidden labelledby referent)
+  //   st.visited        cycle protection
+  function textAlternative(el, st, isRoot) {
+    if (st.visited.has(el)) return '';
+    st.visited.add(el);
+    if (!isRoot && !st.includeHidden && isHiddenImpl(el)) return '';
+    const r = roleImpl(el);
+
+    // 2B: aria-labelledby
+    if (!st.inLabelledBy) {
+      const ids = el.getAttribute('aria-labelledby');
+      if (ids && ids.trim()) {
+        const parts = [];
+        for (const id of ids.trim().split(/\s+/)) {
+          const ref = getById(el, id);
+          if (!ref) continue;
+          const sub = {
+            root: st.root,
+            inLabelledBy: true,
+            includeHidden: st.includeHidden || isHiddenImpl(ref),
+            visited: new Set(isRoot ? [] : st.visited),
+            fromContent: false,
+          };
+          if (!isRoot) sub.visited.delete(el);
+          parts.push(textAlternative(ref, sub, false));
+        }
+        const joined = collapse(parts.join(' '));
+        if (joined) return joined;
+      }
+    }
+
+    // 2C: embedded control (only when naming something else)
+    if (!isRoot) {
+      if (TEXTBOX_ROLES.has(r)) {
+        if (el.localName === 'input' || el.localName === 'textarea') return el.value;
+        return el.textContent || '';
+      }
+      if (r === 'combobox' || r === 'listbox') {
+        if (el.localName === 'input') return el.value;
+        return selectedOptionsText(el);
+      }
+      if (RANGE_ROLES.has(r) && r !== 'progressbar' && r !== 'meter') return rangeText(el);
+    }
+
+    // 2D: aria-label
+    const al = el.getAttribute('aria-label');
+    if (al && al.trim()) return al;
+
+    if (isRoot && NAME_PROHIBITED.has(r)) return '';
+
+    // 2E: host language label
+    const nat = nativeName(el, r, st);
+    if (nat) return nat;
+
+    // 2F: name from content
+    if (!isRoot || NAME_FROM_CONTENT.has(r)) {
+      const text = contentText(el, st);
+      if (collapse(text)) {
+        if (isRoot) st.fromContent = true;
+        return text;
+      }
+    }
+
+    // 2I: tooltip
+    const title = el.getAttribute('title');
+    if (title && title.trim()) return title;
+
+    if (isRoot && (TEXTBOX_ROLES.has(r) || r === 'combobox')) {
+      const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
+      if (ph && ph.trim()) return ph;
+    }
+    return '';
+  }
+
+  function labelText(el, st) {
+    const labs = labelsFor(el);
+    if (!labs) return '';
+    const parts = [];
+    for (const lab of labs) {
+      const sub = {
+        root: st.root, inLabelledBy: st.inLabelledBy, includeHidden: st.includeHidden,
+        visited: st.visited, fromContent: false,
+      };
+      parts.push(textAlternative(lab, sub, false));
+    }
+    return collapse(parts.join(' '));
+  }
+
+  function nativeName(el, r, st) {
+    if (el.namespaceURI !== HTML_NS) {
+      if (el.localName === 'svg') return svgTitle(el);
+      return '';
+    }
+    const tag = el.localName;
+    switch (tag) {
+      case 'input': {
+        const type = (el.getAttribute('type') || 'text').trim().toLowerCase();
+        if (type === 'button' || type === 'submit' || type === 'reset') {
+          const lt = labelText(el, st);
+          if (lt) return lt;
+          const v = el.getAttribute('value');
+          if (v) return v;
+          if (type === 'submit') return 'Submit';
+          if (type === 'reset') return 'Reset';
+          return '';
+        }
+        if (type === 'image') {
+          const lt = labelText(el, st);
+          if (lt) return lt;
+          const alt = el.getAttribute('alt');
+          if (alt) return alt;
+          const v = el.getAttribute('value');
+          if (v) return v;
+          const t = el.getAttribute('title');
+          if (t) return t;
+          return 'Submit';
+        }
+        return labelText(el, st);
+      }
+      case 'button':
+      case 'select':
+      case 'textarea':
+      case 'meter':
+      case 'output':
+      case 'progress':
+        return labelText(el, st);
+      case 'img':
+      case 'area':
+        return el.getAttribute('alt') || '';
+      case 'fieldset':
+        for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+          if (c.localName === 'legend') return collapse(contentText(c, st));
+        }
+        return '';
+      case 'table':
+        for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+          if (c.localName === 'caption') return collapse(contentText(c, st));
+        }
+        return '';
+      case 'figure': {
+        const first = el.firstElementChild;
+        const last = el.lastElementChild;
+        const cap = first && first.localName === 'figcaption' ? first
+          : last && last.localName === 'figcaption' ? last : null;
+        return cap ? collapse(contentText(cap, st)) : '';
+      }
+      case 'optgroup':
+        return el.getAttribute('label') || '';
+      case 'option': {
+        const l = el.getAttribute('label');
+        return l || '';
+      }
+    }
+    return '';
+  }
+
+  function contentText(el, st) {
+    let out = pseudoText(el, '::before');
+    const kids = children(el);
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (c.nodeType === 3) {
+        out += c.data;
+        continue;
+      }
+      if (NEVER_RENDERED.has(c.localName)) continue;
+      if (!st.includeHidden && isHiddenImpl(c)) continue;
+      if (c.localName === 'br') {
+        out += ' ';
+        continue;
+      }
+      const t = textAlternative(c, st, false);
+      if (isBlockish(c)) out += ' ' + t + ' ';
+      else out += t;
+    }
+    out += pseudoText(el, '::after');
+    return out;
+  }
+
+  function nameImpl(el, r) {
+    if (!el || el.nodeType !== 1) return { name: '', fromContent: false };
+    let res = run.name.get(el);
+    if (res !== undefined) return res;
+    if (r === undefined) r = roleImpl(el);
+    const st = {
+      root: el, inLabelledBy: false, includeHidden: false, visited: new Set(), fromContent: false,
+    };
+    const n = collapse(textAlternative(el, st, true) || '');
+    res = { name: n, fromContent: st.fromContent && n !== '' };
+    run.name.set(el, res);
+    return res;
+  }
+
+  // ---------------------------------------------------------------------
+  // States and values
+  // ---------------------------------------------------------------------
+
+  function ariaBool(el, attr) {
+    const v = el.getAttribute(attr);
+    return v === null ? null : v.trim().toLowerCase();
+  }
+
+  function isNativeDisabled(el) {
+    return FORM_CONTROL_TAGS.has(el.localName) && el.namespaceURI === HTML_NS &&
+      el.matches(':disabled');
+  }
+
+  function statesImpl(el, r) {
+    if (r === undefined) r = roleImpl(el);
+    const s = {};
+    const tag = el.localName;
+    const isInput = tag === 'input' && el.namespaceURI === HTML_NS;
+    const type = isInput ? el.type : '';
+
+    // checked
+    if (isInput && (type === 'checkbox' || type === 'radio') && CHECKABLE_ROLES.has(r)) {
+      if (type === 'checkbox' && el.indeterminate) s.checked = 'mixed';
+      else if (el.checked) s.checked = true;
+    } else if (CHECKABLE_ROLES.has(r)) {
+      const v = ariaBool(el, 'aria-checked');
+      if (v === 'true') s.checked = true;
+      else if (v === 'mixed' && (r === 'checkbox' || r === 'menuitemcheckbox')) s.checked = 'mixed';
+    }
+
+    // disabled
+    if (isNativeDisabled(el)) {
+      s.disabled = true;
+    } else {
+      const d = el.closest('[aria-disabled]');
+      if (d && ariaBool(d, 'aria-disabled') === 'true') s.disabled = true;
+    }
+
+    // expanded
+    const ex = ariaBool(el, 'aria-expanded');
+    if (ex === 'true') s.expanded = true;
+    else if (ex === 'false') s.expanded = false;
+    else if (tag === 'summary' && r === 'button') s.expanded = !!el.parentElement.open;
+    else if (r === 'combobox') s.expanded = false;
+
+    // selected
+    if (tag === 'option' && r === 'option') {
+      if (el.selected) s.selected = true;
+    } else if (SELECTABLE_ROLES.has(r) && ariaBool(el, 'aria-selected') === 'true') {
+      s.selected = true;
+    }
+
+    // pressed
+    if (r === 'button') {
+      const p = ariaBool(el, 'aria-pressed');
+      if (p === 'true') s.pressed = true;
+      else if (p === 'mixed') s.pressed = 'mixed';
+    }
+
+    // level
+    if (LEVEL_ROLES.has(r)) {
+      const al = parseInt(el.getAttribute('aria-level') || '', 10);
+      if (al > 0) s.level = al;
+      else if (r === 'heading') {
+        const m = /^h([1-6])$/.exec(tag);
+        s.level = m ? parseInt(m[1], 10) : 2;
+      }
+    }
+
+    // required
+    if ((isInput || tag === 'select' || tag === 'textarea') && el.required) s.required = true;
+    else if (ariaBool(el, 'aria-required') === 'true') s.required = true;
+
+    return s;
+  }
+
+  function valueImpl(el, r) {
+    if (r === undefined) r = roleImpl(el);
+    const tag = el.localName;
+    if (TEXTBOX_ROLES.has(r)) {
+      if (tag === 'input' || tag === 'textarea') return el.value;
+      if (el.isContentEditable) return el.textContent || '';
+      return undefined;
+    }
+    if (r === 'combobox') {
+      if (tag === 'input') return el.value;
+      if (tag === 'select') {
+        const o = el.selectedOptions[0];
+        return o ? collapse(o.text) : '';
+      }
+      return undefined;
+    }
+    if (RANGE_ROLES.has(r)) {
+      const vt = el.getAttribute('aria-valuetext');
+      if (vt !== null) return vt;
+      const vn = el.getAttribute('aria-valuenow');
+      if (vn !== null) return vn;
+      if (tag === 'input' || tag === 'meter') return String(el.value);
+      if (tag === 'progress') return el.hasAttribute('value') ? String(el.value) : undefined;
+      return undefined;
+    }
+    return undefined;
+  }
+
+  function isFocusableByTabindex(el) {
+    const v = tabindexValue(el);
+    return v !== null && v >= 0;
+  }
+
+  function label(el) {
+    if (!el || el.nodeType !== 1) return '<?>';
+    const tag = el.localName;
+    if (el.id) return '<' + tag + ' id="' + el.id + '">';
+    const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/)[0]
+      : (el.getAttribute('class') || '').trim().split(/\s+/)[0];
+    if (cls) return '<' + tag + ' class="' + cls + '">';
+    return '<' + tag + '>';
+  }
+
+  return {
+    begin() { run = newRun(); },
+    end() { run = null; },
+    children,
+    isHidden: inRun(isHiddenImpl),
+    hidesSubtree: inRun((el) => el.nodeType === 1 && hiddenSubtree(el)),
+    role: inRun(roleImpl),
+    name: inRun(nameImpl),
+    states: inRun(statesImpl),
+    value: inRun(valueImpl),
+    isFocusableByTabindex,
+    label,
+  };
+})();

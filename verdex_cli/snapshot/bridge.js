@@ -1,0 +1,298 @@
+// The in-page half of verdex: walks one frame's DOM (open shadow roots in
+// flat-tree order) and returns the accessibility tree as one JSON string.
+// It runs in an isolated world, concatenated after aria.js, so page scripts
+// can neither see nor tamper with the element -> ref registry below.
+const __verdexBridge = (() => {
+  const TIER1 = new Set(['button', 'link', 'textbox', 'checkbox', 'radio', 'combobox', 'slider',
+    'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'searchbox', 'spinbutton', 'iframe']);
+  const TIER2 = new Set(['listitem', 'option', 'treeitem', 'row', 'cell', 'gridcell']);
+  const CONTAINERS = new Set(['listbox', 'combobox', 'tree', 'grid', 'treegrid', 'menu']);
+  const COLLAPSIBLE = new Set(['generic', 'none', 'presentation']);
+  const WS = /\s+/g;
+
+  let counter = 0;                 // last ref number issued in this document
+  let refOf = new WeakMap();       // element -> n
+  const elementOf = new Map();     // n -> element (kept to explain removals)
+  let owners = [];                 // frame owner elements of the last snapshot
+
+  function init(start) { counter = Math.max(counter, start | 0); }
+
+  function issue(el) {
+    let n = refOf.get(el);
+    if (n === undefined) {
+      n = ++counter;
+      refOf.set(el, n);
+      elementOf.set(n, el);
+    }
+    return n;
+  }
+
+  function tierOf(el, role, inContainer) {
+    if (TIER1.has(role) || Aria.isFocusableByTabindex(el)) return 1;
+    if (inContainer && TIER2.has(role)) return 2;
+    return 0;
+  }
+
+  function walk(node, out, inContainer) {
+    const kids = Aria.children(node);
+    for (let i = 0; i < kids.length; i++) {
+      const k = kids[i];
+      if (k.nodeType === 3) {
+        const t = k.data.replace(WS, ' ');
+        if (t === ' ' || t === '') continue;
+        const last = out.length - 1;
+        if (last >= 0 && typeof out[last] === 'string') out[last] += t;
+        else out.push(t);
+      } else if (k.nodeType === 1) {
+        element(k, out, inContainer);
+      }
+    }
+  }
+
+  function element(el, out, inContainer) {
+    if (Aria.isHidden(el)) return;
+    const role = Aria.role(el);
+    if (role === null || role === undefined) { walk(el, out, inContainer); return; }
+    const tier = tierOf(el, role, inContainer);
+    const node = { r: role };
+    if (tier) { node.e = issue(el); node.t = tier; }
+    if (!COLLAPSIBLE.has(role) || tier) {
+      const nm = Aria.name(el, role);
+      if (nm.name) { node.n = nm.name; if (nm.fromContent) node.nc = 1; }
+    }
+    if (role === 'iframe') {
+      node.fo = owners.length;
+      owners.push(el);
+      out.push(node);
+      return;
+    }
+    const st = Aria.states(el, role);
+    for (const key in st) { node.s = st; break; }
+    let v = Aria.value(el, role);
+    if (v !== undefined && v !== null && v !== '') {
+      if (el.localName === 'input' && el.type === 'password') v = '\u2022'.repeat(Math.min(String(v).length, 8));
+      node.v = String(v);
+    }
+    const isField = el.localName === 'input' || el.localName === 'textarea';
+    if (!isField) {
+      const c = [];
+      walk(el, c, inContainer || CONTAINERS.has(role));
+      if (c.length) node.c = c;
+    }
+    if (COLLAPSIBLE.has(role) && !node.e && !node.n) {
+      if (node.c) for (const ch of node.c) pushMerged(out, ch);
+      return;
+    }
+    out.push(node);
+  }
+
+  function pushMerged(out, ch) {
+    const last = out.length - 1;
+    if (typeof ch === 'string' && last >= 0 && typeof out[last] === 'string') out[last] += ch;
+    else out.push(ch);
+  }
+
+  function snapshot() {
+    owners = [];
+    Aria.begin();
+    let root;
+    try {
+      root = { r: 'document', n: (document.title || '').replace(WS, ' ').trim(), c: [] };
+      const start = document.body || document.documentElement;
+      if (start) walk(start, root.c, false);
+    } finally {
+      Aria.end();
+    }
+    return JSON.stringify({ root, counter, url: location.href });
+  }
+
+  function owner(k) { return owners[k]; }
+
+  // ---- resolving a ref for an action -------------------------------------
+  function composedContains(outer, inner) {
+    for (let n = inner; n; n = n.parentNode || n.host) {
+      if (n === outer) return true;
+      if (n.assignedSlot && n.assignedSlot !== n.parentNode && composedContains(outer, n.assignedSlot)) return true;
+    }
+    return false;
+  }
+
+  function deepHit(x, y) {
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
+  function current(el) {
+    Aria.begin();
+    try {
+      const role = Aria.role(el) || 'generic';
+      const nm = Aria.name(el, role);
+      return { role, name: nm.name, hidden: hiddenInTree(el), states: Aria.states(el, role) };
+    } finally { Aria.end(); }
+  }
+
+  function hiddenInTree(el) {
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.parentNode && n.parentNode.host)) {
+      if (Aria.isHidden(n)) return true;
+    }
+    return false;
+  }
+
+  function describe(n) {
+    const el = elementOf.get(n);
+    if (!el) return { status: (n > 0 && n <= counter) ? 'forgotten' : 'unknown' };
+    if (!el.isConnected) return { status: 'removed' };
+    const cur = current(el);
+    const r = el.getBoundingClientRect();
+    const attrs = {};
+    for (const a of ['id', 'class', 'name', 'type', 'href', 'value', 'placeholder', 'aria-label', 'role', 'title']) {
+      const val = a === 'value' ? (el.value !== undefined && typeof el.value === 'string' ? el.value : null) : el.getAttribute(a);
+      if (val !== null && val !== '') attrs[a] = String(val).slice(0, 200);
+    }
+    return {
+      status: 'live', role: cur.role, name: cur.name, hidden: cur.hidden, states: cur.states,
+      tag: el.localName, attrs, box: { x: r.x, y: r.y, width: r.width, height: r.height },
+    };
+  }
+
+  const raf = () => new Promise((res) => requestAnimationFrame(() => res()));
+
+  // Prepare an element for a pointer action: scroll, wait until visible,
+  // enabled, stable and hit-testable; return its click point.
+  async function prepare(n, opts) {
+    const el = elementOf.get(n);
+    if (!el) return { status: 'unknown' };
+    if (!el.isConnected) return { status: 'removed' };
+    const deadline = performance.now() + (opts.timeoutMs || 5000);
+    let reason = 'not ready';
+    let lastBox = null;
+    for (;;) {
+      const cur = current(el);
+      if (cur.hidden) reason = 'it is hidden';
+      else if (cur.states && cur.states.disabled && !opts.allowDisabled) reason = 'it is disabled';
+      else {
+        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+        await raf();
+        const b = el.getBoundingClientRect();
+        if (b.width <= 0 || b.height <= 0) reason = 'it has zero size';
+        else if (getComputedStyle(el).pointerEvents === 'none' && opts.pointer) reason = 'it does not receive pointer events (pointer-events: none)';
+        else if (lastBox && lastBox.x === b.x && lastBox.y === b.y && lastBox.width === b.width && lastBox.height === b.height) {
+          const x = b.x + b.width / 2;
+          const y = b.y + b.height / 2;
+          if (!opts.pointer) return { status: 'ok', x, y, box: { x: b.x, y: b.y, width: b.width, height: b.height } };
+          const hit = deepHit(x, y);
+          if (hit && (composedContains(el, hit) || hitIsOwnLabel(el, hit))) {
+            return { status: 'ok', x, y, box: { x: b.x, y: b.y, width: b.width, height: b.height } };
+          }
+          reason = hit ? 'it is covered by ' + Aria.label(coverOf(hit, el)) : 'its centre is outside the viewport';
+        } else reason = 'it is moving';
+        lastBox = b;
+      }
+      if (performance.now() > deadline) return { status: 'not_actionable', reason };
+      await raf();
+    }
+  }
+
+  function hitIsOwnLabel(el, hit) {
+    const labels = el.labels;
+    if (!labels) return false;
+    for (const l of labels) if (composedContains(l, hit)) return true;
+    return false;
+  }
+
+  // The outermost ancestor of the hit element that does not contain the target:
+  // for an overlay this names the overlay, not some span inside it.
+  function coverOf(hit, el) {
+    let best = hit;
+    for (let n = hit.parentElement; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+      if (n.contains(el)) break;
+      best = n;
+    }
+    return best;
+  }
+
+  // ---- the guard: mouse events that would reach another element are stopped
+  let guard = null;
+  const GUARDED = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
+
+  function arm(n) {
+    disarm();
+    const el = elementOf.get(n);
+    if (!el) return false;
+    const g = { el, received: 0, blocked: [], handler: null };
+    g.handler = (ev) => {
+      const path = ev.composedPath();
+      const ok = path.includes(el) || (el.labels && [...el.labels].some((l) => path.includes(l)));
+      if (ok) { g.received++; return; }
+      ev.stopImmediatePropagation();
+      ev.preventDefault();
+      g.blocked.push(ev.type + ' on ' + Aria.label(path[0] && path[0].nodeType === 1 ? path[0] : document.body));
+    };
+    for (const t of GUARDED) window.addEventListener(t, g.handler, true);
+    guard = g;
+    return true;
+  }
+
+  function disarm() {
+    if (!guard) return { received: 0, blocked: [] };
+    for (const t of GUARDED) window.removeEventListener(t, guard.handler, true);
+    const out = { received: guard.received, blocked: guard.blocked };
+    guard = null;
+    return out;
+  }
+
+  function focus(n) {
+    const el = elementOf.get(n);
+    if (!el || !el.isConnected) return { status: 'removed' };
+    el.focus({ preventScroll: false });
+    let active = document.activeElement;
+    while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+    return { status: active === el || composedContains(el, active) ? 'ok' : 'not_focusable' };
+  }
+
+  function selectAll(n) {
+    const el = elementOf.get(n);
+    if (!el) return false;
+    if (typeof el.select === 'function' && (el.localName === 'input' || el.localName === 'textarea')) { el.select(); return true; }
+    if (el.isContentEditable) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const sel = getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      return true;
+    }
+    return false;
+  }
+
+  function fieldValue(n) {
+    const el = elementOf.get(n);
+    if (!el) return null;
+    if (el.isContentEditable) return el.textContent;
+    return typeof el.value === 'string' ? el.value : null;
+  }
+
+  function options(n) {
+    const el = elementOf.get(n);
+    if (!el || el.localName !== 'select') return null;
+    return { multiple: el.multiple, options: [...el.options].map((o, i) => ({ index: i, value: o.value,
+      label: (o.label || o.textContent || '').replace(WS, ' ').trim(), selected: o.selected, disabled: o.disabled })) };
+  }
+
+  // Forget every ref of this document (reset-refs); numbering restarts unless kept.
+  function reset(keepCounter) {
+    elementOf.clear();
+    refOf = new WeakMap();
+    if (!keepCounter) counter = 0;
+  }
+
+  function element_(n) { return elementOf.get(n) || null; }
+
+  return { init, snapshot, owner, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, reset,
+    element: element_, get counter() { return counter; } };
+})();

@@ -1,0 +1,120 @@
+"""Capture a page: one bridge round trip per frame, frames stitched into one tree."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from ..browser.frames import Frame
+from ..browser.page import Page
+from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
+from .model import FrameInfo
+
+HERE = Path(__file__).resolve().parent
+MAX_FRAME_DEPTH = 12
+
+
+@lru_cache(maxsize=1)
+def bridge_source() -> str:
+    aria = (HERE / "aria.js").read_text(encoding="utf-8")
+    bridge = (HERE / "bridge.js").read_text(encoding="utf-8")
+    # Both files declare top-level consts; in one script they share a scope.
+    return aria + "\n" + bridge + "\nglobalThis.__verdexBridge = __verdexBridge;\n"
+
+
+def capture_tree(page: Page) -> tuple[dict, list[FrameInfo], list[str]]:
+    """Return (stitched root, frames in index order, notes)."""
+    page.frames.refresh()
+    notes: list[str] = []
+    seen: list[Frame] = []
+    root = _capture_frame(page, page.frames.main, seen, notes, depth=0)
+    frames = [FrameInfo(f.index, f.url, f.name, page.frames.cross_origin(f), f.parent) for f in seen]
+    frames.sort(key=lambda f: f.index)
+    return root, frames, notes
+
+
+def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int) -> dict:
+    res = page.frames.eval(fr, "__verdexBridge.snapshot()")
+    data = json.loads(res["value"])
+    seen.append(fr)
+    fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), data["counter"])
+    if data.get("url"):
+        fr.url = data["url"]
+    root = data["root"]
+    root["fi"] = fr.index
+    owners = []
+    _collect_owners(root, owners)
+    if owners:
+        local_tree = None
+        for node in owners:
+            try:
+                child = _child_frame(page, fr, node["fo"], local_tree)
+                if child is None:
+                    node["err"] = "frame content is not available (not loaded yet or blocked)"
+                    continue
+                node["fi"] = child.index
+                if depth + 1 > MAX_FRAME_DEPTH:
+                    node["err"] = "frame nesting is too deep to capture"
+                    continue
+                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1)
+            except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
+                node["err"] = f"frame could not be captured: {_short(exc)}"
+        try:
+            fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
+        except VerdexError:
+            pass
+    return root
+
+
+def _collect_owners(node: dict, out: list) -> None:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if "fo" in n:
+            out.append(n)
+        kids = n.get("c")
+        if kids:
+            stack.extend(k for k in reversed(kids) if not isinstance(k, str))
+    out.sort(key=lambda n: n["fo"])
+
+
+def _child_frame(page: Page, parent: Frame, slot: int, local_tree) -> Frame | None:
+    ctx = page.frames.world(parent)
+    obj = parent.target.call("Runtime.evaluate", expression=f"__verdexBridge.owner({slot})", contextId=ctx,
+                             objectGroup="verdex-owners")["result"]
+    if "objectId" not in obj:
+        return None
+    node = parent.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
+    frame_id = node.get("frameId")
+    if not frame_id:
+        return None
+    tree = parent.target.call("Page.getFrameTree")["frameTree"]
+    found = _find_frame(tree, frame_id)
+    if found is not None:
+        child = page.frames.ensure(frame_id, parent.target, parent.index, oopif=False)
+    else:
+        target = page.frames.oopif_target(frame_id)
+        if target is None:
+            return None
+        child = page.frames.ensure(frame_id, target, parent.index, oopif=True)
+        found = target.call("Page.getFrameTree")["frameTree"]["frame"]
+    child.url = found.get("url", "") + found.get("urlFragment", "")
+    child.name = found.get("name", "")
+    child.loader_id = found.get("loaderId", "")
+    return child
+
+
+def _find_frame(node: dict, frame_id: str) -> dict | None:
+    if node["frame"]["id"] == frame_id:
+        return node["frame"]
+    for c in node.get("childFrames", ()):
+        hit = _find_frame(c, frame_id)
+        if hit is not None:
+            return hit
+    return None
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc)
+    return text if len(text) <= 120 else text[:117] + "..."

@@ -1,0 +1,55 @@
+"""Plain data for snapshots.  Tree nodes stay the compact dicts the bridge returns:
+
+``{"r": role, "n": name, "nc": 1 if the name came from content, "e": ref number,
+"t": tier, "s": {states}, "v": value, "c": [children: nodes or text strings],
+"fo": frame-owner slot}``; capture adds ``"fi"`` (frame index) to each frame's
+root and ``"sub"`` (the child frame's root) or ``"err"`` to iframe nodes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class FrameInfo:
+    index: int
+    url: str
+    name: str
+    cross_origin: bool
+    parent: int | None = None
+    error: str | None = None
+
+    def as_json(self) -> dict:
+        return {"index": self.index, "url": self.url, "name": self.name, "cross_origin": self.cross_origin}
+
+
+@dataclass
+class RefInfo:
+    ref: str
+    role: str
+    name: str
+    frame: int
+    tier: int
+    shown: bool = True
+
+
+@dataclass
+class Snapshot:
+    number: int
+    text: str
+    root: dict
+    refs: dict[str, RefInfo]
+    frames: list[FrameInfo]
+    notes: list[str] = field(default_factory=list)
+    compact: bool = False
+
+    def as_json(self) -> dict:
+        return {
+            "text": self.text,
+            "refs": {r: {"role": i.role, "name": i.name, "frame": i.frame}
+                     for r, i in self.refs.items() if i.shown},
+            "frames": [f.as_json() for f in self.frames],
+            "notes": list(self.notes),
+            "snapshot": self.number,
+        }

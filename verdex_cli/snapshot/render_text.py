@@ -1,0 +1,136 @@
+"""The snapshot text format (a contract: see DESIGN.md, "Snapshot text format").
+
+    - role "name" [state]... [frame=fN] [ref=cXpYfZeN]: value
+      - child ...
+
+Text runs of a node are shown after ``: `` when they are its only content, as
+``- text: ...`` lines otherwise; a name that came from content makes its
+plain text children redundant, so they are dropped.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .model import RefInfo
+
+MAX_TEXT = 100
+STATE_ORDER = ("checked", "disabled", "expanded", "selected", "pressed", "level", "required")
+
+
+def cut(text: str, limit: int = MAX_TEXT) -> str:
+    return text if len(text) <= limit else text[:limit].rstrip() + "..."
+
+
+def quote(text: str) -> str:
+    return json.dumps(cut(text), ensure_ascii=False)
+
+
+def _states(s: dict) -> str:
+    parts = []
+    for key in STATE_ORDER:
+        if key not in s:
+            continue
+        v = s[key]
+        if v is True:
+            parts.append(f" [{key}]")
+        elif v is False or v is None:
+            continue
+        else:
+            parts.append(f" [{key}={v}]")
+    return "".join(parts)
+
+
+class TextRenderer:
+    def __init__(self, prefix: str, compact: bool):
+        self.prefix = prefix
+        self.compact = compact
+        self.lines: list[str] = []
+        self.refs: dict[str, RefInfo] = {}
+
+    def render(self, root: dict) -> str:
+        head = "- document"
+        if root.get("n"):
+            head += " " + quote(root["n"])
+        kids = root.get("c") or []
+        self.lines.append(head + (":" if kids else ""))
+        self._children(kids, "  ", root.get("fi", 0), named_from_content=False)
+        return "\n".join(self.lines)
+
+    def _children(self, kids: list, indent: str, frame: int, named_from_content: bool) -> None:
+        for ch in kids:
+            if isinstance(ch, str):
+                if not named_from_content:
+                    text = ch.strip()
+                    if text:
+                        self.lines.append(f"{indent}- text: {cut(text)}")
+            else:
+                self._node(ch, indent, frame)
+
+    def _node(self, node: dict, indent: str, frame: int) -> None:
+        role = node["r"]
+        kids = node.get("c")
+        if "sub" in node:
+            kids = node["sub"].get("c") or []
+        has_elements = bool(kids) and any(not isinstance(k, str) for k in kids)
+        name = node.get("n", "")
+        ref_no = node.get("e")
+        from_content = bool(node.get("nc"))
+        show_name = bool(name) and not (from_content and has_elements and not ref_no)
+        line = [indent, "- ", role]
+        if show_name:
+            line.append(" " + quote(name))
+        if "s" in node:
+            line.append(_states(node["s"]))
+        child_frame = frame
+        if "fo" in node:
+            child_frame = node.get("fi", frame)
+            if "fi" in node:
+                line.append(f" [frame=f{child_frame}]")
+        if ref_no:
+            ref = f"{self.prefix}f{frame}e{ref_no}"
+            tier = node.get("t", 1)
+            shown = not (self.compact and tier == 2)
+            self.refs[ref] = RefInfo(ref, role, name, frame, tier, shown)
+            if shown:
+                line.append(f" [ref={ref}]")
+        if "err" in node:
+            self.lines.append("".join(line) + ":")
+            self.lines.append(f"{indent}  - note: {node['err']}")
+            return
+        text_only = bool(kids) and not has_elements
+        if text_only:
+            if show_name and from_content:
+                kids = None
+            else:
+                text = " ".join(k.strip() for k in kids if k.strip())
+                self.lines.append("".join(line) + (": " + cut(text) if text else ""))
+                return
+        if not kids and node.get("v"):
+            line.append(": " + cut(node["v"]))
+            self.lines.append("".join(line))
+            return
+        if kids:
+            line.append(":")
+        self.lines.append("".join(line))
+        if kids:
+            self._children(kids, indent + "  ", child_frame, named_from_content=show_name and from_content)
+
+
+def count_refs(root: dict) -> tuple[int, int]:
+    """(tier-1 refs, tier-2 refs) in a stitched tree."""
+    t1 = t2 = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.get("e"):
+            if node.get("t") == 2:
+                t2 += 1
+            else:
+                t1 += 1
+        kids = node.get("c")
+        if kids:
+            stack.extend(k for k in kids if not isinstance(k, str))
+        if "sub" in node:
+            stack.append(node["sub"])
+    return t1, t2
