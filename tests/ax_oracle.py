@@ -5,7 +5,8 @@ Given a pychrome Tab that has already navigated to a page, :func:`compare_page`
 1. evaluates ``aria.js`` plus a small test-only walker in an isolated world of
    the main frame; the walker collects every element that would get a ref in a
    snapshot (tier-1 role, tabindex >= 0, or a tier-2 role inside a
-   listbox/combobox/tree/grid/treegrid/menu) as ``{role, name}``;
+   listbox/combobox/tree/grid/treegrid/menu) as ``{role, name}``, plus any
+   element a fixture marks with a ``data-case`` attribute;
 2. maps each collected element to its backendNodeId (DOM.describeNode);
 3. reads Chrome's view with Accessibility.getFullAXTree and indexes it by
    backendDOMNodeId;
@@ -60,7 +61,9 @@ WALKER_JS = r"""
         const role = Aria.role(c);
         const ref = TIER1.has(role) || Aria.isFocusableByTabindex(c) ||
           (TIER2.has(role) && inContainer);
-        if (ref) {
+        // Fixtures also mark non-interactive elements with data-case to have
+        // their role and name checked.
+        if (ref || c.hasAttribute('data-case')) {
           const n = Aria.name(c, role);
           els.push(c);
           out.push({
@@ -139,6 +142,8 @@ class Comparison:
 
     @property
     def role_ok(self) -> bool:
+        if self.ours_role == "none":  # presentational: Chrome leaves it out
+            return self.chrome_ignored or self.chrome_role == "none"
         return not self.chrome_ignored and self.ours_role == self.chrome_role
 
     @property

@@ -94,3 +94,74 @@ class Renderer:
         self._plain(d["text"])
         for note in d.get("notes", []):
             self.out.print(Text("# " + note, style="yellow"))
+
+    def _r_action(self, d: dict) -> None:
+        verb = {"click": "Clicked", "dblclick": "Double-clicked", "hover": "Hovered", "type": "Typed into",
+                "fill": "Filled", "check": "Checked", "uncheck": "Unchecked", "select": "Selected in",
+                "focus": "Focused", "scroll": "Scrolled to", "press": "Pressed"}.get(d.get("action"), d.get("action"))
+        if d.get("action") == "press":
+            self.out.print(Text.assemble((verb + " ", "green"), (d["key"], "bold")))
+            return
+        if d.get("action") == "scroll" and "ref" not in d:
+            self.out.print(Text(f"Scrolled {d['direction']} (scrollY={d.get('scroll_y')})", style="green"))
+            return
+        what = f'{d.get("role", "")} "{d["name"]}"' if d.get("name") else d.get("role", "")
+        line = Text.assemble((verb + " ", "green"), (what, "bold"), (f" ({d.get('ref')})", "cyan"))
+        if "value" in d and d["value"] is not None:
+            line.append(f"  value: {d['value']!r}", style="dim")
+        if d.get("selected"):
+            line.append("  now: " + ", ".join(d["selected"]), style="dim")
+        self.out.print(line)
+
+    def _r_refs(self, d: dict) -> None:
+        if not d["refs"]:
+            return
+        colours = {"live": "green", "changed": "yellow", "hidden": "dim", "removed": "red", "navigated": "magenta"}
+        table = Table(box=None, header_style="bold", pad_edge=False)
+        for col in ("ref", "role", "name", "status", "first #", "last #"):
+            table.add_column(col, no_wrap=col != "name", overflow="fold")
+        for r in d["refs"]:
+            table.add_row(Text(r["ref"], style="cyan"), Text(r["role"]), Text(r["name"][:60]),
+                          Text(r["status"], style=colours.get(r["status"], "")), str(r["first_seen"]),
+                          str(r["last_seen"]))
+        self.out.print(table)
+
+    def _r_inspect(self, d: dict) -> None:
+        colours = {"live": "green", "changed": "yellow", "removed": "red", "navigated": "magenta"}
+        head = Text.assemble((d["ref"], "bold cyan"), "  ", (d["role"], "bold"), " ",
+                             (f'"{d["name"]}"' if d["name"] else ""))
+        self.out.print(head)
+        self.out.print(Text.assemble("  status: ", (d["status"], colours.get(d["status"], ""))))
+        if d.get("reason"):
+            self._plain("  " + d["reason"], style="dim")
+        if d.get("tag"):
+            attrs = " ".join(f'{k}="{v}"' for k, v in d.get("attributes", {}).items())
+            self._plain(f"  element: <{d['tag']}{' ' + attrs if attrs else ''}>")
+        if d.get("box"):
+            b = d["box"]
+            self._plain(f"  box: x={b['x']:.0f} y={b['y']:.0f} {b['width']:.0f}x{b['height']:.0f}")
+        if d.get("states"):
+            self._plain("  states: " + ", ".join(f"{k}={v}" for k, v in d["states"].items()))
+        self._plain(f"  frame: f{d['frame']}   seen in snapshots #{d['first_seen']}..#{d['last_seen']}")
+        for h in d.get("history", []):
+            self._plain("  - " + h, style="dim")
+
+    def _r_diff(self, d: dict) -> None:
+        if d["from"] is None:
+            return
+        if not (d["added"] or d["removed"] or d["changed"]):
+            self._plain(f"No ref changes between snapshot #{d['from']} and #{d['to']}.")
+            return
+        self._plain(f"Snapshot #{d['from']} -> #{d['to']}:", style="bold")
+        for a in d["added"]:
+            self._plain(f"+ {a['ref']} {a['role']} {json.dumps(a['name'], ensure_ascii=False)}", style="green")
+        for r in d["removed"]:
+            self._plain(f"- {r['ref']} {r['role']} {json.dumps(r['name'], ensure_ascii=False)}", style="red")
+        for c in d["changed"]:
+            was, now = c["was"], c["now"]
+            self._plain(f"~ {c['ref']} {was['role']} {json.dumps(was['name'], ensure_ascii=False)} -> "
+                        f"{now['role']} {json.dumps(now['name'], ensure_ascii=False)}", style="yellow")
+
+    def _r_reset(self, d: dict) -> None:
+        how = "numbering continues" if d["keep_counter"] else "numbering restarts at 1"
+        self._plain(f"Dropped {d['dropped']} refs; {how}. Take a new snapshot.", style="green")

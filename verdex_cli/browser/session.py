@@ -18,6 +18,7 @@ class Options:
     chrome: str | None = None
     connect: str | None = None
     timeout: float = 10.0
+    new_tab: bool = False  # with --connect: open a tab of our own instead of using the first one
 
 
 @dataclass
@@ -28,6 +29,7 @@ class Session:
     current: tuple[int, int] = (0, 0)
     init_script: str = ""
     _page_counters: dict[int, int] = field(default_factory=dict)
+    _own_targets: list[str] = field(default_factory=list)
 
     @classmethod
     def start(cls, options: Options, init_script: str = "") -> "Session":
@@ -53,12 +55,15 @@ class Session:
 
     def _attach_first_page(self) -> None:
         pages = [t for t in self._targets() if t.get("type") == "page" and t.get("webSocketDebuggerUrl")]
-        if self.chrome.owned or not pages:
-            if not pages:
-                with urllib.request.urlopen(self.chrome.http_endpoint + "/json/new?about:blank",
-                                            timeout=self.options.timeout) as r:  # noqa: S310
-                    pass
-                pages = [t for t in self._targets() if t.get("type") == "page"]
+        if not pages or (self.options.new_tab and not self.chrome.owned):
+            req = urllib.request.Request(self.chrome.http_endpoint + "/json/new?about:blank", method="PUT")
+            try:
+                with urllib.request.urlopen(req, timeout=self.options.timeout) as r:  # noqa: S310
+                    created = json.loads(r.read().decode("utf-8"))
+            except OSError as exc:
+                raise LaunchError(f"Cannot open a tab in the browser: {exc}") from exc
+            self._own_targets.append(created["id"])
+            pages = [created]
         if not pages:
             raise LaunchError("The browser has no page to attach to.")
         self.add_page(pages[0]["webSocketDebuggerUrl"], pages[0]["id"], context=0)
@@ -85,4 +90,10 @@ class Session:
             except Exception:
                 pass
         self.pages.clear()
+        for target_id in self._own_targets:
+            try:
+                with urllib.request.urlopen(f"{self.chrome.http_endpoint}/json/close/{target_id}", timeout=2):
+                    pass
+            except OSError:
+                pass
         self.chrome.stop()

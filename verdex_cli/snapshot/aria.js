@@ -62,7 +62,7 @@ const Aria = (() => {
     'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row',
     'rowheader', 'switch', 'tab', 'tooltip', 'treeitem', 'term', 'comment',
     'doc-backlink', 'doc-biblioref', 'doc-glossref', 'doc-noteref', 'sectionheader',
-    'sectionfooter',
+    'sectionfooter', 'math',
   ]);
 
   // Roles for which author naming is prohibited by ARIA; Chrome still honours
@@ -73,6 +73,11 @@ const Aria = (() => {
     'suggestion', 'time',
   ]);
 
+  // Replaced elements: their text is always separated by spaces.
+  const REPLACED_TAGS = new Set([
+    'img', 'input', 'select', 'textarea', 'svg', 'video', 'audio', 'canvas', 'iframe',
+    'object', 'embed', 'meter', 'progress',
+  ]);
   const TEXTBOX_ROLES = new Set(['textbox', 'searchbox']);
   const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'scrollbar', 'meter']);
   const CHECKABLE_ROLES = new Set([
@@ -86,6 +91,20 @@ const Aria = (() => {
   ]);
   const LABELABLE_TAGS = new Set([
     'button', 'input', 'meter', 'output', 'progress', 'select', 'textarea',
+  ]);
+  const REQUIRED_CONTEXT = {
+    option: new Set(['listbox', 'group']),
+    treeitem: new Set(['tree', 'group']),
+    listitem: new Set(['list', 'group', 'directory']),
+  };
+  // In name-from-content recursion Chrome does not descend into these roles
+  // (their aria-label etc. still count).
+  const NO_RECURSE_ROLES = new Set([
+    'alert', 'alertdialog', 'application', 'article', 'banner', 'complementary',
+    'contentinfo', 'dialog', 'document', 'feed', 'figure', 'grid', 'group', 'img', 'listbox',
+    'log', 'main', 'marquee', 'menu', 'menubar', 'navigation', 'note', 'radiogroup', 'row',
+    'rowgroup', 'search', 'separator', 'status', 'tablist', 'tabpanel', 'timer', 'toolbar',
+    'tree', 'treegrid', 'table', 'progressbar', 'combobox',
   ]);
   const SECTIONING_TAGS = new Set(['article', 'aside', 'main', 'nav', 'section']);
   const SECTIONING_ROLES = new Set(['article', 'complementary', 'main', 'navigation', 'region']);
@@ -122,7 +141,7 @@ const Aria = (() => {
 
   function newRun() {
     return {
-      style: new Map(),      // element -> {display, visibility}
+      style: new Map(),      // element -> {display, visibility, textTransform}
       hidden: new Map(),     // element -> bool (excluded from the tree)
       hiddenSub: new Map(),  // element -> bool (element hides itself and its subtree)
       role: new Map(),       // element -> role string | null
@@ -149,7 +168,7 @@ const Aria = (() => {
     let s = run.style.get(el);
     if (s === undefined) {
       const cs = getComputedStyle(el);
-      s = { display: cs.display, visibility: cs.visibility };
+      s = { display: cs.display, visibility: cs.visibility, textTransform: cs.textTransform };
       run.style.set(el, s);
     }
     return s;
@@ -343,11 +362,37 @@ const Aria = (() => {
     if (tag === 'html' || tag === 'body') return null;
     const explicit = explicitRole(el);
     if (explicit) {
-      if (explicit !== 'none' && explicit !== 'presentation') return explicit;
-      if (!isFocusable(el) && !hasGlobalAria(el)) return 'none';
-      // Presentational role conflict: fall back to the implicit role.
+      if (explicit === 'none' || explicit === 'presentation') {
+        if (!isFocusable(el) && !hasGlobalAria(el)) return 'none';
+        // Presentational role conflict: fall back to the implicit role.
+      } else if (explicit === 'region' || explicit === 'form') {
+        // Unnamed regions and forms are not landmarks (Chrome: generic).
+        if (hasAccessibleNameAttr(el)) return explicit;
+      } else if (REQUIRED_CONTEXT[explicit]) {
+        // Chrome drops option/treeitem/listitem outside their container.
+        if (REQUIRED_CONTEXT[explicit].has(contextRole(el))) return explicit;
+      } else {
+        return explicit;
+      }
     }
     return implicitRole(el, tag);
+  }
+
+  // Role of the nearest flat-tree ancestor that is not generic/none.
+  function contextRole(el) {
+    for (let n = flatParent(el); n; n = flatParent(n)) {
+      const r = roleImpl(n);
+      if (r !== 'generic' && r !== 'none' && r !== null) return r;
+      if (n.localName === 'body') return null;
+    }
+    return null;
+  }
+
+  function hasDatalist(input) {
+    const id = input.getAttribute('list');
+    if (!id) return false;
+    const dl = getById(input, id);
+    return !!dl && dl.localName === 'datalist';
   }
 
   function implicitRole(el, tag) {
@@ -356,12 +401,13 @@ const Aria = (() => {
         return svgTitle(el) || hasAccessibleNameAttr(el) ? 'img' : 'generic';
       }
       if (tag === 'math') return 'math';
+      if (tag === 'a' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) return 'link';
       return 'generic';
     }
     // Owned elements of a presentational list/table become presentational.
     if (TABLE_PART_TAGS.has(tag)) {
       const table = el.closest('table');
-      if (table && roleImpl(table) === 'none') return 'none';
+      if (table && roleImpl(table) === 'none') return tag === 'td' || tag === 'th' ? 'generic' : 'none';
     } else if (tag === 'li' || tag === 'dt' || tag === 'dd') {
       const p = el.parentElement;
       if (p && (p.localName === 'ul' || p.localName === 'ol' || p.localName === 'menu' ||
@@ -376,11 +422,11 @@ const Aria = (() => {
         const type = (el.getAttribute('type') || 'text').trim().toLowerCase();
         if (Object.prototype.hasOwnProperty.call(INPUT_ROLES, type)) {
           const r = INPUT_ROLES[type];
-          if (type === 'search' && el.hasAttribute('list')) return 'combobox';
+          if (type === 'search' && hasDatalist(el)) return 'combobox';
           return r;
         }
         // text, email, tel, url and unknown types
-        return el.hasAttribute('list') ? 'combobox' : 'textbox';
+        return hasDatalist(el) ? 'combobox' : 'textbox';
       }
       case 'select':
         return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
@@ -524,6 +570,7 @@ const Aria = (() => {
     const altIdx = parts.indexOf(alt);
     if (alt !== null) {
       out = parts.slice(altIdx + 1).join('');
+      if (out) out = ' ' + out + ' ';
     } else {
       out = parts.join('');
     }
@@ -531,9 +578,10 @@ const Aria = (() => {
     return out;
   }
 
+  // Chrome separates the text of children that are not inline boxes
+  // (including display:contents) with spaces.
   function isBlockish(el) {
-    const d = style(el).display;
-    return !(d === 'inline' || d === 'contents' || d === 'none');
+    return style(el).display !== 'inline';
   }
 
   function selectedOptionsText(sel) {
@@ -548,15 +596,31 @@ const Aria = (() => {
     return out.join(' ');
   }
 
-  function rangeText(el) {
+  // Value text of a range widget embedded in another element's name.
+  function rangeText(el, r) {
     const vt = el.getAttribute('aria-valuetext');
     if (vt) return vt;
     const vn = el.getAttribute('aria-valuenow');
     if (vn) return vn;
-    if (el.localName === 'input' || el.localName === 'progress' || el.localName === 'meter') {
-      return String(el.value);
+    const tag = el.localName;
+    if (tag === 'input' || tag === 'meter') return String(el.value);
+    if (tag === 'progress') return el.hasAttribute('value') ? String(el.value) : '';
+    if (r === 'slider' || r === 'scrollbar') {
+      const min = parseFloat(el.getAttribute('aria-valuemin'));
+      const max = parseFloat(el.getAttribute('aria-valuemax'));
+      const lo = isNaN(min) ? 0 : min;
+      const hi = isNaN(max) ? 100 : max;
+      return String(lo + (hi - lo) / 2);
     }
+    if (r === 'spinbutton' || r === 'meter') return '0';
     return '';
+  }
+
+  // Chrome's layout-table heuristic, simplified: tables without any header or
+  // caption markup are presentational and their text joins names.
+  function isLayoutTable(table) {
+    if (table.hasAttribute('role') || table.hasAttribute('summary')) return false;
+    return !table.querySelector('th, caption, thead, tfoot, col, colgroup, [scope], [headers]');
   }
 
   // Text alternative of `el` (accname 1.2 step 2).
@@ -564,12 +628,20 @@ const Aria = (() => {
   //   st.inLabelledBy   inside an aria-labelledby traversal
   //   st.includeHidden  hidden nodes participate (hidden labelledby referent)
   //   st.visited        cycle protection
+  //   st.attr           out: the returned text did not come from content
+  //                     (Chrome separates such text with spaces)
   function textAlternative(el, st, isRoot) {
+    st.attr = false;
     if (st.visited.has(el)) return '';
     st.visited.add(el);
     if (!isRoot && !st.includeHidden && isHiddenImpl(el)) return '';
     const r = roleImpl(el);
+    const text = textAlternativeSteps(el, st, isRoot, r);
+    if (!isRoot && REPLACED_TAGS.has(el.localName)) st.attr = true;
+    return text;
+  }
 
+  function textAlternativeSteps(el, st, isRoot, r) {
     // 2B: aria-labelledby
     if (!st.inLabelledBy) {
       const ids = el.getAttribute('aria-labelledby');
@@ -584,56 +656,112 @@ const Aria = (() => {
             includeHidden: st.includeHidden || isHiddenImpl(ref),
             visited: new Set(isRoot ? [] : st.visited),
             fromContent: false,
+            attr: false,
           };
           if (!isRoot) sub.visited.delete(el);
           parts.push(textAlternative(ref, sub, false));
         }
         const joined = collapse(parts.join(' '));
-        if (joined) return joined;
+        if (joined) {
+          st.attr = true;
+          return joined;
+        }
       }
     }
 
     // 2C: embedded control (only when naming something else)
     if (!isRoot) {
+      let v = null;
       if (TEXTBOX_ROLES.has(r)) {
-        if (el.localName === 'input' || el.localName === 'textarea') return el.value;
-        return el.textContent || '';
+        v = el.localName === 'input' || el.localName === 'textarea' ? el.value
+          : el.textContent || '';
+      } else if (r === 'combobox' || r === 'listbox') {
+        v = el.localName === 'input' ? el.value : selectedOptionsText(el);
+      } else if (RANGE_ROLES.has(r)) {
+        v = rangeText(el, r);
       }
-      if (r === 'combobox' || r === 'listbox') {
-        if (el.localName === 'input') return el.value;
-        return selectedOptionsText(el);
+      if (v !== null) {
+        st.attr = true;
+        return v;
       }
-      if (RANGE_ROLES.has(r) && r !== 'progressbar' && r !== 'meter') return rangeText(el);
     }
 
     // 2D: aria-label
     const al = el.getAttribute('aria-label');
-    if (al && al.trim()) return al;
+    if (al && al.trim()) {
+      st.attr = true;
+      return al;
+    }
 
-    if (isRoot && NAME_PROHIBITED.has(r)) return '';
+    const prohibited = NAME_PROHIBITED.has(r);
+    if (isRoot && prohibited) {
+      // Chrome still gives focusable generic elements their tooltip.
+      const title = el.getAttribute('title');
+      if (title && title.trim() && isFocusable(el)) return title;
+      return '';
+    }
 
-    // 2E: host language label
+    // 2E: host language label.  An alt attribute, even empty, is final.
+    if (el.localName === 'img' && el.namespaceURI === HTML_NS && el.hasAttribute('alt')) {
+      st.attr = true;
+      return el.getAttribute('alt');
+    }
     const nat = nativeName(el, r, st);
-    if (nat) return nat;
+    if (nat) {
+      st.attr = true;
+      return nat;
+    }
 
     // 2F: name from content
-    if (!isRoot || NAME_FROM_CONTENT.has(r)) {
+    if (isRoot ? rootNameFromContent(el, r) : !noRecurse(el, r)) {
       const text = contentText(el, st);
       if (collapse(text)) {
         if (isRoot) st.fromContent = true;
+        st.attr = false;
         return text;
       }
     }
 
-    // 2I: tooltip
-    const title = el.getAttribute('title');
-    if (title && title.trim()) return title;
+    // 2I: tooltip (not for descendants whose role prohibits naming; Chrome
+    // never names landmarks region/form from title)
+    if ((isRoot || !prohibited) && r !== 'region' && r !== 'form') {
+      const title = el.getAttribute('title');
+      if (title && title.trim()) {
+        st.attr = true;
+        return title;
+      }
+    }
 
     if (isRoot && (TEXTBOX_ROLES.has(r) || r === 'combobox')) {
       const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
       if (ph && ph.trim()) return ph;
     }
+    st.attr = false;
     return '';
+  }
+
+  function rootNameFromContent(el, r) {
+    if (!NAME_FROM_CONTENT.has(r)) return false;
+    if (r !== 'row') return true;
+    // Chrome names rows from content only inside grids and treegrids.
+    for (let n = flatParent(el); n; n = flatParent(n)) {
+      const pr = roleImpl(n);
+      if (pr === 'grid' || pr === 'treegrid') return true;
+      if (pr === 'table') return false;
+    }
+    return false;
+  }
+
+  function noRecurse(el, r) {
+    if (!NO_RECURSE_ROLES.has(r)) return false;
+    if (el.namespaceURI !== HTML_NS || el.hasAttribute('role')) return true;
+    const tag = el.localName;
+    if (tag === 'table') return !isLayoutTable(el);
+    if (tag === 'tr' || tag === 'tbody' || tag === 'thead' || tag === 'tfoot') {
+      const t = el.closest('table');
+      return !(t && isLayoutTable(t));
+    }
+    return true;
   }
 
   function labelText(el, st) {
@@ -718,13 +846,21 @@ const Aria = (() => {
     return '';
   }
 
+  function transformText(text, tt) {
+    if (tt === 'uppercase') return text.toUpperCase();
+    if (tt === 'lowercase') return text.toLowerCase();
+    if (tt === 'capitalize') return text.replace(/(^|\s)(\S)/g, (m, a, b) => a + b.toUpperCase());
+    return text;
+  }
+
   function contentText(el, st) {
     let out = pseudoText(el, '::before');
     const kids = children(el);
+    const tt = el.nodeType === 1 ? style(el).textTransform : 'none';
     for (let i = 0; i < kids.length; i++) {
       const c = kids[i];
       if (c.nodeType === 3) {
-        out += c.data;
+        out += tt === 'none' ? c.data : transformText(c.data, tt);
         continue;
       }
       if (NEVER_RENDERED.has(c.localName)) continue;
@@ -734,7 +870,7 @@ const Aria = (() => {
         continue;
       }
       const t = textAlternative(c, st, false);
-      if (isBlockish(c)) out += ' ' + t + ' ';
+      if (st.attr || isBlockish(c)) out += ' ' + t + ' ';
       else out += t;
     }
     out += pseudoText(el, '::after');

@@ -28,7 +28,7 @@ const __verdexBridge = (() => {
   }
 
   function tierOf(el, role, inContainer) {
-    if (TIER1.has(role) || Aria.isFocusableByTabindex(el)) return 1;
+    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || el.localName === 'select') return 1;
     if (inContainer && TIER2.has(role)) return 2;
     return 0;
   }
@@ -78,6 +78,11 @@ const __verdexBridge = (() => {
       const c = [];
       walk(el, c, inContainer || CONTAINERS.has(role));
       if (c.length) node.c = c;
+    }
+    if (role === 'label' && !node.e && el.control) {
+      // a label's text is already its control's name: keep only the elements
+      if (node.c) for (const ch of node.c) if (typeof ch !== 'string') out.push(ch);
+      return;
     }
     if (COLLAPSIBLE.has(role) && !node.e && !node.n) {
       if (node.c) for (const ch of node.c) pushMerged(out, ch);
@@ -284,6 +289,30 @@ const __verdexBridge = (() => {
       label: (o.label || o.textContent || '').replace(WS, ' ').trim(), selected: o.selected, disabled: o.disabled })) };
   }
 
+  // Current status, role and name of many refs at once (for the refs table).
+  function brief(ns) {
+    Aria.begin();
+    try {
+      return ns.map((n) => {
+        const el = elementOf.get(n);
+        if (!el) return { status: 'unknown' };
+        if (!el.isConnected) return { status: 'removed' };
+        const role = Aria.role(el) || 'generic';
+        return { status: hiddenInTree(el) ? 'hidden' : 'live', role, name: Aria.name(el, role).name };
+      });
+    } finally { Aria.end(); }
+  }
+
+  function optionPoint(n, index) {
+    const el = elementOf.get(n);
+    if (!el || el.localName !== 'select' || !el.options[index]) return null;
+    const opt = el.options[index];
+    opt.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+    const b = opt.getBoundingClientRect();
+    if (b.width <= 0 || b.height <= 0) return null;
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  }
+
   // Forget every ref of this document (reset-refs); numbering restarts unless kept.
   function reset(keepCounter) {
     elementOf.clear();
@@ -293,6 +322,6 @@ const __verdexBridge = (() => {
 
   function element_(n) { return elementOf.get(n) || null; }
 
-  return { init, snapshot, owner, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, reset,
+  return { init, snapshot, owner, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset,
     element: element_, get counter() { return counter; } };
 })();

@@ -1,0 +1,74 @@
+"""Shared fixtures: one real headless Chromium per test session, the demo site on two origins."""
+
+from __future__ import annotations
+
+import pytest
+
+from verdex_cli.app import AppOptions
+from verdex_cli.browser import launch
+from verdex_cli.browser.session import Options, Session
+from verdex_cli.commands.context import Context
+from verdex_cli.demo_server import serve
+from verdex_cli.runner import execute
+from verdex_cli.snapshot.capture import bridge_source
+
+
+@pytest.fixture(scope="session")
+def chrome():
+    proc = launch.launch(headless=True)
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def chrome_http(chrome):
+    return chrome.http_endpoint
+
+
+@pytest.fixture(scope="session")
+def demo():
+    server = serve()
+    yield server
+    server.stop()
+
+
+class Driver:
+    """Runs command lines against a fresh tab of the shared browser."""
+
+    def __init__(self, endpoint: str, timeout: float = 10.0):
+        opts = Options(connect=endpoint, new_tab=True, timeout=timeout)
+        self.ctx = Context(lambda: Session.start(opts, init_script=bridge_source()))
+
+    def run(self, line: str):
+        return execute(self.ctx, line)
+
+    def ok(self, line: str):
+        out = execute(self.ctx, line)
+        assert out.ok, f"{line!r} failed: {out.kind}: {out.message}\n{out.trace}"
+        return out.result
+
+    def fail(self, line: str, kind: str | None = None):
+        out = execute(self.ctx, line)
+        assert not out.ok, f"{line!r} unexpectedly succeeded"
+        if kind is not None:
+            assert out.kind == kind, f"{line!r}: expected {kind}, got {out.kind}: {out.message}"
+        return out
+
+    def js(self, expression: str):
+        return self.ctx.page.evaluate(expression)
+
+    def close(self):
+        self.ctx.close()
+
+
+@pytest.fixture
+def driver(chrome_http):
+    d = Driver(chrome_http)
+    yield d
+    d.close()
+
+
+@pytest.fixture
+def app_options(chrome_http):
+    """AppOptions attached to the shared browser (for one-shot runner tests)."""
+    return AppOptions(connect=chrome_http)

@@ -1,0 +1,221 @@
+"""Trusted input on refs: CDP Input events only, never element.click() or .value.
+
+Every pointer action prepares the element in its own frame (scroll, wait for
+visible/enabled/stable, hit-test the click point), converts the point to
+top-level coordinates, and arms a guard in the isolated world that stops any
+mouse event that would reach another element.  Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .browser.frames import Frame
+from .browser.page import Page
+from .errors import CDPError, ConnectionLost, JSError, NotActionable, UsageError
+from .keys import char_events, parse_key
+from .resolve import Resolved
+
+
+def _bridge(page: Page, fr: Frame, call: str, timeout: float | None = None):
+    return page.frames.eval(fr, "__verdexBridge." + call, timeout=timeout)["value"]
+
+
+def frame_offset(page: Page, fr: Frame) -> tuple[float, float]:
+    """Top-left of the frame's viewport in top-level viewport coordinates."""
+    if fr.parent is None:
+        return 0.0, 0.0
+    parent = page.frames.get(fr.parent)
+    if parent is None:
+        raise NotActionable("Its frame is no longer attached to the page.")
+    owner = parent.target.call("DOM.getFrameOwner", frameId=fr.frame_id)["backendNodeId"]
+    try:
+        parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
+    except CDPError:
+        pass
+    px, py = frame_offset(page, parent)
+    quad = parent.target.call("DOM.getBoxModel", backendNodeId=owner)["model"]["content"]
+    return px + quad[0], py + quad[1]
+
+
+def prepare(page: Page, res: Resolved, pointer: bool = True) -> tuple[float, float]:
+    if res.frame.parent is not None:
+        frame_offset(page, res.frame)  # scroll the frame chain into view first
+    opts = json.dumps({"pointer": pointer, "timeoutMs": int(page.timeout * 1000)})
+    out = _bridge(page, res.frame, f"prepare({res.ref.n}, {opts})", timeout=page.timeout + 2)
+    status = out.get("status")
+    if status == "removed":
+        raise NotActionable(f"Element {res.label} was removed while waiting for it.", kind="removed")
+    if status != "ok":
+        raise NotActionable(f"Element {res.label} is not actionable: {out.get('reason', status)}.")
+    ox, oy = frame_offset(page, res.frame)
+    return out["x"] + ox, out["y"] + oy
+
+
+def _mouse(page: Page, kind: str, x: float, y: float, **extra) -> None:
+    page.target.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, **extra)
+
+
+def pointer(page: Page, res: Resolved, action: str) -> dict:
+    """click, dblclick or hover on the ref's own element."""
+    x, y = prepare(page, res, pointer=True)
+    nav_before = page.nav_count
+    if action != "hover":
+        _bridge(page, res.frame, f"arm({res.ref.n})")
+    _mouse(page, "mouseMoved", x, y, button="none")
+    if action in ("click", "dblclick"):
+        _mouse(page, "mousePressed", x, y, button="left", clickCount=1)
+        _mouse(page, "mouseReleased", x, y, button="left", clickCount=1)
+    if action == "dblclick":
+        _mouse(page, "mousePressed", x, y, button="left", clickCount=2)
+        _mouse(page, "mouseReleased", x, y, button="left", clickCount=2)
+    guard = {"received": -1, "blocked": []}
+    if action != "hover":
+        try:
+            guard = _bridge(page, res.frame, "disarm()", timeout=2)
+        except (CDPError, JSError, ConnectionLost):
+            pass  # the document went away (navigation): the click did land
+    notes = list(res.notes)
+    if guard["blocked"]:
+        raise NotActionable(f"Element {res.label} was not clicked: the events would have reached "
+                            f"{guard['blocked'][0].split(' on ', 1)[-1]} instead, so they were stopped.")
+    notes += page.settle_after_action(nav_before)
+    return {"action": action, "ref": res.text, "role": res.role, "name": res.name, "x": round(x), "y": round(y),
+            "notes": notes}
+
+
+def focus(page: Page, res: Resolved) -> None:
+    prepare(page, res, pointer=False)
+    out = _bridge(page, res.frame, f"focus({res.ref.n})")
+    if out.get("status") != "ok":
+        raise NotActionable(f"Element {res.label} cannot take keyboard focus.")
+
+
+def _keys(page: Page, events: list[dict]) -> None:
+    for ev in events:
+        page.target.call("Input.dispatchKeyEvent", **ev)
+
+
+def type_text(page: Page, res: Resolved, text: str) -> dict:
+    focus(page, res)
+    nav_before = page.nav_count
+    for ch in text:
+        _keys(page, char_events(ch))
+    value = _bridge(page, res.frame, f"fieldValue({res.ref.n})")
+    notes = list(res.notes) + page.settle_after_action(nav_before)
+    return {"action": "type", "ref": res.text, "role": res.role, "name": res.name, "value": value, "notes": notes}
+
+
+def fill(page: Page, res: Resolved, text: str) -> dict:
+    if res.live.get("tag") == "select":
+        raise UsageError(f"Element {res.label} is a select; use 'select {res.text} VALUE'.")
+    focus(page, res)
+    if not _bridge(page, res.frame, f"selectAll({res.ref.n})"):
+        raise NotActionable(f"Element {res.label} is not a text field.")
+    if text:
+        page.target.call("Input.insertText", text=text)
+    else:
+        _keys(page, parse_key("Delete").events())
+    value = _bridge(page, res.frame, f"fieldValue({res.ref.n})")
+    notes = list(res.notes)
+    if value is not None and value != text:
+        notes.append(f"The field now holds {value!r} (the page or the input type changed what was entered).")
+    return {"action": "fill", "ref": res.text, "role": res.role, "name": res.name, "value": value, "notes": notes}
+
+
+def press(page: Page, spec: str) -> dict:
+    key = parse_key(spec)
+    nav_before = page.nav_count
+    _keys(page, key.events())
+    return {"action": "press", "key": spec, "notes": page.settle_after_action(nav_before)}
+
+
+def set_checked(page: Page, res: Resolved, want: bool) -> dict:
+    state = (res.live.get("states") or {}).get("checked")
+    word = "check" if want else "uncheck"
+    if res.role not in ("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"):
+        raise NotActionable(f"Element {res.label} is not a checkbox, radio or switch.")
+    if (state is True) == want:
+        return {"action": word, "ref": res.text, "role": res.role, "name": res.name, "checked": want,
+                "notes": res.notes + [f"Already {'checked' if want else 'unchecked'}; nothing to do."]}
+    if not want and res.role in ("radio", "menuitemradio"):
+        raise NotActionable(f"Element {res.label} is a radio button; check another option instead.")
+    out = pointer(page, res, "click")
+    after = (_bridge(page, res.frame, f"describe({res.ref.n})").get("states") or {}).get("checked")
+    if (after is True) != want:
+        raise NotActionable(f"Clicking {res.label} did not {word} it (the page prevented it).")
+    out.update(action=word, checked=want)
+    return out
+
+
+def select(page: Page, res: Resolved, values: list[str]) -> dict:
+    info = _bridge(page, res.frame, f"options({res.ref.n})")
+    if info is None:
+        raise NotActionable(f"Element {res.label} is not a select element.")
+    opts = info["options"]
+    wanted = []
+    for v in values:
+        hit = next((o for o in opts if o["value"] == v), None) or next((o for o in opts if o["label"] == v), None) \
+            or next((o for o in opts if o["label"].casefold() == v.casefold()), None)
+        if hit is None:
+            choices = ", ".join(repr(o["label"]) for o in opts[:15])
+            raise UsageError(f"No option {v!r} in {res.label}. Options: {choices}.")
+        if hit["disabled"]:
+            raise NotActionable(f"Option {hit['label']!r} of {res.label} is disabled.")
+        wanted.append(hit)
+    if len(wanted) > 1 and not info["multiple"]:
+        raise UsageError(f"Element {res.label} takes one value, not {len(wanted)}.")
+    focus(page, res)
+    nav_before = page.nav_count
+    if info["multiple"]:
+        _select_multiple(page, res, wanted)
+    else:
+        _select_single(page, res, wanted[0]["index"])
+    final = _bridge(page, res.frame, f"options({res.ref.n})")["options"]
+    chosen = [o["label"] for o in final if o["selected"]]
+    missing = [w["label"] for w in wanted if not final[w["index"]]["selected"]]
+    if missing:
+        raise NotActionable(f"Could not select {', '.join(map(repr, missing))} in {res.label}.")
+    return {"action": "select", "ref": res.text, "role": res.role, "name": res.name, "selected": chosen,
+            "notes": list(res.notes) + page.settle_after_action(nav_before)}
+
+
+def _selected_index(page: Page, res: Resolved) -> int:
+    opts = _bridge(page, res.frame, f"options({res.ref.n})")["options"]
+    return next((o["index"] for o in opts if o["selected"]), -1)
+
+
+def _select_single(page: Page, res: Resolved, target: int) -> None:
+    """Keyboard selection on the focused select: trusted input, fires input/change."""
+    current = _selected_index(page, res)
+    steps = 0
+    while current != target and steps < 2000:
+        _keys(page, parse_key("ArrowDown" if current < target else "ArrowUp").events())
+        new = _selected_index(page, res)
+        if new == current:
+            break
+        current, steps = new, steps + 1
+
+
+def _select_multiple(page: Page, res: Resolved, wanted: list[dict]) -> None:
+    for i, opt in enumerate(wanted):
+        box = _bridge(page, res.frame, f"optionPoint({res.ref.n}, {opt['index']})")
+        if box is None:
+            raise NotActionable(f"Option {opt['label']!r} of {res.label} is not visible.")
+        ox, oy = frame_offset(page, res.frame)
+        x, y = box["x"] + ox, box["y"] + oy
+        mods = 0 if i == 0 else 2
+        _mouse(page, "mousePressed", x, y, button="left", clickCount=1, modifiers=mods)
+        _mouse(page, "mouseReleased", x, y, button="left", clickCount=1, modifiers=mods)
+
+
+def scroll(page: Page, res: Resolved | None, direction: str | None) -> dict:
+    if res is not None:
+        prepare(page, res, pointer=False)
+        return {"action": "scroll", "ref": res.text, "role": res.role, "name": res.name, "notes": res.notes}
+    metrics = page.target.call("Page.getLayoutMetrics")["cssLayoutViewport"]
+    w, h = metrics["clientWidth"], metrics["clientHeight"]
+    delta = h * 0.8 * (1 if direction == "down" else -1)
+    _mouse(page, "mouseWheel", w / 2, h / 2, deltaX=0, deltaY=delta)
+    y = page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(window.scrollY))))")
+    return {"action": "scroll", "direction": direction, "scroll_y": y, "notes": []}

@@ -1,0 +1,110 @@
+"""Staleness you can see: refs, inspect, diff, reset-refs."""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import RefError, VerdexError
+from ..refs import RefStore, describe, name_change, parse_ref
+from ..resolve import check_scope, locate
+from .registry import Result, command
+from .snapshot_cmd import store_for
+
+
+def refresh_statuses(page, store: RefStore) -> None:
+    """Bring every record's status up to date with the live page."""
+    by_frame: dict[int, list] = {}
+    for rec in store.records.values():
+        by_frame.setdefault(rec.frame, []).append(rec)
+    for fi, recs in by_frame.items():
+        fr = page.frames.get(fi)
+        current = page.frames.current_loader(fr) if fr is not None and not fr.detached else None
+        if current is None:
+            for rec in recs:
+                rec.status = "removed"
+            continue
+        if any(rec.loader != current[0] for rec in recs):
+            for rec in recs:
+                rec.status = "navigated"
+            continue
+        ns = [int(rec.ref.rsplit("e", 1)[1]) for rec in recs]
+        try:
+            live = page.frames.eval(fr, f"__verdexBridge.brief({json.dumps(ns)})")["value"]
+        except VerdexError:
+            continue
+        for rec, info in zip(recs, live):
+            st = info["status"]
+            if st == "removed":
+                store.mark_removed(rec.ref)
+            elif st == "unknown":
+                rec.status = "removed"
+            elif info["role"] != rec.role or name_change(rec.name, info["name"]) == "significant":
+                rec.status = "changed"
+            else:
+                rec.status = "live" if st == "live" else "hidden"
+
+
+@command("refs", usage="refs", help="List every ref of the current page with its status.")
+def refs_cmd(ctx, args, flags):
+    page = ctx.page
+    store = store_for(ctx)
+    refresh_statuses(page, store)
+    rows = [{"ref": r.ref, "role": r.role, "name": r.name, "status": r.status, "first_seen": r.first_seen,
+             "last_seen": r.last_seen, "frame": r.frame} for r in store.records.values()]
+    notes = [] if rows else ["No refs yet. Take a snapshot."]
+    return Result("refs", {"refs": rows, "snapshot": store.snapshot_no}, notes)
+
+
+@command("inspect", usage="inspect REF", min_args=1, max_args=1, ref_args=(0,),
+         help="Show everything known about a ref: element details, status and history.")
+def inspect_cmd(ctx, args, flags):
+    page = ctx.page
+    store = store_for(ctx)
+    ref = parse_ref(args[0])
+    check_scope(page, ref, args[0].strip())
+    rec = store.get(str(ref))
+    if rec is None:
+        raise RefError(f"Ref '{ref}' not found. Take a new snapshot.", kind="unknown_ref")
+    data = {"ref": rec.ref, "role": rec.role, "name": rec.name, "frame": rec.frame, "status": rec.status,
+            "first_seen": rec.first_seen, "last_seen": rec.last_seen, "history": list(rec.history)}
+    try:
+        _, _, _, _, live = locate(page, store, rec.ref)
+        data.update(tag=live.get("tag"), attributes=live.get("attrs", {}), box=live.get("box"),
+                    states=live.get("states", {}), current={"role": live.get("role"), "name": live.get("name")})
+        changed = live.get("role") != rec.role or name_change(rec.name, live.get("name", "")) == "significant"
+        data["status"] = "changed" if changed else ("hidden" if live.get("hidden") else "live")
+        if changed:
+            data["history"].append(f"now {describe(live.get('role', ''), live.get('name', ''))} (not yet snapshotted)")
+    except RefError as exc:
+        data["status"] = exc.kind
+        data["reason"] = exc.message
+    rec.status = data["status"] if data["status"] in ("live", "changed", "removed", "navigated", "hidden") else rec.status
+    return Result("inspect", data)
+
+
+@command("diff", usage="diff", help="Show what changed between the last two snapshots.")
+def diff_cmd(ctx, args, flags):
+    store = store_for(ctx)
+    data = store.diff()
+    notes = [] if data["from"] is not None else ["Need two snapshots to compare; take another snapshot."]
+    return Result("diff", data, notes)
+
+
+@command("reset-refs", usage="reset-refs [--keep-counter]", flags=("--keep-counter",),
+         help="Forget all refs of the current page and restart numbering.")
+def reset_refs_cmd(ctx, args, flags):
+    page = ctx.page
+    store = store_for(ctx)
+    keep = "--keep-counter" in flags
+    dropped = len(store.records)
+    for fr in page.frames.all_frames():
+        if fr.world_id is None:
+            continue
+        try:
+            page.frames.eval(fr, f"__verdexBridge.reset({'true' if keep else 'false'})")
+        except VerdexError:
+            fr.world_id = None
+        if not keep:
+            fr.issued.clear()
+    store.reset()
+    return Result("reset", {"dropped": dropped, "keep_counter": keep})

@@ -1,0 +1,93 @@
+"""Resolve a ref against the live page, in the contract's order of checks.
+
+invalid_ref -> context/page mismatch -> unknown_ref -> navigated -> removed -> changed.
+(not_actionable is decided when acting, in :mod:`verdex_cli.actions`.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .browser.frames import Frame
+from .browser.page import Page
+from .errors import RefError
+from .refs import Ref, RefRecord, RefStore, describe, name_change, parse_ref
+
+MINOR_NOTE = "Element may have changed. Using current state."
+
+
+@dataclass
+class Resolved:
+    ref: Ref
+    text: str
+    frame: Frame
+    record: RefRecord
+    role: str
+    name: str
+    live: dict
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return f"{describe(self.role, self.name)} ({self.text})"
+
+
+def check_scope(page: Page, ref: Ref, text: str) -> None:
+    if ref.context != page.context:
+        raise RefError(f"Ref '{text}' is for context {ref.context}, but the current context is {page.context}.",
+                       kind="context_mismatch")
+    if ref.page != page.index:
+        raise RefError(f"Ref '{text}' is for page {ref.page}, but the current page is {page.index}. "
+                       f"Switch with 'tab {ref.page}'.", kind="page_mismatch")
+
+
+def _unknown(text: str) -> RefError:
+    return RefError(f"Ref '{text}' not found. Take a new snapshot.", kind="unknown_ref")
+
+
+def _removed(text: str, rec: RefRecord) -> RefError:
+    return RefError(f"Element {describe(rec.role, rec.name)} (ref {text}) no longer exists. Take a new snapshot.",
+                    kind="removed")
+
+
+def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefRecord, Frame, dict]:
+    """Checks up to `removed`; returns the live description from the bridge."""
+    ref = parse_ref(raw)
+    text = str(ref)
+    check_scope(page, ref, raw.strip())
+    rec = store.get(text) if store is not None else None
+    if rec is None:
+        raise _unknown(text)
+    fr = page.frames.get(ref.frame)
+    if fr is None or fr.detached:
+        raise _removed(text, rec)
+    current = page.frames.current_loader(fr)
+    if current is None:
+        raise _removed(text, rec)
+    loader, url = current
+    if loader != rec.loader:
+        fr.loader_id, fr.url = loader, url
+        rec.status = "navigated"
+        raise RefError(f"Ref '{text}' is from a previous page (now at {url}). Take a new snapshot.",
+                       kind="navigated")
+    live = page.frames.eval(fr, f"__verdexBridge.describe({ref.n})")["value"]
+    status = live.get("status")
+    if status == "removed":
+        store.mark_removed(text)
+        raise _removed(text, rec)
+    if status != "live":
+        raise _unknown(text)
+    return ref, text, rec, fr, live
+
+
+def resolve(page: Page, store: RefStore | None, raw: str) -> Resolved:
+    ref, text, rec, fr, live = locate(page, store, raw)
+    role, name = live.get("role", ""), live.get("name", "")
+    notes = []
+    if role != rec.role or name_change(rec.name, name) == "significant":
+        rec.status = "changed"
+        raise RefError(f"Element changed since snapshot. Was: {describe(rec.role, rec.name)}, "
+                       f"Now: {describe(role, name)}. Take a new snapshot.", kind="changed")
+    if name != rec.name:
+        notes.append(MINOR_NOTE)
+    return Resolved(ref, text, fr, rec, role, name, live, notes)
