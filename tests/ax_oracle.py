@@ -54,6 +54,11 @@ WALKER_JS = r"""
       for (const c of Aria.children(node)) {
         if (c.nodeType !== 1) continue;
         if (Aria.isHidden(c)) {
+          if (c.hasAttribute('data-case')) {
+            els.push(c);
+            out.push({role: 'hidden', name: '', fromContent: false, states: {},
+                      value: null, label: Aria.label(c), case: c.getAttribute('data-case')});
+          }
           // visibility:hidden hides only the element itself
           if (!Aria.hidesSubtree(c)) walk(c, inContainer);
           continue;
@@ -141,13 +146,20 @@ class Comparison:
     extra: dict = field(default_factory=dict)
 
     @property
+    def excluded(self) -> bool:
+        """We leave the element out of the tree (hidden, presentational, no role)."""
+        return self.ours_role in ("hidden", "none", None)
+
+    @property
     def role_ok(self) -> bool:
-        if self.ours_role == "none":  # presentational: Chrome leaves it out
+        if self.excluded:  # Chrome must leave it out too
             return self.chrome_ignored or self.chrome_role == "none"
         return not self.chrome_ignored and self.ours_role == self.chrome_role
 
     @property
     def name_ok(self) -> bool:
+        if self.excluded:
+            return True
         return norm_ws(self.ours_name) == norm_ws(self.chrome_name)
 
     @property

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import warnings
 from typing import Any, Callable
 
 import pychrome
@@ -19,6 +20,9 @@ from ..errors import CDPError, CDPTimeout, ConnectionLost
 # pychrome logs a full traceback when the socket drops; we report it ourselves.
 logging.getLogger("pychrome").setLevel(logging.CRITICAL)
 logging.getLogger("pychrome.tab").setLevel(logging.CRITICAL)
+
+# pychrome also warns (to stderr) about every protocol error; we raise CDPError instead.
+warnings.filterwarnings("ignore", category=UserWarning, module=r"pychrome(\.|$)")
 
 _default_hook = threading.excepthook
 
@@ -36,6 +40,23 @@ threading.excepthook = _quiet_pychrome_threads
 LOST = "Browser connection lost (the browser or the tab was closed)."
 
 
+class _Tab(pychrome.Tab):
+    """pychrome's Tab, except that its reader thread marks the tab stopped however it ends.
+
+    pychrome's loop dies with a JSONDecodeError on a WebSocket close frame (recv() returns '')
+    without setting ``_stopped``; pending and later calls would then wait for their full
+    timeout instead of failing at once with ConnectionLost.
+    """
+
+    def _recv_loop(self):
+        try:
+            super()._recv_loop()
+        except Exception:
+            pass
+        finally:
+            self._stopped.set()
+
+
 class Target:
     """One DevTools target (page, iframe or the browser itself)."""
 
@@ -44,7 +65,7 @@ class Target:
         self.timeout = timeout
         self.id = target_id
         self.kind = kind
-        self._tab = pychrome.Tab(id=target_id, type=kind, webSocketDebuggerUrl=ws_url)
+        self._tab = _Tab(id=target_id, type=kind, webSocketDebuggerUrl=ws_url)
         self._lock = threading.Lock()
         self._handlers: dict[str, list[Callable[..., None]]] = {}
         try:
@@ -59,7 +80,11 @@ class Target:
         try:
             return self._tab.call_method(method, _timeout=limit, **params)
         except pexc.TimeoutException as exc:
-            raise CDPTimeout(f"{method} timed out after {limit:g} s.") from exc
+            if self.kind != "browser" and method != "Runtime.terminateExecution":
+                self._interrupt()
+                raise CDPTimeout(f"The page did not answer within {limit:g} s ({method}); its JavaScript was busy "
+                                 "and has been interrupted, so the session stays usable.", method=method) from exc
+            raise CDPTimeout(f"{method} timed out after {limit:g} s.", method=method) from exc
         except pexc.CallMethodException as exc:
             text = str(exc)
             marker = " error: "
@@ -71,6 +96,13 @@ class Target:
             raise ConnectionLost(LOST) from exc
         except (websocket.WebSocketException, OSError, BrokenPipeError) as exc:
             raise ConnectionLost(LOST) from exc
+
+    def _interrupt(self) -> None:
+        """Stop a runaway script in this target (handled off the page's main thread)."""
+        try:
+            self._tab.call_method("Runtime.terminateExecution", _timeout=2)
+        except Exception:
+            pass
 
     @property
     def alive(self) -> bool:

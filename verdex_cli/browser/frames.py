@@ -205,6 +205,12 @@ class FrameRegistry:
                 return t
         return None
 
+    def forget_connections(self) -> None:
+        """Drop cached world ids and cross-origin frame connections (rebuilt on demand)."""
+        for fr in self.by_id.values():
+            fr.world_id = None
+        self.close()
+
     def close(self) -> None:
         for t in self._oopif_targets.values():
             t.close()

@@ -133,11 +133,6 @@ def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20
     env = dict(os.environ)
     pkg_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = pkg_root + os.pathsep + env.get("PYTHONPATH", "")
-    # Chrome keeps its singleton socket in $TMPDIR/org.chromium.Chromium.*; put it inside the
-    # profile so it is removed with the profile instead of piling up in /tmp.
-    chrome_tmp = os.path.join(profile, "tmp")
-    os.mkdir(chrome_tmp, 0o700)
-    env["TMPDIR"] = chrome_tmp
     try:
         wd = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
     except OSError as exc:

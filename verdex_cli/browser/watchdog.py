@@ -81,6 +81,19 @@ def kill_by_profile(profile: str) -> None:
                 pass
 
 
+def remove_profile(profile: str) -> None:
+    """Remove the profile and Chrome's singleton directory in $TMPDIR that it links to."""
+    try:
+        target = os.readlink(os.path.join(profile, "SingletonSocket"))
+    except OSError:
+        target = ""
+    socket_dir = os.path.dirname(target)
+    if os.path.basename(socket_dir).startswith(".org.chromium.") or \
+            os.path.basename(socket_dir).startswith("org.chromium."):
+        shutil.rmtree(socket_dir, ignore_errors=True)
+    shutil.rmtree(profile, ignore_errors=True)
+
+
 def main(argv: list[str]) -> int:
     if "--" not in argv or argv.index("--") != 1:
         print("usage: watchdog PROFILE -- CHROME ARGS...", file=sys.stderr)
@@ -120,7 +133,7 @@ def main(argv: list[str]) -> int:
         kill_group(proc)
         if os.path.isdir("/proc"):
             kill_by_profile(profile)
-        shutil.rmtree(profile, ignore_errors=True)
+        remove_profile(profile)
     return 0
 
 

@@ -141,13 +141,15 @@ const Aria = (() => {
 
   function newRun() {
     return {
-      style: new Map(),      // element -> {display, visibility, textTransform}
+      style: new Map(),      // element -> selected computed style values
       hidden: new Map(),     // element -> bool (excluded from the tree)
       hiddenSub: new Map(),  // element -> bool (element hides itself and its subtree)
       role: new Map(),       // element -> role string | null
       name: new Map(),       // element -> {name, fromContent}
       labels: null,          // control element -> [label elements]
       labelRoots: null,      // roots whose labels have been indexed
+      scan: new Map(),       // tree root -> style sheet facts (see scanRoot)
+      pseudoEl: new Map(),   // element -> may have ::before/::after content
     };
   }
 
@@ -168,10 +170,35 @@ const Aria = (() => {
     let s = run.style.get(el);
     if (s === undefined) {
       const cs = getComputedStyle(el);
-      s = { display: cs.display, visibility: cs.visibility, textTransform: cs.textTransform };
+      // Rarely needed properties are read lazily (each read costs).
+      s = { cs, display: cs.display, visibility: cs.visibility, tt: null, cv: null };
       run.style.set(el, s);
     }
     return s;
+  }
+
+  // text-transform and content-visibility are inherited/rare: only read them
+  // when some style sheet (or inline style) of the element's tree scope or of
+  // an enclosing one can set them.
+  function scopesMention(el, key) {
+    let root = el.getRootNode();
+    for (;;) {
+      if (scanRoot(root)[key]) return true;
+      if (root.nodeType !== 11 || !root.host) return false;
+      root = root.host.getRootNode();
+    }
+  }
+
+  function textTransformOf(el) {
+    const s = style(el);
+    if (s.tt === null) s.tt = scopesMention(el, 'tt') ? s.cs.textTransform : 'none';
+    return s.tt;
+  }
+
+  function contentVisibilityOf(el) {
+    const s = style(el);
+    if (s.cv === null) s.cv = scopesMention(el, 'cv') ? s.cs.contentVisibility : 'visible';
+    return s.cv;
   }
 
   // ---------------------------------------------------------------------
@@ -179,25 +206,27 @@ const Aria = (() => {
   // ---------------------------------------------------------------------
 
   function children(node) {
-    let list;
-    if (node.nodeType === 1) {
+    const out = [];
+    const type = node.nodeType;
+    let parent = node;
+    if (type === 1) {
       const sr = node.shadowRoot;
       if (sr) {
-        list = sr.childNodes;
+        parent = sr;
       } else if (node.localName === 'slot' && typeof node.assignedNodes === 'function') {
         const assigned = node.assignedNodes({ flatten: true });
-        list = assigned.length ? assigned : node.childNodes;
-      } else {
-        list = node.childNodes;
+        if (assigned.length) {
+          for (let i = 0; i < assigned.length; i++) {
+            const t = assigned[i].nodeType;
+            if (t === 1 || t === 3) out.push(assigned[i]);
+          }
+          return out;
+        }
       }
-    } else if (node.nodeType === 9 || node.nodeType === 11) {
-      list = node.childNodes;
-    } else {
-      return [];
+    } else if (type !== 9 && type !== 11) {
+      return out;
     }
-    const out = [];
-    for (let i = 0; i < list.length; i++) {
-      const c = list[i];
+    for (let c = parent.firstChild; c; c = c.nextSibling) {
       const t = c.nodeType;
       if (t === 1 || t === 3) out.push(c);
     }
@@ -221,11 +250,13 @@ const Aria = (() => {
     return null;
   }
 
-  // True when `child` (a flat-tree child of `parent`) is cut off by a closed
-  // <details>.
-  function closedDetailsHides(parent, child) {
-    return parent.localName === 'details' && !parent.open &&
-      parent.namespaceURI === HTML_NS && firstSummaryChild(parent) !== child;
+  // True when `child` (a flat-tree child of `parent`) is cut off by its parent:
+  // the content of a closed <details> (other than its summary), or of an
+  // element with content-visibility:hidden (e.g. hidden="until-found").
+  function parentHidesChild(parent, child) {
+    if (parent.localName === 'details' && !parent.open && parent.namespaceURI === HTML_NS &&
+        firstSummaryChild(parent) !== child) return true;
+    return contentVisibilityOf(parent) === 'hidden';
   }
 
   const HTML_NS = 'http://www.w3.org/1999/xhtml';
@@ -233,6 +264,16 @@ const Aria = (() => {
   // ---------------------------------------------------------------------
   // Hidden-ness
   // ---------------------------------------------------------------------
+
+  // Chrome lists <option hidden> of a <select> anyway.
+  function isSelectOption(el) {
+    const tag = el.localName;
+    if (tag !== 'option' && tag !== 'optgroup') return false;
+    const p = el.parentElement;
+    if (!p) return false;
+    if (p.localName === 'select') return true;
+    return p.localName === 'optgroup' && !!p.parentElement && p.parentElement.localName === 'select';
+  }
 
   // Does `el` remove itself and all its descendants from the tree?
   function hiddenSubtree(el) {
@@ -246,10 +287,10 @@ const Aria = (() => {
       const ah = el.getAttribute('aria-hidden');
       if (ah !== null && ah.trim().toLowerCase() === 'true') h = true;
       else if (el.hasAttribute('inert')) h = true;
-      else if (style(el).display === 'none') h = true;
+      else if (style(el).display === 'none' && !isSelectOption(el)) h = true;
       else {
         const p = flatParent(el);
-        if (p) h = closedDetailsHides(p, el) || hiddenSubtree(p);
+        if (p) h = parentHidesChild(p, el) || hiddenSubtree(p);
       }
     }
     run.hiddenSub.set(el, h);
@@ -261,7 +302,7 @@ const Aria = (() => {
     if (node.nodeType === 3) {
       const p = flatParent(node);
       if (!p) return false;
-      return isHiddenImpl(p) || closedDetailsHides(p, node);
+      return isHiddenImpl(p) || parentHidesChild(p, node);
     }
     if (node.nodeType !== 1) return false;
     let h = run.hidden.get(node);
@@ -494,7 +535,14 @@ const Aria = (() => {
   // Accessible name (accname 1.2)
   // ---------------------------------------------------------------------
 
+  const NON_SPACE = /[^ \t\n\r\f\u200b]/;
+  function hasText(s) {
+    return NON_SPACE.test(s);
+  }
+
+  const NEEDS_COLLAPSE = /[\t\n\r\f\u200b]|  |^ | $/;
   function collapse(s) {
+    if (!NEEDS_COLLAPSE.test(s)) return s;
     return s.replace(/[ \t\n\r\f\u200b]+/g, ' ').trim();
   }
 
@@ -528,7 +576,108 @@ const Aria = (() => {
     return run.labels.get(el) || null;
   }
 
+  // Reading a pseudo-element's computed style is expensive, and so is reading
+  // rarely set properties for every element.  So each tree scope's style
+  // sheets are scanned once per run:
+  //   pseudo: {any: false} (no rule gives ::before/::after content),
+  //           {any: true, selector: 'a,b'} (only elements matching the
+  //           selector list can have generated content), or
+  //           {any: true, selector: null} (unknown, e.g. a cross-origin sheet)
+  //   tt, cv: text-transform / content-visibility may be set somewhere
+  //   disabled: the scope has elements with aria-disabled
+  const PSEUDO_RE = /::?(before|after)\b/gi;
+
+  function scanRoot(root) {
+    let f = run.scan.get(root);
+    if (f !== undefined) return f;
+    const selectors = [];
+    let unknown = false;
+    let tt = false;
+    let cv = false;
+    const visit = (rules) => {
+      for (let i = 0; i < rules.length && !unknown; i++) {
+        const rule = rules[i];
+        const sel = rule.selectorText;
+        const st = rule.style;
+        if (typeof sel === 'string' && st) {
+          if (!tt && st.getPropertyValue('text-transform')) tt = true;
+          if (!cv && st.getPropertyValue('content-visibility')) cv = true;
+          PSEUDO_RE.lastIndex = 0;
+          if (PSEUDO_RE.test(sel)) {
+            const c = st.getPropertyValue('content');
+            if (c && c !== 'none' && c !== 'normal') {
+              if (sel.indexOf('&') >= 0 || sel.indexOf(':host') >= 0 ||
+                  sel.indexOf('::slotted') >= 0 || sel.indexOf('::part') >= 0) {
+                unknown = true;
+              } else {
+                selectors.push(sel.replace(PSEUDO_RE, '').split(',')
+                  .map((x) => x.trim() || '*').join(','));
+              }
+            }
+          }
+        }
+        if (rule.cssRules && rule.cssRules.length) visit(rule.cssRules);
+        else if (rule.styleSheet) {
+          try {
+            visit(rule.styleSheet.cssRules);
+          } catch (e) {
+            unknown = true;
+          }
+        }
+      }
+    };
+    const sheets = [];
+    if (root.styleSheets) {
+      for (let i = 0; i < root.styleSheets.length; i++) sheets.push(root.styleSheets[i]);
+    }
+    if (root.adoptedStyleSheets) for (const sh of root.adoptedStyleSheets) sheets.push(sh);
+    for (const sh of sheets) {
+      if (unknown) break;
+      let rules;
+      try {
+        rules = sh.cssRules;
+      } catch (e) {
+        unknown = true;
+        break;
+      }
+      if (rules) visit(rules);
+    }
+    let pseudo;
+    if (unknown) pseudo = { any: true, selector: null };
+    else if (!selectors.length) pseudo = { any: false, selector: null };
+    else {
+      const selector = selectors.join(',');
+      try {
+        document.createDocumentFragment().querySelector(selector);
+        pseudo = { any: true, selector };
+      } catch (e) {
+        pseudo = { any: true, selector: null };
+      }
+    }
+    const q = (sel) => typeof root.querySelector === 'function' && !!root.querySelector(sel);
+    f = {
+      pseudo,
+      tt: unknown || tt || q('[style*="text-transform" i]'),
+      cv: unknown || cv || q('[style*="content-visibility" i], [hidden="until-found" i]'),
+      disabled: q('[aria-disabled]'),
+    };
+    run.scan.set(root, f);
+    return f;
+  }
+
+  function mayHavePseudo(el) {
+    let m = run.pseudoEl.get(el);
+    if (m !== undefined) return m;
+    const f = scanRoot(el.getRootNode()).pseudo;
+    m = f.any && (f.selector === null || el.matches(f.selector));
+    // :host::before rules of the element's own shadow tree style the element.
+    if (!m && el.shadowRoot) m = scanRoot(el.shadowRoot).pseudo.any;
+    run.pseudoEl.set(el, m);
+    return m;
+  }
+
   function pseudoText(el, which) {
+    if (!mayHavePseudo(el)) return '';
     const cs = getComputedStyle(el, which);
     const content = cs.content;
     if (!content || content === 'none' || content === 'normal') return '';
@@ -574,6 +723,7 @@ const Aria = (() => {
     } else {
       out = parts.join('');
     }
+    if (out && cs.textTransform !== 'none') out = transformText(out, cs.textTransform);
     if (out && cs.display !== 'inline') out = ' ' + out + ' ';
     return out;
   }
@@ -715,7 +865,7 @@ const Aria = (() => {
     // 2F: name from content
     if (isRoot ? rootNameFromContent(el, r) : !noRecurse(el, r)) {
       const text = contentText(el, st);
-      if (collapse(text)) {
+      if (hasText(text)) {
         if (isRoot) st.fromContent = true;
         st.attr = false;
         return text;
@@ -854,17 +1004,26 @@ const Aria = (() => {
   }
 
   function contentText(el, st) {
-    let out = pseudoText(el, '::before');
+    // An element hidden only by visibility contributes no text of its own, but
+    // its visible descendants still count.
+    const ownTextHidden = !st.includeHidden && el !== st.root && isHiddenImpl(el);
+    let out = ownTextHidden ? '' : pseudoText(el, '::before');
     const kids = children(el);
-    const tt = el.nodeType === 1 ? style(el).textTransform : 'none';
+    const tt = textTransformOf(el);
     for (let i = 0; i < kids.length; i++) {
       const c = kids[i];
       if (c.nodeType === 3) {
-        out += tt === 'none' ? c.data : transformText(c.data, tt);
+        if (!ownTextHidden) out += tt === 'none' ? c.data : transformText(c.data, tt);
         continue;
       }
       if (NEVER_RENDERED.has(c.localName)) continue;
-      if (!st.includeHidden && isHiddenImpl(c)) continue;
+      if (!st.includeHidden && isHiddenImpl(c)) {
+        if (!hiddenSubtree(c)) {
+          const t = contentText(c, st);
+          out += isBlockish(c) ? ' ' + t + ' ' : t;
+        }
+        continue;
+      }
       if (c.localName === 'br') {
         out += ' ';
         continue;
@@ -873,7 +1032,7 @@ const Aria = (() => {
       if (st.attr || isBlockish(c)) out += ' ' + t + ' ';
       else out += t;
     }
-    out += pseudoText(el, '::after');
+    if (!ownTextHidden) out += pseudoText(el, '::after');
     return out;
   }
 
@@ -926,8 +1085,10 @@ const Aria = (() => {
     if (isNativeDisabled(el)) {
       s.disabled = true;
     } else {
-      const d = el.closest('[aria-disabled]');
-      if (d && ariaBool(d, 'aria-disabled') === 'true') s.disabled = true;
+      if (scanRoot(el.getRootNode()).disabled) {
+        const d = el.closest('[aria-disabled]');
+        if (d && ariaBool(d, 'aria-disabled') === 'true') s.disabled = true;
+      }
     }
 
     // expanded

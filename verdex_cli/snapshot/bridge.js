@@ -8,6 +8,9 @@ const __verdexBridge = (() => {
   const TIER2 = new Set(['listitem', 'option', 'treeitem', 'row', 'cell', 'gridcell']);
   const CONTAINERS = new Set(['listbox', 'combobox', 'tree', 'grid', 'treegrid', 'menu']);
   const COLLAPSIBLE = new Set(['generic', 'none', 'presentation']);
+  const CONTENT_NAMED = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader', 'listitem', 'heading',
+    'caption', 'legend', 'label', 'paragraph', 'term', 'definition', 'blockquote', 'figure', 'group', 'tooltip']);
+  const CELLS = new Set(['cell', 'gridcell']);
   const WS = /\s+/g;
 
   let counter = 0;                 // last ref number issued in this document
@@ -56,11 +59,8 @@ const __verdexBridge = (() => {
     const tier = tierOf(el, role, inContainer);
     const node = { r: role };
     if (tier) { node.e = issue(el); node.t = tier; }
-    if (!COLLAPSIBLE.has(role) || tier) {
-      const nm = Aria.name(el, role);
-      if (nm.name) { node.n = nm.name; if (nm.fromContent) node.nc = 1; }
-    }
     if (role === 'iframe') {
+      nameInto(node, el, role);
       node.fo = owners.length;
       owners.push(el);
       out.push(node);
@@ -74,21 +74,40 @@ const __verdexBridge = (() => {
       node.v = String(v);
     }
     const isField = el.localName === 'input' || el.localName === 'textarea';
+    let hasElements = false;
     if (!isField) {
       const c = [];
       walk(el, c, inContainer || CONTAINERS.has(role));
-      if (c.length) node.c = c;
+      if (c.length) {
+        node.c = c;
+        for (const ch of c) if (typeof ch !== 'string') { hasElements = true; break; }
+      }
     }
+    // A name from content is not shown for a structural node with element
+    // children (they show it), so it is not computed for those either.
+    const skipName = (COLLAPSIBLE.has(role) && !tier)
+      || (hasElements && !tier && CONTENT_NAMED.has(role) && !el.hasAttribute('aria-label')
+          && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('title'));
+    if (!skipName) nameInto(node, el, role);
     if (role === 'label' && !node.e && el.control) {
       // a label's text is already its control's name: keep only the elements
       if (node.c) for (const ch of node.c) if (typeof ch !== 'string') out.push(ch);
       return;
     }
-    if (COLLAPSIBLE.has(role) && !node.e && !node.n) {
+    if ((COLLAPSIBLE.has(role) || role === 'rowgroup') && !node.e && !node.n) {
       if (node.c) for (const ch of node.c) pushMerged(out, ch);
       return;
     }
+    if (CELLS.has(role) && !node.e && !node.n && !node.s && node.c && node.c.length === 1 && hasElements) {
+      out.push(node.c[0]);  // a cell that only wraps one control: show the control
+      return;
+    }
     out.push(node);
+  }
+
+  function nameInto(node, el, role) {
+    const nm = Aria.name(el, role);
+    if (nm.name) { node.n = nm.name; if (nm.fromContent) node.nc = 1; }
   }
 
   function pushMerged(out, ch) {
@@ -322,6 +341,6 @@ const __verdexBridge = (() => {
 
   function element_(n) { return elementOf.get(n) || null; }
 
-  return { init, snapshot, owner, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset,
+  return { aria: Aria, init, snapshot, owner, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset,
     element: element_, get counter() { return counter; } };
 })();

@@ -19,8 +19,10 @@ MAX_FRAME_DEPTH = 12
 def bridge_source() -> str:
     aria = (HERE / "aria.js").read_text(encoding="utf-8")
     bridge = (HERE / "bridge.js").read_text(encoding="utf-8")
-    # Both files declare top-level consts; in one script they share a scope.
-    return aria + "\n" + bridge + "\nglobalThis.__verdexBridge = __verdexBridge;\n"
+    # One scope for both files; idempotent, because Chrome hands back the same
+    # isolated world when one with this name already exists in the document.
+    return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria + "\n" + bridge
+            + "\nglobalThis.__verdexBridge = __verdexBridge;\n})(); }\n")
 
 
 def capture_tree(page: Page) -> tuple[dict, list[FrameInfo], list[str]]:

@@ -10,7 +10,7 @@ plain text children redundant, so they are dropped.
 
 from __future__ import annotations
 
-import json
+from json.encoder import encode_basestring
 
 from .model import RefInfo
 
@@ -23,7 +23,8 @@ def cut(text: str, limit: int = MAX_TEXT) -> str:
 
 
 def quote(text: str) -> str:
-    return json.dumps(cut(text), ensure_ascii=False)
+    """JSON-style quoting (non-ASCII kept), after cutting."""
+    return encode_basestring(text if len(text) <= MAX_TEXT else cut(text))
 
 
 def _states(s: dict) -> str:

@@ -1,0 +1,195 @@
+"""The CDP layer maps protocol errors, time-outs and lost connections to our own exceptions."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from verdex_cli.browser.cdp import Target
+from verdex_cli.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _new_tab(endpoint: str) -> dict:
+    req = urllib.request.Request(endpoint + "/json/new?about:blank", method="PUT")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read().decode("utf-8"))
+
+
+def _close_tab(endpoint: str, target_id: str) -> None:
+    try:
+        with urllib.request.urlopen(f"{endpoint}/json/close/{target_id}", timeout=5):
+            pass
+    except OSError:
+        pass  # already closed
+
+
+@pytest.fixture
+def tab(chrome_http):
+    """A dedicated tab of the shared browser and a Target connected to it."""
+    info = _new_tab(chrome_http)
+    target = Target(info["webSocketDebuggerUrl"], timeout=5, target_id=info["id"])
+    yield target
+    target.close()
+    _close_tab(chrome_http, info["id"])
+
+
+def test_successful_call_returns_the_result(tab):
+    res = tab.call("Runtime.evaluate", expression="6 * 7", returnByValue=True)
+    assert res["result"]["value"] == 42
+
+
+def test_unknown_method_raises_readable_cdp_error(tab):
+    with pytest.raises(CDPError) as info:
+        tab.call("Nope.nothing")
+    err = info.value
+    assert isinstance(err, VerdexError) and err.kind == "cdp_error"
+    assert err.message == "Nope.nothing failed: 'Nope.nothing' wasn't found"
+    assert err.details["method"] == "Nope.nothing"
+
+
+def test_invalid_parameters_raise_cdp_error(tab):
+    with pytest.raises(CDPError, match=r"^Runtime.evaluate failed: Invalid parameters"):
+        tab.call("Runtime.evaluate")  # `expression` is required
+
+
+def test_protocol_errors_print_nothing(chrome_http):
+    """pychrome warns on stderr about protocol errors; the CDP layer keeps the terminal clean."""
+    script = textwrap.dedent(f"""
+        import json, urllib.request
+        from verdex_cli.browser.cdp import Target
+        from verdex_cli.errors import CDPError
+        req = urllib.request.Request({chrome_http!r} + "/json/new?about:blank", method="PUT")
+        info = json.loads(urllib.request.urlopen(req).read())
+        t = Target(info["webSocketDebuggerUrl"], 5, info["id"])
+        try:
+            t.call("Nope.nothing")
+        except CDPError as e:
+            print(e.message)
+        t.close()
+        urllib.request.urlopen({chrome_http!r} + "/json/close/" + info["id"]).read()
+    """)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "Nope.nothing failed: 'Nope.nothing' wasn't found"
+    assert proc.stderr == ""
+
+
+def test_call_exceeding_its_timeout_raises_cdp_timeout(tab):
+    start = time.monotonic()
+    with pytest.raises(CDPTimeout) as info:
+        tab.call("Runtime.evaluate", timeout=0.5, expression="while (true) {}")
+    elapsed = time.monotonic() - start
+    assert info.value.kind == "timeout"
+    assert info.value.message == "Runtime.evaluate timed out after 0.5 s."
+    assert 0.4 < elapsed < 3
+    # The connection survives a time-out: stop the loop and the tab answers again.
+    tab.call("Runtime.terminateExecution", timeout=2)
+    res = tab.call("Runtime.evaluate", timeout=5, expression="1 + 1", returnByValue=True)
+    assert res["result"]["value"] == 2
+
+
+def test_default_timeout_comes_from_the_target(chrome_http):
+    info = _new_tab(chrome_http)
+    target = Target(info["webSocketDebuggerUrl"], timeout=0.3, target_id=info["id"])
+    try:
+        with pytest.raises(CDPTimeout, match=r"after 0\.3 s"):
+            target.call("Runtime.evaluate", expression="while (true) {}")
+        target.call("Runtime.terminateExecution", timeout=2)
+    finally:
+        target.close()
+        _close_tab(chrome_http, info["id"])
+
+
+def test_closed_tab_raises_connection_lost_instead_of_hanging(chrome_http):
+    info = _new_tab(chrome_http)
+    target = Target(info["webSocketDebuggerUrl"], timeout=30, target_id=info["id"])
+    assert target.alive
+    _close_tab(chrome_http, info["id"])
+    start = time.monotonic()
+    with pytest.raises(ConnectionLost) as err:
+        target.call("Runtime.evaluate", expression="1")
+    assert time.monotonic() - start < 5  # far below the 30 s call timeout
+    assert err.value.kind == "connection_lost"
+    assert err.value.message.startswith("Browser connection lost")
+    assert not target.alive
+    # and again, immediately
+    start = time.monotonic()
+    with pytest.raises(ConnectionLost, match="^Browser connection lost"):
+        target.call("Runtime.evaluate", expression="1")
+    assert time.monotonic() - start < 0.5
+    target.close()  # closing a dead target is harmless
+
+
+def test_unreachable_target_raises_connection_lost():
+    with pytest.raises(ConnectionLost, match="Cannot connect to the browser target"):
+        Target("ws://127.0.0.1:9/devtools/page/nothing", timeout=2)
+
+
+def test_events_reach_every_handler(tab):
+    seen_a, seen_b = [], []
+    tab.on("Runtime.consoleAPICalled", lambda **p: seen_a.append(p["args"][0]["value"]))
+    tab.on("Runtime.consoleAPICalled", lambda **p: seen_b.append(p["type"]))
+    tab.on("Runtime.consoleAPICalled", lambda **p: 1 / 0)  # a failing handler harms no one
+    tab.call("Runtime.enable")
+    tab.call("Runtime.evaluate", expression="console.log('hello'); console.log('again')")
+    deadline = time.monotonic() + 5
+    while len(seen_a) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert seen_a == ["hello", "again"]
+    assert seen_b == ["log", "log"]
+
+
+def _one_shot_ws_server(on_message: bytes) -> tuple[str, "threading.Thread"]:
+    """A minimal WebSocket server: handshake, then answer the first frame with ``on_message`` raw bytes."""
+    import base64
+    import hashlib
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+
+    def serve():
+        conn, _ = srv.accept()
+        with conn:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                request += conn.recv(4096)
+            key = next(line.split(b":", 1)[1].strip() for line in request.split(b"\r\n")
+                       if line.lower().startswith(b"sec-websocket-key:"))
+            accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+            conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                         b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+            conn.recv(4096)  # the client's first call
+            conn.sendall(on_message)
+            time.sleep(1)
+        srv.close()
+
+    th = threading.Thread(target=serve, daemon=True)
+    th.start()
+    return f"ws://127.0.0.1:{srv.getsockname()[1]}/devtools/page/x", th
+
+
+def test_clean_websocket_close_raises_connection_lost_at_once():
+    """A close frame (not just a dropped socket) must not leave calls waiting for their timeout."""
+    url, th = _one_shot_ws_server(b"\x88\x02\x03\xe8")  # close frame, code 1000
+    target = Target(url, timeout=20)
+    start = time.monotonic()
+    with pytest.raises(ConnectionLost, match="^Browser connection lost"):
+        target.call("Runtime.evaluate", expression="1")
+    assert time.monotonic() - start < 5
+    assert not target.alive
+    target.close()
+    th.join(5)

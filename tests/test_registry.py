@@ -1,0 +1,277 @@
+"""The one command registry: help strings, parsing rules, and completion."""
+
+from __future__ import annotations
+
+import pytest
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from verdex_cli.commands import REGISTRY
+from verdex_cli.commands.context import Context
+from verdex_cli.commands.registry import Command, Registry, Result
+from verdex_cli.errors import UsageError
+from verdex_cli.repl.completer import VerdexCompleter
+from verdex_cli.runner import execute
+
+FOUNDATION = ("open", "back", "forward", "reload", "eval", "screenshot", "help", "quit", "snapshot")
+
+
+def _noop(ctx, args, flags):
+    return Result("value", {"value": None})
+
+
+def registry_with(name: str, usage: str, **kw) -> Registry:
+    """The real registry when it has ``name``; otherwise one with a stand-in of the same shape."""
+    if REGISTRY.get(name) is not None:
+        return REGISTRY
+    reg = Registry()
+    reg.add(Command(name, _noop, usage, f"Stand-in for {name}.", **kw))
+    return reg
+
+
+TEXT_COMMANDS = [
+    ("type", "type REF TEXT"),
+    ("fill", "fill REF TEXT"),
+]
+
+
+def _text_registry(name, usage):
+    return registry_with(name, usage, min_args=2, max_args=2, rest="after_first", ref_args=(0,))
+
+
+def no_browser() -> Context:
+    def factory():
+        raise AssertionError("this command must not start a browser")
+    return Context(factory)
+
+
+# -- the registry's contents ---------------------------------------------------------------
+
+def test_foundation_commands_are_registered():
+    for name in FOUNDATION:
+        assert REGISTRY.get(name) is not None, name
+    assert REGISTRY.get("goto") is REGISTRY.get("open")
+    assert REGISTRY.get("exit") is REGISTRY.get("quit")
+
+
+@pytest.mark.parametrize("cmd", REGISTRY.commands(), ids=lambda c: c.name)
+def test_help_is_one_sentence_ending_with_a_period(cmd):
+    assert cmd.help.endswith("."), f"{cmd.name}: help must end with a period: {cmd.help!r}"
+    assert cmd.help[:1].isupper(), f"{cmd.name}: help should start with a capital: {cmd.help!r}"
+    assert "\n" not in cmd.help
+
+
+@pytest.mark.parametrize("cmd", REGISTRY.commands(), ids=lambda c: c.name)
+def test_usage_starts_with_the_name(cmd):
+    assert cmd.usage == cmd.name or cmd.usage.startswith(cmd.name + " "), cmd.usage
+    for flag in cmd.flags:
+        assert flag in cmd.usage, f"{cmd.name}: flag {flag} missing from usage {cmd.usage!r}"
+
+
+def test_names_and_aliases_are_unique():
+    keys = [k for c in REGISTRY.commands() for k in (c.name, *c.aliases)]
+    assert len(keys) == len(set(keys))
+    assert sorted(keys) == REGISTRY.names()
+    with pytest.raises(ValueError, match="duplicate"):
+        Registry_with_dup = Registry()
+        Registry_with_dup.add(Command("a", _noop, "a", "A."))
+        Registry_with_dup.add(Command("b", _noop, "b", "B.", aliases=("a",)))
+
+
+# -- parsing -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line", ["x", "frobnicate now", "  x  "])
+def test_unknown_command(line):
+    word = line.split()[0]
+    with pytest.raises(UsageError) as info:
+        REGISTRY.parse(line)
+    assert info.value.message == f"Unknown command '{word}'. Type 'help'."
+    assert info.value.kind == "usage"
+
+
+def test_unknown_command_through_the_runner_is_kind_usage():
+    out = execute(no_browser(), "x")
+    assert not out.ok
+    assert (out.kind, out.message) == ("usage", "Unknown command 'x'. Type 'help'.")
+    assert out.as_json()["error"] == {"kind": "usage", "message": "Unknown command 'x'. Type 'help'."}
+
+
+@pytest.mark.parametrize("line,usage", [
+    ("open", "Usage: open URL"),
+    ("goto", "Usage: open URL"),
+    ("open a b", "Usage: open URL"),
+    ("back now", "Usage: back"),
+    ("reload 1", "Usage: reload"),
+    ("eval", "Usage: eval JS"),
+    ("screenshot", "Usage: screenshot PATH [--full]"),
+    ("help a b", "Usage: help [COMMAND]"),
+    ("quit now", "Usage: quit"),
+])
+def test_wrong_argument_count_gives_the_usage_line(line, usage):
+    with pytest.raises(UsageError) as info:
+        REGISTRY.parse(line)
+    assert info.value.message == usage
+    assert info.value.kind == "usage"
+
+
+def test_shell_like_splitting_and_aliases():
+    p = REGISTRY.parse('goto "http://example.test/a b"')
+    assert p.command.name == "open"
+    assert p.args == ["http://example.test/a b"]
+    assert REGISTRY.parse("  back  ").args == []
+
+
+def test_unbalanced_quote_is_a_usage_error():
+    with pytest.raises(UsageError, match=r"Usage: open URL"):
+        REGISTRY.parse('open "http://x')
+
+
+@pytest.mark.parametrize("line,expected", [
+    ('eval  1 + "a b"', '1 + "a b"'),
+    ("eval document.title", "document.title"),
+    ("eval a   b\t c", "a   b\t c"),
+    ("eval 'unbalanced", "'unbalanced"),
+    ("eval --not-a-flag", "--not-a-flag"),
+    ('eval JSON.stringify({"a": [1, 2]})', 'JSON.stringify({"a": [1, 2]})'),
+])
+def test_eval_keeps_the_rest_of_the_line_verbatim(line, expected):
+    p = REGISTRY.parse(line)
+    assert p.command.name == "eval"
+    assert p.args == [expected]
+    assert p.flags == set()
+
+
+@pytest.mark.parametrize("name,usage", TEXT_COMMANDS)
+@pytest.mark.parametrize("tail,expected", [
+    ("c0p0f0e1 some text", ["c0p0f0e1", "some text"]),
+    ('c0p0f0e1 "quoted text"', ["c0p0f0e1", "quoted text"]),
+    ("c0p0f0e1 'single quoted'", ["c0p0f0e1", "single quoted"]),
+    ("c0p0f0e1 it's fine", ["c0p0f0e1", "it's fine"]),
+    ('c0p0f0e1 "a" and "b"', ["c0p0f0e1", '"a" and "b"']),
+    ('c0p0f0e1 ""', ["c0p0f0e1", ""]),
+    ('"button:Add to cart" two words', ["button:Add to cart", "two words"]),
+    ("c0p0f0e1 --not-a-flag", ["c0p0f0e1", "--not-a-flag"]),
+])
+def test_type_and_fill_take_the_rest_of_the_line_as_text(name, usage, tail, expected):
+    reg = _text_registry(name, usage)
+    p = reg.parse(f"{name} {tail}")
+    assert p.command.name == name
+    assert p.args == expected
+
+
+@pytest.mark.parametrize("name,usage", TEXT_COMMANDS)
+def test_type_and_fill_without_text_give_the_usage_line(name, usage):
+    reg = _text_registry(name, usage)
+    for line in (name, f"{name} c0p0f0e1"):
+        with pytest.raises(UsageError) as info:
+            reg.parse(line)
+        assert info.value.message == f"Usage: {reg.get(name).usage}"
+
+
+def test_known_flags_are_separated_from_arguments():
+    p = REGISTRY.parse("screenshot --full out.png")
+    assert p.args == ["out.png"] and p.flags == {"--full"}
+    p = REGISTRY.parse("snapshot --all-refs --fresh")
+    assert p.args == [] and p.flags == {"--all-refs", "--fresh"}
+
+
+@pytest.mark.parametrize("line,usage", [
+    ("snapshot --bogus", "snapshot [--all-refs] [--fresh]"),
+    ("screenshot out.png --fast", "screenshot PATH [--full]"),
+    ("back --force", "back"),
+])
+def test_unknown_flag_is_a_usage_error(line, usage):
+    flag = next(w for w in line.split() if w.startswith("--"))
+    with pytest.raises(UsageError) as info:
+        REGISTRY.parse(line)
+    assert info.value.message == f"Unknown option '{flag}'. Usage: {usage}"
+
+
+def test_empty_line_is_a_usage_error():
+    with pytest.raises(UsageError, match="Type 'help'"):
+        REGISTRY.parse("   ")
+
+
+# -- help and quit need no browser ------------------------------------------------------------
+
+def test_help_lists_every_command_without_a_browser():
+    out = execute(no_browser(), "help")
+    assert out.ok, out.message
+    listed = {row["name"] for row in out.result.data["commands"]}
+    assert listed == {c.name for c in REGISTRY.commands()}
+    row = next(r for r in out.result.data["commands"] if r["name"] == "open")
+    assert row["aliases"] == ["goto"] and row["usage"] == "open URL"
+
+
+def test_help_for_one_command_and_an_alias():
+    out = execute(no_browser(), "help goto")
+    assert out.ok
+    assert out.result.data["name"] == "open"
+    assert out.result.data["usage"] == "open URL"
+    bad = execute(no_browser(), "help nope")
+    assert (bad.kind, bad.message) == ("usage", "Unknown command 'nope'. Type 'help'.")
+
+
+def test_quit_sets_the_flag_without_a_browser():
+    ctx = no_browser()
+    assert execute(ctx, "quit").ok
+    assert ctx.quit_requested
+
+
+# -- completion ------------------------------------------------------------------------------
+
+def completions(text: str, completer: VerdexCompleter | None = None):
+    completer = completer or VerdexCompleter(REGISTRY)
+    return list(completer.get_completions(Document(text, len(text)), CompleteEvent(completion_requested=True)))
+
+
+def test_command_names_complete_with_their_help_as_meta():
+    got = {c.text: c.display_meta_text for c in completions("re")}
+    assert got["reload"] == REGISTRY.get("reload").help
+    assert all(name.startswith("re") for name in got)
+    every = {c.text for c in completions("")}
+    assert every == set(REGISTRY.names())
+
+
+def test_aliases_complete_too():
+    got = {c.text: c.display_meta_text for c in completions("go")}
+    assert got == {"goto": REGISTRY.get("open").help}
+
+
+def test_completion_replaces_the_typed_prefix():
+    (only,) = completions("scre")
+    assert only.text == "screenshot" and only.start_position == -4
+
+
+def test_flags_complete():
+    got = [c.text for c in completions("snapshot --a")]
+    assert got == ["--all-refs"]
+    assert {c.text for c in completions("snapshot --")} == {"--all-refs", "--fresh"}
+    assert [c.text for c in completions("screenshot out.png --f")] == ["--full"]
+
+
+def test_no_completions_inside_eval_or_for_unknown_commands():
+    assert completions("eval docu") == []
+    assert completions("nosuch ") == []
+
+
+def test_refs_complete_with_role_and_name_as_meta():
+    reg = registry_with("click", "click REF", min_args=1, max_args=1, ref_args=(0,))
+    refs = [("c0p0f0e1", 'button "Save"'), ("c0p0f0e2", 'link "Home"'), ("c0p0f1e1", 'button "Pay"')]
+    completer = VerdexCompleter(reg, lambda: refs)
+    got = {c.text: c.display_meta_text for c in completions("click c0p0f0", completer)}
+    assert got == {"c0p0f0e1": 'button "Save"', "c0p0f0e2": 'link "Home"'}
+    assert len(completions("click ", completer)) == 3
+    assert completions("click c0p0f0e1 ", completer) == []  # only the REF position completes
+
+
+def test_tab_completes_in_a_prompt_session():
+    with create_pipe_input() as inp:
+        inp.send_text("scre\t out.png --fu\t\r")
+        session = PromptSession(completer=VerdexCompleter(REGISTRY), complete_while_typing=False,
+                                input=inp, output=DummyOutput())
+        line = session.prompt("verdex> ")
+    assert line == "screenshot out.png --full"
