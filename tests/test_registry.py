@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent
@@ -163,12 +166,18 @@ def test_type_and_fill_take_the_rest_of_the_line_as_text(name, usage, tail, expe
 
 
 @pytest.mark.parametrize("name,usage", TEXT_COMMANDS)
-def test_type_and_fill_without_text_give_the_usage_line(name, usage):
+def test_type_and_fill_without_a_target_give_the_usage_line(name, usage):
     reg = _text_registry(name, usage)
-    for line in (name, f"{name} c0p0f0e1"):
-        with pytest.raises(UsageError) as info:
-            reg.parse(line)
-        assert info.value.message == f"Usage: {reg.get(name).usage}"
+    with pytest.raises(UsageError) as info:
+        reg.parse(name)
+    assert info.value.message == f"Usage: {reg.get(name).usage}"
+
+
+def test_type_without_text_gives_the_usage_line():
+    reg = _text_registry("type", "type REF TEXT")
+    with pytest.raises(UsageError) as info:
+        reg.parse("type c0p0f0e1")
+    assert info.value.message == f"Usage: {reg.get('type').usage}"
 
 
 def test_known_flags_are_separated_from_arguments():
@@ -269,9 +278,18 @@ def test_refs_complete_with_role_and_name_as_meta():
 
 
 def test_tab_completes_in_a_prompt_session():
+    # Completion runs asynchronously, so each chunk after a Tab is typed a moment later.
+    chunks = ["scre\t", " out.png --fu\t", "\r"]
     with create_pipe_input() as inp:
-        inp.send_text("scre\t out.png --fu\t\r")
+        def typist():
+            for chunk in chunks:
+                inp.send_text(chunk)
+                time.sleep(0.3)
+
         session = PromptSession(completer=VerdexCompleter(REGISTRY), complete_while_typing=False,
                                 input=inp, output=DummyOutput())
+        th = threading.Thread(target=typist, daemon=True)
+        th.start()
         line = session.prompt("verdex> ")
+        th.join()
     assert line == "screenshot out.png --full"

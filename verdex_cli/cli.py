@@ -39,7 +39,8 @@ def _version(value: bool):
                        "With no URL, opens the bundled demo site. 'verdex run URL COMMAND...' runs commands "
                        "one-shot; 'verdex run --help' explains it.")
 def repl_main(
-    url: Optional[str] = typer.Argument(None, help="URL or local file to open (default: the demo site)."),
+    url: Optional[str] = typer.Argument(None, metavar="URL",
+                                        help="URL or local file to open (default: the demo site)."),
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
@@ -51,8 +52,8 @@ def repl_main(
 @run_app.command(help="Open URL, run each COMMAND (one REPL line each) in order, and exit.\n\n"
                       "Exit status: 0 when every command succeeded, 1 when one failed, 2 for usage errors.")
 def run_main(
-    url: str = typer.Argument(..., help="URL or local file to open first."),
-    commands: Optional[List[str]] = typer.Argument(None, metavar="[COMMAND]...",
+    url: str = typer.Argument(..., metavar="URL", help="URL or local file to open first."),
+    commands: Optional[List[str]] = typer.Argument(None, metavar="COMMAND",
                                                    help="Commands, one REPL line per argument."),
     script: Optional[str] = typer.Option(None, "--script", metavar="FILE",
                                          help="Read commands one per line from FILE ('-' for stdin)."),

@@ -171,7 +171,9 @@ const Aria = (() => {
     if (s === undefined) {
       const cs = getComputedStyle(el);
       // Rarely needed properties are read lazily (each read costs).
-      s = { cs, display: cs.display, visibility: cs.visibility, tt: null, cv: null };
+      s = {
+        cs, display: cs.display, visibility: cs.visibility, tt: null, cv: null, root: null,
+      };
       run.style.set(el, s);
     }
     return s;
@@ -180,8 +182,14 @@ const Aria = (() => {
   // text-transform and content-visibility are inherited/rare: only read them
   // when some style sheet (or inline style) of the element's tree scope or of
   // an enclosing one can set them.
+  function rootOf(el) {
+    const s = style(el);
+    if (s.root === null) s.root = el.getRootNode();
+    return s.root;
+  }
+
   function scopesMention(el, key) {
-    let root = el.getRootNode();
+    let root = rootOf(el);
     for (;;) {
       if (scanRoot(root)[key]) return true;
       if (root.nodeType !== 11 || !root.host) return false;
@@ -668,7 +676,7 @@ const Aria = (() => {
   function mayHavePseudo(el) {
     let m = run.pseudoEl.get(el);
     if (m !== undefined) return m;
-    const f = scanRoot(el.getRootNode()).pseudo;
+    const f = scanRoot(rootOf(el)).pseudo;
     m = f.any && (f.selector === null || el.matches(f.selector));
     // :host::before rules of the element's own shadow tree style the element.
     if (!m && el.shadowRoot) m = scanRoot(el.shadowRoot).pseudo.any;
@@ -1085,7 +1093,7 @@ const Aria = (() => {
     if (isNativeDisabled(el)) {
       s.disabled = true;
     } else {
-      if (scanRoot(el.getRootNode()).disabled) {
+      if (scanRoot(rootOf(el)).disabled) {
         const d = el.closest('[aria-disabled]');
         if (d && ariaBool(d, 'aria-disabled') === 'true') s.disabled = true;
       }

@@ -11,6 +11,9 @@ const __verdexBridge = (() => {
   const CONTENT_NAMED = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader', 'listitem', 'heading',
     'caption', 'legend', 'label', 'paragraph', 'term', 'definition', 'blockquote', 'figure', 'group', 'tooltip']);
   const CELLS = new Set(['cell', 'gridcell']);
+  // ARIA "children presentational": their content is only their name
+  const LEAVES = new Set(['button', 'checkbox', 'radio', 'switch', 'img', 'slider', 'progressbar', 'meter',
+    'separator', 'scrollbar', 'menuitemcheckbox', 'menuitemradio', 'math']);
   const WS = /\s+/g;
 
   let counter = 0;                 // last ref number issued in this document
@@ -73,7 +76,7 @@ const __verdexBridge = (() => {
       if (el.localName === 'input' && el.type === 'password') v = '\u2022'.repeat(Math.min(String(v).length, 8));
       node.v = String(v);
     }
-    const isField = el.localName === 'input' || el.localName === 'textarea';
+    const isField = el.localName === 'input' || el.localName === 'textarea' || LEAVES.has(role);
     let hasElements = false;
     if (!isField) {
       const c = [];

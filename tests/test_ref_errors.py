@@ -1,0 +1,361 @@
+"""Every row of the ref-resolution error table, through the real commands and a real browser.
+
+Kinds and message shapes are contract (DESIGN.md, "Element references"). Every failing action is also
+checked for having had no effect on the page.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import Driver
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "refs"
+ACTIONABLE = (FIXTURES / "actionable.html").as_uri()
+INVALID = "Invalid ref '{}'. Expected c{{context}}p{{page}}f{{frame}}e{{n}}, e.g. c0p0f0e3."
+MINOR_NOTE = "Element may have changed. Using current state."
+REF_COMMANDS = ["click {}", "dblclick {}", "hover {}", "type {} abc", "fill {} abc", "select {} x",
+                "check {}", "uncheck {}", "focus {}", "scroll {}"]
+
+
+def ref_of(snapshot, name: str, role: str | None = None) -> str:
+    hits = [r for r, i in snapshot.data["refs"].items() if i["name"] == name and (role is None or i["role"] == role)]
+    assert len(hits) == 1, f"expected one ref named {name!r}, got {hits}"
+    return hits[0]
+
+
+def clicks(driver) -> list:
+    return driver.js("window.demo.clicks.slice()")
+
+
+@pytest.fixture
+def quick(chrome_http):
+    """A driver whose action timeout is short, for not_actionable cases."""
+    d = Driver(chrome_http, timeout=1)
+    yield d
+    d.close()
+
+
+@pytest.fixture
+def mutations(driver, demo):
+    driver.ok("open " + demo.url("mutations.html"))
+    snap = driver.ok("snapshot")
+    return driver, snap
+
+
+# -- invalid_ref --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("template", REF_COMMANDS + ["inspect {}"])
+@pytest.mark.parametrize("bad", ["x", "c0p0f0e0", "c0p0f0", "e3", "C0P0F0E1"])
+def test_invalid_ref_every_command(mutations, template, bad):
+    driver, _ = mutations
+    if template == "scroll {}" and not bad.startswith("c"):
+        # scroll also takes up/down: a word that does not even look like a ref is a usage error there
+        out = driver.fail(template.format(bad), "usage")
+        assert out.message == "Usage: scroll REF|up|down"
+        return
+    out = driver.fail(template.format(bad), "invalid_ref")
+    assert out.message == INVALID.format(bad)
+    assert clicks(driver) == []
+
+
+def test_invalid_ref_json(mutations):
+    driver, _ = mutations
+    out = driver.fail("click x", "invalid_ref")
+    js = out.as_json()
+    assert js["ok"] is False and js["command"] == "click x"
+    assert js["error"] == {"kind": "invalid_ref", "message": INVALID.format("x")}
+    assert isinstance(js["elapsed_ms"], (int, float))
+    json.dumps(js)  # serialisable
+
+
+# -- context / page mismatch --------------------------------------------------------------------------
+
+def test_page_mismatch_exact_message(mutations):
+    driver, _ = mutations
+    out = driver.fail("click c0p1f0e5", "page_mismatch")
+    assert out.message == "Ref 'c0p1f0e5' is for page 1, but the current page is 0. Switch with 'tab 1'."
+    assert out.as_json()["error"]["kind"] == "page_mismatch"
+    assert clicks(driver) == []
+
+
+def test_context_mismatch(mutations):
+    driver, _ = mutations
+    out = driver.fail("click c1p0f0e2", "context_mismatch")
+    assert "'c1p0f0e2'" in out.message
+    assert "context 1" in out.message and "current context is 0" in out.message
+    assert out.as_json()["error"]["kind"] == "context_mismatch"
+    assert clicks(driver) == []
+
+
+def test_scope_is_checked_before_existence_and_format_before_scope(mutations):
+    driver, _ = mutations
+    driver.fail("click c0p3f0e999", "page_mismatch")        # would be unknown_ref on page 0
+    driver.fail("click c2p3f0e1", "context_mismatch")       # context before page
+    driver.fail("click c2p3f0e0", "invalid_ref")            # format before everything
+    driver.fail("inspect c0p7f0e2", "page_mismatch")
+
+
+# -- unknown_ref --------------------------------------------------------------------------------------
+
+def test_unknown_ref_exact_message(mutations):
+    driver, _ = mutations
+    out = driver.fail("click c0p0f0e99", "unknown_ref")
+    assert out.message == "Ref 'c0p0f0e99' not found. Take a new snapshot."
+    out = driver.fail("click c0p0f7e1", "unknown_ref")  # a frame index never seen
+    assert out.message == "Ref 'c0p0f7e1' not found. Take a new snapshot."
+    assert out.as_json()["error"] == {"kind": "unknown_ref", "message": out.message}
+    assert clicks(driver) == []
+
+
+def test_unknown_ref_before_any_snapshot(driver, demo):
+    driver.ok("open " + demo.url("mutations.html"))
+    out = driver.fail("click c0p0f0e2", "unknown_ref")
+    assert out.message == "Ref 'c0p0f0e2' not found. Take a new snapshot."
+    assert clicks(driver) == []
+
+
+def test_unknown_ref_after_reset(mutations):
+    driver, snap = mutations
+    b1 = ref_of(snap, "Button 1")
+    driver.ok("reset-refs")
+    out = driver.fail(f"click {b1}", "unknown_ref")
+    assert out.message == f"Ref '{b1}' not found. Take a new snapshot."
+    assert clicks(driver) == []
+
+
+# -- navigated ----------------------------------------------------------------------------------------
+
+def test_navigated_then_same_string_names_new_element(driver, demo):
+    driver.ok("open " + demo.url("mutations.html"))
+    snap = driver.ok("snapshot")
+    assert snap.data["refs"]["c0p0f0e4"]["name"] == "Button 3"
+    shop = demo.url("shop.html")
+    driver.ok("open " + shop)
+    out = driver.fail("click c0p0f0e4", "navigated")
+    assert out.message == f"Ref 'c0p0f0e4' is from a previous page (now at {shop}). Take a new snapshot."
+    assert out.as_json()["error"]["kind"] == "navigated"
+    assert driver.js("document.getElementById('cart').textContent").count("×") == 0  # nothing clicked
+
+    snap = driver.ok("snapshot")
+    info = snap.data["refs"]["c0p0f0e4"]
+    assert (info["role"], info["name"]) == ("button", "Add to cart")
+    driver.ok("click c0p0f0e4")
+    # c0p0f0e4 is the third "Add to cart" (Desk lamp) on the shop page
+    assert driver.js("document.getElementById('add-lamp').textContent") == "Added"
+    assert "Desk lamp" in driver.js("document.getElementById('cart').textContent")
+
+
+def test_navigated_after_reload(mutations):
+    driver, snap = mutations
+    b1 = ref_of(snap, "Button 1")
+    driver.ok("reload")
+    out = driver.fail(f"click {b1}", "navigated")
+    assert out.message.startswith(f"Ref '{b1}' is from a previous page (now at ")
+    assert out.message.endswith("/mutations.html). Take a new snapshot.")
+    assert clicks(driver) == []
+
+
+def test_navigated_precedes_unknown_for_issued_refs_only(driver, demo):
+    driver.ok("open " + demo.url("mutations.html"))
+    driver.ok("snapshot")
+    driver.ok("open " + demo.url("shop.html"))
+    driver.fail("click c0p0f0e99", "unknown_ref")  # never issued: unknown, not navigated
+    driver.fail("click c0p0f0e2", "navigated")
+
+
+# -- removed ------------------------------------------------------------------------------------------
+
+def test_removed_exact_message(driver, demo):
+    driver.ok("open " + demo.url("form.html"))
+    snap = driver.ok("snapshot")
+    submit = ref_of(snap, "Submit", "button")
+    driver.js("window.__submits = 0; document.getElementById('demo-form')"
+              ".addEventListener('submit', () => window.__submits++, true)")
+    driver.js("document.getElementById('submit').remove()")
+    out = driver.fail(f"click {submit}", "removed")
+    assert out.message == f'Element button "Submit" (ref {submit}) no longer exists. Take a new snapshot.'
+    assert out.as_json()["error"]["kind"] == "removed"
+    assert driver.js("window.__submits") == 0
+
+
+@pytest.mark.parametrize("template", REF_COMMANDS)
+def test_removed_every_command(mutations, template):
+    driver, snap = mutations
+    b2 = ref_of(snap, "Button 2")
+    driver.js("demo.remove('b2')")
+    out = driver.fail(template.format(b2), "removed")
+    assert out.message == f'Element button "Button 2" (ref {b2}) no longer exists. Take a new snapshot.'
+    assert clicks(driver) == []
+
+
+def test_removed_even_if_a_twin_takes_its_place(mutations):
+    """A re-rendered twin (same text, same position) is not the ref's element."""
+    driver, snap = mutations
+    b3 = ref_of(snap, "Button 3")
+    driver.js("demo.rerender()")
+    driver.fail(f"click {b3}", "removed")
+    assert clicks(driver) == []
+
+
+# -- changed ------------------------------------------------------------------------------------------
+
+def test_changed_significant_rename(mutations):
+    driver, snap = mutations
+    b1 = ref_of(snap, "Button 1")
+    driver.js("demo.rename('b1', 'Zebra')")
+    out = driver.fail(f"click {b1}", "changed")
+    assert out.message == ('Element changed since snapshot. Was: button "Button 1", Now: button "Zebra". '
+                           'Take a new snapshot.')
+    assert out.as_json()["error"]["kind"] == "changed"
+    assert clicks(driver) == []
+    # after a new snapshot the ref (same element) works again
+    snap = driver.ok("snapshot")
+    assert snap.data["refs"][b1]["name"] == "Zebra"
+    driver.ok(f"click {b1}")
+    assert clicks(driver) == ["b1"]
+
+
+def test_changed_role(mutations):
+    driver, snap = mutations
+    b2 = ref_of(snap, "Button 2")
+    driver.js("demo.setRole('b2', 'link')")
+    out = driver.fail(f"click {b2}", "changed")
+    assert out.message == ('Element changed since snapshot. Was: button "Button 2", Now: link "Button 2". '
+                           'Take a new snapshot.')
+    assert clicks(driver) == []
+    driver.js("demo.setRole('b2', 'checkbox')")
+    driver.fail(f"hover {b2}", "changed")
+    driver.fail(f"focus {b2}", "changed")
+
+
+@pytest.mark.parametrize("new_name", ["button 1", "BUTTON 1", "Button 1 (updated)", "Button", "b u t t o n 1"[:0] + "utton 1"])
+def test_minor_rename_proceeds_with_note(mutations, new_name):
+    driver, snap = mutations
+    b1 = ref_of(snap, "Button 1")
+    driver.js(f"demo.rename('b1', {json.dumps(new_name)})")
+    out = driver.run(f"click {b1}")
+    assert out.ok, out.message
+    assert MINOR_NOTE in out.result.notes
+    assert MINOR_NOTE in out.as_json()["result"]["notes"]
+    assert clicks(driver) == ["b1"]
+
+
+def test_unchanged_click_has_no_note(mutations):
+    driver, snap = mutations
+    out = driver.run(f"click {ref_of(snap, 'Button 4')}")
+    assert out.ok
+    assert MINOR_NOTE not in out.result.notes
+    assert clicks(driver) == ["b4"]
+
+
+# -- not_actionable ------------------------------------------------------------------------------------
+
+@pytest.fixture
+def actionable(quick):
+    quick.ok("open " + ACTIONABLE)
+    snap = quick.ok("snapshot")
+    return quick, snap
+
+
+def hits(driver):
+    return driver.js("window.hits.slice()")
+
+
+def test_not_actionable_hidden(actionable):
+    d, snap = actionable
+    ref = ref_of(snap, "Vanish")
+    d.js("document.getElementById('vanish').style.display = 'none'")
+    out = d.fail(f"click {ref}", "not_actionable")
+    assert out.message == f'Element button "Vanish" ({ref}) is not actionable: it is hidden.'
+    assert out.as_json()["error"]["kind"] == "not_actionable"
+    d.js("document.getElementById('vanish').style.display = ''; "
+         "document.getElementById('vanish').style.visibility = 'hidden'")
+    out = d.fail(f"click {ref}", "not_actionable")
+    assert "hidden" in out.message
+    assert hits(d) == []
+
+
+def test_not_actionable_disabled(actionable):
+    d, snap = actionable
+    ref = ref_of(snap, "Disabled")
+    out = d.fail(f"click {ref}", "not_actionable")
+    assert out.message == f'Element button "Disabled" ({ref}) is not actionable: it is disabled.'
+    assert hits(d) == []
+
+
+def test_not_actionable_zero_size(actionable):
+    d, snap = actionable
+    ref = ref_of(snap, "Zero")
+    d.js("document.getElementById('zero').classList.add('squash')")
+    out = d.fail(f"click {ref}", "not_actionable")
+    assert out.message == f'Element button "Zero" ({ref}) is not actionable: it has zero size.'
+    assert hits(d) == []
+
+
+def test_not_actionable_covered_names_the_cover(actionable):
+    d, snap = actionable
+    ref = ref_of(snap, "Covered")
+    out = d.fail(f"click {ref}", "not_actionable")
+    assert out.message == f'Element button "Covered" ({ref}) is not actionable: it is covered by <div id="cover">.'
+    assert hits(d) == []  # neither the button nor the cover got a click
+
+
+def test_not_actionable_pointer_events_none(actionable):
+    d, snap = actionable
+    ref = ref_of(snap, "No pointer")
+    out = d.fail(f"click {ref}", "not_actionable")
+    assert "pointer-events: none" in out.message
+    assert hits(d) == []
+
+
+def test_overlay_appearing_on_hover_is_stopped_by_the_guard(actionable):
+    """The hit test passes, then the page puts an overlay under the pointer: the click must not land on it."""
+    d, snap = actionable
+    ref = ref_of(snap, "Trap")
+    out = d.fail(f"click {ref}", "not_actionable")
+    assert 'trap-overlay' in out.message
+    assert hits(d) == []
+
+
+def test_not_actionable_waits_and_then_succeeds(actionable):
+    """Actionability is waited for (up to the timeout), not just checked once."""
+    d, snap = actionable
+    ref = ref_of(snap, "Vanish")
+    d.js("const v = document.getElementById('vanish'); v.style.display = 'none';"
+         "setTimeout(() => { v.style.display = ''; }, 300)")
+    d.ok(f"click {ref}")
+    assert hits(d) == ["vanish:click"]
+
+
+def test_shop_checkout_modal_covers_the_page(quick, demo):
+    d = quick
+    d.ok("open " + demo.url("shop.html"))
+    snap = d.ok("snapshot")
+    adds = [r for r, i in snap.data["refs"].items() if i["name"] == "Add to cart"]
+    d.ok(f"click {adds[0]}")
+    snap = d.ok("snapshot")
+    d.ok(f"click {ref_of(snap, 'Checkout')}")
+    assert d.js("document.getElementById('checkout-dialog').hidden") is False
+    out = d.fail(f"click {adds[1]}", "not_actionable")
+    assert 'covered by <div id="modal-backdrop">' in out.message
+    assert out.message.startswith(f'Element button "Add to cart" ({adds[1]}) is not actionable')
+    # the notebook was not added
+    assert d.js("document.getElementById('add-notebook').textContent") == "Add to cart"
+    assert "Notebook" not in d.js("document.getElementById('cart').textContent")
+    js = d.run(f"click {adds[2]}").as_json()
+    assert js["ok"] is False and js["error"]["kind"] == "not_actionable"
+    assert "modal-backdrop" in js["error"]["message"]
+
+
+def test_disabled_checkout_on_shop(quick, demo):
+    d = quick
+    d.ok("open " + demo.url("shop.html"))
+    snap = d.ok("snapshot")
+    checkout = ref_of(snap, "Checkout")
+    out = d.fail(f"click {checkout}", "not_actionable")
+    assert "disabled" in out.message
+    assert d.js("document.getElementById('checkout-dialog').hidden") is True
