@@ -91,6 +91,11 @@ class RefStore:
         self.snapshot_no = no
         self.last_snapshot_at = time.monotonic()
         # a frame that now shows another document: its old refs are gone for good
+        # (a new main document takes every frame's refs with it)
+        old_main = self.frame_loaders.get(0)
+        if 0 in captured_frames and old_main is not None and old_main != loaders.get(0):
+            self.records.clear()
+            self.frame_loaders.clear()
         for fi in captured_frames:
             old = self.frame_loaders.get(fi)
             if old is not None and old != loaders.get(fi):

@@ -69,9 +69,22 @@ class Target:
         self._lock = threading.Lock()
         self._handlers: dict[str, list[Callable[..., None]]] = {}
         try:
-            self._tab.start()
+            self._start()
         except (websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(f"Cannot connect to the browser target: {exc}") from exc
+
+    def _start(self) -> None:
+        """pychrome's Tab.start(), but without websocket-client's pure-Python UTF-8
+        check, which costs about half a second per megabyte of snapshot (Chrome
+        sends valid UTF-8; json.loads still rejects anything malformed)."""
+        tab = self._tab
+        tab._ws = websocket.create_connection(self.ws_url, enable_multithread=True, suppress_origin=True,
+                                              skip_utf8_validation=True, timeout=self.timeout)
+        tab._started = True
+        tab.status = tab.status_started
+        tab._stopped.clear()
+        tab._recv_th.start()
+        tab._handle_event_th.start()
 
     # -- calls -------------------------------------------------------------
     def call(self, method: str, timeout: float | None = None, **params: Any) -> dict:

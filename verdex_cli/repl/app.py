@@ -63,8 +63,15 @@ class Repl:
         extra = ""
         store = self._store()
         if store is not None and store.last_snapshot_at:
-            age = time.monotonic() - store.last_snapshot_at
-            extra = f"  |  {store.live_count()} refs, snapshot #{store.snapshot_no} {_age(age)} ago"
+            age = _age(time.monotonic() - store.last_snapshot_at)
+            try:
+                navigated = store.frame_loaders.get(0) != self.ctx.page.frames.main.loader_id
+            except Exception:
+                navigated = False
+            if navigated:
+                extra = f"  |  refs stale: new page since snapshot #{store.snapshot_no} ({age} ago)"
+            else:
+                extra = f"  |  {store.live_count()} refs, snapshot #{store.snapshot_no} {age} ago"
         return f" {title} — {url}{extra}"
 
     def _refresh_status(self) -> None:

@@ -78,6 +78,9 @@ const Aria = (() => {
     'img', 'input', 'select', 'textarea', 'svg', 'video', 'audio', 'canvas', 'iframe',
     'object', 'embed', 'meter', 'progress',
   ]);
+  const PLACEHOLDER_TYPES = new Set([
+    'text', 'search', 'url', 'tel', 'email', 'password', 'number',
+  ]);
   const TEXTBOX_ROLES = new Set(['textbox', 'searchbox']);
   const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'scrollbar', 'meter']);
   const CHECKABLE_ROLES = new Set([
@@ -88,9 +91,6 @@ const Aria = (() => {
   const LEVEL_ROLES = new Set(['heading', 'treeitem', 'row', 'listitem', 'comment']);
   const FORM_CONTROL_TAGS = new Set([
     'button', 'input', 'select', 'textarea', 'optgroup', 'option', 'fieldset',
-  ]);
-  const LABELABLE_TAGS = new Set([
-    'button', 'input', 'meter', 'output', 'progress', 'select', 'textarea',
   ]);
   const REQUIRED_CONTEXT = {
     option: new Set(['listbox', 'group']),
@@ -146,10 +146,13 @@ const Aria = (() => {
       hiddenSub: new Map(),  // element -> bool (element hides itself and its subtree)
       role: new Map(),       // element -> role string | null
       name: new Map(),       // element -> {name, fromContent}
+      text: new Map(),       // element -> {text, attr}: text alternative in content recursion
       labels: null,          // control element -> [label elements]
       labelRoots: null,      // roots whose labels have been indexed
       scan: new Map(),       // tree root -> style sheet facts (see scanRoot)
       pseudoEl: new Map(),   // element -> may have ::before/::after content
+      modal: undefined,      // {modal, chain} for an open modal <dialog>, or null
+      layoutTable: new Map(), // table -> bool (see isLayoutTable)
     };
   }
 
@@ -283,6 +286,35 @@ const Aria = (() => {
     return p.localName === 'optgroup' && !!p.parentElement && p.parentElement.localName === 'select';
   }
 
+  // An open modal <dialog> (showModal) makes everything outside it inert.
+  // Returns {modal, chain} where chain holds the modal's flat-tree ancestors,
+  // or null.  With several modals the last one in tree order is taken.
+  function modalInfo() {
+    if (run.modal !== undefined) return run.modal;
+    let modal = null;
+    try {
+      const all = document.querySelectorAll('dialog:modal');
+      if (all.length) modal = all[all.length - 1];
+    } catch (e) {
+      modal = null;
+    }
+    let info = null;
+    if (modal) {
+      const chain = new Set();
+      for (let n = flatParent(modal); n; n = flatParent(n)) chain.add(n);
+      info = { modal, chain };
+    }
+    run.modal = info;
+    return info;
+  }
+
+  // Is `el` an ancestor of the open modal dialog (inert itself, but not its
+  // subtree)?
+  function isModalAncestor(el) {
+    const m = modalInfo();
+    return !!m && m.chain.has(el);
+  }
+
   // Does `el` remove itself and all its descendants from the tree?
   function hiddenSubtree(el) {
     let h = run.hiddenSub.get(el);
@@ -298,7 +330,12 @@ const Aria = (() => {
       else if (style(el).display === 'none' && !isSelectOption(el)) h = true;
       else {
         const p = flatParent(el);
-        if (p) h = parentHidesChild(p, el) || hiddenSubtree(p);
+        if (p) {
+          const m = modalInfo();
+          // Outside an open modal dialog: inert.
+          if (m && m.chain.has(p) && el !== m.modal && !m.chain.has(el)) h = true;
+          else h = parentHidesChild(p, el) || hiddenSubtree(p);
+        }
       }
     }
     run.hiddenSub.set(el, h);
@@ -318,7 +355,7 @@ const Aria = (() => {
     h = hiddenSubtree(node);
     if (!h) {
       const v = style(node).visibility;
-      h = v === 'hidden' || v === 'collapse';
+      h = v === 'hidden' || v === 'collapse' || isModalAncestor(node);
     }
     run.hidden.set(node, h);
     return h;
@@ -447,7 +484,7 @@ const Aria = (() => {
   function implicitRole(el, tag) {
     if (el.namespaceURI !== HTML_NS) {
       if (tag === 'svg' && el.namespaceURI === 'http://www.w3.org/2000/svg') {
-        return svgTitle(el) || hasAccessibleNameAttr(el) ? 'img' : 'generic';
+        return svgTitle(el) || hasAccessibleNameAttr(el) || isFocusable(el) ? 'img' : 'generic';
       }
       if (tag === 'math') return 'math';
       if (tag === 'a' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) return 'link';
@@ -455,8 +492,13 @@ const Aria = (() => {
     }
     // Owned elements of a presentational list/table become presentational.
     if (TABLE_PART_TAGS.has(tag)) {
+      // Parts of a table that is not exposed as a table (presentational, or
+      // given another role) lose their table semantics.
       const table = el.closest('table');
-      if (table && roleImpl(table) === 'none') return tag === 'td' || tag === 'th' ? 'generic' : 'none';
+      const tr = table ? roleImpl(table) : 'table';
+      if (tr !== 'table' && tr !== 'grid' && tr !== 'treegrid') {
+        return tag === 'td' || tag === 'th' ? 'generic' : 'none';
+      }
     } else if (tag === 'li' || tag === 'dt' || tag === 'dd') {
       const p = el.parentElement;
       if (p && (p.localName === 'ul' || p.localName === 'ol' || p.localName === 'menu' ||
@@ -543,6 +585,8 @@ const Aria = (() => {
   // Accessible name (accname 1.2)
   // ---------------------------------------------------------------------
 
+  // Names longer than this are cut (bounds the work for huge subtrees).
+  const MAX_NAME_CHARS = 4000;
   const NON_SPACE = /[^ \t\n\r\f\u200b]/;
   function hasText(s) {
     return NON_SPACE.test(s);
@@ -777,8 +821,13 @@ const Aria = (() => {
   // Chrome's layout-table heuristic, simplified: tables without any header or
   // caption markup are presentational and their text joins names.
   function isLayoutTable(table) {
-    if (table.hasAttribute('role') || table.hasAttribute('summary')) return false;
-    return !table.querySelector('th, caption, thead, tfoot, col, colgroup, [scope], [headers]');
+    let v = run.layoutTable.get(table);
+    if (v === undefined) {
+      v = !table.hasAttribute('role') && !table.hasAttribute('summary') &&
+        !table.querySelector('th, caption, thead, tfoot, col, colgroup, [scope], [headers]');
+      run.layoutTable.set(table, v);
+    }
+    return v;
   }
 
   // Text alternative of `el` (accname 1.2 step 2).
@@ -788,18 +837,57 @@ const Aria = (() => {
   //   st.visited        cycle protection
   //   st.attr           out: the returned text did not come from content
   //                     (Chrome separates such text with spaces)
+  //   st.skips          count of cycle cut-offs (results that depend on the
+  //                     traversal path and so must not be memoised)
   function textAlternative(el, st, isRoot) {
     st.attr = false;
-    if (st.visited.has(el)) return '';
+    if (st.visited.has(el)) {
+      st.skips++;  // the result now depends on the traversal: don't memoise
+      return '';
+    }
     st.visited.add(el);
     if (!isRoot && !st.includeHidden && isHiddenImpl(el)) return '';
+    // Text of a descendant in a plain content traversal does not depend on
+    // which element is being named: memoise it so nested structures (layout
+    // tables, rows of cells) are traversed once per run.
+    // (Not inside a <label>: there the labelled control itself is skipped.)
+    const plain = !isRoot && !st.inLabelledBy && !st.includeHidden && !st.inLabel;
+    if (plain) {
+      const m = run.text.get(el);
+      if (m !== undefined) {
+        st.attr = m.attr;
+        return m.text;
+      }
+    }
     const r = roleImpl(el);
-    const text = textAlternativeSteps(el, st, isRoot, r);
+    const skips = st.skips;
+    let text = textAlternativeSteps(el, st, isRoot, r);
     if (!isRoot && REPLACED_TAGS.has(el.localName)) st.attr = true;
+    if (text.length > MAX_NAME_CHARS) text = text.slice(0, MAX_NAME_CHARS);
+    if (plain && st.skips === skips) run.text.set(el, { text, attr: st.attr });
     return text;
   }
 
   function textAlternativeSteps(el, st, isRoot, r) {
+    // 2C: embedded control (only when naming something else).  Chrome lets a
+    // non-empty value win even over aria-labelledby; an empty one falls
+    // through to the control's own name (aria-label, title, placeholder).
+    if (!isRoot) {
+      let v = null;
+      if (TEXTBOX_ROLES.has(r)) {
+        v = el.localName === 'input' || el.localName === 'textarea' ? el.value
+          : el.textContent || '';
+      } else if (r === 'combobox' || r === 'listbox') {
+        v = el.localName === 'input' ? el.value : selectedOptionsText(el);
+      } else if (RANGE_ROLES.has(r)) {
+        v = rangeText(el, r);
+      }
+      if (v !== null && hasText(v)) {
+        st.attr = true;
+        return v;
+      }
+    }
+
     // 2B: aria-labelledby
     if (!st.inLabelledBy) {
       const ids = el.getAttribute('aria-labelledby');
@@ -815,32 +903,17 @@ const Aria = (() => {
             visited: new Set(isRoot ? [] : st.visited),
             fromContent: false,
             attr: false,
+            skips: 0,
           };
           if (!isRoot) sub.visited.delete(el);
           parts.push(textAlternative(ref, sub, false));
+          st.skips += sub.skips;
         }
         const joined = collapse(parts.join(' '));
         if (joined) {
           st.attr = true;
           return joined;
         }
-      }
-    }
-
-    // 2C: embedded control (only when naming something else)
-    if (!isRoot) {
-      let v = null;
-      if (TEXTBOX_ROLES.has(r)) {
-        v = el.localName === 'input' || el.localName === 'textarea' ? el.value
-          : el.textContent || '';
-      } else if (r === 'combobox' || r === 'listbox') {
-        v = el.localName === 'input' ? el.value : selectedOptionsText(el);
-      } else if (RANGE_ROLES.has(r)) {
-        v = rangeText(el, r);
-      }
-      if (v !== null) {
-        st.attr = true;
-        return v;
       }
     }
 
@@ -852,26 +925,32 @@ const Aria = (() => {
     }
 
     const prohibited = NAME_PROHIBITED.has(r);
-    if (isRoot && prohibited) {
-      // Chrome still gives focusable generic elements their tooltip.
-      const title = el.getAttribute('title');
-      if (title && title.trim() && isFocusable(el)) return title;
-      return '';
-    }
+    // Chrome still names focusable elements whose role prohibits naming from
+    // native attributes and title (never from content).
+    const focusable = isRoot && isFocusable(el);
+    if (isRoot && prohibited && !focusable) return '';
 
-    // 2E: host language label.  An alt attribute, even empty, is final.
+    // 2E: host language label.  For an image an empty alt is final.
     if (el.localName === 'img' && el.namespaceURI === HTML_NS && el.hasAttribute('alt')) {
-      st.attr = true;
-      return el.getAttribute('alt');
+      const alt = el.getAttribute('alt');
+      if (alt || r === 'img' || r === 'none') {
+        st.attr = true;
+        return alt;
+      }
     }
+    st.labelFinal = false;
     const nat = nativeName(el, r, st);
-    if (nat) {
+    if (nat || st.labelFinal) {
+      st.labelFinal = false;
       st.attr = true;
       return nat;
     }
 
-    // 2F: name from content
-    if (isRoot ? rootNameFromContent(el, r) : !noRecurse(el, r)) {
+    // 2F: name from content.  (Inside an aria-labelledby traversal every
+    // descendant counts; a <select>'s options or a <textarea>'s text are
+    // never content.)
+    if (el.localName !== 'select' && el.localName !== 'textarea' && el.localName !== 'input' &&
+        (isRoot ? rootNameFromContent(el, r) : st.inLabelledBy || !noRecurse(el, r))) {
       const text = contentText(el, st);
       if (hasText(text)) {
         if (isRoot) st.fromContent = true;
@@ -881,8 +960,8 @@ const Aria = (() => {
     }
 
     // 2I: tooltip (not for descendants whose role prohibits naming; Chrome
-    // never names landmarks region/form from title)
-    if ((isRoot || !prohibited) && r !== 'region' && r !== 'form') {
+    // names landmarks region/form from title only when they are focusable)
+    if ((isRoot || !prohibited) && ((r !== 'region' && r !== 'form') || focusable)) {
       const title = el.getAttribute('title');
       if (title && title.trim()) {
         st.attr = true;
@@ -890,9 +969,15 @@ const Aria = (() => {
       }
     }
 
-    if (isRoot && (TEXTBOX_ROLES.has(r) || r === 'combobox')) {
-      const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
-      if (ph && ph.trim()) return ph;
+    let ph = null;
+    if (el.localName === 'textarea' ||
+        (el.localName === 'input' && PLACEHOLDER_TYPES.has(el.type))) {
+      ph = el.getAttribute('placeholder');
+    }
+    if (!ph && (TEXTBOX_ROLES.has(r) || r === 'combobox')) ph = el.getAttribute('aria-placeholder');
+    if (ph && ph.trim()) {
+      st.attr = true;
+      return ph;
     }
     st.attr = false;
     return '';
@@ -929,11 +1014,20 @@ const Aria = (() => {
     for (const lab of labs) {
       const sub = {
         root: st.root, inLabelledBy: st.inLabelledBy, includeHidden: st.includeHidden,
-        visited: st.visited, fromContent: false,
+        visited: st.visited, fromContent: false, attr: false, skips: 0, inLabel: true,
       };
       parts.push(textAlternative(lab, sub, false));
+      st.skips += sub.skips;
     }
     return collapse(parts.join(' '));
+  }
+
+  // Text-entry controls: once a <label> is associated, its text is the name,
+  // even when empty (Chrome then ignores title and placeholder).
+  function finalLabelText(el, st) {
+    if (!labelsFor(el)) return '';
+    st.labelFinal = true;
+    return labelText(el, st);
   }
 
   function nativeName(el, r, st) {
@@ -965,11 +1059,12 @@ const Aria = (() => {
           if (t) return t;
           return 'Submit';
         }
-        return labelText(el, st);
+        return finalLabelText(el, st);
       }
-      case 'button':
       case 'select':
       case 'textarea':
+        return finalLabelText(el, st);
+      case 'button':
       case 'meter':
       case 'output':
       case 'progress':
@@ -1017,8 +1112,8 @@ const Aria = (() => {
     const ownTextHidden = !st.includeHidden && el !== st.root && isHiddenImpl(el);
     let out = ownTextHidden ? '' : pseudoText(el, '::before');
     const kids = children(el);
-    const tt = textTransformOf(el);
-    for (let i = 0; i < kids.length; i++) {
+    const tt = isSelectOption(el) ? 'none' : textTransformOf(el);
+    for (let i = 0; i < kids.length && out.length <= MAX_NAME_CHARS; i++) {
       const c = kids[i];
       if (c.nodeType === 3) {
         if (!ownTextHidden) out += tt === 'none' ? c.data : transformText(c.data, tt);
@@ -1051,6 +1146,7 @@ const Aria = (() => {
     if (r === undefined) r = roleImpl(el);
     const st = {
       root: el, inLabelledBy: false, includeHidden: false, visited: new Set(), fromContent: false,
+      attr: false, skips: 0,
     };
     const n = collapse(textAlternative(el, st, true) || '');
     res = { name: n, fromContent: st.fromContent && n !== '' };
@@ -1103,7 +1199,7 @@ const Aria = (() => {
     const ex = ariaBool(el, 'aria-expanded');
     if (ex === 'true') s.expanded = true;
     else if (ex === 'false') s.expanded = false;
-    else if (tag === 'summary' && r === 'button') s.expanded = !!el.parentElement.open;
+    else if (tag === 'summary' && r === 'button') s.expanded = !!(el.parentElement && el.parentElement.open);
     else if (r === 'combobox') s.expanded = false;
 
     // selected

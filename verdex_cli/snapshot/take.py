@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from ..browser.page import Page
 from ..refs import RefStore
 from .capture import capture_tree
@@ -12,6 +14,18 @@ COMPACT_LIMIT = 100
 
 
 def take_snapshot(page: Page, store: RefStore, all_refs: bool = False) -> Snapshot:
+    # A big page makes tens of thousands of small dicts at once: keep the cyclic
+    # garbage collector out of the way until they are built (it finds nothing).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _take(page, store, all_refs)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _take(page: Page, store: RefStore, all_refs: bool) -> Snapshot:
     root, frames, notes = capture_tree(page)
     t1, t2 = count_refs(root)
     compact = (t1 + t2) > COMPACT_LIMIT and not all_refs
