@@ -11,8 +11,12 @@ Given a pychrome Tab that has already navigated to a page, :func:`compare_page`
 3. reads Chrome's view with Accessibility.getFullAXTree and indexes it by
    backendDOMNodeId;
 4. normalises Chrome's internal role names to ARIA role names;
-5. returns the comparisons, the disagreements, and the interactive nodes
-   Chrome exposes that the walker did not collect ("missed").
+5. returns the comparisons (each with both sides' states in ``extra``), the
+   disagreements, and the interactive nodes Chrome exposes that the walker
+   did not collect ("missed").
+
+Elements the walker finds hidden are reported (when marked with data-case)
+with role ``'hidden'``; they agree when Chrome leaves them out of the tree.
 
 Every pychrome call carries ``_timeout=10``.
 """
@@ -57,7 +61,8 @@ WALKER_JS = r"""
           if (c.hasAttribute('data-case')) {
             els.push(c);
             out.push({role: 'hidden', name: '', fromContent: false, states: {},
-                      value: null, label: Aria.label(c), case: c.getAttribute('data-case')});
+                      value: null, label: Aria.label(c), case: c.getAttribute('data-case'),
+                      html: c.outerHTML.slice(0, 300)});
           }
           // visibility:hidden hides only the element itself
           if (!Aria.hidesSubtree(c)) walk(c, inContainer);
@@ -75,6 +80,7 @@ WALKER_JS = r"""
             role, name: n.name, fromContent: n.fromContent,
             states: Aria.states(c, role), value: Aria.value(c, role),
             label: Aria.label(c), case: c.getAttribute('data-case') || '',
+            html: c.outerHTML.slice(0, 300),
           });
         }
         if (role === 'iframe') continue;
@@ -282,7 +288,28 @@ def chrome_ax(tab) -> dict[int, dict]:
             "role": chrome_role(raw),
             "name": n.get("name", {}).get("value", "") or "",
             "ignored": bool(n.get("ignored")),
+            "states": chrome_states(n.get("properties", [])),
         }
+    return out
+
+
+def chrome_states(props: list[dict]) -> dict:
+    """Chrome's AX properties in the shape of Aria.states()."""
+    p = {x["name"]: x.get("value", {}).get("value") for x in props}
+    out: dict = {}
+    for key in ("checked", "pressed"):
+        v = p.get(key)
+        if v in (True, "true"):
+            out[key] = True
+        elif v == "mixed":
+            out[key] = "mixed"
+    for key in ("disabled", "selected", "required"):
+        if p.get(key) in (True, "true"):
+            out[key] = True
+    if "expanded" in p:
+        out["expanded"] = p["expanded"] in (True, "true")
+    if p.get("level"):
+        out["level"] = int(p["level"])
     return out
 
 
@@ -301,7 +328,8 @@ def compare_page(tab, url: str = "") -> PageResult:
             case=e["case"], label=e["label"], ours_role=e["role"], ours_name=e["name"],
             chrome_role=c["role"] if c else "<absent>", chrome_name=c["name"] if c else "",
             chrome_ignored=c["ignored"] if c else True,
-            extra={"states": e["states"], "value": e.get("value"), "fromContent": e["fromContent"]},
+            extra={"states": e["states"], "value": e.get("value"), "fromContent": e["fromContent"],
+                   "html": e.get("html", ""), "chrome_states": c["states"] if c else {}},
         ))
     missed = []
     for be, c in chrome.items():

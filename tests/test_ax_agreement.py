@@ -119,9 +119,11 @@ def test_aria_agrees_with_chrome(ax_results):
             total += 1
             missed.append(f"{page}: missed {m}")
     ratio = agreeing / total if total else 0.0
+    raw = (agreeing - len(allowed_seen)) / total if total else 0.0
     cases = sum(1 for r in ax_results.values() for c in r.comparisons if c.case)
     print(f"\naria.js vs Chrome: {total} elements compared ({cases} marked cases) "
-          f"over {len(ax_results)} pages, agreement {ratio:.2%}")
+          f"over {len(ax_results)} pages, agreement {ratio:.2%} "
+          f"({raw:.2%} before the allow-list)")
     for line in allowed_seen:
         print("  ALLOWED  " + line)
     for line in disagreements + missed:
@@ -134,71 +136,29 @@ def test_aria_agrees_with_chrome(ax_results):
         f"agreement {ratio:.2%} < {MIN_AGREEMENT:.0%}:\n" + "\n".join(disagreements + missed))
 
 
-# -- speed ---------------------------------------------------------------------
-
-WALK_TIMING_JS = r"""
-(() => {
-  const t0 = performance.now();
-  let n = 0;
-  Aria.begin();
-  try {
-    const walk = (node) => {
-      for (const c of Aria.children(node)) {
-        if (c.nodeType !== 1) continue;
-        n++;
-        if (Aria.isHidden(c)) { if (!Aria.hidesSubtree(c)) walk(c); continue; }
-        const r = Aria.role(c);
-        Aria.name(c, r); Aria.states(c, r); Aria.value(c, r); Aria.isFocusableByTabindex(c);
-        walk(c);
-      }
-    };
-    walk(document.body);
-  } finally {
-    Aria.end();
-  }
-  return JSON.stringify({ms: performance.now() - t0, elements: n});
-})()
-"""
-
-# Generous bound for loaded CI machines; on an idle machine the walk takes
-# roughly 100-150 ms.
-WALK_BUDGET_MS = 1500
+def _comparable_states(role: str | None, states: dict) -> dict:
+    out = dict(states)
+    if role == "listitem":  # Chrome reports level 1 on every list item; verdex omits it
+        out.pop("level", None)
+    return out
 
 
-def big_table_html(rows: int = 2000) -> str:
-    filler = ("lorem ipsum dolor sit amet " * 6)[:150]
-    body = "".join(
-        f'<tr><td>Row {i}</td><td><a href="#r{i}">Link {i}</a></td>'
-        f"<td><button>Edit {i}</button></td>"
-        f'<td><input aria-label="Qty {i}" value="{i}"></td><td><span>{filler}</span></td></tr>'
-        for i in range(rows)
-    )
-    return ("<!doctype html><html><head><meta charset=utf-8><title>big table</title></head>"
-            "<body><table><thead><tr><th>A</th><th>B</th><th>C</th><th>D</th><th>E</th></tr>"
-            f"</thead><tbody>{body}</tbody></table></body></html>")
-
-
-def test_walk_of_2000_row_table_is_fast(chrome_http, tmp_path):
-    page = tmp_path / "big-table.html"
-    page.write_text(big_table_html(), encoding="utf-8")
-    browser = pychrome.Browser(url=chrome_http)
-    tab = browser.new_tab()
-    tab.start()
-    try:
-        ax_oracle.navigate(tab, page.as_uri())
-        ctx = ax_oracle.isolated_world(tab, "verdex-timing")
-        source = ax_oracle.ARIA_JS.read_text(encoding="utf-8")
-        expression = "(() => {\n" + source + "\nreturn " + WALK_TIMING_JS.strip() + ";\n})()"
-        timings = []
-        for _ in range(3):  # the first run also pays for style recalc
-            r = tab.call_method("Runtime.evaluate", expression=expression, contextId=ctx,
-                                returnByValue=True, _timeout=10)
-            assert "exceptionDetails" not in r, r["exceptionDetails"]
-            timings.append(json.loads(r["result"]["value"]))
-    finally:
-        _shutdown(browser, tab)
-    best = min(t["ms"] for t in timings)
-    print(f"\nwalk of {timings[0]['elements']} elements: "
-          + ", ".join(f"{t['ms']:.0f} ms" for t in timings) + f" (best {best:.0f} ms)")
-    assert timings[0]["elements"] >= 20000
-    assert best < WALK_BUDGET_MS
+def test_states_agree_with_chrome(ax_results):
+    total = agreeing = 0
+    lines = []
+    for page, result in ax_results.items():
+        for c in result.comparisons:
+            if c.excluded or not c.role_ok:
+                continue
+            total += 1
+            ours = _comparable_states(c.ours_role, c.extra["states"])
+            chrome = _comparable_states(c.ours_role, c.extra["chrome_states"])
+            if ours == chrome:
+                agreeing += 1
+            else:
+                lines.append(f"{page}: {c.case or c.label} ({c.ours_role}): ours={ours} chrome={chrome}")
+    ratio = agreeing / total if total else 0.0
+    print(f"\nstates vs Chrome: {total} elements, agreement {ratio:.2%}")
+    for line in lines:
+        print("  DISAGREE " + line)
+    assert ratio >= MIN_AGREEMENT, "\n".join(lines)

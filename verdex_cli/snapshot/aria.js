@@ -11,7 +11,29 @@
 // tests/test_ax_agreement.py, which compares against Accessibility.getFullAXTree).
 //
 // All caches live for one snapshot run: Aria.begin() ... Aria.end().  Calls made
-// outside a run work too, they just do not share caches between calls.
+// outside a run work too, they just do not share caches between calls.  Do not
+// mutate the DOM between begin() and end().
+//
+// API
+//   Aria.begin() / Aria.end()       start / finish one snapshot run (caches)
+//   Aria.children(node)             flat-tree children (open shadow roots,
+//                                   slot assignment/fallback), elements and
+//                                   text nodes only
+//   Aria.isHidden(node)             excluded from the accessibility tree
+//                                   (elements and text nodes)
+//   Aria.hidesSubtree(el)           isHidden(el) and all descendants hidden too
+//                                   (false for visibility:hidden, whose
+//                                   descendants may be visible again).  Inert
+//                                   ancestors of an open modal <dialog> are
+//                                   not hidden but get role 'none'.
+//   Aria.role(el)                   ARIA role string, or null (html, body,
+//                                   <input type=hidden>)
+//   Aria.name(el, role?)            {name, fromContent}
+//   Aria.states(el, role?)          {checked, disabled, expanded, selected,
+//                                   pressed, level, required} (applicable keys)
+//   Aria.value(el, role?)           current value string, or undefined
+//   Aria.isFocusableByTabindex(el)  tabindex attribute parses to an int >= 0
+//   Aria.label(el)                  debug label: <tag id="x">, <tag class="y">
 const Aria = (() => {
   'use strict';
 
@@ -158,11 +180,11 @@ const Aria = (() => {
 
   // Run `fn` with a run context, creating a throwaway one outside begin/end.
   function inRun(fn) {
-    return function (...args) {
-      if (run) return fn.apply(null, args);
+    return function (a, b) {
+      if (run) return fn(a, b);
       run = newRun();
       try {
-        return fn.apply(null, args);
+        return fn(a, b);
       } finally {
         run = null;
       }
@@ -308,8 +330,8 @@ const Aria = (() => {
     return info;
   }
 
-  // Is `el` an ancestor of the open modal dialog (inert itself, but not its
-  // subtree)?
+  // Is `el` an ancestor of the open modal dialog?  Such elements are inert
+  // but their subtree holds the dialog: they stay visible with role 'none'.
   function isModalAncestor(el) {
     const m = modalInfo();
     return !!m && m.chain.has(el);
@@ -355,7 +377,7 @@ const Aria = (() => {
     h = hiddenSubtree(node);
     if (!h) {
       const v = style(node).visibility;
-      h = v === 'hidden' || v === 'collapse' || isModalAncestor(node);
+      h = v === 'hidden' || v === 'collapse';
     }
     run.hidden.set(node, h);
     return h;
@@ -446,6 +468,7 @@ const Aria = (() => {
   function computeRole(el) {
     const tag = el.localName;
     if (tag === 'html' || tag === 'body') return null;
+    if (isModalAncestor(el)) return 'none';
     const explicit = explicitRole(el);
     if (explicit) {
       if (explicit === 'none' || explicit === 'presentation') {
@@ -497,7 +520,7 @@ const Aria = (() => {
       const table = el.closest('table');
       const tr = table ? roleImpl(table) : 'table';
       if (tr !== 'table' && tr !== 'grid' && tr !== 'treegrid') {
-        return tag === 'td' || tag === 'th' ? 'generic' : 'none';
+        return tag === 'td' || tag === 'th' || isFocusable(el) ? 'generic' : 'none';
       }
     } else if (tag === 'li' || tag === 'dt' || tag === 'dd') {
       const p = el.parentElement;
@@ -1144,6 +1167,13 @@ const Aria = (() => {
     let res = run.name.get(el);
     if (res !== undefined) return res;
     if (r === undefined) r = roleImpl(el);
+    // Fast path: most elements (generic, paragraph...) cannot have a name.
+    if (NAME_PROHIBITED.has(r) && !el.hasAttribute('aria-label') &&
+        !el.hasAttribute('aria-labelledby') && !isFocusable(el)) {
+      res = { name: '', fromContent: false };
+      run.name.set(el, res);
+      return res;
+    }
     const st = {
       root: el, inLabelledBy: false, includeHidden: false, visited: new Set(), fromContent: false,
       attr: false, skips: 0,
@@ -1169,6 +1199,7 @@ const Aria = (() => {
   }
 
   function statesImpl(el, r) {
+    if (!el || el.nodeType !== 1) return {};
     if (r === undefined) r = roleImpl(el);
     const s = {};
     const tag = el.localName;
@@ -1200,7 +1231,7 @@ const Aria = (() => {
     if (ex === 'true') s.expanded = true;
     else if (ex === 'false') s.expanded = false;
     else if (tag === 'summary' && r === 'button') s.expanded = !!(el.parentElement && el.parentElement.open);
-    else if (r === 'combobox') s.expanded = false;
+    else if (r === 'combobox' && tag === 'select') s.expanded = false;
 
     // selected
     if (tag === 'option' && r === 'option') {
@@ -1223,6 +1254,15 @@ const Aria = (() => {
       else if (r === 'heading') {
         const m = /^h([1-6])$/.exec(tag);
         s.level = m ? parseInt(m[1], 10) : 2;
+      } else if (r === 'treeitem') {
+        // Implied level: one more per group between the item and its tree.
+        let level = 1;
+        for (let n = flatParent(el); n; n = flatParent(n)) {
+          const pr = roleImpl(n);
+          if (pr === 'tree' || pr === 'treegrid') break;
+          if (pr === 'group') level++;
+        }
+        s.level = level;
       }
     }
 
@@ -1234,6 +1274,7 @@ const Aria = (() => {
   }
 
   function valueImpl(el, r) {
+    if (!el || el.nodeType !== 1) return undefined;
     if (r === undefined) r = roleImpl(el);
     const tag = el.localName;
     if (TEXTBOX_ROLES.has(r)) {
@@ -1262,6 +1303,7 @@ const Aria = (() => {
   }
 
   function isFocusableByTabindex(el) {
+    if (!el || el.nodeType !== 1) return false;
     const v = tabindexValue(el);
     return v !== null && v >= 0;
   }
@@ -1281,7 +1323,7 @@ const Aria = (() => {
     end() { run = null; },
     children,
     isHidden: inRun(isHiddenImpl),
-    hidesSubtree: inRun((el) => el.nodeType === 1 && hiddenSubtree(el)),
+    hidesSubtree: inRun((el) => !!el && el.nodeType === 1 && hiddenSubtree(el)),
     role: inRun(roleImpl),
     name: inRun(nameImpl),
     states: inRun(statesImpl),

@@ -56,7 +56,11 @@ const __verdexBridge = (() => {
   }
 
   function element(el, out, inContainer) {
-    if (Aria.isHidden(el)) return;
+    if (Aria.isHidden(el)) {
+      // visibility:hidden hides the element itself, not a visible child
+      if (!Aria.hidesSubtree(el)) walk(el, out, inContainer);
+      return;
+    }
     const role = Aria.role(el);
     if (role === null || role === undefined) { walk(el, out, inContainer); return; }
     const tier = tierOf(el, role, inContainer);
@@ -163,12 +167,7 @@ const __verdexBridge = (() => {
     } finally { Aria.end(); }
   }
 
-  function hiddenInTree(el) {
-    for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.parentNode && n.parentNode.host)) {
-      if (Aria.isHidden(n)) return true;
-    }
-    return false;
-  }
+  function hiddenInTree(el) { return Aria.isHidden(el); }
 
   function describe(n) {
     const el = elementOf.get(n);

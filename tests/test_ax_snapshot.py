@@ -1,0 +1,70 @@
+"""The real snapshot path against Chrome's accessibility engine, on every demo page.
+
+For each demo page, every ref of the main frame that `snapshot --all-refs`
+issues is mapped to its DOM node (bridge element -> DOM.describeNode ->
+backendNodeId) and its role and name are compared with what
+Accessibility.getFullAXTree reports for that node.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+try:
+    from . import ax_oracle
+except ImportError:  # pragma: no cover
+    import ax_oracle
+
+DEMO_PAGES = ["index.html", "shop.html", "form.html", "frames.html", "shadow.html", "spa.html",
+              "table.html?rows=40", "dialogs.html", "mutations.html", "popup.html"]
+MIN_AGREEMENT = 0.98
+
+
+def _backend_id(page, frame, n: int) -> int:
+    obj = page.frames.eval(frame, f"__verdexBridge.element({n})", by_value=False)
+    node = frame.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
+    return node["backendNodeId"]
+
+
+def _compare(driver, url: str) -> tuple[int, list[str]]:
+    driver.ok("open " + url)
+    data = driver.ok("snapshot --all-refs").data
+    page = driver.ctx.page
+    main = page.frames.main
+    chrome = ax_oracle.chrome_ax(page.target._tab)
+    total, bad = 0, []
+    for ref, info in data["refs"].items():
+        if info["frame"] != 0:
+            continue
+        n = int(ref.rsplit("e", 1)[1])
+        node = chrome.get(_backend_id(page, main, n))
+        total += 1
+        if node is None or node["ignored"]:
+            bad.append(f"{url} {ref} {info['role']} {info['name']!r}: Chrome leaves it out")
+            continue
+        same_role = node["role"] == info["role"]
+        same_name = ax_oracle.norm_ws(node["name"]) == ax_oracle.norm_ws(info["name"])
+        if not (same_role and same_name):
+            bad.append(f"{url} {ref}: ours {info['role']} {info['name']!r}, "
+                       f"Chrome {node['role']} {node['name']!r}")
+    return total, bad
+
+
+def test_demo_snapshots_agree_with_chrome(driver, demo):
+    total, bad = 0, []
+    for name in DEMO_PAGES:
+        t, b = _compare(driver, demo.url(name))
+        total += t
+        bad += b
+    agreement = 1 - len(bad) / total
+    print(f"\n{total} refs on {len(DEMO_PAGES)} demo pages, agreement {agreement:.2%}")
+    for line in bad:
+        print("  DISAGREE " + line)
+    assert total > 150
+    assert agreement >= MIN_AGREEMENT, "\n".join(bad)
+
+
+@pytest.mark.parametrize("name", ["form.html"])
+def test_form_page_fully_agrees(driver, demo, name):
+    total, bad = _compare(driver, demo.url(name))
+    assert total > 30 and not bad, "\n".join(bad)
