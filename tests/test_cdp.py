@@ -91,9 +91,10 @@ def test_call_exceeding_its_timeout_raises_cdp_timeout(tab):
         tab.call("Runtime.evaluate", timeout=0.5, expression="while (true) {}")
     elapsed = time.monotonic() - start
     assert info.value.kind == "timeout"
-    assert info.value.message == "Runtime.evaluate timed out after 0.5 s."
+    assert "Runtime.evaluate" in info.value.message and "0.5 s" in info.value.message
+    assert "\n" not in info.value.message
     assert 0.4 < elapsed < 3
-    # The connection survives a time-out: stop the loop and the tab answers again.
+    # The connection survives a time-out: once the loop is stopped the tab answers again.
     tab.call("Runtime.terminateExecution", timeout=2)
     res = tab.call("Runtime.evaluate", timeout=5, expression="1 + 1", returnByValue=True)
     assert res["result"]["value"] == 2
@@ -103,7 +104,7 @@ def test_default_timeout_comes_from_the_target(chrome_http):
     info = _new_tab(chrome_http)
     target = Target(info["webSocketDebuggerUrl"], timeout=0.3, target_id=info["id"])
     try:
-        with pytest.raises(CDPTimeout, match=r"after 0\.3 s"):
+        with pytest.raises(CDPTimeout, match=r"\b0\.3 s\b"):
             target.call("Runtime.evaluate", expression="while (true) {}")
         target.call("Runtime.terminateExecution", timeout=2)
     finally:

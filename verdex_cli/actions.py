@@ -186,15 +186,34 @@ def _selected_index(page: Page, res: Resolved) -> int:
 
 
 def _select_single(page: Page, res: Resolved, target: int) -> None:
-    """Keyboard selection on the focused select: trusted input, fires input/change."""
+    """Keyboard selection on the focused select, trusted input only.
+
+    The option list is opened (Alt+ArrowDown), the highlight moved over the
+    enabled options, and Enter commits: the page sees one input/change event.
+    If that did not land (a platform without the popup), step with arrows on
+    the closed select instead.
+    """
+    opts = _bridge(page, res.frame, f"options({res.ref.n})")["options"]
+    current = next((o["index"] for o in opts if o["selected"]), -1)
+    if current == target:
+        return
+    lo, hi = sorted((max(current, 0), target))
+    steps = sum(1 for o in opts[lo:hi + 1] if not o["disabled"] and o["index"] != current)
+    if current < 0:
+        steps = sum(1 for o in opts[:target + 1] if not o["disabled"])
+    arrow = "ArrowDown" if current < target else "ArrowUp"
+    _keys(page, parse_key("Alt+ArrowDown").events())
+    for _ in range(steps):
+        _keys(page, parse_key(arrow).events())
+    _keys(page, parse_key("Enter").events())
     current = _selected_index(page, res)
-    steps = 0
-    while current != target and steps < 2000:
+    guard = 0
+    while current != target and guard < 2000:
         _keys(page, parse_key("ArrowDown" if current < target else "ArrowUp").events())
         new = _selected_index(page, res)
         if new == current:
             break
-        current, steps = new, steps + 1
+        current, guard = new, guard + 1
 
 
 def _select_multiple(page: Page, res: Resolved, wanted: list[dict]) -> None:
@@ -209,6 +228,10 @@ def _select_multiple(page: Page, res: Resolved, wanted: list[dict]) -> None:
         _mouse(page, "mouseReleased", x, y, button="left", clickCount=1, modifiers=mods)
 
 
+# wait two frames so the wheel scroll has been applied, then read the position
+SCROLL_Y = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(window.scrollY))))"
+
+
 def scroll(page: Page, res: Resolved | None, direction: str | None) -> dict:
     if res is not None:
         prepare(page, res, pointer=False)
@@ -217,5 +240,6 @@ def scroll(page: Page, res: Resolved | None, direction: str | None) -> dict:
     w, h = metrics["clientWidth"], metrics["clientHeight"]
     delta = h * 0.8 * (1 if direction == "down" else -1)
     _mouse(page, "mouseWheel", w / 2, h / 2, deltaX=0, deltaY=delta)
-    y = page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(window.scrollY))))")
+    y = page.target.call("Runtime.evaluate", expression=SCROLL_Y, awaitPromise=True,
+                         returnByValue=True)["result"].get("value")
     return {"action": "scroll", "direction": direction, "scroll_y": y, "notes": []}

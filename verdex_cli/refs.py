@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .errors import RefError
 from .snapshot.model import RefInfo, Snapshot
 
-REF_RE = re.compile(r"^c(\d+)p(\d+)f(\d+)e([1-9]\d*)$")
+REF_RE = re.compile(r"^c([0-9]+)p([0-9]+)f([0-9]+)e([1-9][0-9]*)$")
 EXAMPLE = "c0p0f0e3"
 
 

@@ -95,8 +95,8 @@ class Target:
         except pexc.TimeoutException as exc:
             if self.kind != "browser" and method != "Runtime.terminateExecution":
                 self._interrupt()
-                raise CDPTimeout(f"The page did not answer within {limit:g} s ({method}); its JavaScript was busy "
-                                 "and has been interrupted, so the session stays usable.", method=method) from exc
+                raise CDPTimeout(f"The page did not answer within {limit:g} s ({method}). Any script it was running "
+                                 "has been interrupted, so the session stays usable.", method=method) from exc
             raise CDPTimeout(f"{method} timed out after {limit:g} s.", method=method) from exc
         except pexc.CallMethodException as exc:
             text = str(exc)

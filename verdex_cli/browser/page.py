@@ -6,15 +6,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urljoin, urlparse
 
 from ..errors import CDPError, CDPTimeout, JSError, NavigationFailed, UsageError
 from .cdp import Target
 from .frames import FrameRegistry
 
 
-def normalize_url(raw: str) -> str:
-    """Accept URLs, bare host names and local file paths."""
+def normalize_url(raw: str, base: str | None = None) -> str:
+    """Accept URLs, bare host names, local file paths, and paths relative to an http page."""
     text = raw.strip()
     if not text:
         raise UsageError("Usage: open URL")
@@ -22,13 +22,19 @@ def normalize_url(raw: str) -> str:
     if parsed.scheme in ("http", "https", "file", "about", "data", "chrome", "view-source"):
         return text
     path = Path(text).expanduser()
-    if path.exists() or text.startswith(("/", "./", "../", "~")) or text.endswith((".html", ".htm")):
-        if not path.exists():
-            raise NavigationFailed(f"No such file: {text}")
+    if path.exists():
         return path.resolve().as_uri()
+    looks_relative = text.startswith(("/", "./", "../", "?", "#")) or text.endswith((".html", ".htm"))
+    if looks_relative and base and urlparse(base).scheme in ("http", "https"):
+        return urljoin(base, text)
+    if looks_relative or text.startswith("~"):
+        raise NavigationFailed(f"No such file: {text}")
     if parsed.scheme and parsed.netloc:
         return text
     return "http://" + text
+
+
+MAX_SHOT_HEIGHT = 16384
 
 
 @dataclass
@@ -100,27 +106,34 @@ class Page:
 
     # -- main-world evaluation ---------------------------------------------
     def evaluate(self, expression: str, timeout: float | None = None):
-        """Evaluate in the page's own world (like the DevTools console)."""
-        res = self.target.call(
-            "Runtime.evaluate",
-            timeout=timeout,
-            expression=expression,
-            returnByValue=True,
-            awaitPromise=True,
-            userGesture=True,
-            replMode=True,
-            allowUnsafeEvalBlockedByCSP=True,
-        )
-        if "exceptionDetails" in res:
-            raise JSError(describe_exception(res["exceptionDetails"]))
-        obj = res.get("result", {})
-        if "value" in obj:
-            return obj["value"]
-        if obj.get("type") == "undefined":
-            return None
-        if "unserializableValue" in obj:
-            return obj["unserializableValue"]
-        return obj.get("description")
+        """Evaluate in the page's own world, like the DevTools console (top-level
+        await, re-declarable let); a Promise result is awaited."""
+        call = self.target.call
+        res = call("Runtime.evaluate", timeout=timeout, expression=expression, returnByValue=False,
+                   awaitPromise=True, userGesture=True, replMode=True, allowUnsafeEvalBlockedByCSP=True,
+                   objectGroup="verdex-eval")
+        try:
+            if "exceptionDetails" in res:
+                raise JSError(describe_exception(res["exceptionDetails"]))
+            obj = res.get("result", {})
+            if obj.get("subtype") == "promise":
+                res = call("Runtime.awaitPromise", timeout=timeout, promiseObjectId=obj["objectId"],
+                           returnByValue=True)
+                if "exceptionDetails" in res:
+                    raise JSError(describe_exception(res["exceptionDetails"]))
+                obj = res.get("result", {})
+            elif "objectId" in obj and obj.get("type") == "object" and obj.get("subtype") != "node":
+                try:
+                    obj = call("Runtime.callFunctionOn", timeout=timeout, objectId=obj["objectId"],
+                               functionDeclaration="function () { return this; }", returnByValue=True)["result"]
+                except CDPError:
+                    pass  # not serialisable (cycles): fall back to its description
+            return _value_of(obj)
+        finally:
+            try:
+                call("Runtime.releaseObjectGroup", timeout=2, objectGroup="verdex-eval")
+            except (CDPError, CDPTimeout):
+                pass
 
     def info(self) -> dict:
         """Current URL and title (from the target list, no page JS involved)."""
@@ -208,19 +221,37 @@ class Page:
         if out.suffix.lower() not in (".png", ".jpg", ".jpeg", ".webp"):
             raise UsageError("Screenshot path must end in .png, .jpg or .webp.")
         fmt = {"jpg": "jpeg"}.get(out.suffix.lower()[1:], out.suffix.lower()[1:])
-        params = {"format": fmt, "captureBeyondViewport": full_page}
-        data = self.target.call("Page.captureScreenshot", **params)["data"]
+        params: dict = {"format": fmt}
+        notes = []
+        if full_page:
+            size = self.target.call("Page.getLayoutMetrics")["cssContentSize"]
+            height = min(size["height"], MAX_SHOT_HEIGHT)
+            if height < size["height"]:
+                notes.append(f"The page is {size['height']:.0f} px tall; the screenshot stops at {MAX_SHOT_HEIGHT} px.")
+            params.update(captureBeyondViewport=True,
+                          clip={"x": 0, "y": 0, "width": size["width"], "height": height, "scale": 1})
+        data = self.target.call("Page.captureScreenshot", timeout=max(self.timeout, 30.0), **params)["data"]
         raw = base64.b64decode(data)
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(raw)
         except OSError as exc:
             raise UsageError(f"Cannot write {out}: {exc.strerror or exc}") from exc
-        return {"path": str(out), "bytes": len(raw)}
+        return {"path": str(out), "bytes": len(raw), "notes": notes}
 
     def close(self) -> None:
         self.frames.close()
         self.target.close()
+
+
+def _value_of(obj: dict):
+    if "value" in obj:
+        return obj["value"]
+    if obj.get("type") == "undefined":
+        return None
+    if "unserializableValue" in obj:
+        return obj["unserializableValue"]
+    return obj.get("description")
 
 
 def describe_exception(details: dict) -> str:

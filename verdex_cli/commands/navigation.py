@@ -14,7 +14,8 @@ def _nav_result(info: dict) -> Result:
 @command("open", aliases=("goto",), usage="open URL", min_args=1, max_args=1,
          help="Open a URL or a local file in the current tab.")
 def open_cmd(ctx, args, flags):
-    return _nav_result(ctx.page.navigate(normalize_url(args[0])))
+    page = ctx.page
+    return _nav_result(page.navigate(normalize_url(args[0], base=page.frames.main.url)))
 
 
 @command("back", usage="back", help="Go back one page in the tab's history.")

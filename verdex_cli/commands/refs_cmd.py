@@ -65,19 +65,24 @@ def inspect_cmd(ctx, args, flags):
     rec = store.get(str(ref))
     if rec is None:
         raise RefError(f"Ref '{ref}' not found. Take a new snapshot.", kind="unknown_ref")
+    live: dict = {}
+    failure: RefError | None = None
+    try:
+        live = locate(page, store, rec.ref)[4]
+    except RefError as exc:
+        failure = exc
     data = {"ref": rec.ref, "role": rec.role, "name": rec.name, "frame": rec.frame, "status": rec.status,
             "first_seen": rec.first_seen, "last_seen": rec.last_seen, "history": list(rec.history)}
-    try:
-        _, _, _, _, live = locate(page, store, rec.ref)
+    if failure is not None:
+        data["status"] = failure.kind
+        data["reason"] = failure.message
+    else:
         data.update(tag=live.get("tag"), attributes=live.get("attrs", {}), box=live.get("box"),
                     states=live.get("states", {}), current={"role": live.get("role"), "name": live.get("name")})
         changed = live.get("role") != rec.role or name_change(rec.name, live.get("name", "")) == "significant"
         data["status"] = "changed" if changed else ("hidden" if live.get("hidden") else "live")
         if changed:
             data["history"].append(f"now {describe(live.get('role', ''), live.get('name', ''))} (not yet snapshotted)")
-    except RefError as exc:
-        data["status"] = exc.kind
-        data["reason"] = exc.message
     rec.status = data["status"] if data["status"] in ("live", "changed", "removed", "navigated", "hidden") else rec.status
     return Result("inspect", data)
 

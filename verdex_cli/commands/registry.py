@@ -76,8 +76,8 @@ class Registry:
         text = line.strip()
         if not text:
             raise UsageError("Empty command. Type 'help'.")
-        head, _, tail = text.partition(" ")
-        head = head.strip()
+        parts = text.split(None, 1)
+        head, tail = parts[0], (parts[1] if len(parts) > 1 else "")
         cmd = self.get(head)
         if cmd is None:
             raise UsageError(f"Unknown command '{head}'. Type 'help'.")
