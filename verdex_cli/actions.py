@@ -63,12 +63,17 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     if action != "hover":
         _bridge(page, res.frame, f"arm({res.ref.n})")
     _mouse(page, "mouseMoved", x, y, button="none")
+    result = {"action": action, "ref": res.text, "role": res.role, "name": res.name, "x": round(x), "y": round(y)}
     if action in ("click", "dblclick"):
         _mouse(page, "mousePressed", x, y, button="left", clickCount=1)
-        _mouse(page, "mouseReleased", x, y, button="left", clickCount=1)
-    if action == "dblclick":
-        _mouse(page, "mousePressed", x, y, button="left", clickCount=2)
-        _mouse(page, "mouseReleased", x, y, button="left", clickCount=2)
+        try:
+            _mouse(page, "mouseReleased", x, y, button="left", clickCount=1)
+            if action == "dblclick":
+                _mouse(page, "mousePressed", x, y, button="left", clickCount=2)
+                _mouse(page, "mouseReleased", x, y, button="left", clickCount=2)
+        except ConnectionLost:
+            # the click closed its own tab (window.close()): it did land
+            return dict(result, notes=res.notes + ["The tab closed itself after the click."])
     guard = {"received": -1, "blocked": []}
     if action != "hover":
         try:
@@ -79,9 +84,11 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     if guard["blocked"]:
         raise NotActionable(f"Element {res.label} was not clicked: the events would have reached "
                             f"{guard['blocked'][0].split(' on ', 1)[-1]} instead, so they were stopped.")
-    notes += page.settle_after_action(nav_before)
-    return {"action": action, "ref": res.text, "role": res.role, "name": res.name, "x": round(x), "y": round(y),
-            "notes": notes}
+    try:
+        notes += page.settle_after_action(nav_before)
+    except ConnectionLost:
+        notes.append("The tab closed itself after the click.")
+    return dict(result, notes=notes)
 
 
 def focus(page: Page, res: Resolved) -> None:

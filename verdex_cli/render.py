@@ -165,3 +165,18 @@ class Renderer:
     def _r_reset(self, d: dict) -> None:
         how = "numbering continues" if d["keep_counter"] else "numbering restarts at 1"
         self._plain(f"Dropped {d['dropped']} refs; {how}. Take a new snapshot.", style="green")
+
+    def _r_frames(self, d: dict) -> None:
+        for f in d["frames"]:
+            where = "cross-origin" if f["cross_origin"] else "same-origin"
+            parent = "" if f["parent"] is None else f"  in f{f['parent']}"
+            name = f"  name={f['name']!r}" if f["name"] else ""
+            self._plain(f"f{f['index']}  {f['url'] or '(no url)'}  [{where}]{parent}{name}")
+
+    def _r_tabs(self, d: dict) -> None:
+        for t in d["tabs"]:
+            mark = "*" if t["current"] else " "
+            line = Text(f"{mark} tab {t['index']}  ", style="bold" if t["current"] else "")
+            line.append(t["title"] or "(no title)")
+            line.append(f"  {t['url']}", style="dim")
+            self.out.print(line)

@@ -6,7 +6,7 @@ import json
 import urllib.request
 from dataclasses import dataclass, field
 
-from ..errors import ConnectionLost, LaunchError
+from ..errors import ConnectionLost, LaunchError, UsageError, VerdexError
 from . import launch as launcher
 from .cdp import Target
 from .page import Page
@@ -30,6 +30,7 @@ class Session:
     init_script: str = ""
     _page_counters: dict[int, int] = field(default_factory=dict)
     _own_targets: list[str] = field(default_factory=list)
+    _browser_target: Target | None = None
 
     @classmethod
     def start(cls, options: Options, init_script: str = "") -> "Session":
@@ -68,7 +69,72 @@ class Session:
             raise LaunchError("The browser has no page to attach to.")
         self.add_page(pages[0]["webSocketDebuggerUrl"], pages[0]["id"], context=0)
 
-    def add_page(self, ws_url: str, target_id: str, context: int = 0) -> Page:
+    # -- tabs -------------------------------------------------------------------
+    def _browser(self) -> Target:
+        if self._browser_target is None or not self._browser_target.alive:
+            self._browser_target = Target(self.chrome.browser_ws, self.options.timeout, None, "browser")
+        return self._browser_target
+
+    def new_tab(self, url: str = "about:blank") -> Page:
+        created = self._browser().call("Target.createTarget", url="about:blank")
+        target_id = created["targetId"]
+        self._own_targets.append(target_id)
+        info = next((t for t in self._targets() if t.get("id") == target_id), None)
+        if info is None or not info.get("webSocketDebuggerUrl"):
+            raise LaunchError("The new tab did not appear in the browser's target list.")
+        page = self.add_page(info["webSocketDebuggerUrl"], target_id, context=self.current[0])
+        if url != "about:blank":
+            page.navigate(url)
+        return page
+
+    def discover(self) -> list[Page]:
+        """Attach to tabs our pages opened (popups, target=_blank); returns the new ones."""
+        infos = self._browser().call("Target.getTargets")["targetInfos"]
+        alive = {i["targetId"] for i in infos}
+        for key, page in list(self.pages.items()):
+            if page.target.id not in alive and len(self.pages) > 1:  # closed by the page (window.close)
+                page.close()
+                del self.pages[key]
+        if self.current not in self.pages:
+            self.current = min(self.pages)
+        known = {p.target.id for p in self.pages.values()}
+        new = []
+        for info in infos:
+            if info.get("type") != "page" or info["targetId"] in known:
+                continue
+            if info.get("openerId") not in known:
+                continue
+            entry = next((t for t in self._targets() if t.get("id") == info["targetId"]), None)
+            if entry and entry.get("webSocketDebuggerUrl"):
+                new.append(self.add_page(entry["webSocketDebuggerUrl"], info["targetId"], context=self.current[0],
+                                         switch=False))
+        return new
+
+    def switch(self, index: int, context: int | None = None) -> Page:
+        key = (self.current[0] if context is None else context, index)
+        if key not in self.pages:
+            raise UsageError(f"There is no tab {index}. 'tabs' lists them.")
+        self.current = key
+        return self.pages[key]
+
+    def close_tab(self, index: int) -> None:
+        key = (self.current[0], index)
+        page = self.pages.get(key)
+        if page is None:
+            raise UsageError(f"There is no tab {index}. 'tabs' lists them.")
+        if len(self.pages) == 1:
+            raise UsageError("That is the last tab; use 'quit' to leave.")
+        target_id = page.target.id
+        page.close()
+        del self.pages[key]
+        try:
+            self._browser().call("Target.closeTarget", targetId=target_id)
+        except VerdexError:
+            pass
+        if self.current == key:
+            self.current = min(self.pages)
+
+    def add_page(self, ws_url: str, target_id: str, context: int = 0, switch: bool = True) -> Page:
         index = self._page_counters.get(context, 0)
         self._page_counters[context] = index + 1
         target = Target(ws_url, self.options.timeout, target_id, "page")
@@ -76,7 +142,8 @@ class Session:
         page.frames.init_script = self.init_script
         page.frames.http_endpoint = self.chrome.http_endpoint
         self.pages[(context, index)] = page
-        self.current = (context, index)
+        if switch:
+            self.current = (context, index)
         return page
 
     @property
@@ -90,6 +157,8 @@ class Session:
             except Exception:
                 pass
         self.pages.clear()
+        if self._browser_target is not None:
+            self._browser_target.close()
         for target_id in self._own_targets:
             try:
                 with urllib.request.urlopen(f"{self.chrome.http_endpoint}/json/close/{target_id}", timeout=2):

@@ -13,21 +13,24 @@ def _resolve(ctx, raw):
     return resolve(ctx.page, store_for(ctx), raw)
 
 
-def _result(out: dict) -> Result:
+def _result(out: dict, ctx=None) -> Result:
     notes = out.pop("notes", [])
+    if ctx is not None:
+        for page in ctx.ensure_session().discover():
+            notes.append(f"A new tab opened: tab {page.index} ({page.info()['url']}). Switch with 'tab {page.index}'.")
     return Result("action", out, notes)
 
 
 @command("click", usage="click REF", min_args=1, max_args=1, ref_args=(0,),
          help="Click the element with a real mouse event.")
 def click_cmd(ctx, args, flags):
-    return _result(actions.pointer(ctx.page, _resolve(ctx, args[0]), "click"))
+    return _result(actions.pointer(ctx.page, _resolve(ctx, args[0]), "click"), ctx)
 
 
 @command("dblclick", usage="dblclick REF", min_args=1, max_args=1, ref_args=(0,),
          help="Double-click the element.")
 def dblclick_cmd(ctx, args, flags):
-    return _result(actions.pointer(ctx.page, _resolve(ctx, args[0]), "dblclick"))
+    return _result(actions.pointer(ctx.page, _resolve(ctx, args[0]), "dblclick"), ctx)
 
 
 @command("hover", usage="hover REF", min_args=1, max_args=1, ref_args=(0,),
@@ -51,7 +54,7 @@ def fill_cmd(ctx, args, flags):
 @command("press", usage="press KEY", min_args=1, max_args=1,
          help="Press a key in the focused element (Enter, Tab, Escape, ArrowDown, Control+A, ...).")
 def press_cmd(ctx, args, flags):
-    return _result(actions.press(ctx.page, args[0]))
+    return _result(actions.press(ctx.page, args[0]), ctx)
 
 
 @command("select", usage="select REF VALUE...", min_args=2, max_args=None, ref_args=(0,),

@@ -1,0 +1,56 @@
+"""frames, tabs and tab: where refs live."""
+
+from __future__ import annotations
+
+from ..browser.page import normalize_url
+from ..errors import UsageError
+from ..snapshot.capture import capture_tree
+from .registry import Result, command
+
+
+@command("frames", usage="frames", help="List the frames of the current page with their indices.")
+def frames_cmd(ctx, args, flags):
+    page = ctx.page
+    _, frames, notes = capture_tree(page)
+    rows = [dict(f.as_json(), parent=f.parent) for f in frames]
+    return Result("frames", {"frames": rows}, notes)
+
+
+def _tab_rows(session) -> list[dict]:
+    rows = []
+    for (c, i), page in sorted(session.pages.items()):
+        try:
+            info = page.info()
+        except Exception:  # a tab that stopped answering still gets listed
+            info = {"url": "", "title": "(not responding)"}
+        rows.append({"context": c, "index": i, "title": info["title"], "url": info["url"],
+                     "current": (c, i) == session.current})
+    return rows
+
+
+@command("tabs", usage="tabs", help="List the open tabs (pages) with their indices.")
+def tabs_cmd(ctx, args, flags):
+    session = ctx.ensure_session()
+    session.discover()
+    return Result("tabs", {"tabs": _tab_rows(session)})
+
+
+@command("tab", usage="tab N | tab new [URL] | tab close N", min_args=1, max_args=2,
+         help="Switch to tab N, open a new tab, or close tab N.")
+def tab_cmd(ctx, args, flags):
+    session = ctx.ensure_session()
+    session.discover()
+    head = args[0]
+    if head == "new":
+        url = normalize_url(args[1], base=session.page.frames.main.url) if len(args) > 1 else "about:blank"
+        page = session.new_tab(url)
+        return Result("tabs", {"tabs": _tab_rows(session), "switched_to": page.index})
+    if head == "close":
+        if len(args) != 2 or not args[1].isdigit():
+            raise UsageError("Usage: tab close N")
+        session.close_tab(int(args[1]))
+        return Result("tabs", {"tabs": _tab_rows(session), "closed": int(args[1])})
+    if not head.isdigit() or len(args) != 1:
+        raise UsageError("Usage: tab N | tab new [URL] | tab close N")
+    page = session.switch(int(head))
+    return Result("tabs", {"tabs": _tab_rows(session), "switched_to": page.index})
