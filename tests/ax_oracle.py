@@ -1,8 +1,8 @@
-"""Compare verdex's aria.js against Chrome's own accessibility engine.
+"""Compare verdex's the aria engine (snapshot/aria/) against Chrome's own accessibility engine.
 
 Given a pychrome Tab that has already navigated to a page, :func:`compare_page`
 
-1. evaluates ``aria.js`` plus a small test-only walker in an isolated world of
+1. evaluates ``the aria engine (snapshot/aria/)`` plus a small test-only walker in an isolated world of
    the main frame; the walker collects every element that would get a ref in a
    snapshot (tier-1 role, tabindex >= 0, or a tier-2 role inside a
    listbox/combobox/tree/grid/treegrid/menu) as ``{role, name}``, plus any
@@ -33,9 +33,10 @@ from pathlib import Path
 logging.getLogger("pychrome").setLevel(logging.CRITICAL)
 logging.getLogger("pychrome.tab").setLevel(logging.CRITICAL)
 
+from verdex_cli.snapshot.capture import aria_source  # noqa: E402
+
 T = 10  # seconds, for every protocol call
 
-ARIA_JS = Path(__file__).resolve().parents[1] / "verdex_cli" / "snapshot" / "aria.js"
 
 TIER1_ROLES = frozenset({
     "button", "link", "textbox", "checkbox", "radio", "combobox", "slider", "menuitem",
@@ -44,7 +45,7 @@ TIER1_ROLES = frozenset({
 TIER2_ROLES = frozenset({"listitem", "option", "treeitem", "row", "cell", "gridcell"})
 CONTAINER_ROLES = frozenset({"listbox", "combobox", "tree", "grid", "treegrid", "menu"})
 
-# Test-only walker, evaluated after aria.js in the same isolated world.
+# Test-only walker, evaluated after the aria engine (snapshot/aria/) in the same isolated world.
 WALKER_JS = r"""
 (() => {
   const TIER1 = new Set(%(tier1)s);
@@ -233,8 +234,8 @@ def _evaluate(tab, ctx: int, expression: str, by_value: bool = True) -> dict:
 
 
 def collect_ours(tab, ctx: int) -> list[dict]:
-    """Run aria.js + the walker; return the collected entries with backendNodeIds."""
-    source = ARIA_JS.read_text(encoding="utf-8")
+    """Run the aria engine (snapshot/aria/) + the walker; return the collected entries with backendNodeIds."""
+    source = aria_source()
     walker = WALKER_JS % {
         "tier1": json.dumps(sorted(TIER1_ROLES)),
         "tier2": json.dumps(sorted(TIER2_ROLES)),

@@ -1,6 +1,6 @@
 // The in-page half of verdex: walks one frame's DOM (open shadow roots in
 // flat-tree order) and returns the accessibility tree as one JSON string.
-// It runs in an isolated world, concatenated after aria.js, so page scripts
+// It runs in an isolated world, concatenated after the aria engine (snapshot/aria/), so page scripts
 // can neither see nor tamper with the element -> ref registry below.
 const __verdexBridge = (() => {
   const TIER1 = new Set(['button', 'link', 'textbox', 'checkbox', 'radio', 'combobox', 'slider',

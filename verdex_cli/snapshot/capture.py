@@ -15,13 +15,22 @@ HERE = Path(__file__).resolve().parent
 MAX_FRAME_DEPTH = 12
 
 
+ARIA_PARTS = ("tables.js", "tree.js", "roles.js", "name_sources.js", "name_compute.js", "states.js")
+
+
+@lru_cache(maxsize=1)
+def aria_source() -> str:
+    """The role/name/state engine: its parts share one closure, exported as `Aria`."""
+    body = "".join((HERE / "aria" / part).read_text(encoding="utf-8") for part in ARIA_PARTS)
+    return "const Aria = (() => {\n  'use strict';\n" + body + "})();\n"
+
+
 @lru_cache(maxsize=1)
 def bridge_source() -> str:
-    aria = (HERE / "aria.js").read_text(encoding="utf-8")
     bridge = (HERE / "bridge.js").read_text(encoding="utf-8")
-    # One scope for both files; idempotent, because Chrome hands back the same
+    # One scope for both; idempotent, because Chrome hands back the same
     # isolated world when one with this name already exists in the document.
-    return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria + "\n" + bridge
+    return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + bridge
             + "\nglobalThis.__verdexBridge = __verdexBridge;\n})(); }\n")
 
 

@@ -1,0 +1,322 @@
+  function textAlternative(el, st, isRoot) {
+    st.attr = false;
+    if (st.visited.has(el)) {
+      st.skips++;  // the result now depends on the traversal: don't memoise
+      return '';
+    }
+    st.visited.add(el);
+    if (!isRoot && !st.includeHidden && isHiddenImpl(el)) return '';
+    // Text of a descendant in a plain content traversal does not depend on
+    // which element is being named: memoise it so nested structures (layout
+    // tables, rows of cells) are traversed once per run.
+    // (Not inside a <label>: there the labelled control itself is skipped.)
+    const plain = !isRoot && !st.inLabelledBy && !st.includeHidden && !st.inLabel;
+    if (plain) {
+      const m = run.text.get(el);
+      if (m !== undefined) {
+        st.attr = m.attr;
+        return m.text;
+      }
+    }
+    const r = roleImpl(el);
+    const skips = st.skips;
+    let text = textAlternativeSteps(el, st, isRoot, r);
+    if (!isRoot && REPLACED_TAGS.has(el.localName)) st.attr = true;
+    if (text.length > MAX_NAME_CHARS) text = text.slice(0, MAX_NAME_CHARS);
+    if (plain && st.skips === skips) run.text.set(el, { text, attr: st.attr });
+    return text;
+  }
+
+  function textAlternativeSteps(el, st, isRoot, r) {
+    // 2C: embedded control (only when naming something else).  Chrome lets a
+    // non-empty value win even over aria-labelledby; an empty one falls
+    // through to the control's own name (aria-label, title, placeholder).
+    if (!isRoot) {
+      let v = null;
+      if (TEXTBOX_ROLES.has(r)) {
+        v = el.localName === 'input' || el.localName === 'textarea' ? el.value
+          : el.textContent || '';
+      } else if (r === 'combobox' || r === 'listbox') {
+        v = el.localName === 'input' ? el.value : selectedOptionsText(el);
+      } else if (RANGE_ROLES.has(r)) {
+        v = rangeText(el, r);
+      }
+      if (v !== null && hasText(v)) {
+        st.attr = true;
+        return v;
+      }
+    }
+
+    // 2B: aria-labelledby
+    if (!st.inLabelledBy) {
+      const ids = el.getAttribute('aria-labelledby');
+      if (ids && ids.trim()) {
+        const parts = [];
+        for (const id of ids.trim().split(/\s+/)) {
+          const ref = getById(el, id);
+          if (!ref) continue;
+          const sub = {
+            root: st.root,
+            inLabelledBy: true,
+            includeHidden: st.includeHidden || isHiddenImpl(ref),
+            visited: new Set(isRoot ? [] : st.visited),
+            fromContent: false,
+            attr: false,
+            skips: 0,
+          };
+          if (!isRoot) sub.visited.delete(el);
+          parts.push(textAlternative(ref, sub, false));
+          st.skips += sub.skips;
+        }
+        const joined = collapse(parts.join(' '));
+        if (joined) {
+          st.attr = true;
+          return joined;
+        }
+      }
+    }
+
+    // 2D: aria-label
+    const al = el.getAttribute('aria-label');
+    if (al && al.trim()) {
+      st.attr = true;
+      return al;
+    }
+
+    const prohibited = NAME_PROHIBITED.has(r);
+    // Chrome still names focusable elements whose role prohibits naming from
+    // native attributes and title (never from content).
+    const focusable = isRoot && isFocusable(el);
+    if (isRoot && prohibited && !focusable) return '';
+
+    // 2E: host language label.  For an image an empty alt is final.
+    if (el.localName === 'img' && el.namespaceURI === HTML_NS && el.hasAttribute('alt')) {
+      const alt = el.getAttribute('alt');
+      if (alt || r === 'img' || r === 'none') {
+        st.attr = true;
+        return alt;
+      }
+    }
+    st.labelFinal = false;
+    const nat = nativeName(el, r, st);
+    if (nat || st.labelFinal) {
+      st.labelFinal = false;
+      st.attr = true;
+      return nat;
+    }
+
+    // 2F: name from content.  (Inside an aria-labelledby traversal every
+    // descendant counts; a <select>'s options or a <textarea>'s text are
+    // never content.)
+    if (el.localName !== 'select' && el.localName !== 'textarea' && el.localName !== 'input' &&
+        (isRoot ? rootNameFromContent(el, r) : st.inLabelledBy || !noRecurse(el, r))) {
+      const text = contentText(el, st);
+      if (hasText(text)) {
+        if (isRoot) st.fromContent = true;
+        st.attr = false;
+        return text;
+      }
+    }
+
+    // 2I: tooltip (not for descendants whose role prohibits naming; Chrome
+    // names landmarks region/form from title only when they are focusable)
+    if ((isRoot || !prohibited) && ((r !== 'region' && r !== 'form') || focusable)) {
+      const title = el.getAttribute('title');
+      if (title && title.trim()) {
+        st.attr = true;
+        return title;
+      }
+    }
+
+    let ph = null;
+    if (el.localName === 'textarea' ||
+        (el.localName === 'input' && PLACEHOLDER_TYPES.has(el.type))) {
+      ph = el.getAttribute('placeholder');
+    }
+    if (!ph && (TEXTBOX_ROLES.has(r) || r === 'combobox')) ph = el.getAttribute('aria-placeholder');
+    if (ph && ph.trim()) {
+      st.attr = true;
+      return ph;
+    }
+    st.attr = false;
+    return '';
+  }
+
+  function rootNameFromContent(el, r) {
+    if (!NAME_FROM_CONTENT.has(r)) return false;
+    if (r !== 'row') return true;
+    // Chrome names rows from content only inside grids and treegrids.
+    for (let n = flatParent(el); n; n = flatParent(n)) {
+      const pr = roleImpl(n);
+      if (pr === 'grid' || pr === 'treegrid') return true;
+      if (pr === 'table') return false;
+    }
+    return false;
+  }
+
+  function noRecurse(el, r) {
+    if (!NO_RECURSE_ROLES.has(r)) return false;
+    if (el.namespaceURI !== HTML_NS || el.hasAttribute('role')) return true;
+    const tag = el.localName;
+    if (tag === 'table') return !isLayoutTable(el);
+    if (tag === 'tr' || tag === 'tbody' || tag === 'thead' || tag === 'tfoot') {
+      const t = el.closest('table');
+      return !(t && isLayoutTable(t));
+    }
+    return true;
+  }
+
+  function labelText(el, st) {
+    const labs = labelsFor(el);
+    if (!labs) return '';
+    const parts = [];
+    for (const lab of labs) {
+      const sub = {
+        root: st.root, inLabelledBy: st.inLabelledBy, includeHidden: st.includeHidden,
+        visited: st.visited, fromContent: false, attr: false, skips: 0, inLabel: true,
+      };
+      parts.push(textAlternative(lab, sub, false));
+      st.skips += sub.skips;
+    }
+    return collapse(parts.join(' '));
+  }
+
+  // Text-entry controls: once a <label> is associated, its text is the name,
+  // even when empty (Chrome then ignores title and placeholder).
+  function finalLabelText(el, st) {
+    if (!labelsFor(el)) return '';
+    st.labelFinal = true;
+    return labelText(el, st);
+  }
+
+  function nativeName(el, r, st) {
+    if (el.namespaceURI !== HTML_NS) {
+      if (el.localName === 'svg') return svgTitle(el);
+      return '';
+    }
+    const tag = el.localName;
+    switch (tag) {
+      case 'input': {
+        const type = (el.getAttribute('type') || 'text').trim().toLowerCase();
+        if (type === 'button' || type === 'submit' || type === 'reset') {
+          const lt = labelText(el, st);
+          if (lt) return lt;
+          const v = el.getAttribute('value');
+          if (v) return v;
+          if (type === 'submit') return 'Submit';
+          if (type === 'reset') return 'Reset';
+          return '';
+        }
+        if (type === 'image') {
+          const lt = labelText(el, st);
+          if (lt) return lt;
+          const alt = el.getAttribute('alt');
+          if (alt) return alt;
+          const v = el.getAttribute('value');
+          if (v) return v;
+          const t = el.getAttribute('title');
+          if (t) return t;
+          return 'Submit';
+        }
+        return finalLabelText(el, st);
+      }
+      case 'select':
+      case 'textarea':
+        return finalLabelText(el, st);
+      case 'button':
+      case 'meter':
+      case 'output':
+      case 'progress':
+        return labelText(el, st);
+      case 'img':
+      case 'area':
+        return el.getAttribute('alt') || '';
+      case 'fieldset':
+        for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+          if (c.localName === 'legend') return collapse(contentText(c, st));
+        }
+        return '';
+      case 'table':
+        for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+          if (c.localName === 'caption') return collapse(contentText(c, st));
+        }
+        return '';
+      case 'figure': {
+        const first = el.firstElementChild;
+        const last = el.lastElementChild;
+        const cap = first && first.localName === 'figcaption' ? first
+          : last && last.localName === 'figcaption' ? last : null;
+        return cap ? collapse(contentText(cap, st)) : '';
+      }
+      case 'optgroup':
+        return el.getAttribute('label') || '';
+      case 'option': {
+        const l = el.getAttribute('label');
+        return l || '';
+      }
+    }
+    return '';
+  }
+
+  function transformText(text, tt) {
+    if (tt === 'uppercase') return text.toUpperCase();
+    if (tt === 'lowercase') return text.toLowerCase();
+    if (tt === 'capitalize') return text.replace(/(^|\s)(\S)/g, (m, a, b) => a + b.toUpperCase());
+    return text;
+  }
+
+  function contentText(el, st) {
+    // An element hidden only by visibility contributes no text of its own, but
+    // its visible descendants still count.
+    const ownTextHidden = !st.includeHidden && el !== st.root && isHiddenImpl(el);
+    let out = ownTextHidden ? '' : pseudoText(el, '::before');
+    const kids = children(el);
+    const tt = isSelectOption(el) ? 'none' : textTransformOf(el);
+    for (let i = 0; i < kids.length && out.length <= MAX_NAME_CHARS; i++) {
+      const c = kids[i];
+      if (c.nodeType === 3) {
+        if (!ownTextHidden) out += tt === 'none' ? c.data : transformText(c.data, tt);
+        continue;
+      }
+      if (NEVER_RENDERED.has(c.localName)) continue;
+      if (!st.includeHidden && isHiddenImpl(c)) {
+        if (!hiddenSubtree(c)) {
+          const t = contentText(c, st);
+          out += isBlockish(c) ? ' ' + t + ' ' : t;
+        }
+        continue;
+      }
+      if (c.localName === 'br') {
+        out += ' ';
+        continue;
+      }
+      const t = textAlternative(c, st, false);
+      if (st.attr || isBlockish(c)) out += ' ' + t + ' ';
+      else out += t;
+    }
+    if (!ownTextHidden) out += pseudoText(el, '::after');
+    return out;
+  }
+
+  function nameImpl(el, r) {
+    if (!el || el.nodeType !== 1) return { name: '', fromContent: false };
+    let res = run.name.get(el);
+    if (res !== undefined) return res;
+    if (r === undefined) r = roleImpl(el);
+    // Fast path: most elements (generic, paragraph...) cannot have a name.
+    if (NAME_PROHIBITED.has(r) && !el.hasAttribute('aria-label') &&
+        !el.hasAttribute('aria-labelledby') && !isFocusable(el)) {
+      res = { name: '', fromContent: false };
+      run.name.set(el, res);
+      return res;
+    }
+    const st = {
+      root: el, inLabelledBy: false, includeHidden: false, visited: new Set(), fromContent: false,
+      attr: false, skips: 0,
+    };
+    const n = collapse(textAlternative(el, st, true) || '');
+    res = { name: n, fromContent: st.fromContent && n !== '' };
+    run.name.set(el, res);
+    return res;
+  }
+

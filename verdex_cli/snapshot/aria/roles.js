@@ -1,0 +1,221 @@
+  // ---------------------------------------------------------------------
+  // Roles
+  // ---------------------------------------------------------------------
+
+  function hasGlobalAria(el) {
+    for (let i = 0; i < GLOBAL_ARIA.length; i++) {
+      if (el.hasAttribute(GLOBAL_ARIA[i])) return true;
+    }
+    return false;
+  }
+
+  function tabindexValue(el) {
+    const t = el.getAttribute('tabindex');
+    if (t === null) return null;
+    const m = /^\s*([-+]?\d+)/.exec(t);
+    return m ? parseInt(m[1], 10) : null;
+  }
+
+  function isFocusable(el) {
+    if (tabindexValue(el) !== null) return true;
+    const tag = el.localName;
+    switch (tag) {
+      case 'a':
+      case 'area':
+        return el.hasAttribute('href');
+      case 'button':
+      case 'select':
+      case 'textarea':
+        return !el.disabled;
+      case 'input':
+        return el.type !== 'hidden' && !el.disabled;
+      case 'iframe':
+      case 'frame':
+        return true;
+      case 'summary': {
+        const p = el.parentElement;
+        return !!p && p.localName === 'details' && firstSummaryChild(p) === el;
+      }
+      case 'audio':
+      case 'video':
+        return el.hasAttribute('controls');
+    }
+    return el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable);
+  }
+
+  function explicitRole(el) {
+    const attr = el.getAttribute('role');
+    if (!attr) return null;
+    const tokens = attr.trim().toLowerCase().split(/\s+/);
+    for (const t of tokens) {
+      if (VALID_ROLES.has(t)) return t === 'image' ? 'img' : t;
+    }
+    return null;
+  }
+
+  function hasAccessibleNameAttr(el) {
+    const l = el.getAttribute('aria-label');
+    if (l && l.trim()) return true;
+    const lb = el.getAttribute('aria-labelledby');
+    if (lb && lb.trim()) return true;
+    const t = el.getAttribute('title');
+    return !!(t && t.trim());
+  }
+
+  function closestAcrossShadow(el, pred) {
+    let n = flatParent(el);
+    while (n) {
+      if (pred(n)) return n;
+      n = flatParent(n);
+    }
+    return null;
+  }
+
+  function roleImpl(el) {
+    if (!el || el.nodeType !== 1) return null;
+    let r = run.role.get(el);
+    if (r !== undefined) return r;
+    r = computeRole(el);
+    run.role.set(el, r);
+    return r;
+  }
+
+  function computeRole(el) {
+    const tag = el.localName;
+    if (tag === 'html' || tag === 'body') return null;
+    if (isModalAncestor(el)) return 'none';
+    const explicit = explicitRole(el);
+    if (explicit) {
+      if (explicit === 'none' || explicit === 'presentation') {
+        if (!isFocusable(el) && !hasGlobalAria(el)) return 'none';
+        // Presentational role conflict: fall back to the implicit role.
+      } else if (explicit === 'region' || explicit === 'form') {
+        // Unnamed regions and forms are not landmarks (Chrome: generic).
+        if (hasAccessibleNameAttr(el)) return explicit;
+      } else if (REQUIRED_CONTEXT[explicit]) {
+        // Chrome drops option/treeitem/listitem outside their container.
+        if (REQUIRED_CONTEXT[explicit].has(contextRole(el))) return explicit;
+      } else {
+        return explicit;
+      }
+    }
+    return implicitRole(el, tag);
+  }
+
+  // Role of the nearest flat-tree ancestor that is not generic/none.
+  function contextRole(el) {
+    for (let n = flatParent(el); n; n = flatParent(n)) {
+      const r = roleImpl(n);
+      if (r !== 'generic' && r !== 'none' && r !== null) return r;
+      if (n.localName === 'body') return null;
+    }
+    return null;
+  }
+
+  function hasDatalist(input) {
+    const id = input.getAttribute('list');
+    if (!id) return false;
+    const dl = getById(input, id);
+    return !!dl && dl.localName === 'datalist';
+  }
+
+  function implicitRole(el, tag) {
+    if (el.namespaceURI !== HTML_NS) {
+      if (tag === 'svg' && el.namespaceURI === 'http://www.w3.org/2000/svg') {
+        return svgTitle(el) || hasAccessibleNameAttr(el) || isFocusable(el) ? 'img' : 'generic';
+      }
+      if (tag === 'math') return 'math';
+      if (tag === 'a' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) return 'link';
+      return 'generic';
+    }
+    // Owned elements of a presentational list/table become presentational.
+    if (TABLE_PART_TAGS.has(tag)) {
+      // Parts of a table that is not exposed as a table (presentational, or
+      // given another role) lose their table semantics.
+      const table = el.closest('table');
+      const tr = table ? roleImpl(table) : 'table';
+      if (tr !== 'table' && tr !== 'grid' && tr !== 'treegrid') {
+        return tag === 'td' || tag === 'th' || isFocusable(el) ? 'generic' : 'none';
+      }
+    } else if (tag === 'li' || tag === 'dt' || tag === 'dd') {
+      const p = el.parentElement;
+      if (p && (p.localName === 'ul' || p.localName === 'ol' || p.localName === 'menu' ||
+                p.localName === 'dl') && roleImpl(p) === 'none') return 'none';
+    }
+    switch (tag) {
+      case 'a':
+        return el.hasAttribute('href') ? 'link' : 'generic';
+      case 'area':
+        return el.hasAttribute('href') ? 'link' : 'generic';
+      case 'input': {
+        const type = (el.getAttribute('type') || 'text').trim().toLowerCase();
+        if (Object.prototype.hasOwnProperty.call(INPUT_ROLES, type)) {
+          const r = INPUT_ROLES[type];
+          if (type === 'search' && hasDatalist(el)) return 'combobox';
+          return r;
+        }
+        // text, email, tel, url and unknown types
+        return hasDatalist(el) ? 'combobox' : 'textbox';
+      }
+      case 'select':
+        return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+      case 'img': {
+        const alt = el.getAttribute('alt');
+        if (alt !== null && alt === '' && !isFocusable(el) && !hasGlobalAria(el) &&
+            !el.hasAttribute('title')) return 'none';
+        return 'img';
+      }
+      case 'header':
+      case 'footer': {
+        const scoped = closestAcrossShadow(el, (n) => SECTIONING_TAGS.has(n.localName) ||
+          SECTIONING_ROLES.has(explicitRole(n)));
+        if (scoped) return 'generic';
+        return tag === 'header' ? 'banner' : 'contentinfo';
+      }
+      case 'aside': {
+        const scoped = closestAcrossShadow(el, (n) => SECTIONING_TAGS.has(n.localName) &&
+          n.localName !== 'main');
+        if (scoped && !hasAccessibleNameAttr(el)) return 'generic';
+        return 'complementary';
+      }
+      case 'section':
+        return hasAccessibleNameAttr(el) ? 'region' : 'generic';
+      case 'form':
+        return hasAccessibleNameAttr(el) ? 'form' : 'generic';
+      case 'td': {
+        const table = el.closest('table');
+        const tr = table ? roleImpl(table) : null;
+        return tr === 'grid' || tr === 'treegrid' ? 'gridcell' : 'cell';
+      }
+      case 'th':
+        return headerCellRole(el);
+      case 'summary': {
+        const p = el.parentElement;
+        return p && p.localName === 'details' && firstSummaryChild(p) === el ? 'button' : 'generic';
+      }
+    }
+    const r = SIMPLE_TAG_ROLES[tag];
+    return r === undefined ? 'generic' : r;
+  }
+
+  function headerCellRole(el) {
+    const scope = (el.getAttribute('scope') || '').trim().toLowerCase();
+    if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
+    if (scope === 'col' || scope === 'colgroup') return 'columnheader';
+    const row = el.parentElement;
+    if (!row) return 'columnheader';
+    const section = row.parentElement;
+    if (section && section.localName === 'thead') return 'columnheader';
+    for (let c = row.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.localName === 'td') return 'rowheader';
+    }
+    return 'columnheader';
+  }
+
+  function svgTitle(el) {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.localName === 'title') return c.textContent || '';
+    }
+    return '';
+  }
+

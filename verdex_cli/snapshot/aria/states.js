@@ -1,0 +1,147 @@
+  // ---------------------------------------------------------------------
+  // States and values
+  // ---------------------------------------------------------------------
+
+  function ariaBool(el, attr) {
+    const v = el.getAttribute(attr);
+    return v === null ? null : v.trim().toLowerCase();
+  }
+
+  function isNativeDisabled(el) {
+    return FORM_CONTROL_TAGS.has(el.localName) && el.namespaceURI === HTML_NS &&
+      el.matches(':disabled');
+  }
+
+  function statesImpl(el, r) {
+    if (!el || el.nodeType !== 1) return {};
+    if (r === undefined) r = roleImpl(el);
+    const s = {};
+    const tag = el.localName;
+    const isInput = tag === 'input' && el.namespaceURI === HTML_NS;
+    const type = isInput ? el.type : '';
+
+    // checked
+    if (isInput && (type === 'checkbox' || type === 'radio') && CHECKABLE_ROLES.has(r)) {
+      if (type === 'checkbox' && el.indeterminate) s.checked = 'mixed';
+      else if (el.checked) s.checked = true;
+    } else if (CHECKABLE_ROLES.has(r)) {
+      const v = ariaBool(el, 'aria-checked');
+      if (v === 'true') s.checked = true;
+      else if (v === 'mixed' && (r === 'checkbox' || r === 'menuitemcheckbox')) s.checked = 'mixed';
+    }
+
+    // disabled
+    if (isNativeDisabled(el)) {
+      s.disabled = true;
+    } else {
+      if (scanRoot(rootOf(el)).disabled) {
+        const d = el.closest('[aria-disabled]');
+        if (d && ariaBool(d, 'aria-disabled') === 'true') s.disabled = true;
+      }
+    }
+
+    // expanded
+    const ex = ariaBool(el, 'aria-expanded');
+    if (ex === 'true') s.expanded = true;
+    else if (ex === 'false') s.expanded = false;
+    else if (tag === 'summary' && r === 'button') s.expanded = !!(el.parentElement && el.parentElement.open);
+    else if (r === 'combobox' && tag === 'select') s.expanded = false;
+
+    // selected
+    if (tag === 'option' && r === 'option') {
+      if (el.selected) s.selected = true;
+    } else if (SELECTABLE_ROLES.has(r) && ariaBool(el, 'aria-selected') === 'true') {
+      s.selected = true;
+    }
+
+    // pressed
+    if (r === 'button') {
+      const p = ariaBool(el, 'aria-pressed');
+      if (p === 'true') s.pressed = true;
+      else if (p === 'mixed') s.pressed = 'mixed';
+    }
+
+    // level
+    if (LEVEL_ROLES.has(r)) {
+      const al = parseInt(el.getAttribute('aria-level') || '', 10);
+      if (al > 0) s.level = al;
+      else if (r === 'heading') {
+        const m = /^h([1-6])$/.exec(tag);
+        s.level = m ? parseInt(m[1], 10) : 2;
+      } else if (r === 'treeitem') {
+        // Implied level: one more per group between the item and its tree.
+        let level = 1;
+        for (let n = flatParent(el); n; n = flatParent(n)) {
+          const pr = roleImpl(n);
+          if (pr === 'tree' || pr === 'treegrid') break;
+          if (pr === 'group') level++;
+        }
+        s.level = level;
+      }
+    }
+
+    // required
+    if ((isInput || tag === 'select' || tag === 'textarea') && el.required) s.required = true;
+    else if (ariaBool(el, 'aria-required') === 'true') s.required = true;
+
+    return s;
+  }
+
+  function valueImpl(el, r) {
+    if (!el || el.nodeType !== 1) return undefined;
+    if (r === undefined) r = roleImpl(el);
+    const tag = el.localName;
+    if (TEXTBOX_ROLES.has(r)) {
+      if (tag === 'input' || tag === 'textarea') return el.value;
+      if (el.isContentEditable) return el.textContent || '';
+      return undefined;
+    }
+    if (r === 'combobox') {
+      if (tag === 'input') return el.value;
+      if (tag === 'select') {
+        const o = el.selectedOptions[0];
+        return o ? collapse(o.text) : '';
+      }
+      return undefined;
+    }
+    if (RANGE_ROLES.has(r)) {
+      const vt = el.getAttribute('aria-valuetext');
+      if (vt !== null) return vt;
+      const vn = el.getAttribute('aria-valuenow');
+      if (vn !== null) return vn;
+      if (tag === 'input' || tag === 'meter') return String(el.value);
+      if (tag === 'progress') return el.hasAttribute('value') ? String(el.value) : undefined;
+      return undefined;
+    }
+    return undefined;
+  }
+
+  function isFocusableByTabindex(el) {
+    if (!el || el.nodeType !== 1) return false;
+    const v = tabindexValue(el);
+    return v !== null && v >= 0;
+  }
+
+  function label(el) {
+    if (!el || el.nodeType !== 1) return '<?>';
+    const tag = el.localName;
+    if (el.id) return '<' + tag + ' id="' + el.id + '">';
+    const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/)[0]
+      : (el.getAttribute('class') || '').trim().split(/\s+/)[0];
+    if (cls) return '<' + tag + ' class="' + cls + '">';
+    return '<' + tag + '>';
+  }
+
+  return {
+    begin() { run = newRun(); },
+    end() { run = null; },
+    children,
+    isHidden: inRun(isHiddenImpl),
+    hidesSubtree: inRun((el) => !!el && el.nodeType === 1 && hiddenSubtree(el)),
+    role: inRun(roleImpl),
+    name: inRun(nameImpl),
+    states: inRun(statesImpl),
+    value: inRun(valueImpl),
+    isFocusableByTabindex,
+    label,
+  };
