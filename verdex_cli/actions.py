@@ -48,8 +48,34 @@ def prepare(page: Page, res: Resolved, pointer: bool = True) -> tuple[float, flo
         raise NotActionable(f"Element {res.label} was removed while waiting for it.", kind="removed")
     if status != "ok":
         raise NotActionable(f"Element {res.label} is not actionable: {out.get('reason', status)}.")
-    ox, oy = frame_offset(page, res.frame)
-    return out["x"] + ox, out["y"] + oy
+    x, y = out["x"], out["y"]
+    fr = res.frame
+    while fr.parent is not None:  # climb to the top, checking each frame's owner gets the point
+        parent = page.frames.get(fr.parent)
+        if parent is None:
+            raise NotActionable(f"Element {res.label} is in a frame that is no longer attached.")
+        owner = parent.target.call("DOM.getFrameOwner", frameId=fr.frame_id)["backendNodeId"]
+        quad = parent.target.call("DOM.getBoxModel", backendNodeId=owner)["model"]["content"]
+        x, y = x + quad[0], y + quad[1]
+        if pointer:
+            _check_owner_hit(page, parent, owner, x, y, res)
+        fr = parent
+    return x, y
+
+
+def _check_owner_hit(page: Page, parent: Frame, owner: int, x: float, y: float, res: Resolved) -> None:
+    """The point must reach the iframe element in its parent too, not a cover above it."""
+    ctx = page.frames.world(parent)
+    obj = parent.target.call("DOM.resolveNode", backendNodeId=owner, executionContextId=ctx,
+                             objectGroup="verdex-hit")["object"]
+    try:
+        hit = parent.target.call("Runtime.callFunctionOn", objectId=obj["objectId"], returnByValue=True,
+                                 functionDeclaration="function (x, y) { return __verdexBridge.hits(this, x, y); }",
+                                 arguments=[{"value": x}, {"value": y}])["result"].get("value")
+    finally:
+        parent.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-hit")
+    if hit is not True:
+        raise NotActionable(f"Element {res.label} is not actionable: its frame is covered by {hit}.")
 
 
 def _mouse(page: Page, kind: str, x: float, y: float, **extra) -> None:
@@ -84,6 +110,9 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     if guard["blocked"]:
         raise NotActionable(f"Element {res.label} was not clicked: the events would have reached "
                             f"{guard['blocked'][0].split(' on ', 1)[-1]} instead, so they were stopped.")
+    if guard["received"] == 0 and page.nav_count == nav_before:
+        raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
+                            "mouse events); take a new snapshot.")
     try:
         notes += page.settle_after_action(nav_before)
     except ConnectionLost:

@@ -78,6 +78,7 @@ class RefStore:
         self.records: dict[str, RefRecord] = {}
         self.snapshot_no = 0
         self.last: deque[dict[str, tuple[str, str]]] = deque(maxlen=2)
+        self.last_loaders: deque[dict[int, str]] = deque(maxlen=2)  # frame -> document, per snapshot
         self.last_snapshot_at: float | None = None
         self.frame_loaders: dict[int, str] = {}
         self.frame_urls: dict[int, str] = {}
@@ -109,6 +110,7 @@ class RefStore:
             if rec.last_seen != no and rec.frame in captured_frames and rec.status in ("live", "changed"):
                 rec.status = "hidden"  # refined to 'removed' by the caller when the element is gone
         self.last.append({r: (i.role, i.name) for r, i in snap.refs.items()})
+        self.last_loaders.append(dict(loaders))
 
     def _seen(self, ref: str, info: RefInfo, loader: str, no: int) -> None:
         rec = self.records.get(ref)
@@ -135,6 +137,7 @@ class RefStore:
     def reset(self) -> None:
         self.records.clear()
         self.last.clear()
+        self.last_loaders.clear()
         self.frame_loaders.clear()
 
     # -- queries ------------------------------------------------------------
@@ -153,14 +156,30 @@ class RefStore:
 
     def diff(self) -> dict:
         if len(self.last) < 2:
-            return {"from": None, "to": self.snapshot_no or None, "added": [], "removed": [], "changed": []}
+            return {"from": None, "to": self.snapshot_no or None, "added": [], "removed": [], "changed": [],
+                    "navigated_frames": []}
         before, after = self.last[0], self.last[1]
-        added = [{"ref": r, "role": after[r][0], "name": after[r][1]} for r in after if r not in before]
-        removed = [{"ref": r, "role": before[r][0], "name": before[r][1]} for r in before if r not in after]
+        docs_before, docs_after = self.last_loaders[0], self.last_loaders[1]
+        # a frame that shows another document: the same ref string names another element
+        navigated = sorted(f for f in docs_after if f in docs_before and docs_before[f] != docs_after[f])
+        if 0 in navigated:
+            navigated = sorted(set(docs_before) | set(docs_after))
+
+        def same_doc(ref: str) -> bool:
+            return _frame_of(ref) not in navigated
+
+        added = [{"ref": r, "role": after[r][0], "name": after[r][1]}
+                 for r in after if r not in before or not same_doc(r)]
+        removed = [{"ref": r, "role": before[r][0], "name": before[r][1]}
+                   for r in before if r not in after or not same_doc(r)]
         changed = []
         for r in after:
-            if r in before and before[r] != after[r]:
+            if r in before and same_doc(r) and before[r] != after[r]:
                 changed.append({"ref": r, "was": {"role": before[r][0], "name": before[r][1]},
                                 "now": {"role": after[r][0], "name": after[r][1]}})
         return {"from": self.snapshot_no - 1, "to": self.snapshot_no, "added": added, "removed": removed,
-                "changed": changed}
+                "changed": changed, "navigated_frames": navigated}
+
+
+def _frame_of(ref: str) -> int:
+    return int(ref.split("f", 1)[1].split("e", 1)[0])

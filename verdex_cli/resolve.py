@@ -58,15 +58,16 @@ def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefR
     rec = store.get(text) if store is not None else None
     if rec is None:
         raise _unknown(text)
-    fr = page.frames.get(ref.frame)
-    current = page.frames.current_loader(fr) if fr is not None and not fr.detached else None
-    if current is None:
+    if ref.frame != 0:  # a new main document takes every child frame's refs with it
         main_now = page.frames.current_loader(page.frames.main)
         main_then = store.frame_loaders.get(0)
         if main_now is not None and main_then is not None and main_now[0] != main_then:
             rec.status = "navigated"
             raise RefError(f"Ref '{text}' is from a previous page (now at {main_now[1]}). Take a new snapshot.",
                            kind="navigated")
+    fr = page.frames.get(ref.frame)
+    current = page.frames.current_loader(fr) if fr is not None and not fr.detached else None
+    if current is None:
         raise _removed(text, rec)
     loader, url = current
     if loader != rec.loader:

@@ -197,7 +197,7 @@ class Page:
             time.sleep(0.05)
         return False
 
-    def settle_after_action(self, nav_before: int, grace: float = 0.15) -> list[str]:
+    def settle_after_action(self, nav_before: int, grace: float = 0.08) -> list[str]:
         """After an input action: if it started a navigation, wait for it to load."""
         deadline = time.monotonic() + grace
         while time.monotonic() < deadline and self._nav_count == nav_before:
@@ -238,6 +238,13 @@ class Page:
         except OSError as exc:
             raise UsageError(f"Cannot write {out}: {exc.strerror or exc}") from exc
         return {"path": str(out), "bytes": len(raw), "notes": notes}
+
+    def bring_to_front(self) -> None:
+        """Make this the visible tab (background tabs run no animation frames)."""
+        try:
+            self.target.call("Page.bringToFront")
+        except (CDPError, CDPTimeout):
+            pass
 
     def close(self) -> None:
         self.frames.close()

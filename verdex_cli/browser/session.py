@@ -83,6 +83,7 @@ class Session:
         if info is None or not info.get("webSocketDebuggerUrl"):
             raise LaunchError("The new tab did not appear in the browser's target list.")
         page = self.add_page(info["webSocketDebuggerUrl"], target_id, context=self.current[0])
+        page.bring_to_front()
         if url != "about:blank":
             page.navigate(url)
         return page
@@ -97,6 +98,7 @@ class Session:
                 del self.pages[key]
         if self.current not in self.pages:
             self.current = min(self.pages)
+            self.page.bring_to_front()
         known = {p.target.id for p in self.pages.values()}
         new = []
         for info in infos:
@@ -115,7 +117,9 @@ class Session:
         if key not in self.pages:
             raise UsageError(f"There is no tab {index}. 'tabs' lists them.")
         self.current = key
-        return self.pages[key]
+        page = self.pages[key]
+        page.bring_to_front()
+        return page
 
     def close_tab(self, index: int) -> None:
         key = (self.current[0], index)
@@ -133,6 +137,7 @@ class Session:
             pass
         if self.current == key:
             self.current = min(self.pages)
+            self.page.bring_to_front()
 
     def add_page(self, ws_url: str, target_id: str, context: int = 0, switch: bool = True) -> Page:
         index = self._page_counters.get(context, 0)

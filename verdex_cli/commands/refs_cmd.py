@@ -13,6 +13,11 @@ from .snapshot_cmd import store_for
 
 def refresh_statuses(page, store: RefStore) -> None:
     """Bring every record's status up to date with the live page."""
+    main_now = page.frames.current_loader(page.frames.main)
+    if main_now is not None and store.frame_loaders.get(0) not in (None, main_now[0]):
+        for rec in store.records.values():  # a new main document: every ref is from a previous page
+            rec.status = "navigated"
+        return
     by_frame: dict[int, list] = {}
     for rec in store.records.values():
         by_frame.setdefault(rec.frame, []).append(rec)
@@ -92,6 +97,9 @@ def diff_cmd(ctx, args, flags):
     store = store_for(ctx)
     data = store.diff()
     notes = [] if data["from"] is not None else ["Need two snapshots to compare; take another snapshot."]
+    if data["navigated_frames"]:
+        frames = ", ".join(f"f{f}" for f in data["navigated_frames"])
+        notes.append(f"New document in {frames} between the snapshots: its refs are listed as removed and added.")
     return Result("diff", data, notes)
 
 

@@ -186,7 +186,17 @@ const __verdexBridge = (() => {
     };
   }
 
-  const raf = () => new Promise((res) => requestAnimationFrame(() => res()));
+  // a background tab runs no animation frames: fall back to a timer there
+  const raf = () => new Promise((res) => {
+    if (document.hidden) setTimeout(res, 16); else requestAnimationFrame(() => res());
+  });
+
+  // Does the point (in this document's viewport) reach `el` (an iframe owner)?
+  function hits(el, x, y) {
+    const hit = deepHit(x, y);
+    if (hit && composedContains(el, hit)) return true;
+    return hit ? Aria.label(coverOf(hit, el)) : 'nothing (the point is outside the viewport)';
+  }
 
   // Prepare an element for a pointer action: scroll, wait until visible,
   // enabled, stable and hit-testable; return its click point.
@@ -343,6 +353,6 @@ const __verdexBridge = (() => {
 
   function element_(n) { return elementOf.get(n) || null; }
 
-  return { aria: Aria, init, snapshot, owner, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset,
+  return { aria: Aria, init, snapshot, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset,
     element: element_, get counter() { return counter; } };
 })();
