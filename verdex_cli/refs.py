@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from .errors import RefError
 from .snapshot.model import RefInfo, Snapshot
 
-REF_RE = re.compile(r"^c([0-9]+)p([0-9]+)f([0-9]+)e([1-9][0-9]*)$")
+_INDEX = r"(0|[1-9][0-9]*)"  # canonical numbers only: c00p0f0e1 is not a ref
+REF_RE = re.compile(rf"^c{_INDEX}p{_INDEX}f{_INDEX}e([1-9][0-9]*)$")
 EXAMPLE = "c0p0f0e3"
 
 
