@@ -49,7 +49,8 @@ def find_chrome(explicit: str | None = None) -> str:
         if source:
             path = shutil.which(source) or (source if os.path.isfile(source) else None)
             if not path or not os.access(path, os.X_OK):
-                raise BrowserNotFound(f"Browser '{source}' not found or not executable. {INSTALL_HINT}")
+                raise BrowserNotFound(f"Browser '{source}' not found or not executable. Install Chrome or "
+                                      "Chromium (Debian/Ubuntu: 'apt-get install chromium') or fix the path.")
             return path
     for name in CANDIDATES:
         path = shutil.which(name)
