@@ -47,6 +47,14 @@ def test_format_lines_states_and_values(driver):
     assert "hunter22" not in text and re.search(r'textbox "Secret" \[ref=c0p0f0e\d+\]: •+', text)
 
 
+def test_native_names_of_containers(driver, demo):
+    driver.ok("open " + demo.url("form.html"))
+    text = snap(driver)["text"]
+    assert '- group "Shipping":' in text and '- group "Toppings":' in text
+    assert '- form "Demo form":' in text
+    assert '- heading "Form controls" [level=1]' in text
+
+
 def test_hidden_content_is_left_out(driver):
     open_fixture(driver, "format.html")
     text = snap(driver)["text"]

@@ -8,8 +8,10 @@ const __verdexBridge = (() => {
   const TIER2 = new Set(['listitem', 'option', 'treeitem', 'row', 'cell', 'gridcell']);
   const CONTAINERS = new Set(['listbox', 'combobox', 'tree', 'grid', 'treegrid', 'menu']);
   const COLLAPSIBLE = new Set(['generic', 'none', 'presentation']);
-  const CONTENT_NAMED = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader', 'listitem', 'heading',
-    'caption', 'legend', 'label', 'paragraph', 'term', 'definition', 'blockquote', 'figure', 'group', 'tooltip']);
+  // roles whose name can only come from their content (or aria-label/title):
+  // with element children and no ref, such a name is not shown, so not computed
+  const CONTENT_NAMED = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader', 'listitem', 'legend',
+    'label', 'term', 'tooltip']);
   const CELLS = new Set(['cell', 'gridcell']);
   // ARIA "children presentational": their content is only their name
   const LEAVES = new Set(['button', 'checkbox', 'radio', 'switch', 'img', 'slider', 'progressbar', 'meter',

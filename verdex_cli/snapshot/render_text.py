@@ -77,7 +77,7 @@ class TextRenderer:
         name = node.get("n", "")
         ref_no = node.get("e")
         from_content = bool(node.get("nc"))
-        show_name = bool(name) and not (from_content and has_elements and not ref_no)
+        show_name = bool(name) and not (from_content and has_elements and not ref_no and role != "heading")
         line = [indent, "- ", role]
         if show_name:
             line.append(" " + quote(name))
