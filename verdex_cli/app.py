@@ -43,19 +43,26 @@ def _start(ctx: Context, renderer: Renderer) -> int | None:
     return None
 
 
+def _start_at(ctx: Context, renderer: Renderer, url: str):
+    """Check the URL, start the browser and open it: (exit code, None) on failure, else (0, outcome)."""
+    try:
+        target = normalize_url(url)
+    except VerdexError as exc:
+        renderer.error(exc.message)
+        return 2, None
+    code = _start(ctx, renderer)
+    if code is not None:
+        return code, None
+    return 0, execute(ctx, "open " + _quote(target))
+
+
 def run_oneshot(opts: AppOptions, url: str, lines: list[str], keep_going: bool) -> int:
     renderer = Renderer(json_mode=opts.json_mode, color=not opts.no_color, debug=opts.debug)
     ctx = make_context(opts)
     try:
-        try:
-            target = normalize_url(url)
-        except VerdexError as exc:
-            renderer.error(exc.message)
-            return 2
-        code = _start(ctx, renderer)
-        if code is not None:
+        code, nav = _start_at(ctx, renderer, url)
+        if nav is None:
             return code
-        nav = execute(ctx, "open " + _quote(target))
         if not nav.ok:
             if opts.json_mode:
                 renderer.show(nav)
@@ -90,17 +97,10 @@ def run_repl(opts: AppOptions, url: str | None) -> int:
             from .demo_server import serve
 
             server = serve()
-            target = server.url("index.html")
-        else:
-            try:
-                target = normalize_url(url)
-            except VerdexError as exc:
-                renderer.error(exc.message)
-                return 2
-        code = _start(ctx, renderer)
-        if code is not None:
+            url = server.url("index.html")
+        code, nav = _start_at(ctx, renderer, url)
+        if nav is None:
             return code
-        nav = execute(ctx, "open " + _quote(target))
         renderer.show(nav)
         if not sys.stdin.isatty():
             lines = [ln.strip() for ln in sys.stdin.read().splitlines()
