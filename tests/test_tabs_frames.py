@@ -56,6 +56,8 @@ def test_tab_new_switch_close(driver, demo):
     driver.fail("tab close x", "usage")
     driver.ok("tab close 1")
     assert [t["index"] for t in driver.ok("tabs").data["tabs"]] == [0]
+    err = driver.fail("click c0p1f0e1", "page_mismatch")
+    assert "has been closed" in err.message and "tab 1" not in err.message
     err = driver.fail("tab close 0", "usage")
     assert "last tab" in err.message
     # page indices are never reused

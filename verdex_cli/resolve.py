@@ -37,6 +37,9 @@ def check_scope(page: Page, ref: Ref, text: str) -> None:
         raise RefError(f"Ref '{text}' is for context {ref.context}, but the current context is {page.context}.",
                        kind="context_mismatch")
     if ref.page != page.index:
+        if page.tab_closed is not None and page.tab_closed(ref.page):
+            raise RefError(f"Ref '{text}' is for page {ref.page}, which has been closed; the current page is "
+                           f"{page.index}. Take a new snapshot.", kind="page_mismatch")
         raise RefError(f"Ref '{text}' is for page {ref.page}, but the current page is {page.index}. "
                        f"Switch with 'tab {ref.page}'.", kind="page_mismatch")
 

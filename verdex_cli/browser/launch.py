@@ -150,7 +150,9 @@ def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20
     while time.monotonic() < deadline:
         if wd.poll() is not None:
             proc.stop()
-            raise LaunchError(f"{executable} exited during start-up (try --headed or check that it runs).")
+            hint = ("--headed needs a display (is DISPLAY set?)" if not headless
+                    else f"check that '{executable} --headless --no-sandbox about:blank' runs")
+            raise LaunchError(f"{executable} exited during start-up; {hint}.")
         try:
             with open(port_file, encoding="utf-8") as fh:
                 lines = fh.read().split("\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
 
@@ -56,6 +57,7 @@ class Page:
     _nav_lock: threading.Lock = field(default_factory=threading.Lock)
     _load_event: threading.Event = field(default_factory=threading.Event)
     _nav_count: int = 0
+    tab_closed: Callable[[int], bool] | None = None  # set by the session: was page N of this context closed?
 
     def __post_init__(self) -> None:
         t = self.target

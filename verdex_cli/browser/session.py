@@ -31,6 +31,7 @@ class Session:
     _page_counters: dict[int, int] = field(default_factory=dict)
     _own_targets: list[str] = field(default_factory=list)
     _browser_target: Target | None = None
+    _closed: set = field(default_factory=set)  # (context, page) of tabs that were closed
 
     @classmethod
     def start(cls, options: Options, init_script: str = "") -> "Session":
@@ -96,6 +97,7 @@ class Session:
             if page.target.id not in alive and len(self.pages) > 1:  # closed by the page (window.close)
                 page.close()
                 del self.pages[key]
+                self._closed.add(key)
         if self.current not in self.pages:
             self.current = min(self.pages)
             self.page.bring_to_front()
@@ -131,6 +133,7 @@ class Session:
         target_id = page.target.id
         page.close()
         del self.pages[key]
+        self._closed.add(key)
         try:
             self._browser().call("Target.closeTarget", targetId=target_id)
         except VerdexError:
@@ -146,6 +149,7 @@ class Session:
         page = Page(context, index, target, self.options.timeout)
         page.frames.init_script = self.init_script
         page.frames.http_endpoint = self.chrome.http_endpoint
+        page.tab_closed = lambda i, c=context: (c, i) in self._closed
         self.pages[(context, index)] = page
         if switch:
             self.current = (context, index)
