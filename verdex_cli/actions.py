@@ -21,26 +21,36 @@ def _bridge(page: Page, fr: Frame, call: str, timeout: float | None = None):
     return page.frames.eval(fr, "__verdexBridge." + call, timeout=timeout)["value"]
 
 
+def _owners(page: Page, fr: Frame):
+    """From the frame up to the top: (parent frame, backend id of the iframe element in it)."""
+    while fr.parent is not None:
+        parent = page.frames.get(fr.parent)
+        if parent is None:
+            raise NotActionable("Its frame is no longer attached to the page.")
+        yield parent, parent.target.call("DOM.getFrameOwner", frameId=fr.frame_id)["backendNodeId"]
+        fr = parent
+
+
+def _content_origin(parent: Frame, owner: int) -> tuple[float, float]:
+    quad = parent.target.call("DOM.getBoxModel", backendNodeId=owner)["model"]["content"]
+    return quad[0], quad[1]
+
+
 def frame_offset(page: Page, fr: Frame) -> tuple[float, float]:
     """Top-left of the frame's viewport in top-level viewport coordinates."""
-    if fr.parent is None:
-        return 0.0, 0.0
-    parent = page.frames.get(fr.parent)
-    if parent is None:
-        raise NotActionable("Its frame is no longer attached to the page.")
-    owner = parent.target.call("DOM.getFrameOwner", frameId=fr.frame_id)["backendNodeId"]
-    try:
-        parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
-    except CDPError:
-        pass
-    px, py = frame_offset(page, parent)
-    quad = parent.target.call("DOM.getBoxModel", backendNodeId=owner)["model"]["content"]
-    return px + quad[0], py + quad[1]
+    x = y = 0.0
+    for parent, owner in _owners(page, fr):
+        dx, dy = _content_origin(parent, owner)
+        x, y = x + dx, y + dy
+    return x, y
 
 
 def prepare(page: Page, res: Resolved, pointer: bool = True) -> tuple[float, float]:
-    if res.frame.parent is not None:
-        frame_offset(page, res.frame)  # scroll the frame chain into view first
+    for parent, owner in reversed(list(_owners(page, res.frame))):  # outermost frame first
+        try:
+            parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
+        except CDPError:
+            pass
     opts = json.dumps({"pointer": pointer, "timeoutMs": int(page.timeout * 1000)})
     out = _bridge(page, res.frame, f"prepare({res.ref.n}, {opts})", timeout=page.timeout + 2)
     status = out.get("status")
@@ -49,17 +59,11 @@ def prepare(page: Page, res: Resolved, pointer: bool = True) -> tuple[float, flo
     if status != "ok":
         raise NotActionable(f"Element {res.label} is not actionable: {out.get('reason', status)}.")
     x, y = out["x"], out["y"]
-    fr = res.frame
-    while fr.parent is not None:  # climb to the top, checking each frame's owner gets the point
-        parent = page.frames.get(fr.parent)
-        if parent is None:
-            raise NotActionable(f"Element {res.label} is in a frame that is no longer attached.")
-        owner = parent.target.call("DOM.getFrameOwner", frameId=fr.frame_id)["backendNodeId"]
-        quad = parent.target.call("DOM.getBoxModel", backendNodeId=owner)["model"]["content"]
-        x, y = x + quad[0], y + quad[1]
+    for parent, owner in _owners(page, res.frame):  # climb, checking each iframe element gets the point
+        dx, dy = _content_origin(parent, owner)
+        x, y = x + dx, y + dy
         if pointer:
             _check_owner_hit(page, parent, owner, x, y, res)
-        fr = parent
     return x, y
 
 

@@ -7,7 +7,6 @@ come out as the project's own exceptions with human messages.
 from __future__ import annotations
 
 import logging
-import threading
 import warnings
 from typing import Any, Callable
 
@@ -23,19 +22,6 @@ logging.getLogger("pychrome.tab").setLevel(logging.CRITICAL)
 
 # pychrome also warns (to stderr) about every protocol error; we raise CDPError instead.
 warnings.filterwarnings("ignore", category=UserWarning, module=r"pychrome(\.|$)")
-
-_default_hook = threading.excepthook
-
-
-def _quiet_pychrome_threads(args) -> None:
-    """pychrome's reader thread dies noisily when a socket closes; that is expected."""
-    name = getattr(args.thread, "name", "") or ""
-    if "_recv_loop" in name or "_handle_event_loop" in name:
-        return
-    _default_hook(args)
-
-
-threading.excepthook = _quiet_pychrome_threads
 
 LOST = "Browser connection lost (the browser or the tab was closed)."
 
@@ -66,7 +52,6 @@ class Target:
         self.id = target_id
         self.kind = kind
         self._tab = _Tab(id=target_id, type=kind, webSocketDebuggerUrl=ws_url)
-        self._lock = threading.Lock()
         self._handlers: dict[str, list[Callable[..., None]]] = {}
         try:
             self._start()
@@ -103,11 +88,7 @@ class Target:
             marker = " error: "
             detail = text.split(marker, 1)[1] if marker in text else text
             raise CDPError(f"{method} failed: {detail}", method=method, detail=detail) from exc
-        except pexc.UserAbortException as exc:
-            raise ConnectionLost(LOST) from exc
-        except pexc.RuntimeException as exc:
-            raise ConnectionLost(LOST) from exc
-        except (websocket.WebSocketException, OSError, BrokenPipeError) as exc:
+        except (pexc.UserAbortException, pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(LOST) from exc
 
     def _interrupt(self) -> None:

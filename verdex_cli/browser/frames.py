@@ -139,7 +139,7 @@ class FrameRegistry:
             if fr.oopif:
                 return None
             raise
-        found = _find(tree, fr.frame_id)
+        found = find_frame(tree, fr.frame_id)
         if found is None:
             return None
         return found.get("loaderId", ""), found.get("url", "") + found.get("urlFragment", "")
@@ -217,11 +217,12 @@ class FrameRegistry:
         self._oopif_targets.clear()
 
 
-def _find(node: dict, frame_id: str) -> dict | None:
+def find_frame(node: dict, frame_id: str) -> dict | None:
+    """The frame dict with that id in a Page.getFrameTree tree, or None."""
     if node["frame"]["id"] == frame_id:
         return node["frame"]
     for child in node.get("childFrames", ()):
-        hit = _find(child, frame_id)
+        hit = find_frame(child, frame_id)
         if hit is not None:
             return hit
     return None

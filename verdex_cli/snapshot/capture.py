@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from ..browser.frames import Frame
+from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
 from .model import FrameInfo
@@ -57,7 +57,7 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
     owners = []
     _collect_owners(root, owners)
     if owners:
-        local_tree = None
+        local_tree = fr.target.call("Page.getFrameTree")["frameTree"]  # frames this target hosts
         for node in owners:
             try:
                 child = _child_frame(page, fr, node["fo"], local_tree)
@@ -90,7 +90,7 @@ def _collect_owners(node: dict, out: list) -> None:
     out.sort(key=lambda n: n["fo"])
 
 
-def _child_frame(page: Page, parent: Frame, slot: int, local_tree) -> Frame | None:
+def _child_frame(page: Page, parent: Frame, slot: int, local_tree: dict) -> Frame | None:
     ctx = page.frames.world(parent)
     obj = parent.target.call("Runtime.evaluate", expression=f"__verdexBridge.owner({slot})", contextId=ctx,
                              objectGroup="verdex-owners")["result"]
@@ -100,8 +100,7 @@ def _child_frame(page: Page, parent: Frame, slot: int, local_tree) -> Frame | No
     frame_id = node.get("frameId")
     if not frame_id:
         return None
-    tree = parent.target.call("Page.getFrameTree")["frameTree"]
-    found = _find_frame(tree, frame_id)
+    found = find_frame(local_tree, frame_id)
     if found is not None:
         child = page.frames.ensure(frame_id, parent.target, parent.index, oopif=False)
     else:
@@ -114,16 +113,6 @@ def _child_frame(page: Page, parent: Frame, slot: int, local_tree) -> Frame | No
     child.name = found.get("name", "")
     child.loader_id = found.get("loaderId", "")
     return child
-
-
-def _find_frame(node: dict, frame_id: str) -> dict | None:
-    if node["frame"]["id"] == frame_id:
-        return node["frame"]
-    for c in node.get("childFrames", ()):
-        hit = _find_frame(c, frame_id)
-        if hit is not None:
-            return hit
-    return None
 
 
 def _short(exc: Exception) -> str:
