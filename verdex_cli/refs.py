@@ -139,6 +139,7 @@ class RefStore:
         self.records.clear()
         self.last.clear()
         self.last_loaders.clear()
+        self.last_snapshot_at = None
         self.frame_loaders.clear()
 
     # -- queries ------------------------------------------------------------
