@@ -237,7 +237,6 @@ def test_chrome_args_headless_loopback_random_port():
 @pytest.mark.parametrize("args", [
     ["run", "--chrome", "/nonexistent/chromium", INDEX, "eval 1"],
     ["--chrome", "/nonexistent/chromium", INDEX],
-    ["--json", "run", "--chrome", "/nonexistent/chromium", INDEX, "eval 1"],
 ])
 def test_cli_with_nonexistent_chrome_prints_one_line_and_exits_2(args, run_tmp):
     proc = subprocess.run([sys.executable, "-m", "verdex_cli", *args], cwd=ROOT, env=verdex_env(run_tmp),
@@ -247,6 +246,22 @@ def test_cli_with_nonexistent_chrome_prints_one_line_and_exits_2(args, run_tmp):
     assert len(lines) == 1, proc.stderr
     assert "/nonexistent/chromium" in lines[0] and "install" in lines[0].lower()
     assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_cli_with_nonexistent_chrome_and_json_prints_one_json_object(run_tmp):
+    import json
+
+    proc = subprocess.run([sys.executable, "-m", "verdex_cli", "--json", "run", "--chrome", "/nonexistent/chromium",
+                           INDEX, "eval 1"], cwd=ROOT, env=verdex_env(run_tmp), stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    (line,) = proc.stdout.splitlines()
+    obj = json.loads(line)
+    assert obj["ok"] is False and obj["command"] == f"open {INDEX}"
+    assert obj["error"]["kind"] == "browser_not_found"
+    assert "/nonexistent/chromium" in obj["error"]["message"]
+    assert list(obj) == ["command", "ok", "error", "elapsed_ms"]
+    assert proc.stderr == ""
 
 
 def test_cli_with_no_browser_anywhere_says_what_to_install(run_tmp):

@@ -118,16 +118,17 @@ def test_failure_without_json_is_one_red_line_on_stderr(run):
 
 
 def test_unknown_command_is_kind_usage(run):
-    proc = run("--json", INDEX, "frobnicate now", "eval 1")
-    assert proc.returncode == 1  # a command failed; 2 is for the CLI's own usage errors
+    proc = run("--json", INDEX, "eval 1", "frobnicate now", "eval 1")
+    assert proc.returncode == 2  # every line is parsed before the browser starts: nothing ran
     (obj,) = json_lines(proc.stdout)
+    assert obj["command"] == "frobnicate now"
     assert obj["ok"] is False
     assert obj["error"] == {"kind": "usage", "message": "Unknown command 'frobnicate'. Type 'help'."}
 
 
 def test_wrong_arguments_give_the_usage_line(run):
     proc = run("--json", INDEX, "open")
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     (obj,) = json_lines(proc.stdout)
     assert obj["error"] == {"kind": "usage", "message": "Usage: open URL"}
 
@@ -150,6 +151,7 @@ def test_missing_script_file_exits_2(run, tmp_path):
     proc = run("--script", str(tmp_path / "missing.txt"), INDEX)
     assert proc.returncode == 2
     assert "Cannot read script" in proc.stderr and "missing.txt" in proc.stderr
+    assert proc.stderr.strip().count("\n") == 0
     assert_no_traceback(proc)
 
 
@@ -173,10 +175,17 @@ def test_script_from_stdin_after_the_command_arguments(run):
 
 
 def test_script_stops_at_first_failure(run):
-    proc = run("--json", "--script", "-", INDEX, input="eval 1\nnope\neval 2\n")
+    proc = run("--json", "--script", "-", INDEX, input="eval 1\neval nope\neval 2\n")
     assert proc.returncode == 1
     objs = json_lines(proc.stdout)
-    assert len(objs) == 2 and objs[1]["error"]["kind"] == "usage"
+    assert len(objs) == 2 and objs[1]["error"]["kind"] == "js_error"
+
+
+def test_script_with_a_usage_error_runs_nothing(run):
+    proc = run("--json", "--script", "-", INDEX, input="eval 1\nnope\neval 2\n")
+    assert proc.returncode == 2
+    (obj,) = json_lines(proc.stdout)
+    assert obj["command"] == "nope" and obj["error"]["kind"] == "usage"
 
 
 # -- navigation failures -------------------------------------------------------------------------

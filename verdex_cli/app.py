@@ -1,16 +1,24 @@
-"""Wiring: options -> session -> REPL or one-shot run, with clean shutdown."""
+"""Wiring: options -> session -> REPL or one-shot run, with clean shutdown.
+
+Every failure, start-up included, goes through the runner's error boundary and
+comes out as an Outcome: one line (or one JSON object) and the contract's exit
+code (:class:`~verdex_cli.errors.ExitStatus`).
+"""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
+from .browser.launch import endpoint_host, is_loopback
 from .browser.page import normalize_url
 from .browser.session import Options, Session
 from .commands.context import Context
-from .errors import BrowserNotFound, VerdexError
+from .errors import ExitStatus, UsageError, VerdexError
 from .render import Renderer
-from .runner import execute
+from .runner import Outcome, execute, failure, parse_all
 from .snapshot.capture import bridge_source
 
 
@@ -23,6 +31,7 @@ class AppOptions:
     json_mode: bool = False
     no_color: bool = False
     debug: bool = False
+    pager: bool = True
 
 
 def make_context(opts: AppOptions) -> Context:
@@ -30,45 +39,62 @@ def make_context(opts: AppOptions) -> Context:
     return Context(lambda: Session.start(session_opts, init_script=bridge_source()))
 
 
-def _start(ctx: Context, renderer: Renderer) -> int | None:
-    """Start the browser; on failure print one line and return the exit code."""
+def make_renderer(opts: AppOptions) -> Renderer:
+    return Renderer(json_mode=opts.json_mode, color=not opts.no_color, debug=opts.debug)
+
+
+def warn_remote_endpoint(opts: AppOptions, renderer: Renderer) -> None:
+    """DevTools gives full control of a browser, unencrypted: say so when it is not on this machine."""
+    if opts.connect and not is_loopback(opts.connect):
+        renderer.warn(f"Warning: {endpoint_host(opts.connect) or opts.connect} is not this machine; the DevTools "
+                      "connection is unencrypted and gives full control of that browser.")
+
+
+def open_first(ctx: Context, url: str) -> Outcome:
+    """Start the browser and open the first URL, inside the error boundary."""
+    line = "open " + url
     try:
-        ctx.ensure_session()
-    except BrowserNotFound as exc:
-        renderer.error(exc.message)
-        return 2
+        target = normalize_url(url)  # a missing local file fails before a browser starts
     except VerdexError as exc:
-        renderer.error(exc.message)
-        return 1
-    return None
+        return failure(line, exc)
+    outcome = execute(ctx, "open " + shlex.quote(target))
+    outcome.line = line
+    return outcome
 
 
-def _start_at(ctx: Context, renderer: Renderer, url: str):
-    """Check the URL, start the browser and open it: (exit code, None) on failure, else (0, outcome)."""
+def read_script(script: str) -> list[str]:
     try:
-        target = normalize_url(url)
-    except VerdexError as exc:
-        renderer.error(exc.message)
-        return 2, None
-    code = _start(ctx, renderer)
-    if code is not None:
-        return code, None
-    return 0, execute(ctx, "open " + _quote(target))
+        text = sys.stdin.read() if script == "-" else Path(script).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise UsageError(f"Cannot read script {script}: {reason}") from exc
+    return script_lines(text)
 
 
-def run_oneshot(opts: AppOptions, url: str, lines: list[str], keep_going: bool) -> int:
-    renderer = Renderer(json_mode=opts.json_mode, color=not opts.no_color, debug=opts.debug)
+def script_lines(text: str) -> list[str]:
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+
+
+def run_oneshot(opts: AppOptions, url: str, lines: list[str], keep_going: bool, script: str | None = None) -> int:
+    renderer = make_renderer(opts)
+    lines = list(lines)
+    if script is not None:
+        try:
+            lines += read_script(script)
+        except VerdexError as exc:
+            renderer.show(failure("--script " + script, exc))
+            return ExitStatus.USAGE
+    bad = parse_all(lines)  # every line is checked before a browser starts
+    if bad is not None:
+        renderer.show(bad)
+        return ExitStatus.USAGE
+    warn_remote_endpoint(opts, renderer)
     ctx = make_context(opts)
     try:
-        code, nav = _start_at(ctx, renderer, url)
-        if nav is None:
-            return code
+        nav = open_first(ctx, url)
         if not nav.ok:
-            if opts.json_mode:
-                renderer.show(nav)
-            else:
-                renderer.error(nav.message)
-            return 1
+            renderer.show(nav)
+            return nav.exit_status
         return run_lines(ctx, renderer, lines, keep_going)
     finally:
         ctx.close()
@@ -85,11 +111,12 @@ def run_lines(ctx: Context, renderer: Renderer, lines: list[str], keep_going: bo
                 break
         if ctx.quit_requested:
             break
-    return 1 if failed else 0
+    return ExitStatus.FAILED if failed else ExitStatus.OK
 
 
 def run_repl(opts: AppOptions, url: str | None) -> int:
-    renderer = Renderer(json_mode=opts.json_mode, color=not opts.no_color, debug=opts.debug)
+    renderer = make_renderer(opts)
+    warn_remote_endpoint(opts, renderer)
     ctx = make_context(opts)
     server = None
     try:
@@ -98,24 +125,19 @@ def run_repl(opts: AppOptions, url: str | None) -> int:
 
             server = serve()
             url = server.url("index.html")
-        code, nav = _start_at(ctx, renderer, url)
-        if nav is None:
-            return code
+        interactive = sys.stdin.isatty()
+        nav = open_first(ctx, url)
+        if ctx.session is None or not interactive and not nav.ok:
+            renderer.show(nav)  # no browser at all, or a script whose first step failed
+            return nav.exit_status
         renderer.show(nav)
-        if not sys.stdin.isatty():
-            lines = [ln.strip() for ln in sys.stdin.read().splitlines()
-                     if ln.strip() and not ln.strip().startswith("#")]
-            return run_lines(ctx, renderer, lines, keep_going=False)
+        if not interactive:
+            return run_lines(ctx, renderer, script_lines(sys.stdin.read()), keep_going=False)
         from .repl.app import Repl
 
-        return Repl(ctx, renderer).loop()
+        ctx.interactive = True
+        return Repl(ctx, renderer, pager=opts.pager and sys.stdout.isatty()).loop()
     finally:
         ctx.close()
         if server is not None:
             server.stop()
-
-
-def _quote(url: str) -> str:
-    import shlex
-
-    return shlex.quote(url)

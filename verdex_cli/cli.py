@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import signal
 import sys
-from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -27,6 +26,7 @@ TIMEOUT = typer.Option(10.0, "--timeout", metavar="SECONDS", min=0.1, help="Time
 JSON = typer.Option(False, "--json", help="Print one JSON object per command (JSON Lines).")
 NO_COLOR = typer.Option(False, "--no-color", help="Plain output without colours.")
 DEBUG = typer.Option(False, "--debug", help="Show tracebacks for errors.")
+NO_PAGER = typer.Option(False, "--no-pager", help="REPL: never page long output.")
 
 
 def _version(value: bool):
@@ -43,10 +43,11 @@ def repl_main(
                                         help="URL or local file to open (default: the demo site)."),
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
+    no_pager: bool = NO_PAGER,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
 ):
-    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug)
-    raise typer.Exit(run_repl(opts, url))
+    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=not no_pager)
+    raise typer.Exit(int(run_repl(opts, url)))
 
 
 @run_app.command(help="Open URL, run each COMMAND (one REPL line each) in order, and exit.\n\n"
@@ -60,17 +61,10 @@ def run_main(
     keep_going: bool = typer.Option(False, "--keep-going", help="Run every command even after a failure."),
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
+    no_pager: bool = NO_PAGER,
 ):
-    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug)
-    lines = list(commands or [])
-    if script is not None:
-        try:
-            text = sys.stdin.read() if script == "-" else Path(script).read_text(encoding="utf-8")
-        except OSError as exc:
-            typer.echo(f"Cannot read script {script}: {exc.strerror or exc}", err=True)
-            raise typer.Exit(2)
-        lines += [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
-    raise typer.Exit(run_oneshot(opts, url, lines, keep_going))
+    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=False)
+    raise typer.Exit(int(run_oneshot(opts, url, list(commands or []), keep_going, script=script)))
 
 
 def _split_run(argv: list[str]) -> tuple[bool, list[str]]:

@@ -7,11 +7,65 @@ raises them; the command loop and one-shot runner turn them into output.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
+
+class ExitStatus(IntEnum):
+    """The process exit codes of the contract."""
+
+    OK = 0
+    FAILED = 1  # a command (or the start-up) failed
+    USAGE = 2  # the command line itself is wrong, or there is no browser to run
+
+
+class ErrorKind:
+    """Every error kind a user can see (``error.kind`` in JSON mode)."""
+
+    USAGE = "usage"
+    NAVIGATION_FAILED = "navigation_failed"
+    JS_ERROR = "js_error"
+    TIMEOUT = "timeout"
+    CONNECTION_LOST = "connection_lost"
+    BROWSER_LOST = "browser_lost"
+    PAGE_CRASHED = "page_crashed"
+    CDP_ERROR = "cdp_error"
+    BROWSER_NOT_FOUND = "browser_not_found"
+    LAUNCH_FAILED = "launch_failed"
+    INVALID_REF = "invalid_ref"
+    CONTEXT_MISMATCH = "context_mismatch"
+    PAGE_MISMATCH = "page_mismatch"
+    UNKNOWN_REF = "unknown_ref"
+    NAVIGATED = "navigated"
+    REMOVED = "removed"
+    CHANGED = "changed"
+    NOT_ACTIONABLE = "not_actionable"
+    NOT_APPLIED = "not_applied"
+    AMBIGUOUS = "ambiguous"
+    NO_MATCH = "no_match"
+    CANCELLED = "cancelled"
+    INTERNAL = "internal"
+
+    @classmethod
+    def all(cls) -> set[str]:
+        return {v for k, v in vars(cls).items() if k.isupper() and isinstance(v, str)}
+
+
+# Kinds that say the command line (or the environment) is unusable, not that a command failed.
+USAGE_KINDS = frozenset({ErrorKind.USAGE, ErrorKind.BROWSER_NOT_FOUND})
+
+PAGE_CRASHED_MESSAGE = "The page crashed. Use 'reload' or 'open URL'."
+BROWSER_LOST_MESSAGE = "The browser is gone. Use 'relaunch'."
+
+
+def exit_status(kind: str) -> ExitStatus:
+    """The exit code for a failure of this kind."""
+    return ExitStatus.USAGE if kind in USAGE_KINDS else ExitStatus.FAILED
+
 
 class VerdexError(Exception):
     """A failure with a stable machine-readable kind and a human message."""
 
-    kind = "error"
+    kind = ErrorKind.INTERNAL
 
     def __init__(self, message: str, kind: str | None = None, **details):
         super().__init__(message)
@@ -25,50 +79,68 @@ class VerdexError(Exception):
 
 
 class UsageError(VerdexError):
-    kind = "usage"
+    kind = ErrorKind.USAGE
 
 
 class BrowserNotFound(VerdexError):
-    kind = "browser_not_found"
+    kind = ErrorKind.BROWSER_NOT_FOUND
 
 
 class LaunchError(VerdexError):
-    kind = "launch_failed"
+    kind = ErrorKind.LAUNCH_FAILED
 
 
 class CDPError(VerdexError):
     """Chrome answered a protocol call with an error."""
 
-    kind = "cdp_error"
+    kind = ErrorKind.CDP_ERROR
 
 
 class CDPTimeout(VerdexError):
-    kind = "timeout"
+    kind = ErrorKind.TIMEOUT
 
 
 class ConnectionLost(VerdexError):
-    kind = "connection_lost"
+    kind = ErrorKind.CONNECTION_LOST
 
 
 class NavigationFailed(VerdexError):
-    kind = "navigation_failed"
+    kind = ErrorKind.NAVIGATION_FAILED
 
 
 class JSError(VerdexError):
     """A script evaluated in the page threw."""
 
-    kind = "js_error"
+    kind = ErrorKind.JS_ERROR
 
 
 class RefError(VerdexError):
     """A ref could not be resolved; ``kind`` is one of the contract's kinds."""
 
-    kind = "unknown_ref"
+    kind = ErrorKind.UNKNOWN_REF
 
 
 class NotActionable(VerdexError):
-    kind = "not_actionable"
+    kind = ErrorKind.NOT_ACTIONABLE
 
 
 class Cancelled(VerdexError):
-    kind = "cancelled"
+    kind = ErrorKind.CANCELLED
+
+
+class PageCrashed(VerdexError):
+    """The tab's renderer process crashed; 'reload' or 'open' recovers it."""
+
+    kind = ErrorKind.PAGE_CRASHED
+
+    def __init__(self, message: str = PAGE_CRASHED_MESSAGE, **details):
+        super().__init__(message, **details)
+
+
+class BrowserLost(VerdexError):
+    """The browser process (or the --connect endpoint) is gone; 'relaunch' starts a new one."""
+
+    kind = ErrorKind.BROWSER_LOST
+
+    def __init__(self, message: str = BROWSER_LOST_MESSAGE, **details):
+        super().__init__(message, **details)

@@ -1,18 +1,59 @@
 """The only place that prints: turns Outcomes into rich output or JSON Lines.
 
-Page text is untrusted: it is always printed with markup and highlighting off.
+Page text is untrusted: it is printed with markup, emoji and highlighting off,
+and everything passes the sanitizer (:mod:`verdex_cli.sanitize`) twice: result
+data is cleaned to one line per item before painting, and every segment the
+console writes is cleaned again, so no control character of the page reaches
+the terminal. Colour (any escape code at all) only on a terminal, without
+``--no-color`` and without ``NO_COLOR`` in the environment.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import subprocess
 import sys
 
 from rich.console import Console
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
 from .runner import Outcome
+from .sanitize import clean, clean_data, json_line
+
+
+def use_color(no_color_flag: bool, stream=None) -> bool:
+    """Colour only on a terminal, unless --no-color or NO_COLOR (any value, even empty) says no."""
+    if no_color_flag or "NO_COLOR" in os.environ:
+        return False
+    stream = sys.stdout if stream is None else stream
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+class SafeConsole(Console):
+    """A rich Console that cleans every text segment it renders (its own style codes stay)."""
+
+    def render(self, renderable, options=None):
+        for seg in super().render(renderable, options):
+            if seg.control or not seg.text:
+                yield seg
+            else:
+                text = clean(seg.text, one_line=False)
+                yield seg if text is seg.text else Segment(text, seg.style, seg.control)
+
+
+def make_console(color: bool, stderr: bool = False, file=None, width: int | None = None) -> Console:
+    stream = file if file is not None else (sys.stderr if stderr else sys.stdout)
+    on = color and use_color(False, stream)
+    return SafeConsole(file=file, stderr=stderr, width=width, color_system="auto" if on else None,
+                       force_terminal=True if on else None, no_color=not on, markup=False, emoji=False,
+                       highlight=False, soft_wrap=True)
 
 
 class Renderer:
@@ -20,8 +61,8 @@ class Renderer:
                  console: Console | None = None, err_console: Console | None = None):
         self.json_mode = json_mode
         self.debug = debug
-        self.out = console or Console(no_color=not color, highlight=False, soft_wrap=True)
-        self.err = err_console or Console(stderr=True, no_color=not color, highlight=False, soft_wrap=True)
+        self.out = console or make_console(color)
+        self.err = err_console or make_console(color, stderr=True)
 
     # -- entry points -----------------------------------------------------------
     def show(self, outcome: Outcome) -> None:
@@ -32,26 +73,43 @@ class Renderer:
             self.error(outcome.message, outcome.trace if self.debug else "")
             return
         res = outcome.result
+        data = _paintable(res.kind, res.data)
         painter = getattr(self, "_r_" + res.kind, None)
         if painter is None:
             self._plain(json.dumps(res.as_json(), indent=2, ensure_ascii=False, default=str))
         else:
-            painter(res.data)
+            painter(data)
         for note in res.notes:
-            self.out.print(Text(note, style="yellow"))
+            self.out.print(Text(clean(note), style="yellow"))
+
+    def show_paged(self, outcome: Outcome) -> None:
+        """REPL on a terminal: output taller than the screen goes through the pager ($PAGER or less)."""
+        if self.json_mode or not outcome.ok:
+            self.show(outcome)
+            return
+        with self.out.capture() as captured:
+            self.show(outcome)
+        text = captured.get()
+        if text.count("\n") < max(self.out.height - 2, 5) or not run_pager(text):
+            self.out.file.write(text)
+            self.out.file.flush()
 
     def error(self, message: str, trace: str = "") -> None:
         if trace:
-            self.err.print(Text(trace.rstrip(), style="dim"))
-        self.err.print(Text(message, style="bold red"))
+            self.err.print(Text(clean(trace.rstrip(), one_line=False), style="dim"))
+        self.err.print(Text(clean(message), style="bold red"))
 
     def info(self, message: str) -> None:
         if not self.json_mode:
-            self.out.print(Text(message, style="dim"))
+            self.out.print(Text(clean(message), style="dim"))
+
+    def warn(self, message: str) -> None:
+        """A one-line warning on stderr (also in JSON mode: stdout stays pure JSON Lines)."""
+        self.err.print(Text(clean(message), style="yellow"))
 
     # -- helpers ---------------------------------------------------------------
     def _json(self, obj: dict) -> None:
-        line = json.dumps(obj, ensure_ascii=False, default=str)
+        line = json_line(obj)
         self.out.file.write(line + "\n")
         self.out.file.flush()
 
@@ -91,7 +149,7 @@ class Renderer:
             self._plain("  Aliases: " + ", ".join(d["aliases"]), style="dim")
 
     def _r_snapshot(self, d: dict) -> None:
-        self._plain(d["text"])
+        self._plain(d["text"])  # already cleaned by _paintable, one node per line
         for note in d.get("notes", []):
             self.out.print(Text("# " + note, style="yellow"))
 
@@ -108,7 +166,7 @@ class Renderer:
         what = f'{d.get("role", "")} "{d["name"]}"' if d.get("name") else d.get("role", "")
         line = Text.assemble((verb + " ", "green"), (what, "bold"), (f" ({d.get('ref')})", "cyan"))
         if "value" in d and d["value"] is not None:
-            line.append(f"  value: {d['value']!r}", style="dim")
+            line.append(f"  value: {json.dumps(d['value'], ensure_ascii=False)}", style="dim")
         if d.get("selected"):
             line.append("  now: " + ", ".join(d["selected"]), style="dim")
         self.out.print(line)
@@ -180,3 +238,37 @@ class Renderer:
             line.append(t["title"] or "(no title)")
             line.append(f"  {t['url']}", style="dim")
             self.out.print(line)
+
+
+def run_pager(text: str) -> bool:
+    """Show ``text`` in $PAGER (default ``less -R``); False when no pager could run."""
+    command = os.environ.get("PAGER") or "less -R"
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False
+    if not argv:
+        return False
+    try:
+        sys.stdout.flush()
+        subprocess.run(argv, input=text.encode("utf-8", "replace"), check=False)
+    except OSError:
+        return False
+    except KeyboardInterrupt:  # Ctrl-C in the pager ends it, like 'q'
+        pass
+    return True
+
+
+def _paintable(kind: str, data: dict) -> dict:
+    """Result data for painting: every page string cleaned to one line.
+
+    The snapshot text keeps its own line structure (render_text escaped the
+    newlines inside names and values); an eval value that is not a string is
+    painted as JSON, which escapes them itself.
+    """
+    out = clean_data(data)
+    if kind == "snapshot" and isinstance(data.get("text"), str):
+        out["text"] = clean(data["text"], one_line=False)
+    if kind == "value" and not isinstance(data.get("value"), str):
+        out["value"] = data.get("value")
+    return out

@@ -1,4 +1,9 @@
-"""The error boundary: run one command line and return an Outcome, never raise."""
+"""The error boundary: run one command line and return an Outcome, never raise.
+
+Start-up (launching or attaching to the browser) happens inside the same
+boundary, so its failures come out like any command's: one line, one JSON
+object, one error kind.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,11 @@ import time
 import traceback
 from dataclasses import dataclass
 
+from .browser.cdp import user_command
 from .commands import REGISTRY, Result
 from .commands.context import Context
-from .errors import VerdexError
+from .commands.registry import Parsed
+from .errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, exit_status
 
 
 @dataclass
@@ -31,6 +38,24 @@ class Outcome:
         out["elapsed_ms"] = round(self.elapsed_ms, 1)
         return out
 
+    @property
+    def exit_status(self) -> ExitStatus:
+        return ExitStatus.OK if self.ok else exit_status(self.kind)
+
+
+def failure(line: str, exc: VerdexError, elapsed_ms: float = 0.0, trace: str = "") -> Outcome:
+    return Outcome(line, False, kind=exc.kind, message=exc.message, elapsed_ms=elapsed_ms, trace=trace)
+
+
+def parse_all(lines: list[str]) -> Outcome | None:
+    """Parse every line with the registry; the first usage error as an Outcome, else None."""
+    for line in lines:
+        try:
+            REGISTRY.parse(line)
+        except VerdexError as exc:
+            return failure(line, exc)
+    return None
+
 
 def execute(ctx: Context, line: str) -> Outcome:
     start = time.perf_counter()
@@ -39,18 +64,49 @@ def execute(ctx: Context, line: str) -> Outcome:
         parsed = REGISTRY.parse(line)
         name = parsed.command.name
         if parsed.command.needs_browser:
-            ctx.ensure_session()
+            session = ctx.ensure_session()
             start = time.perf_counter()  # start-up is not the command's time
-        result = parsed.command.handler(ctx, parsed.args, parsed.flags)
+            if not session.chrome.alive():
+                raise BrowserLost()
+        with user_command():  # only the user's own command may interrupt a runaway page script
+            result = _run(ctx, parsed)
         return Outcome(line, True, result, elapsed_ms=_ms(start), command=name)
     except VerdexError as exc:
+        exc = _diagnose(ctx, exc)
         return Outcome(line, False, kind=exc.kind, message=exc.message, elapsed_ms=_ms(start),
                        trace=traceback.format_exc(), command=name)
     except KeyboardInterrupt:
-        return Outcome(line, False, kind="cancelled", message="Cancelled.", elapsed_ms=_ms(start), command=name)
+        return Outcome(line, False, kind=ErrorKind.CANCELLED, message="Cancelled.", elapsed_ms=_ms(start),
+                       command=name)
     except Exception as exc:  # the boundary: anything else is our bug, reported in one line
-        return Outcome(line, False, kind="internal", message=f"Internal error: {type(exc).__name__}: {exc}",
+        return Outcome(line, False, kind=ErrorKind.INTERNAL, message=f"Internal error: {type(exc).__name__}: {exc}",
                        elapsed_ms=_ms(start), trace=traceback.format_exc(), command=name)
+
+
+def _run(ctx: Context, parsed: Parsed) -> Result:
+    result = parsed.command.handler(ctx, parsed.args, parsed.flags)
+    # -- after every command (other helpers: notes about tabs that opened or closed go here) --
+    return result
+
+
+# Failures that may really mean "the tab crashed" or "the browser is gone".
+_SUSPECT = frozenset({ErrorKind.CONNECTION_LOST, ErrorKind.TIMEOUT, ErrorKind.CDP_ERROR})
+
+
+def _diagnose(ctx: Context, exc: VerdexError) -> VerdexError:
+    """Name the real cause of a lost connection or a time-out: a crashed tab or a gone browser."""
+    session = ctx.session
+    if session is None or exc.kind not in _SUSPECT:
+        return exc
+    try:
+        if not session.chrome.reachable(timeout=1.0):
+            return BrowserLost()
+        page = session.pages.get(session.current)
+        if page is not None and page.target.crashed:
+            return PageCrashed()
+    except Exception:  # diagnosis must never hide the original error
+        return exc
+    return exc
 
 
 def _ms(start: float) -> float:

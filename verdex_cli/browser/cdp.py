@@ -6,15 +6,17 @@ come out as the project's own exceptions with human messages.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import warnings
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 import pychrome
 import pychrome.exceptions as pexc
 import websocket
 
-from ..errors import CDPError, CDPTimeout, ConnectionLost
+from ..errors import CDPError, CDPTimeout, ConnectionLost, PageCrashed
 
 # pychrome logs a full traceback when the socket drops; we report it ourselves.
 logging.getLogger("pychrome").setLevel(logging.CRITICAL)
@@ -24,6 +26,25 @@ logging.getLogger("pychrome.tab").setLevel(logging.CRITICAL)
 warnings.filterwarnings("ignore", category=UserWarning, module=r"pychrome(\.|$)")
 
 LOST = "Browser connection lost (the browser or the tab was closed)."
+
+# Calls that may still be made on a crashed page: they bring it back (or only touch the tab).
+RECOVERY_METHODS = frozenset({"Page.navigate", "Page.reload", "Page.bringToFront", "Page.stopLoading",
+                              "Runtime.terminateExecution", "Inspector.enable"})
+NAVIGATION_METHODS = frozenset({"Page.navigate", "Page.reload"})
+
+# True while the user's own command runs (see :func:`user_command`): only then may a timed-out
+# call interrupt the page's script. Status reads (toolbar, tab titles) never do.
+_USER_COMMAND: contextvars.ContextVar[bool] = contextvars.ContextVar("verdex_user_command", default=False)
+
+
+@contextmanager
+def user_command() -> Iterator[None]:
+    """Run a user's command: a call that times out in it stops the page's runaway script."""
+    token = _USER_COMMAND.set(True)
+    try:
+        yield
+    finally:
+        _USER_COMMAND.reset(token)
 
 
 class _Tab(pychrome.Tab):
@@ -53,10 +74,22 @@ class Target:
         self.kind = kind
         self._tab = _Tab(id=target_id, type=kind, webSocketDebuggerUrl=ws_url)
         self._handlers: dict[str, list[Callable[..., None]]] = {}
+        self.crashed = False  # set by Inspector.targetCrashed; cleared by a navigation or reload
         try:
             self._start()
         except (websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(f"Cannot connect to the browser target: {exc}") from exc
+
+    def watch_crashes(self) -> None:
+        """Notice a renderer crash (calls then fail at once with PageCrashed instead of timing out)."""
+        self.on("Inspector.targetCrashed", self._on_crashed)
+        try:
+            self.call("Inspector.enable", timeout=min(self.timeout, 5.0))
+        except (CDPError, CDPTimeout):
+            pass
+
+    def _on_crashed(self, **_: Any) -> None:
+        self.crashed = True
 
     def _start(self) -> None:
         """pychrome's Tab.start(), but without websocket-client's pure-Python UTF-8
@@ -72,13 +105,23 @@ class Target:
         tab._handle_event_th.start()
 
     # -- calls -------------------------------------------------------------
-    def call(self, method: str, timeout: float | None = None, **params: Any) -> dict:
-        """Call a protocol method; raise CDPError / CDPTimeout / ConnectionLost."""
+    def call(self, method: str, timeout: float | None = None, interrupt: bool | None = None, **params: Any) -> dict:
+        """Call a protocol method; raise CDPError / CDPTimeout / ConnectionLost / PageCrashed.
+
+        ``interrupt``: whether a time-out may stop the page's running script
+        (``Runtime.terminateExecution``). ``None`` (the default) allows it only
+        inside :func:`user_command`; read-only status calls pass ``False``.
+        """
         limit = self.timeout if timeout is None else timeout
+        if self.crashed and method not in RECOVERY_METHODS:
+            raise PageCrashed(method=method)
         try:
-            return self._tab.call_method(method, _timeout=limit, **params)
+            result = self._tab.call_method(method, _timeout=limit, **params)
         except pexc.TimeoutException as exc:
-            if self.kind != "browser" and method != "Runtime.terminateExecution":
+            if self.crashed:
+                raise PageCrashed(method=method) from exc
+            may_interrupt = _USER_COMMAND.get() if interrupt is None else interrupt
+            if may_interrupt and self.kind != "browser" and method != "Runtime.terminateExecution":
                 self._interrupt()
                 raise CDPTimeout(f"The page did not answer within {limit:g} s ({method}). Any script it was running "
                                  "has been interrupted, so the session stays usable.", method=method) from exc
@@ -90,6 +133,9 @@ class Target:
             raise CDPError(f"{method} failed: {detail}", method=method, detail=detail) from exc
         except (pexc.UserAbortException, pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(LOST) from exc
+        if method in NAVIGATION_METHODS:
+            self.crashed = False  # a new renderer process serves the tab
+        return result
 
     def _interrupt(self) -> None:
         """Stop a runaway script in this target (handled off the page's main thread)."""

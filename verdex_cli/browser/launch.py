@@ -5,6 +5,7 @@ Nothing here prints; failures are raised as :mod:`verdex_cli.errors` types.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 
@@ -91,9 +93,20 @@ class ChromeProcess:
         return _http_json(self.http_endpoint + "/json/version", timeout)
 
     def alive(self) -> bool:
+        """Cheap check (no I/O): False once an owned browser's process is gone."""
         if not self.owned:
             return True
         return self._watchdog is not None and self._watchdog.poll() is None
+
+    def reachable(self, timeout: float = 1.0) -> bool:
+        """Is the browser still there: process alive (if owned) and its DevTools endpoint answering."""
+        if not self.alive():
+            return False
+        try:
+            self.version(timeout=timeout)
+        except (urllib.error.URLError, OSError, ValueError):
+            return False
+        return True
 
     def stop(self, timeout: float = 8.0) -> None:
         """Stop an owned browser and remove its profile; detach from a foreign one."""
@@ -166,6 +179,27 @@ def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20
         time.sleep(0.03)
     proc.stop()
     raise LaunchError(f"{executable} did not open its DevTools endpoint within {timeout:g} s.")
+
+
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1", "[::1]")
+
+
+def endpoint_host(url: str) -> str:
+    """The host name of a --connect URL (``ws://``, ``http://`` or bare ``host:port``)."""
+    text = url.strip()
+    if "://" not in text:
+        text = "http://" + text
+    return (urllib.parse.urlsplit(text).hostname or "").lower()
+
+
+def is_loopback(url: str) -> bool:
+    host = endpoint_host(url)
+    if host in LOOPBACK_HOSTS or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def connect(url: str, timeout: float = 10.0) -> ChromeProcess:

@@ -72,6 +72,7 @@ class Page:
         t.call("Page.enable")
         t.call("Runtime.enable")
         t.call("DOM.enable")
+        t.watch_crashes()  # hostile: 'page_crashed' instead of time-outs after a renderer crash
         try:
             t.call("Page.setLifecycleEventsEnabled", enabled=False)
         except CDPError:
@@ -142,7 +143,7 @@ class Page:
         tree = self.frames.tree()
         frame = tree["frame"]
         try:
-            title = self.target.call("Runtime.evaluate", timeout=min(self.timeout, 2.0),
+            title = self.target.call("Runtime.evaluate", timeout=min(self.timeout, 2.0), interrupt=False,
                                      expression="document.title", returnByValue=True)["result"].get("value", "")
         except (CDPError, CDPTimeout):
             title = ""

@@ -15,6 +15,7 @@ class Context:
     session: Session | None = None
     quit_requested: bool = False
     stores: dict = field(default_factory=dict)  # per-page ref stores, keyed by (context, page)
+    interactive: bool = False  # the REPL on a terminal (long output is cut and paged there only)
 
     def ensure_session(self) -> Session:
         if self.session is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..browser.page import normalize_url
+from ..browser.status import page_status
 from ..errors import UsageError
 from ..snapshot.capture import capture_tree
 from .registry import Result, command
@@ -19,10 +20,7 @@ def frames_cmd(ctx, args, flags):
 def _tab_rows(session) -> list[dict]:
     rows = []
     for (c, i), page in sorted(session.pages.items()):
-        try:
-            info = page.info()
-        except Exception:  # a tab that stopped answering still gets listed
-            info = {"url": "", "title": "(not responding)"}
+        info = page_status(session, page)  # the browser's target list: no page script runs or is interrupted
         rows.append({"context": c, "index": i, "title": info["title"], "url": info["url"],
                      "current": (c, i) == session.current})
     return rows

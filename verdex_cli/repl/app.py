@@ -10,10 +10,12 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.history import FileHistory, InMemoryHistory
 from prompt_toolkit.patch_stdout import patch_stdout
 
+from ..browser.status import page_status
 from ..commands import REGISTRY
 from ..commands.context import Context
 from ..render import Renderer
 from ..runner import execute
+from ..sanitize import clean
 from .completer import VerdexCompleter
 
 
@@ -32,9 +34,10 @@ def _history():
 
 
 class Repl:
-    def __init__(self, ctx: Context, renderer: Renderer, input=None, output=None):
+    def __init__(self, ctx: Context, renderer: Renderer, input=None, output=None, pager: bool = False):
         self.ctx = ctx
         self.renderer = renderer
+        self.pager = pager
         self.status = {"title": "", "url": ""}
         self.prompt = PromptSession(
             history=_history() if input is None else InMemoryHistory(),
@@ -72,14 +75,25 @@ class Repl:
                 extra = f"  |  refs stale: new page since snapshot #{store.snapshot_no} ({age} ago)"
             else:
                 extra = f"  |  {store.live_count()} refs, snapshot #{store.snapshot_no} {age} ago"
-        return f" {title} — {url}{extra}"
+        return clean(f" {title} — {url}{extra}")
 
     def _refresh_status(self) -> None:
+        """Title and URL from the browser's target list: no page script runs, none is interrupted."""
         try:
-            if self.ctx.session is not None:
-                self.status = self.ctx.page.info()
+            session = self.ctx.session
+            if session is not None and session.chrome.alive():
+                self.status = page_status(session, session.page)
         except Exception:
             pass
+
+    def _show(self, outcome) -> None:
+        try:
+            if self.pager:
+                self.renderer.show_paged(outcome)
+            else:
+                self.renderer.show(outcome)
+        except KeyboardInterrupt:  # Ctrl-C stops printing, not the REPL
+            self.renderer.info("\nOutput stopped.")
 
     def loop(self) -> int:
         self._refresh_status()
@@ -95,7 +109,7 @@ class Repl:
                 if not line.strip():
                     continue
                 outcome = execute(self.ctx, line)
-                self.renderer.show(outcome)
+                self._show(outcome)
                 if self.ctx.quit_requested:
                     return 0
                 self._refresh_status()

@@ -8,6 +8,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from ..commands.registry import Registry
+from ..sanitize import clean
 
 RefSource = Callable[[], Iterable[tuple[str, str]]]  # (ref, "role \"name\"")
 
@@ -41,4 +42,4 @@ class VerdexCompleter(Completer):
         if position in cmd.ref_args:
             for ref, meta in self.refs():
                 if ref.startswith(prefix):
-                    yield Completion(ref, start_position=-len(prefix), display_meta=meta)
+                    yield Completion(ref, start_position=-len(prefix), display_meta=clean(meta))

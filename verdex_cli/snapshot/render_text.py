@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from json.encoder import encode_basestring
 
+from ..sanitize import clean
 from .model import RefInfo
 
 MAX_TEXT = 100
@@ -20,6 +21,11 @@ STATE_ORDER = ("checked", "disabled", "expanded", "selected", "pressed", "level"
 
 def cut(text: str, limit: int = MAX_TEXT) -> str:
     return text if len(text) <= limit else text[:limit].rstrip() + "..."
+
+
+def one_line(text: str) -> str:
+    """A text run or value, cut, with newlines and control characters escaped (one node, one line)."""
+    return clean(cut(text))
 
 
 def quote(text: str) -> str:
@@ -64,7 +70,7 @@ class TextRenderer:
                 if not named_from_content:
                     text = ch.strip()
                     if text:
-                        self.lines.append(f"{indent}- text: {cut(text)}")
+                        self.lines.append(f"{indent}- text: {one_line(text)}")
             else:
                 self._node(ch, indent, frame)
 
@@ -105,10 +111,10 @@ class TextRenderer:
                 kids = None
             else:
                 text = " ".join(k.strip() for k in kids if k.strip())
-                self.lines.append("".join(line) + (": " + cut(text) if text else ""))
+                self.lines.append("".join(line) + (": " + one_line(text) if text else ""))
                 return
         if not kids and node.get("v"):
-            line.append(": " + cut(node["v"]))
+            line.append(": " + one_line(node["v"]))
             self.lines.append("".join(line))
             return
         if kids:

@@ -1,0 +1,36 @@
+"""relaunch: a new browser after the old one died (or on request)."""
+
+from __future__ import annotations
+
+from ..errors import VerdexError
+from .registry import Result, command
+
+
+@command("relaunch", usage="relaunch", needs_browser=False,
+         help="Start a new browser (after 'The browser is gone') and reopen the current tab's URL.")
+def relaunch_cmd(ctx, args, flags):
+    old = ctx.session
+    url = ""
+    if old is not None:
+        try:
+            url = old.page.frames.main.url or ""  # remembered locally: the old browser cannot be asked
+        except Exception:
+            url = ""
+        ctx.session = None
+        try:
+            old.close()
+        except Exception:
+            pass
+    # The ref stores stay: the new browser's documents are new, so old refs report 'navigated'.
+    session = ctx.ensure_session()
+    page = session.page
+    notes = ["Started a new browser; refs from before report that their page is gone. Take a new snapshot."]
+    info = {"url": "about:blank", "title": "", "relaunched": True}
+    if url and url != "about:blank":
+        try:
+            info.update(page.navigate(url))
+            notes = list(info.pop("notes", [])) + notes
+        except VerdexError as exc:
+            notes.insert(0, f"Could not reopen {url}: {exc.message}")
+    info["relaunched"] = True
+    return Result("navigation", info, notes)
