@@ -64,8 +64,10 @@ def parse_key(spec: str) -> Key:
     if not raw:
         raise UsageError("Usage: press KEY (e.g. Enter, Tab, Escape, ArrowDown, Control+A).")
     parts = raw.split("+") if raw != "+" else ["+"]
-    if parts[-1] == "" and len(parts) > 1:  # "Control++"
+    if len(parts) > 2 and parts[-1] == "" and parts[-2] == "":  # "Control++"
         parts = parts[:-2] + ["+"]
+    elif len(parts) > 1 and parts[-1] == "":  # "Shift+": the key is missing
+        raise UsageError(f"Missing the key after '+' in '{raw}'. Usage: press KEY (e.g. Enter, Control+A).")
     *mods, main = parts
     modifier_keys = []
     bits = 0
@@ -86,11 +88,11 @@ def _main_key(main: str, bits: int, modifier_keys, raw: str) -> Key:
             return Key(known if known != "Space" else " ", code, kc, text, bits, modifier_keys)
     if len(main) == 1:
         ch = main
-        if bits & 8 and ch.isalpha():
+        if bits & 8 and ch.isascii() and ch.isalpha():
             ch = ch.upper()
-        if ch.isalpha():
+        if ch.isascii() and ch.isalpha():
             return Key(ch, "Key" + ch.upper(), ord(ch.upper()), ch, bits, modifier_keys)
-        if ch.isdigit():
+        if ch.isascii() and ch.isdigit():
             return Key(ch, "Digit" + ch, ord(ch), ch, bits, modifier_keys)
         if ch in PUNCT:
             code, kc = PUNCT[ch]

@@ -96,7 +96,11 @@ _SUSPECT = frozenset({ErrorKind.CONNECTION_LOST, ErrorKind.TIMEOUT, ErrorKind.CD
 def _diagnose(ctx: Context, exc: VerdexError) -> VerdexError:
     """Name the real cause of a lost connection or a time-out: a crashed tab or a gone browser."""
     session = ctx.session
-    if session is None or exc.kind not in _SUSPECT:
+    if session is None:
+        return exc
+    if exc.kind == ErrorKind.NAVIGATION_FAILED and "chrome://" in exc.message:
+        return _crashed_by_navigation(session, exc)
+    if exc.kind not in _SUSPECT:
         return exc
     try:
         if not session.chrome.reachable(timeout=1.0):
@@ -106,6 +110,17 @@ def _diagnose(ctx: Context, exc: VerdexError) -> VerdexError:
             return PageCrashed()
     except Exception:  # diagnosis must never hide the original error
         return exc
+    return exc
+
+
+def _crashed_by_navigation(session, exc: VerdexError, wait: float = 1.0) -> VerdexError:
+    """chrome://crash and friends abort the navigation; the crash itself is reported a moment later."""
+    page = session.pages.get(session.current)
+    deadline = time.monotonic() + wait
+    while page is not None and time.monotonic() < deadline:
+        if page.target.crashed:
+            return PageCrashed()
+        time.sleep(0.02)
     return exc
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from json.encoder import encode_basestring
 from typing import Any
 
 # Everything a terminal might interpret, except tab and newline (handled separately).
@@ -74,6 +75,14 @@ def json_text(value: Any, **kwargs: Any) -> str:
     if _JSON_UNSAFE.search(text) is None:
         return text
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def json_quote(text: str) -> str:
+    """A JSON string literal (non-ASCII kept) with every control character escaped as ``\\uXXXX``."""
+    out = encode_basestring(text)
+    if _JSON_UNSAFE.search(out) is None:
+        return out
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
 
 
 def json_line(obj: Any) -> str:

@@ -90,6 +90,9 @@ class Target:
 
     def _on_crashed(self, **_: Any) -> None:
         self.crashed = True
+        # wake calls waiting for an answer the crashed renderer will never give
+        for pending in list(getattr(self._tab, "method_results", {}).values()):
+            pending.put({"error": {"message": "The page crashed."}})
 
     def _start(self) -> None:
         """pychrome's Tab.start(), but without websocket-client's pure-Python UTF-8
@@ -127,6 +130,8 @@ class Target:
                                  "has been interrupted, so the session stays usable.", method=method) from exc
             raise CDPTimeout(f"{method} timed out after {limit:g} s.", method=method) from exc
         except pexc.CallMethodException as exc:
+            if self.crashed and method not in RECOVERY_METHODS:
+                raise PageCrashed(method=method) from exc
             text = str(exc)
             marker = " error: "
             detail = text.split(marker, 1)[1] if marker in text else text

@@ -10,9 +10,7 @@ plain text children redundant, so they are dropped.
 
 from __future__ import annotations
 
-from json.encoder import encode_basestring
-
-from ..sanitize import clean
+from ..sanitize import clean, json_quote
 from .model import RefInfo
 
 MAX_TEXT = 100
@@ -30,7 +28,7 @@ def one_line(text: str) -> str:
 
 def quote(text: str) -> str:
     """JSON-style quoting (non-ASCII kept), after cutting."""
-    return encode_basestring(text if len(text) <= MAX_TEXT else cut(text))
+    return json_quote(text if len(text) <= MAX_TEXT else cut(text))
 
 
 def _states(s: dict) -> str:
