@@ -1,0 +1,209 @@
+"""The session survives crashes: a crashed tab says so and recovers, a gone browser says so and
+`relaunch` starts a new one, and read-only status never interrupts a busy page's script."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import time
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from verdex_cli.app import AppOptions, make_context
+from verdex_cli.browser import launch
+from verdex_cli.errors import CDPTimeout, ErrorKind, ExitStatus
+from verdex_cli.render import Renderer
+from verdex_cli.repl.app import Repl
+from verdex_cli.runner import execute
+
+SHOP = "demo_pages/shop.html"
+BUSY = "tests/fixtures/snapshot/busy.html"
+
+
+def ok(ctx, line):
+    out = execute(ctx, line)
+    assert out.ok, f"{line!r}: {out.kind}: {out.message}"
+    return out.result
+
+
+def fail(ctx, line, kind):
+    out = execute(ctx, line)
+    assert not out.ok, f"{line!r} unexpectedly succeeded"
+    assert out.kind == kind, f"{line!r}: expected {kind}, got {out.kind}: {out.message}"
+    return out
+
+
+# -- a crashed renderer ----------------------------------------------------------------------------
+
+def test_crashed_page_says_so_and_reload_recovers_in_the_same_tab(driver):
+    driver.ok(f"open {SHOP}")
+    driver.ok("snapshot")
+    index_before = driver.ctx.session.current
+    out = driver.fail("open chrome://crash", ErrorKind.PAGE_CRASHED)
+    assert out.message == "The page crashed. Use 'reload' or 'open URL'."
+    start = time.monotonic()
+    out = driver.fail("snapshot", ErrorKind.PAGE_CRASHED)
+    assert time.monotonic() - start < 2  # at once, not after a time-out
+    assert out.exit_status == ExitStatus.FAILED
+    driver.fail("click c0p0f0e2", ErrorKind.PAGE_CRASHED)
+    tabs = driver.ok("tabs").data["tabs"]  # the tab is still listed, from the browser's own target list
+    assert [t["index"] for t in tabs if t["current"]] == [index_before[1]]
+    nav = driver.ok("reload").data
+    assert nav["title"] == "Demo Shop"
+    assert driver.ctx.session.current == index_before
+    assert "- button \"Add to cart\"" in driver.ok("snapshot").data["text"]
+    assert driver.ok("eval 6 * 7").data["value"] == 42
+
+
+def test_open_recovers_a_crashed_page(driver, demo):
+    driver.ok(f"open {SHOP}")
+    driver.fail("open chrome://crash", ErrorKind.PAGE_CRASHED)
+    assert driver.ok(f"open {demo.url('form.html')}").data["url"] == demo.url("form.html")
+    assert driver.ok("eval location.pathname").data["value"].endswith("form.html")
+
+
+def test_a_crash_during_a_command_ends_it_at_once(driver):
+    driver.ok(f"open {SHOP}")
+    target = driver.ctx.page.target
+    import threading
+
+    def crash_soon():
+        time.sleep(0.5)
+        target._tab.call_method("Page.navigate", url="chrome://crash", _timeout=5)
+
+    threading.Thread(target=crash_soon, daemon=True).start()
+    start = time.monotonic()
+    driver.fail("eval await new Promise(r => setTimeout(r, 8000))", ErrorKind.PAGE_CRASHED)
+    assert time.monotonic() - start < 4
+    driver.ok("reload")
+
+
+# -- the browser is gone ---------------------------------------------------------------------------
+
+@pytest.fixture
+def own_browser_ctx():
+    ctx = make_context(AppOptions(timeout=5))
+    yield ctx
+    ctx.close()
+
+
+def test_killed_browser_is_browser_lost_and_relaunch_starts_a_new_one(own_browser_ctx, tmp_path):
+    ctx = own_browser_ctx
+    ok(ctx, f"open {SHOP}")
+    ok(ctx, "snapshot")
+    old = ctx.session.chrome
+    os.killpg(old.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while old.alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    out = fail(ctx, "click c0p0f0e2", ErrorKind.BROWSER_LOST)
+    assert out.message == "The browser is gone. Use 'relaunch'."
+    assert out.exit_status == ExitStatus.FAILED
+    fail(ctx, "snapshot", ErrorKind.BROWSER_LOST)
+    fail(ctx, "tabs", ErrorKind.BROWSER_LOST)
+    assert ok(ctx, "help relaunch").data["usage"] == "relaunch"  # commands without a browser still work
+    res = ok(ctx, "relaunch")
+    assert res.data["relaunched"] is True
+    assert res.data["url"].endswith(SHOP) and res.data["title"] == "Demo Shop"  # the page came back
+    assert ctx.session.chrome.pid != old.pid
+    assert not os.path.exists(old.profile), "the dead browser's profile was left behind"
+    # refs of the old browser are stale, not a crash and not a different element
+    fail(ctx, "click c0p0f0e2", ErrorKind.NAVIGATED)
+    assert "Add to cart" in ok(ctx, "snapshot").data["text"]
+    ok(ctx, "click c0p0f0e2")
+
+
+def test_the_repl_survives_a_lost_browser(own_browser_ctx):
+    ctx = own_browser_ctx
+    ok(ctx, f"open {SHOP}")
+    out = Console(file=io.StringIO(), width=120, color_system=None)
+    err = Console(file=io.StringIO(), width=120, color_system=None)
+    renderer = Renderer(console=out, err_console=err)
+    os.killpg(ctx.session.chrome.pid, signal.SIGKILL)
+    time.sleep(0.5)
+    with create_pipe_input() as inp:
+        repl = Repl(ctx, renderer, input=inp, output=DummyOutput())
+        import threading
+
+        def typist():
+            for line in ("eval 1\r", "relaunch\r", "eval 6 * 7\r", "quit\r"):
+                time.sleep(0.3)
+                inp.send_text(line)
+
+        threading.Thread(target=typist, daemon=True).start()
+        result = {}
+        th = threading.Thread(target=lambda: result.setdefault("code", repl.loop()), daemon=True)
+        th.start()
+        th.join(60)
+        assert not th.is_alive()
+    assert result["code"] == 0
+    assert "The browser is gone. Use 'relaunch'." in err.file.getvalue()
+    assert "42" in out.file.getvalue().splitlines()
+
+
+def test_closed_connect_endpoint_is_browser_lost():
+    chrome = launch.launch(headless=True)
+    ctx = make_context(AppOptions(connect=chrome.http_endpoint, timeout=5))
+    try:
+        ok(ctx, f"open {SHOP}")
+        chrome.stop()
+        fail(ctx, "eval 1", ErrorKind.BROWSER_LOST)
+        fail(ctx, "relaunch", ErrorKind.LAUNCH_FAILED)  # nothing to attach to any more
+    finally:
+        ctx.close()
+        chrome.stop()
+
+
+def test_a_closed_tab_is_still_connection_lost(driver, chrome_http):
+    import urllib.request
+
+    driver.ok(f"open {SHOP}")
+    with urllib.request.urlopen(f"{chrome_http}/json/close/{driver.ctx.page.target.id}", timeout=5):
+        pass
+    time.sleep(0.3)
+    driver.fail("eval 1", ErrorKind.CONNECTION_LOST)
+
+
+# -- read-only status never interrupts the page ----------------------------------------------------
+
+def _still_busy(target) -> bool:
+    try:
+        target.call("Runtime.evaluate", timeout=0.5, interrupt=False, expression="1", returnByValue=True)
+        return False
+    except CDPTimeout:
+        return True
+
+
+def test_toolbar_refresh_and_tabs_do_not_kill_a_busy_pages_script(driver):
+    driver.ok(f"open {BUSY}")
+    target = driver.ctx.page.target
+    time.sleep(0.5)  # the page's endless loop has started
+    try:
+        assert _still_busy(target)
+        with create_pipe_input() as inp:
+            repl = Repl(driver.ctx, Renderer(console=Console(file=io.StringIO())), input=inp, output=DummyOutput())
+            repl._refresh_status()
+            assert "Busy page" in repl._toolbar()
+        tabs = driver.ok("tabs").data["tabs"]
+        assert any(t["title"] == "Busy page" for t in tabs)
+        assert _still_busy(target), "a read-only status refresh interrupted the page's script"
+    finally:
+        target.call("Runtime.terminateExecution", timeout=2)
+    assert driver.ok("eval 2 + 2").data["value"] == 4
+
+
+def test_a_users_timed_out_command_interrupts_the_page_script(chrome_http):
+    from conftest import Driver
+
+    d = Driver(chrome_http, timeout=1.5)
+    try:
+        d.ok(f"open {BUSY}")
+        time.sleep(0.5)
+        d.fail("eval 1", ErrorKind.TIMEOUT)
+        assert d.ok("eval 3").data["value"] == 3  # the loop was stopped by the user's command
+    finally:
+        d.close()

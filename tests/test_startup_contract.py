@@ -1,0 +1,241 @@
+"""JSON and exit codes that never lie: start-up failures as JSON objects, `run` checks every line
+before a browser starts, a piped REPL's failed first step, security of what we launch and print."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verdex_cli.browser import launch
+from verdex_cli.commands.snapshot_cmd import REPL_MAX_CHARS, cut_text
+from verdex_cli.errors import ErrorKind, ExitStatus
+
+ROOT = Path(__file__).resolve().parent.parent
+INDEX = "demo_pages/index.html"
+KEYS = ["command", "ok", "error", "elapsed_ms"]
+
+
+def verdex(*args: str, tmp: Path, input: str | None = None, env_extra: dict | None = None):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["TMPDIR"] = str(tmp)
+    env["XDG_STATE_HOME"] = str(tmp / "state")
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "verdex_cli", *args], cwd=ROOT, env=env, input=input,
+                          stdin=None if input is not None else subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=90)
+
+
+def only_json(proc) -> dict:
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 1, proc.stdout + proc.stderr
+    obj = json.loads(lines[0])
+    assert list(obj) == KEYS and obj["ok"] is False
+    assert "Traceback" not in proc.stdout + proc.stderr
+    return obj
+
+
+@pytest.fixture
+def fake_chrome(tmp_path):
+    """A 'browser' that records that it was started, then fails."""
+    marker = tmp_path / "chrome-was-started"
+    script = tmp_path / "fake-chrome"
+    script.write_text(f"#!/bin/sh\ntouch {marker}\nexit 3\n")
+    script.chmod(0o755)
+    return script, marker
+
+
+def closed_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+# -- one JSON object for every start-up failure ------------------------------------------------------
+
+def test_launch_failure_is_one_json_object(fake_chrome, tmp_path):
+    script, marker = fake_chrome
+    proc = verdex("run", "--json", "--chrome", str(script), INDEX, "eval 1", tmp=tmp_path)
+    assert proc.returncode == ExitStatus.FAILED
+    obj = only_json(proc)
+    assert obj["command"] == f"open {INDEX}"
+    assert obj["error"]["kind"] == ErrorKind.LAUNCH_FAILED
+    assert marker.exists()
+    assert not list(tmp_path.glob("verdex-profile-*")), "profile left behind"
+
+
+def test_unreachable_connect_endpoint_is_one_json_object(tmp_path):
+    proc = verdex("run", "--json", "--connect", f"http://127.0.0.1:{closed_port()}", INDEX, "eval 1", tmp=tmp_path)
+    assert proc.returncode == ExitStatus.FAILED
+    obj = only_json(proc)
+    assert obj["error"]["kind"] == ErrorKind.LAUNCH_FAILED
+    assert "Cannot reach a DevTools endpoint" in obj["error"]["message"]
+
+
+def test_unreadable_script_is_one_json_object(tmp_path, fake_chrome):
+    script, marker = fake_chrome
+    bad = tmp_path / "binary.txt"
+    bad.write_bytes(b"\xff\xfe\x00bad")
+    for path in (tmp_path / "missing.txt", bad):
+        proc = verdex("run", "--json", "--chrome", str(script), "--script", str(path), INDEX, tmp=tmp_path)
+        assert proc.returncode == ExitStatus.USAGE
+        obj = only_json(proc)
+        assert obj["command"] == f"--script {path}"
+        assert obj["error"]["kind"] == ErrorKind.USAGE
+        assert obj["error"]["message"].startswith(f"Cannot read script {path}")
+    assert not marker.exists()
+
+
+def test_bad_first_url_is_one_json_object_and_no_browser_starts(tmp_path, fake_chrome):
+    script, marker = fake_chrome
+    proc = verdex("run", "--json", "--chrome", str(script), "./no-such-page.html", "eval 1", tmp=tmp_path)
+    assert proc.returncode == ExitStatus.FAILED
+    obj = only_json(proc)
+    assert obj["command"] == "open ./no-such-page.html"
+    assert obj["error"] == {"kind": ErrorKind.NAVIGATION_FAILED, "message": "No such file: ./no-such-page.html"}
+    assert not marker.exists()
+
+
+def test_unreachable_first_url_is_one_json_object(chrome_http, tmp_path):
+    proc = verdex("run", "--json", "--connect", chrome_http, f"http://127.0.0.1:{closed_port()}/", "eval 1",
+                  tmp=tmp_path)
+    assert proc.returncode == ExitStatus.FAILED
+    assert only_json(proc)["error"]["kind"] == ErrorKind.NAVIGATION_FAILED
+
+
+# -- run parses every line before starting a browser -------------------------------------------------
+
+@pytest.mark.parametrize("lines, usage", [
+    (["eval 1", "frobnicate"], "Unknown command 'frobnicate'. Type 'help'."),
+    (["eval 1", "click"], "Usage: click REF"),
+    (["snapshot --bogus"], "Unknown option '--bogus'. Usage: snapshot [--all-refs] [--fresh] [--max-chars N]"),
+    (["press 'unclosed"], None),
+])
+def test_run_parses_every_line_before_starting_the_browser(fake_chrome, tmp_path, lines, usage):
+    script, marker = fake_chrome
+    proc = verdex("run", "--chrome", str(script), "--no-color", INDEX, *lines, tmp=tmp_path)
+    assert proc.returncode == ExitStatus.USAGE, proc.stderr
+    assert not marker.exists(), "a browser was started for a script with a usage error"
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 1 and proc.stdout == ""
+    if usage:
+        assert usage in err[0] or err[0].startswith(usage.split(" REF")[0])
+
+
+def test_script_file_lines_are_parsed_before_starting_the_browser(fake_chrome, tmp_path):
+    script, marker = fake_chrome
+    steps = tmp_path / "steps.txt"
+    steps.write_text("eval 1\n# fine\nsnapshot\nclick\n")
+    proc = verdex("run", "--json", "--chrome", str(script), "--script", str(steps), INDEX, tmp=tmp_path)
+    assert proc.returncode == ExitStatus.USAGE
+    obj = only_json(proc)
+    assert obj["command"] == "click" and obj["error"]["kind"] == ErrorKind.USAGE
+    assert not marker.exists()
+
+
+def test_a_valid_run_does_start_the_browser(fake_chrome, tmp_path):
+    """The control for the tests above: the fake browser records a start."""
+    script, marker = fake_chrome
+    proc = verdex("run", "--chrome", str(script), INDEX, "eval 1", tmp=tmp_path)
+    assert proc.returncode == ExitStatus.FAILED
+    assert marker.exists()
+
+
+# -- the piped REPL -----------------------------------------------------------------------------------
+
+def test_piped_repl_whose_first_open_fails_exits_non_zero(chrome_http, tmp_path):
+    proc = verdex("--connect", chrome_http, "--no-color", f"http://127.0.0.1:{closed_port()}/", tmp=tmp_path,
+                  input="eval 'should not run'\n")
+    assert proc.returncode == ExitStatus.FAILED
+    assert "should not run" not in proc.stdout
+    assert "net::ERR_CONNECTION_REFUSED" in proc.stderr
+
+
+def test_piped_repl_with_no_browser_exits_2_with_json(tmp_path):
+    proc = verdex("--json", "--chrome", "/nonexistent/chromium", INDEX, tmp=tmp_path, input="eval 1\n")
+    assert proc.returncode == ExitStatus.USAGE
+    assert only_json(proc)["error"]["kind"] == ErrorKind.BROWSER_NOT_FOUND
+
+
+# -- security -----------------------------------------------------------------------------------------
+
+def test_devtools_listens_on_loopback_only_and_the_profile_is_private():
+    args = launch.chrome_args("/usr/bin/chromium", "/tmp/p", headless=True)
+    assert "--remote-debugging-address=127.0.0.1" in args
+    assert not any(a.startswith("--remote-debugging-address=") and a != "--remote-debugging-address=127.0.0.1"
+                   for a in args)
+    chrome = launch.launch(headless=True)
+    try:
+        assert chrome.http_endpoint.startswith("http://127.0.0.1:")
+        assert chrome.browser_ws.startswith("ws://127.0.0.1:")
+        assert stat.S_IMODE(os.stat(chrome.profile).st_mode) == 0o700
+        profile = chrome.profile
+    finally:
+        chrome.stop()
+    assert not os.path.exists(profile)
+
+
+@pytest.mark.parametrize("url, local", [
+    ("http://127.0.0.1:9222", True), ("localhost:9222", True), ("ws://[::1]:9222/devtools/browser/x", True),
+    ("http://127.8.0.1:9222", True), ("http://10.0.0.5:9222", False), ("ws://example.com:9222/x", False),
+    ("http://0.0.0.0:9222", False),
+])
+def test_loopback_detection(url, local):
+    assert launch.is_loopback(url) is local
+
+
+def test_connect_to_another_machine_warns_on_stderr(tmp_path):
+    proc = verdex("run", "--json", "--connect", f"http://0.0.0.0:{closed_port()}", INDEX, "eval 1", tmp=tmp_path)
+    warnings = proc.stderr.strip().splitlines()
+    assert len(warnings) == 1 and warnings[0].startswith("Warning: 0.0.0.0 is not this machine")
+    assert only_json(proc)["error"]["kind"] == ErrorKind.LAUNCH_FAILED  # stdout stays pure JSON Lines
+
+
+def test_connect_to_loopback_does_not_warn(chrome_http, tmp_path):
+    proc = verdex("run", "--json", "--connect", chrome_http, INDEX, "eval 1", tmp=tmp_path)
+    assert proc.returncode == 0 and proc.stderr == ""
+
+
+def test_no_backend_node_ids_in_any_output(chrome_http, tmp_path, demo):
+    proc = verdex("run", "--json", "--keep-going", "--connect", chrome_http, demo.url("shop.html"),
+                  "snapshot", "refs", "inspect c0p0f0e2", "click c0p0f0e2", "diff", "frames", "tabs",
+                  "snapshot --all-refs", "inspect c0p0f0e99", tmp=tmp_path)
+    assert proc.stdout.count("\n") == 9
+    text = (proc.stdout + proc.stderr).lower()
+    for word in ("backendnodeid", "backend_node", "nodeid", "objectid", "executioncontextid", "loaderid"):
+        assert word not in text, word
+
+
+# -- output length --------------------------------------------------------------------------------
+
+def test_cut_text_cuts_at_a_line_end_and_says_how_to_see_the_rest():
+    text = "\n".join(f"- line {i}" for i in range(100))
+    shown, note = cut_text(text, 50)
+    assert len(shown) <= 50 and text.startswith(shown) and not shown.endswith("\n")
+    assert "'snapshot --max-chars 0'" in note and f"of {len(text):,} characters" in note
+    assert cut_text(text, 0) == (text, None)
+    assert cut_text(text, len(text)) == (text, None)
+    assert REPL_MAX_CHARS == 200_000
+
+
+def test_snapshot_max_chars(driver, demo):
+    driver.ok(f"open {demo.url('shop.html')}")
+    whole = driver.ok("snapshot --fresh").data
+    assert not any("Output cut" in n for n in whole["notes"])  # not interactive: never cut unless asked
+    cut = driver.ok("snapshot --max-chars 120").data
+    assert len(cut["text"]) <= 120 and whole["text"].startswith(cut["text"])
+    assert any("'snapshot --max-chars 0'" in n for n in cut["notes"])
+    assert cut["refs"] == whole["refs"]  # the refs are all there, only the text is cut
+    driver.fail("snapshot --max-chars lots", ErrorKind.USAGE)
+    driver.fail("snapshot 12", ErrorKind.USAGE)
+    driver.ctx.interactive = True
+    assert driver.ok("snapshot").data["text"] == whole["text"]  # the REPL default is generous
