@@ -112,6 +112,21 @@ def test_unreachable_first_url_is_one_json_object(chrome_http, tmp_path):
     assert only_json(proc)["error"]["kind"] == ErrorKind.NAVIGATION_FAILED
 
 
+@pytest.mark.parametrize("args, words", [
+    (["run", "--json"], "Missing argument 'URL'."),
+    (["run", "--json", INDEX, "--bogus"], "No such option: --bogus."),
+    (["--json", "--timeout", "soon", "run", INDEX], "Invalid value for '--timeout'"),
+    (["--json", "--bogus"], "No such option: --bogus."),
+])
+def test_command_line_usage_errors_with_json_are_one_json_object(args, words, tmp_path):
+    proc = verdex(*args, tmp=tmp_path)
+    assert proc.returncode == ExitStatus.USAGE
+    obj = only_json(proc)
+    assert obj["error"]["kind"] == ErrorKind.USAGE and words in obj["error"]["message"]
+    assert obj["error"]["message"].endswith("--help'.")
+    assert proc.stderr == ""
+
+
 # -- run parses every line before starting a browser -------------------------------------------------
 
 @pytest.mark.parametrize("lines, usage", [

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from typing import List, Optional
 
 import typer
+import typer.rich_utils
 
 from . import __version__
 from .app import AppOptions, run_oneshot, run_repl
+from .errors import ErrorKind, ExitStatus
+from .sanitize import json_line
 
 GLOBAL_VALUE_OPTIONS = {"--chrome", "--connect", "--timeout", "--script"}
 
@@ -95,7 +99,34 @@ def main(argv: list[str] | None = None) -> None:
         signal.signal(sig, _on_terminate)
     is_run, rest = _split_run(argv)
     app = run_app if is_run else repl_app
-    app(args=rest, prog_name="verdex run" if is_run else "verdex")
+    prog = "verdex run" if is_run else "verdex"
+    if "--no-color" in argv or "NO_COLOR" in os.environ:
+        typer.rich_utils.COLOR_SYSTEM = None  # help and usage errors without escape codes too
+    if "--json" not in argv:
+        app(args=rest, prog_name=prog)
+        return
+    # --json: a usage error of the command line itself is one JSON object too
+    # typer.BadParameter is a UsageError of whichever click this typer uses
+    CommandLineError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    try:
+        code = app(args=rest, prog_name=prog, standalone_mode=False)
+    except CommandLineError as exc:
+        _json_usage_error(prog, argv, exc.format_message())
+        raise SystemExit(int(ExitStatus.USAGE))
+    except typer.Abort:
+        raise SystemExit(int(ExitStatus.FAILED))
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def _json_usage_error(prog: str, argv: list[str], message: str) -> None:
+    line = " ".join(["verdex", *argv])
+    message = message.strip()
+    if not message.endswith((".", "!", "?")):
+        message += "."
+    obj = {"command": line, "ok": False, "error": {"kind": ErrorKind.USAGE, "message": f"{message} "
+           f"Try '{prog} --help'."}, "elapsed_ms": 0.0}
+    sys.stdout.write(json_line(obj) + "\n")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":  # pragma: no cover
