@@ -254,3 +254,16 @@ def test_snapshot_max_chars(driver, demo):
     driver.fail("snapshot 12", ErrorKind.USAGE)
     driver.ctx.interactive = True
     assert driver.ok("snapshot").data["text"] == whole["text"]  # the REPL default is generous
+
+
+def test_every_documented_error_kind_is_a_named_constant():
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Errors", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"^\| `([a-z_]+)`(?: / `([a-z_]+)`)? \|", section, re.M))
+    kinds = {k for pair in documented for k in pair if k}
+    assert kinds == ErrorKind.all()
+    for new in ("page_crashed", "browser_lost", "not_applied", "ambiguous", "no_match"):
+        assert new in kinds
+    assert [int(s) for s in ExitStatus] == [0, 1, 2]

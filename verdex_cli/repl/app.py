@@ -8,6 +8,7 @@ from pathlib import Path
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from ..browser.status import page_status
@@ -46,6 +47,7 @@ class Repl:
             bottom_toolbar=self._toolbar,
             input=input,
             output=output,
+            color_depth=ColorDepth.DEPTH_1_BIT if getattr(renderer.out, "color_system", None) is None else None,
         )
 
     def _ref_choices(self):
