@@ -166,7 +166,7 @@ class Renderer:
         what = f'{d.get("role", "")} "{d["name"]}"' if d.get("name") else d.get("role", "")
         line = Text.assemble((verb + " ", "green"), (what, "bold"), (f" ({d.get('ref')})", "cyan"))
         if "value" in d and d["value"] is not None:
-            line.append(f"  value: {json.dumps(d['value'], ensure_ascii=False)}", style="dim")
+            line.append(f'  value: "{d["value"]}"', style="dim")  # cleaned to one line by _paintable
         if d.get("selected"):
             line.append("  now: " + ", ".join(d["selected"]), style="dim")
         self.out.print(line)
