@@ -94,6 +94,10 @@ def own_browser_ctx():
 def test_killed_browser_is_browser_lost_and_relaunch_starts_a_new_one(own_browser_ctx, tmp_path):
     ctx = own_browser_ctx
     ok(ctx, f"open {SHOP}")
+    ok(ctx, "tab new")
+    ok(ctx, f"open {SHOP}")
+    ok(ctx, "snapshot")
+    ok(ctx, "tab 0")
     ok(ctx, "snapshot")
     old = ctx.session.chrome
     os.killpg(old.pid, signal.SIGKILL)
@@ -113,6 +117,7 @@ def test_killed_browser_is_browser_lost_and_relaunch_starts_a_new_one(own_browse
     assert not os.path.exists(old.profile), "the dead browser's profile was left behind"
     # refs of the old browser are stale, not a crash and not a different element
     fail(ctx, "click c0p0f0e2", ErrorKind.NAVIGATED)
+    assert "has been closed" in fail(ctx, "click c0p1f0e2", ErrorKind.PAGE_MISMATCH).message
     assert "Add to cart" in ok(ctx, "snapshot").data["text"]
     ok(ctx, "click c0p0f0e2")
 

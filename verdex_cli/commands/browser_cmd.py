@@ -11,6 +11,7 @@ from .registry import Result, command
 def relaunch_cmd(ctx, args, flags):
     old = ctx.session
     url = ""
+    old_tabs = set(old.pages) if old is not None else set()
     if old is not None:
         try:
             url = old.page.frames.main.url or ""  # remembered locally: the old browser cannot be asked
@@ -23,6 +24,7 @@ def relaunch_cmd(ctx, args, flags):
             pass
     # The ref stores stay: the new browser's documents are new, so old refs report 'navigated'.
     session = ctx.ensure_session()
+    session._closed.update(key for key in old_tabs if key not in session.pages)  # their refs say "closed"
     page = session.page
     notes = ["Started a new browser; refs from before report that their page is gone. Take a new snapshot."]
     info = {"url": "about:blank", "title": "", "relaunched": True}
