@@ -212,3 +212,31 @@ def test_a_users_timed_out_command_interrupts_the_page_script(chrome_http):
         assert d.ok("eval 3").data["value"] == 3  # the loop was stopped by the user's command
     finally:
         d.close()
+
+
+def test_one_shot_exits_1_with_browser_lost_when_the_browser_dies(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    chrome = launch.launch(headless=True)
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "verdex_cli", "run", "--json", "--connect", chrome.http_endpoint,
+                                 SHOP, "eval 1", "eval await new Promise(r => setTimeout(r, 6000))", "eval 2"],
+                                cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        first = proc.stdout.readline()  # 'eval 1' is done (each JSON line is flushed): the slow eval runs now
+        time.sleep(0.5)
+        chrome.stop()
+        rest, err = proc.communicate(timeout=60)
+        out = first + rest
+    finally:
+        chrome.stop()
+    assert proc.returncode == ExitStatus.FAILED, err
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert objs[0]["ok"] is True
+    assert objs[-1]["error"] == {"kind": "browser_lost", "message": "The browser is gone. Use 'relaunch'."}
+    assert len(objs) == 2 and "Traceback" not in err
