@@ -70,5 +70,11 @@ class NotActionable(VerdexError):
     kind = "not_actionable"
 
 
+class NotApplied(VerdexError):
+    """The action ran on the element, but its state did not become what was asked."""
+
+    kind = "not_applied"
+
+
 class Cancelled(VerdexError):
     kind = "cancelled"
