@@ -95,6 +95,7 @@ class Focus:
             self.owners.append((parent, obj["objectId"]))
             fr = parent
         self.armed = False
+        self.prefix = "Nothing was sent"  # how much got through, for a refusal during the current batch
 
     # -- checks ------------------------------------------------------------------------------------
     def problem(self) -> str | None:
@@ -162,6 +163,7 @@ class Focus:
     # -- sending ------------------------------------------------------------------------------------------
     def keys(self, events: list[dict], prefix: str) -> None:
         """One batch of key events, sent only if the target holds focus right now."""
+        self.prefix = prefix
         where = self.problem()
         if where is not None:
             raise self.refuse(where, prefix)
@@ -169,6 +171,7 @@ class Focus:
             self.page.target.call("Input.dispatchKeyEvent", **ev)
 
     def insert(self, text: str, prefix: str) -> None:
+        self.prefix = prefix
         where = self.problem()
         if where is not None:
             raise self.refuse(where, prefix)
@@ -179,7 +182,5 @@ class Focus:
 
     def __exit__(self, *exc) -> None:
         blocked = self.close()
-        if blocked and exc[0] is None:
-            raise NotActionable(f"Focus moved away while keys were sent to {self.res.label}: could not focus "
-                                f"{self.res.label}: focus is on {blocked[0]}; the key events meant for it "
-                                "were stopped there.")
+        if blocked and exc[0] is None:  # focus moved during a batch: the guard stopped the keys there
+            raise self.refuse(blocked[0], self.prefix)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from .commands import REGISTRY, Result
 from .commands.context import Context
 from .errors import VerdexError
+from .fields import redact_line
 
 
 @dataclass
@@ -33,6 +34,14 @@ class Outcome:
 
 
 def execute(ctx: Context, line: str) -> Outcome:
+    ctx.redact = False
+    outcome = _execute(ctx, line)
+    if ctx.redact:  # a password typed into a field: the line is never echoed (JSON, history)
+        outcome.line, ctx.redact = redact_line(line), False
+    return outcome
+
+
+def _execute(ctx: Context, line: str) -> Outcome:
     start = time.perf_counter()
     name = ""
     try:

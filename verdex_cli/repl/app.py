@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from ..commands import REGISTRY
@@ -15,6 +15,7 @@ from ..commands.context import Context
 from ..render import Renderer
 from ..runner import execute
 from .completer import VerdexCompleter
+from .history import PrivateHistory
 
 
 def history_path() -> Path:
@@ -25,8 +26,8 @@ def history_path() -> Path:
 def _history():
     path = history_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return FileHistory(str(path))
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return PrivateHistory(str(path))
     except OSError:
         return InMemoryHistory()
 
@@ -36,6 +37,7 @@ class Repl:
         self.ctx = ctx
         self.renderer = renderer
         self.status = {"title": "", "url": ""}
+        ctx.progress = renderer.info  # a waiting action says what it waits for
         self.prompt = PromptSession(
             history=_history() if input is None else InMemoryHistory(),
             completer=VerdexCompleter(REGISTRY, self._ref_choices),
@@ -95,6 +97,8 @@ class Repl:
                 if not line.strip():
                     continue
                 outcome = execute(self.ctx, line)
+                if isinstance(self.prompt.history, PrivateHistory):
+                    self.prompt.history.settle(outcome.line)  # masked when it carried a password
                 self.renderer.show(outcome)
                 if self.ctx.quit_requested:
                     return 0
