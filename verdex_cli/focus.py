@@ -99,18 +99,22 @@ class Focus:
 
     # -- checks ------------------------------------------------------------------------------------
     def problem(self) -> str | None:
-        """None when the target holds focus; else a description of where focus is."""
-        st = fields_call(self.page, self.res.frame, f"focusState({self.res.ref.n})")
-        if st.get("status") == "removed":
-            raise NotActionable(f"Element {self.res.label} was removed.", kind="removed")
-        if st.get("status") != "ok":
-            return self._elsewhere(st.get("on") or {}, self.res.frame)
-        for parent, obj in self.owners:
+        """None when the target holds focus; else a description of where focus is.
+
+        The frames are checked from the top down, so the answer names the element that really
+        has focus (an ancestor document's own element, or one inside another frame).
+        """
+        for parent, obj in reversed(self.owners):
             got = parent.target.call("Runtime.callFunctionOn", objectId=obj, returnByValue=True,
                                      functionDeclaration="function () { return __verdexFields.holds(this); }"
                                      )["result"].get("value")
             if got is not True:
                 return self._elsewhere(got or {}, parent)
+        st = fields_call(self.page, self.res.frame, f"focusState({self.res.ref.n})")
+        if st.get("status") == "removed":
+            raise NotActionable(f"Element {self.res.label} was removed.", kind="removed")
+        if st.get("status") != "ok":
+            return self._elsewhere(st.get("on") or {}, self.res.frame)
         return None
 
     def _elsewhere(self, who: dict, fr: Frame) -> str:
@@ -161,20 +165,26 @@ class Focus:
         return blocked
 
     # -- sending ------------------------------------------------------------------------------------------
+    def _stop(self, where: str, prefix: str) -> NotActionable:
+        blocked = self.disarm()
+        if blocked:  # the previous batch already met the moved focus: the guard stopped it there
+            where, prefix = blocked[0], self.prefix
+        return self.refuse(where, prefix)
+
     def keys(self, events: list[dict], prefix: str) -> None:
         """One batch of key events, sent only if the target holds focus right now."""
-        self.prefix = prefix
         where = self.problem()
         if where is not None:
-            raise self.refuse(where, prefix)
+            raise self._stop(where, prefix)
+        self.prefix = prefix
         for ev in events:
             self.page.target.call("Input.dispatchKeyEvent", **ev)
 
     def insert(self, text: str, prefix: str) -> None:
-        self.prefix = prefix
         where = self.problem()
         if where is not None:
-            raise self.refuse(where, prefix)
+            raise self._stop(where, prefix)
+        self.prefix = prefix
         self.page.target.call("Input.insertText", text=text)
 
     def __enter__(self) -> "Focus":
