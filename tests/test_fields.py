@@ -349,3 +349,11 @@ def test_waiting_reports_progress_and_the_final_message_says_how_long(chrome_htt
         assert d.js("document.getElementById('log').textContent") == "saved"
     finally:
         d.close()
+
+
+def test_inspect_does_not_show_a_password(page):
+    driver, snap = page
+    pw = ref_of(snap, "Password")
+    out = driver.ok(f"inspect {pw}")
+    assert out.data["attributes"]["value"] == MASK
+    assert "old-secret" not in json.dumps(out.data)

@@ -9,13 +9,14 @@ value is never echoed (see :data:`MASK`).  Nothing here prints.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 from .actions import focus
 from .browser.page import Page
 from .errors import CDPError, NotActionable, NotApplied, UsageError
-from .focus import Focus, fields_call, focus_label, where_focus, label_of
+from .focus import fields_call, label_of, where_focus
 from .keys import char_events, parse_key
 from .resolve import Resolved
 
@@ -168,7 +169,6 @@ def _picker_problem(res: Resolved, info: dict, text: str, check: dict) -> str:
 
 
 def _js(text: str) -> str:
-    import json
     return json.dumps(text)
 
 
@@ -220,10 +220,6 @@ def _ref_of(page: Page, fr, who: dict):
     return f"{page.prefix}f{fr.index}e{who['n']}" if who.get("n") else None
 
 
-def focused_now(page: Page) -> str:
-    return focus_label(page)
-
-
 # -- upload -------------------------------------------------------------------------------------------------
 
 def check_paths(paths: list[str]) -> list[Path]:
@@ -270,5 +266,3 @@ def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
     return {"action": "upload", "ref": res.text, "role": res.role, "name": res.name, "files": names,
             "notes": list(res.notes) + page.settle_after_action(nav_before)}
 
-
-__all__ = ["MASK", "fill", "type_text", "press", "upload", "check_paths", "is_password", "Focus"]
