@@ -129,7 +129,7 @@ def fill(page: Page, res: Resolved, text: str) -> dict:
             f.keys(parse_key("Delete").events(), "Nothing was filled")
     value = _value(page, res)
     out = _base("fill", res, info, value)
-    out["notes"] = list(res.notes) + _differs_note(info, value, text) + page.settle_after_action(nav_before)
+    out["notes"] = list(res.notes) + _differs_note(info, value, text) + page.settle_after_action(nav_before, grace=0)
     return out
 
 
@@ -147,7 +147,7 @@ def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
     result = _base("fill", res, info, value)
     notes = list(res.notes) + [f"Set like a picker would: the {kind} input's value was set, then input and "
                                "change events fired (no keys were typed)."]
-    result["notes"] = notes + _differs_note(info, value, check["value"]) + page.settle_after_action(nav_before)
+    result["notes"] = notes + _differs_note(info, value, check["value"]) + page.settle_after_action(nav_before, grace=0)
     return result
 
 
