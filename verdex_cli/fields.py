@@ -264,5 +264,6 @@ def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
         raise NotApplied(f"Element {res.label} holds {names or 'no files'} instead of the files given "
                          "(the page replaced or cleared them).")
     return {"action": "upload", "ref": res.text, "role": res.role, "name": res.name, "files": names,
-            "notes": list(res.notes) + page.settle_after_action(nav_before)}
+            "notes": list(res.notes) + [f"The input now holds {', '.join(map(repr, names))}."]
+            + page.settle_after_action(nav_before)}
 
