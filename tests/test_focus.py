@@ -128,3 +128,43 @@ def test_repl_line_with_a_password_is_masked(driver, demo):
     assert out.ok and out.line == f"fill {pw} {MASK}"
     text = next(r for r, i in snap.data["refs"].items() if i["name"] == "Text")
     assert driver.run(f"fill {text} visible").line == f"fill {text} visible"  # only passwords are masked
+
+
+def test_repl_shows_what_an_action_waits_for(chrome_http, demo):
+    import io
+    import threading
+    import time
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from rich.console import Console
+
+    from conftest import Driver
+    from verdex_cli.render import Renderer
+    from verdex_cli.repl.app import Repl
+
+    d = Driver(chrome_http, timeout=3)
+    try:
+        d.ok("open " + demo.url("fields.html"))
+        save = next(r for r, i in d.ok("snapshot").data["refs"].items() if i["name"] == "Save")
+        d.js("const c = document.createElement('div'); c.id = 'cover'; c.style.cssText = "
+             "'position:fixed;inset:0'; document.body.appendChild(c); setTimeout(() => c.remove(), 800)")
+        console = Console(file=io.StringIO(), width=200, no_color=True)
+        with create_pipe_input() as inp:
+            repl = Repl(d.ctx, Renderer(console=console, err_console=console), input=inp, output=DummyOutput())
+
+            def typist():
+                for chunk in (f"click {save}\r", "quit\r"):
+                    time.sleep(0.2)
+                    inp.send_text(chunk)
+            threading.Thread(target=typist, daemon=True).start()
+            th = threading.Thread(target=repl.loop, daemon=True)
+            th.start()
+            th.join(30)
+            assert not th.is_alive()
+        out = console.file.getvalue()
+        assert f'waiting for button "Save" ({save}): it is covered by <div id="cover">' in out
+        assert out.index("waiting for") < out.index("Clicked")
+        assert d.js("document.getElementById('log').textContent") == "saved"
+    finally:
+        d.close()
