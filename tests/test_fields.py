@@ -171,12 +171,16 @@ def test_type_on_a_picker_points_at_fill(page):
     ("fill {Save} x", ["button", "use 'click"]),
     ("fill {Attachment} /etc/hostname", ["file input", "use 'upload"]),
     ("type {Back to index} x", ["not an editable field (link)"]),
+    ("fill {Fake box} x", ["not an editable field (textbox)"]),
+    ("fill {Dial} 5", ["not an editable field (slider)"]),
+    ("type {Custom picker} x", ["not an editable field (combobox)"]),
     ("fill {Reference} x", ["read-only"]),
     ("type {Locked field} x", ["disabled"]),
 ])
 def test_refusals_are_one_line_and_touch_nothing(page, line, words):
     driver, snap = page
-    for name in ("Agree", "Sort", "Save", "Attachment", "Back to index", "Reference", "Locked field"):
+    for name in ("Agree", "Sort", "Save", "Attachment", "Back to index", "Reference", "Locked field", "Fake box",
+                 "Dial", "Custom picker"):
         line = line.replace("{" + name + "}", ref_of(snap, name))
     before = state(driver)
     out = driver.fail(line, "not_actionable")

@@ -75,6 +75,12 @@ def _base(action: str, res: Resolved, info: dict, value) -> dict:
     return out
 
 
+ROLE_HINTS = {  # custom widgets that take keys or clicks instead of text
+    "slider": "; use 'press {ref} ArrowRight' (or ArrowLeft, Home, End) to move it",
+    "spinbutton": "; use 'press {ref} ArrowUp' or ArrowDown",
+    "combobox": "; use 'click {ref}' to open it, then click an option",
+    "listbox": "; click an option",
+}
 KIND_WORDS = {"select": "a select element", "button": "a button", "file": "a file input"}
 
 
@@ -85,8 +91,10 @@ def _refuse_kind(res: Resolved, info: dict, verb: str) -> None:
         what = KIND_WORDS.get(kind) or f"a {info['type']}"
         raise NotActionable(f"Element {res.label} is {what}, not a text field; {HINTS[kind].format(ref=res.text)}.")
     if kind == "none":
-        raise NotActionable(f"Element {res.label} is not an editable field ({info['role']}); {verb} works on "
-                            "text inputs, textareas, contenteditable elements and picker inputs.")
+        role = info["role"]
+        hint = ROLE_HINTS.get(role, "").format(ref=res.text)
+        raise NotActionable(f"Element {res.label} is not an editable field ({role}); {verb} works on text inputs, "
+                            f"textareas, contenteditable elements and picker inputs{hint}.")
     if info.get("readonly"):
         raise NotActionable(f"Element {res.label} is read-only; nothing was {_past(verb)}.")
     if info.get("disabled"):
