@@ -161,7 +161,7 @@ def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
 
 def _picker_problem(res: Resolved, info: dict, text: str, check: dict) -> str:
     kind, why = info["type"], check.get("reason")
-    head = f"Cannot fill {kind} input {res.label} with {text!r}"
+    head = f"Cannot fill {res.label}, a {kind} input, with {text!r}"
     if why == "empty":
         return f"{head}: a {kind} input cannot be empty. Expected {FORMATS[kind]}."
     if kind == "range" or why == "range":
