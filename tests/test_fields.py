@@ -361,3 +361,11 @@ def test_inspect_does_not_show_a_password(page):
     out = driver.ok(f"inspect {pw}")
     assert out.data["attributes"]["value"] == MASK
     assert "old-secret" not in json.dumps(out.data)
+
+
+def test_check_waits_a_moment_for_a_widget_that_updates_later(page):
+    driver, snap = page
+    driver.js("const a = document.getElementById('agree'); a.addEventListener('click', e => {"
+              " e.preventDefault(); setTimeout(() => { a.checked = true; }, 150); })")
+    out = driver.ok(f"check {ref_of(snap, 'Agree')}")
+    assert out.data["checked"] is True and state(driver)["agree"] == "true"

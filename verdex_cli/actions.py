@@ -47,6 +47,7 @@ def frame_offset(page: Page, fr: Frame) -> tuple[float, float]:
     return x, y
 
 
+STATE_GRACE = 0.5  # seconds a checkbox-like widget gets to show its new state
 SLICE = 0.25  # seconds of in-page waiting per bridge call, so the wait can be reported from here
 
 
@@ -176,12 +177,17 @@ def set_checked(page: Page, res: Resolved, want: bool) -> dict:
     if not want and res.role in ("radio", "menuitemradio"):
         raise NotActionable(f"Element {res.label} is a radio button; check another option instead.")
     out = pointer(page, res, "click")
-    try:
-        after = (_bridge(page, res.frame, f"describe({res.ref.n})").get("states") or {}).get("checked")
-    except (CDPError, JSError, ConnectionLost):
-        # the click navigated away: the state cannot be read back
-        raise NotApplied(f"Clicked {res.label}, but its state could not be read back (the page changed); "
-                         f"it may not be {word}ed.")
+    deadline = time.monotonic() + STATE_GRACE  # a widget may update its state a moment after the click
+    while True:
+        try:
+            after = (_bridge(page, res.frame, f"describe({res.ref.n})").get("states") or {}).get("checked")
+        except (CDPError, JSError, ConnectionLost):
+            # the click navigated away: the state cannot be read back
+            raise NotApplied(f"Clicked {res.label}, but its state could not be read back (the page changed); "
+                             f"it may not be {word}ed.")
+        if (after is True) == want or time.monotonic() >= deadline:
+            break
+        time.sleep(0.05)
     if (after is True) != want:
         now = "mixed" if after == "mixed" else ("checked" if after is True else "unchecked")
         raise NotApplied(f"Clicked {res.label}, but it is still {now}: the page did not let it be {word}ed "
