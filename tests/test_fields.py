@@ -369,3 +369,16 @@ def test_check_waits_a_moment_for_a_widget_that_updates_later(page):
               " e.preventDefault(); setTimeout(() => { a.checked = true; }, 150); })")
     out = driver.ok(f"check {ref_of(snap, 'Agree')}")
     assert out.data["checked"] is True and state(driver)["agree"] == "true"
+
+
+def test_fill_and_type_inside_a_shadow_root(page):
+    driver, snap = page
+    inner = "document.getElementById('shadow-host').shadowRoot.getElementById('inner')"
+    before = state(driver)
+    ref = ref_of(snap, "Shadow field")
+    assert driver.ok(f"type {ref} more").data["value"] == "Smore"
+    assert driver.ok(f"fill {ref} shadowed").data["value"] == "shadowed"
+    assert driver.js(f"{inner}.value") == "shadowed"
+    assert state(driver) == before
+    out = driver.ok("press End")  # the focused element is found through the shadow root
+    assert out.data["ref"] == ref
