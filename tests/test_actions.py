@@ -160,10 +160,11 @@ def test_fill_replaces_value(form):
     assert driver.js("document.getElementById('notes').textContent") == "rich notes"
 
 
-def test_fill_a_select_is_a_usage_error(form):
+def test_fill_a_select_is_refused_with_a_hint(form):
     driver, snap = form
-    out = driver.fail(f"fill {ref_of(snap, 'Country')} France", "usage")
-    assert "select" in out.message
+    country = ref_of(snap, 'Country')
+    out = driver.fail(f"fill {country} France", "not_actionable")
+    assert "select element" in out.message and f"use 'select {country} VALUE'" in out.message
     assert value(driver, "country") == "jp"
 
 
@@ -187,7 +188,9 @@ def test_press_enter_submits_form(form):
     driver.ok(f"fill {ref_of(snap, 'Email')} ada@example.com")
     driver.ok(f"fill {ref_of(snap, 'Name')} Ada")
     out = driver.ok("press Enter")
-    assert out.data == {"action": "press", "key": "Enter"}
+    name = ref_of(snap, "Name")
+    assert out.data == {"action": "press", "key": "Enter", "ref": name, "role": "textbox", "name": "Name"}
+    assert f'Sent to textbox "Name" ({name}).' in out.notes
     result = driver.js("document.getElementById('result').textContent")
     assert result.startswith("Submitted") and "Name: Ada" in result and "Email: ada@example.com" in result
     enter = [e for e in events(driver, {"keydown"}) if e["key"] == "Enter"]

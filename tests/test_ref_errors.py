@@ -271,7 +271,7 @@ def test_not_actionable_hidden(actionable):
     ref = ref_of(snap, "Vanish")
     d.js("document.getElementById('vanish').style.display = 'none'")
     out = d.fail(f"click {ref}", "not_actionable")
-    assert out.message == f'Element button "Vanish" ({ref}) is not actionable: it is hidden.'
+    assert out.message == f'Element button "Vanish" ({ref}) is not actionable after 1.0 s: it is hidden.'
     assert out.as_json()["error"]["kind"] == "not_actionable"
     d.js("document.getElementById('vanish').style.display = ''; "
          "document.getElementById('vanish').style.visibility = 'hidden'")
@@ -284,7 +284,7 @@ def test_not_actionable_disabled(actionable):
     d, snap = actionable
     ref = ref_of(snap, "Disabled")
     out = d.fail(f"click {ref}", "not_actionable")
-    assert out.message == f'Element button "Disabled" ({ref}) is not actionable: it is disabled.'
+    assert out.message == f'Element button "Disabled" ({ref}) is not actionable after 1.0 s: it is disabled.'
     assert hits(d) == []
 
 
@@ -293,7 +293,7 @@ def test_not_actionable_zero_size(actionable):
     ref = ref_of(snap, "Zero")
     d.js("document.getElementById('zero').classList.add('squash')")
     out = d.fail(f"click {ref}", "not_actionable")
-    assert out.message == f'Element button "Zero" ({ref}) is not actionable: it has zero size.'
+    assert out.message == f'Element button "Zero" ({ref}) is not actionable after 1.0 s: it has zero size.'
     assert hits(d) == []
 
 
@@ -301,7 +301,7 @@ def test_not_actionable_covered_names_the_cover(actionable):
     d, snap = actionable
     ref = ref_of(snap, "Covered")
     out = d.fail(f"click {ref}", "not_actionable")
-    assert out.message == f'Element button "Covered" ({ref}) is not actionable: it is covered by <div id="cover">.'
+    assert out.message == f'Element button "Covered" ({ref}) is not actionable after 1.0 s: it is covered by <div id="cover">.'
     assert hits(d) == []  # neither the button nor the cover got a click
 
 

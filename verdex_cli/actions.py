@@ -9,11 +9,13 @@ mouse event that would reach another element.  Nothing here prints.
 from __future__ import annotations
 
 import json
+import time
 
 from .browser.frames import Frame
 from .browser.page import Page
-from .errors import CDPError, ConnectionLost, JSError, NotActionable, UsageError
-from .keys import char_events, parse_key
+from .errors import CDPError, ConnectionLost, JSError, NotActionable, NotApplied, UsageError
+from .focus import Focus
+from .keys import parse_key
 from .resolve import Resolved
 
 
@@ -45,19 +47,17 @@ def frame_offset(page: Page, fr: Frame) -> tuple[float, float]:
     return x, y
 
 
+STATE_GRACE = 0.5  # seconds a checkbox-like widget gets to show its new state
+SLICE = 0.25  # seconds of in-page waiting per bridge call, so the wait can be reported from here
+
+
 def prepare(page: Page, res: Resolved, pointer: bool = True) -> tuple[float, float]:
     for parent, owner in reversed(list(_owners(page, res.frame))):  # outermost frame first
         try:
             parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
         except CDPError:
             pass
-    opts = json.dumps({"pointer": pointer, "timeoutMs": int(page.timeout * 1000)})
-    out = _bridge(page, res.frame, f"prepare({res.ref.n}, {opts})", timeout=page.timeout + 2)
-    status = out.get("status")
-    if status == "removed":
-        raise NotActionable(f"Element {res.label} was removed while waiting for it.", kind="removed")
-    if status != "ok":
-        raise NotActionable(f"Element {res.label} is not actionable: {out.get('reason', status)}.")
+    out = _wait_actionable(page, res, pointer)
     x, y = out["x"], out["y"]
     for parent, owner in _owners(page, res.frame):  # climb, checking each iframe element gets the point
         dx, dy = _content_origin(parent, owner)
@@ -65,6 +65,36 @@ def prepare(page: Page, res: Resolved, pointer: bool = True) -> tuple[float, flo
         if pointer:
             _check_owner_hit(page, parent, owner, x, y, res)
     return x, y
+
+
+def _wait_actionable(page: Page, res: Resolved, pointer: bool) -> dict:
+    """Poll the bridge's `prepare` in short slices until the element is actionable or time is up.
+
+    Each time the reason for waiting is new, the page's optional ``progress``
+    callback (set by the REPL) hears "waiting for ...: reason".
+    """
+    report = getattr(page, "progress", None)
+    start = time.monotonic()
+    deadline = start + page.timeout
+    told = None
+    while True:
+        left = deadline - time.monotonic()
+        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000)})
+        out = _bridge(page, res.frame, f"prepare({res.ref.n}, {opts})", timeout=SLICE + 5)
+        status = out.get("status")
+        if status == "ok":
+            return out
+        if status == "removed":
+            raise NotActionable(f"Element {res.label} was removed while waiting for it.", kind="removed")
+        reason = out.get("reason", status)
+        if time.monotonic() >= deadline:
+            raise NotActionable(f"Element {res.label} is not actionable after {page.timeout:.1f} s: {reason}.")
+        if report is not None and reason != told:
+            told = reason
+            try:
+                report(f"waiting for {res.label}: {reason}")
+            except Exception:  # a display problem must not break the action
+                pass
 
 
 def _check_owner_hit(page: Page, parent: Frame, owner: int, x: float, y: float, res: Resolved) -> None:
@@ -124,50 +154,16 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     return dict(result, notes=notes)
 
 
-def focus(page: Page, res: Resolved) -> None:
+def focus(page: Page, res: Resolved, verb: str = "done") -> Focus:
+    """Make the element the deep focused element, verified; the caller closes the Focus."""
     prepare(page, res, pointer=False)
-    out = _bridge(page, res.frame, f"focus({res.ref.n})")
-    if out.get("status") != "ok":
-        raise NotActionable(f"Element {res.label} cannot take keyboard focus.")
-
-
-def _keys(page: Page, events: list[dict]) -> None:
-    for ev in events:
-        page.target.call("Input.dispatchKeyEvent", **ev)
-
-
-def type_text(page: Page, res: Resolved, text: str) -> dict:
-    focus(page, res)
-    nav_before = page.nav_count
-    for ch in text:
-        _keys(page, char_events(ch))
-    value = _bridge(page, res.frame, f"fieldValue({res.ref.n})")
-    notes = list(res.notes) + page.settle_after_action(nav_before)
-    return {"action": "type", "ref": res.text, "role": res.role, "name": res.name, "value": value, "notes": notes}
-
-
-def fill(page: Page, res: Resolved, text: str) -> dict:
-    if res.live.get("tag") == "select":
-        raise UsageError(f"Element {res.label} is a select; use 'select {res.text} VALUE'.")
-    focus(page, res)
-    if not _bridge(page, res.frame, f"selectAll({res.ref.n})"):
-        raise NotActionable(f"Element {res.label} is not a text field.")
-    if text:
-        page.target.call("Input.insertText", text=text)
-    else:
-        _keys(page, parse_key("Delete").events())
-    value = _bridge(page, res.frame, f"fieldValue({res.ref.n})")
-    notes = list(res.notes)
-    if value is not None and value != text:
-        notes.append(f"The field now holds {value!r} (the page or the input type changed what was entered).")
-    return {"action": "fill", "ref": res.text, "role": res.role, "name": res.name, "value": value, "notes": notes}
-
-
-def press(page: Page, spec: str) -> dict:
-    key = parse_key(spec)
-    nav_before = page.nav_count
-    _keys(page, key.events())
-    return {"action": "press", "key": spec, "notes": page.settle_after_action(nav_before)}
+    f = Focus(page, res)
+    try:
+        f.take(verb)
+    except BaseException:
+        f.close()
+        raise
+    return f
 
 
 def set_checked(page: Page, res: Resolved, want: bool) -> dict:
@@ -181,10 +177,22 @@ def set_checked(page: Page, res: Resolved, want: bool) -> dict:
     if not want and res.role in ("radio", "menuitemradio"):
         raise NotActionable(f"Element {res.label} is a radio button; check another option instead.")
     out = pointer(page, res, "click")
-    after = (_bridge(page, res.frame, f"describe({res.ref.n})").get("states") or {}).get("checked")
+    deadline = time.monotonic() + STATE_GRACE  # a widget may update its state a moment after the click
+    while True:
+        try:
+            after = (_bridge(page, res.frame, f"describe({res.ref.n})").get("states") or {}).get("checked")
+        except (CDPError, JSError, ConnectionLost):
+            # the click navigated away: the state cannot be read back
+            raise NotApplied(f"Clicked {res.label}, but its state could not be read back (the page changed); "
+                             f"it may not be {word}ed.")
+        if (after is True) == want or time.monotonic() >= deadline:
+            break
+        time.sleep(0.05)
     if (after is True) != want:
-        raise NotActionable(f"Clicking {res.label} did not {word} it (the page prevented it).")
-    out.update(action=word, checked=want)
+        now = "mixed" if after == "mixed" else ("checked" if after is True else "unchecked")
+        raise NotApplied(f"Clicked {res.label}, but it is still {now}: the page did not let it be {word}ed "
+                         "(the click was cancelled or the widget ignored it).")
+    out.update(action=word, checked=after is True)
     return out
 
 
@@ -205,19 +213,29 @@ def select(page: Page, res: Resolved, values: list[str]) -> dict:
         wanted.append(hit)
     if len(wanted) > 1 and not info["multiple"]:
         raise UsageError(f"Element {res.label} takes one value, not {len(wanted)}.")
-    focus(page, res)
-    nav_before = page.nav_count
-    if info["multiple"]:
-        _select_multiple(page, res, wanted)
-    else:
-        _select_single(page, res, wanted[0]["index"])
-    final = _bridge(page, res.frame, f"options({res.ref.n})")["options"]
-    chosen = [o["label"] for o in final if o["selected"]]
-    missing = [w["label"] for w in wanted if not final[w["index"]]["selected"]]
-    if missing:
-        raise NotActionable(f"Could not select {', '.join(map(repr, missing))} in {res.label}.")
+    with focus(page, res, "selected") as f:
+        nav_before = page.nav_count
+        if info["multiple"]:
+            _select_multiple(page, res, wanted)
+        else:
+            _select_single(page, res, wanted[0]["index"], f)
+    final = _bridge(page, res.frame, f"options({res.ref.n})")
+    if final is None:
+        raise NotApplied(f"Element {res.label} changed while options were chosen; nothing can be read back.")
+    opts = final["options"]
+    chosen = [o["label"] for o in opts if o["selected"]]
+    values = [o["value"] for o in opts if o["selected"]]
+    missing = [w["label"] for w in wanted if not (w["index"] < len(opts) and opts[w["index"]]["selected"])]
+    extra = [o["label"] for o in opts if o["selected"] and o["index"] not in {w["index"] for w in wanted}]
+    if missing or extra:
+        raise NotApplied(f"Could not select {', '.join(map(repr, [w['label'] for w in wanted]))} in {res.label}: "
+                         f"it now has {', '.join(map(repr, chosen)) or 'nothing'} selected.")
     return {"action": "select", "ref": res.text, "role": res.role, "name": res.name, "selected": chosen,
+            "value": values if final["multiple"] else (values[0] if values else None),
             "notes": list(res.notes) + page.settle_after_action(nav_before)}
+
+
+NOT_SELECTED = "Selection stopped"
 
 
 def _selected_index(page: Page, res: Resolved) -> int:
@@ -225,7 +243,7 @@ def _selected_index(page: Page, res: Resolved) -> int:
     return next((o["index"] for o in opts if o["selected"]), -1)
 
 
-def _select_single(page: Page, res: Resolved, target: int) -> None:
+def _select_single(page: Page, res: Resolved, target: int, f: Focus) -> None:
     """Keyboard selection on the focused select, trusted input only.
 
     The option list is opened (Alt+ArrowDown), the highlight moved over the
@@ -242,14 +260,14 @@ def _select_single(page: Page, res: Resolved, target: int) -> None:
     if current < 0:
         steps = sum(1 for o in opts[:target + 1] if not o["disabled"])
     arrow = "ArrowDown" if current < target else "ArrowUp"
-    _keys(page, parse_key("Alt+ArrowDown").events())
+    f.keys(parse_key("Alt+ArrowDown").events(), NOT_SELECTED)
     for _ in range(steps):
-        _keys(page, parse_key(arrow).events())
-    _keys(page, parse_key("Enter").events())
+        f.keys(parse_key(arrow).events(), NOT_SELECTED)
+    f.keys(parse_key("Enter").events(), NOT_SELECTED)
     current = _selected_index(page, res)
     guard = 0
     while current != target and guard < 2000:
-        _keys(page, parse_key("ArrowDown" if current < target else "ArrowUp").events())
+        f.keys(parse_key("ArrowDown" if current < target else "ArrowUp").events(), NOT_SELECTED)
         new = _selected_index(page, res)
         if new == current:
             break

@@ -124,6 +124,12 @@ class NotActionable(VerdexError):
     kind = ErrorKind.NOT_ACTIONABLE
 
 
+class NotApplied(VerdexError):
+    """The action ran on the element, but its state did not become what was asked."""
+
+    kind = "not_applied"
+
+
 class Cancelled(VerdexError):
     kind = ErrorKind.CANCELLED
 

@@ -16,6 +16,7 @@ from .commands import REGISTRY, Result
 from .commands.context import Context
 from .commands.registry import Parsed
 from .errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, exit_status
+from .fields import redact_line
 
 
 @dataclass
@@ -58,6 +59,14 @@ def parse_all(lines: list[str]) -> Outcome | None:
 
 
 def execute(ctx: Context, line: str) -> Outcome:
+    ctx.redact = False
+    outcome = _execute(ctx, line)
+    if ctx.redact:  # a password typed into a field: the line is never echoed (JSON, history)
+        outcome.line, ctx.redact = redact_line(line), False
+    return outcome
+
+
+def _execute(ctx: Context, line: str) -> Outcome:
     start = time.perf_counter()
     name = ""
     try:

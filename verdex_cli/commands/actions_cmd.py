@@ -1,16 +1,19 @@
-"""Actions on refs: click, dblclick, hover, type, fill, press, select, check, uncheck, focus, scroll."""
+"""Actions on refs: click, dblclick, hover, type, fill, press, select, check, uncheck, upload, focus, scroll."""
 
 from __future__ import annotations
 
-from .. import actions
+from .. import actions, fields
 from ..errors import UsageError
+from ..keys import parse_key
 from ..resolve import resolve
 from .registry import Result, command
 from .snapshot_cmd import store_for
 
 
 def _resolve(ctx, raw):
-    return resolve(ctx.page, store_for(ctx), raw)
+    page = ctx.page
+    page.progress = ctx.progress  # the core reports what a waiting action waits for through it
+    return resolve(page, store_for(ctx), raw)
 
 
 def _result(out: dict, ctx=None) -> Result:
@@ -19,6 +22,14 @@ def _result(out: dict, ctx=None) -> Result:
         for page in ctx.ensure_session().discover():
             notes.append(f"A new tab opened: tab {page.index} ({page.info()['url']}). Switch with 'tab {page.index}'.")
     return Result("action", out, notes)
+
+
+def _secret_target(ctx, args):
+    """Resolve the target of fill/type; a password field marks the command line as secret."""
+    res = _resolve(ctx, args[0])
+    if len(args) > 1 and args[1] and fields.is_password(ctx.page, res):
+        ctx.redact = True
+    return res
 
 
 @command("click", usage="click REF", min_args=1, max_args=1, ref_args=(0,),
@@ -40,25 +51,28 @@ def hover_cmd(ctx, args, flags):
 
 
 @command("type", usage="type REF TEXT", min_args=2, max_args=2, rest="after_first", ref_args=(0,),
-         help="Focus the element and type TEXT key by key.")
+         help="Focus the field (verified) and type TEXT key by key at the end of its text.")
 def type_cmd(ctx, args, flags):
-    return _result(actions.type_text(ctx.page, _resolve(ctx, args[0]), args[1]))
+    return _result(fields.type_text(ctx.page, _secret_target(ctx, args), args[1]))
 
 
 @command("fill", usage="fill REF TEXT", min_args=1, max_args=2, rest="after_first", ref_args=(0,),
-         help="Replace the field's value with TEXT.")
+         help="Replace the field's value with TEXT (text fields by typing, date/color/range like a picker).")
 def fill_cmd(ctx, args, flags):
-    return _result(actions.fill(ctx.page, _resolve(ctx, args[0]), args[1] if len(args) > 1 else ""))
+    return _result(fields.fill(ctx.page, _secret_target(ctx, args), args[1] if len(args) > 1 else ""))
 
 
-@command("press", usage="press KEY", min_args=1, max_args=1,
-         help="Press a key in the focused element (Enter, Tab, Escape, ArrowDown, Control+A, ...).")
+@command("press", usage="press [REF] KEY", min_args=1, max_args=2, ref_args=(0,),
+         help="Press a key (Enter, Tab, Escape, ArrowDown, Control+A, ...) in the element, or in the focused one.")
 def press_cmd(ctx, args, flags):
-    return _result(actions.press(ctx.page, args[0]), ctx)
+    key = args[-1]
+    parse_key(key)  # a bad key name fails before anything happens
+    res = _resolve(ctx, args[0]) if len(args) == 2 else None
+    return _result(fields.press(ctx.page, res, key), ctx)
 
 
-@command("select", usage="select REF VALUE...", min_args=2, max_args=None, ref_args=(0,),
-         help="Choose options of a select element by value or visible label.")
+@command("select", usage="select REF VALUE...", min_args=2, max_args=None, rest="words", ref_args=(0,),
+         help="Choose options of a select element by value or visible label (values may start with --).")
 def select_cmd(ctx, args, flags):
     return _result(actions.select(ctx.page, _resolve(ctx, args[0]), args[1:]))
 
@@ -75,11 +89,18 @@ def uncheck_cmd(ctx, args, flags):
     return _result(actions.set_checked(ctx.page, _resolve(ctx, args[0]), False))
 
 
+@command("upload", usage="upload REF PATH...", min_args=2, max_args=None, rest="words", ref_args=(0,),
+         help="Choose files for a file input (several only if it accepts multiple files).")
+def upload_cmd(ctx, args, flags):
+    paths = fields.check_paths(args[1:])  # a bad path fails before anything happens
+    return _result(fields.upload(ctx.page, _resolve(ctx, args[0]), paths), ctx)
+
+
 @command("focus", usage="focus REF", min_args=1, max_args=1, ref_args=(0,),
          help="Give the element keyboard focus.")
 def focus_cmd(ctx, args, flags):
     res = _resolve(ctx, args[0])
-    actions.focus(ctx.page, res)
+    actions.focus(ctx.page, res, "focused").close()
     return Result("action", {"action": "focus", "ref": res.text, "role": res.role, "name": res.name}, res.notes)
 
 

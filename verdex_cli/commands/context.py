@@ -16,6 +16,8 @@ class Context:
     quit_requested: bool = False
     stores: dict = field(default_factory=dict)  # per-page ref stores, keyed by (context, page)
     interactive: bool = False  # the REPL on a terminal (long output is cut and paged there only)
+    progress: Callable[[str], None] | None = None  # told what a waiting action waits for (the REPL sets it)
+    redact: bool = False  # the running command carries a secret: its line must not be echoed or kept
 
     def ensure_session(self) -> Session:
         if self.session is None:

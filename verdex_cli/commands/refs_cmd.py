@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from ..errors import RefError, VerdexError
+from ..fields import MASK
 from ..refs import RefStore, describe, name_change, parse_ref
 from ..resolve import check_scope, locate
 from .registry import Result, command
@@ -82,7 +83,10 @@ def inspect_cmd(ctx, args, flags):
         data["status"] = failure.kind
         data["reason"] = failure.message
     else:
-        data.update(tag=live.get("tag"), attributes=live.get("attrs", {}), box=live.get("box"),
+        attrs = dict(live.get("attrs", {}))
+        if live.get("tag") == "input" and attrs.get("type", "").lower() == "password" and attrs.get("value"):
+            attrs["value"] = MASK  # a password is never echoed
+        data.update(tag=live.get("tag"), attributes=attrs, box=live.get("box"),
                     states=live.get("states", {}), current={"role": live.get("role"), "name": live.get("name")})
         changed = live.get("role") != rec.role or name_change(rec.name, live.get("name", "")) == "significant"
         data["status"] = "changed" if changed else ("hidden" if live.get("hidden") else "live")

@@ -38,7 +38,7 @@ class Command:
     aliases: tuple[str, ...] = ()
     min_args: int = 0
     max_args: int | None = 0
-    rest: str | None = None  # None | "line" (verbatim rest) | "after_first" (target + rest)
+    rest: str | None = None  # None | "line" (verbatim rest) | "after_first" (target + rest) | "words" (no options)
     flags: tuple[str, ...] = ()
     ref_args: tuple[int, ...] = ()  # positions that take a ref (for completion)
     needs_browser: bool = True
@@ -106,7 +106,7 @@ class Registry:
             raise UsageError(f"Cannot parse the line ({exc}). Usage: {cmd.usage}") from exc
         args, flags = [], set()
         for w in words:
-            if w.startswith("--") and len(w) > 2:
+            if w.startswith("--") and len(w) > 2 and cmd.rest != "words":  # "words": values only, no options
                 if w not in cmd.flags:
                     raise UsageError(f"Unknown option '{w}'. Usage: {cmd.usage}")
                 flags.add(w)

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.patch_stdout import patch_stdout
 
@@ -18,6 +18,7 @@ from ..render import Renderer
 from ..runner import execute
 from ..sanitize import clean
 from .completer import VerdexCompleter
+from .history import PrivateHistory
 
 
 def history_path() -> Path:
@@ -28,8 +29,8 @@ def history_path() -> Path:
 def _history():
     path = history_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return FileHistory(str(path))
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return PrivateHistory(str(path))
     except OSError:
         return InMemoryHistory()
 
@@ -40,6 +41,7 @@ class Repl:
         self.renderer = renderer
         self.pager = pager
         self.status = {"title": "", "url": ""}
+        ctx.progress = renderer.info  # a waiting action says what it waits for
         self.prompt = PromptSession(
             history=_history() if input is None else InMemoryHistory(),
             completer=VerdexCompleter(REGISTRY, self._ref_choices),
@@ -111,6 +113,8 @@ class Repl:
                 if not line.strip():
                     continue
                 outcome = execute(self.ctx, line)
+                if isinstance(self.prompt.history, PrivateHistory):
+                    self.prompt.history.settle(outcome.line)  # masked when it carried a password
                 self._show(outcome)
                 if self.ctx.quit_requested:
                     return 0

@@ -27,7 +27,7 @@ def aria_source() -> str:
 
 @lru_cache(maxsize=1)
 def bridge_source() -> str:
-    bridge = (HERE / "bridge.js").read_text(encoding="utf-8")
+    bridge = "".join((HERE / part).read_text(encoding="utf-8") for part in ("bridge.js", "fields.js"))
     # One scope for both; idempotent, because Chrome hands back the same
     # isolated world when one with this name already exists in the document.
     return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + bridge

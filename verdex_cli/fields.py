@@ -1,0 +1,277 @@
+"""fill, type, press and upload: keyboard and file input that only ever reaches the ref's own element.
+
+Text-like fields get trusted input (select all + ``Input.insertText``, or key
+events); picker inputs (range, color, date, ...) get their value set the way
+a picker sets it; file inputs get files through ``DOM.setFileInputFiles``.
+Every result carries the field's value read back afterwards; a password's
+value is never echoed (see :data:`MASK`).  Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from .actions import focus
+from .browser.page import Page
+from .errors import CDPError, NotActionable, NotApplied, UsageError
+from .focus import fields_call, label_of, where_focus
+from .keys import char_events, parse_key
+from .resolve import Resolved
+
+MASK = "••••••"  # shown instead of a password's value, always the same length
+
+FORMATS = {
+    "date": "YYYY-MM-DD, e.g. 2024-05-31",
+    "time": "HH:MM or HH:MM:SS (24-hour), e.g. 13:45",
+    "datetime-local": "YYYY-MM-DDTHH:MM, e.g. 2024-05-31T13:45",
+    "month": "YYYY-MM, e.g. 2024-05",
+    "week": "YYYY-Www, e.g. 2024-W22",
+    "color": "#rrggbb, e.g. #3366ff",
+    "range": "a number",
+}
+
+HINTS = {
+    "checkable": "use 'check {ref}' or 'uncheck {ref}'",
+    "select": "use 'select {ref} VALUE'",
+    "button": "use 'click {ref}'",
+    "file": "use 'upload {ref} PATH...'",
+}
+
+
+def redact_line(line: str) -> str:
+    """`fill REF secret` -> `fill REF ••••••`: the command and its target kept, the text masked."""
+    from .commands.registry import _after_first_word  # (late: the commands import this module)
+
+    head, _, tail = line.strip().partition(" ")
+    tail = tail.strip()
+    rest = _after_first_word(tail)
+    target = tail[: len(tail) - len(rest)].strip()
+    return f"{head} {target} {MASK}"
+
+
+def field_info(page: Page, res: Resolved) -> dict:
+    info = fields_call(page, res.frame, f"info({res.ref.n})")
+    if info.get("status") == "removed":
+        raise NotActionable(f"Element {res.label} was removed.", kind="removed")
+    if info.get("status") != "ok":
+        raise NotActionable(f"Element {res.label} is no longer known to the page. Take a new snapshot.")
+    return info
+
+
+def is_password(page: Page, res: Resolved) -> bool:
+    return bool(field_info(page, res).get("password"))
+
+
+def _shown(info: dict, value):
+    return MASK if info.get("password") and value else value
+
+
+def _base(action: str, res: Resolved, info: dict, value) -> dict:
+    out = {"action": action, "ref": res.text, "role": res.role, "name": res.name, "value": _shown(info, value)}
+    if info.get("password"):
+        out["masked"] = True
+    return out
+
+
+ROLE_HINTS = {  # custom widgets that take keys or clicks instead of text
+    "slider": "; use 'press {ref} ArrowRight' (or ArrowLeft, Home, End) to move it",
+    "spinbutton": "; use 'press {ref} ArrowUp' or ArrowDown",
+    "combobox": "; use 'click {ref}' to open it, then click an option",
+    "listbox": "; click an option",
+}
+KIND_WORDS = {"select": "a select element", "button": "a button", "file": "a file input"}
+
+
+def _refuse_kind(res: Resolved, info: dict, verb: str) -> None:
+    """Refuse fields this verb cannot act on, naming the role and the right command."""
+    kind = info["kind"]
+    if kind in HINTS:
+        what = KIND_WORDS.get(kind) or f"a {info['type']}"
+        raise NotActionable(f"Element {res.label} is {what}, not a text field; {HINTS[kind].format(ref=res.text)}.")
+    if kind == "none":
+        role = info["role"]
+        hint = ROLE_HINTS.get(role, "").format(ref=res.text)
+        raise NotActionable(f"Element {res.label} is not an editable field ({role}); {verb} works on text inputs, "
+                            f"textareas, contenteditable elements and picker inputs{hint}.")
+    if info.get("readonly"):
+        raise NotActionable(f"Element {res.label} is read-only; nothing was {_past(verb)}.")
+    if info.get("disabled"):
+        raise NotActionable(f"Element {res.label} is disabled; nothing was {_past(verb)}.")
+
+
+def _past(verb: str) -> str:
+    return {"fill": "filled", "type": "typed", "press": "pressed"}.get(verb, verb + "ed")
+
+
+def _value(page: Page, res: Resolved):
+    return fields_call(page, res.frame, f"value({res.ref.n})")
+
+
+def _differs_note(info: dict, value, wanted: str) -> list[str]:
+    if value is None or value == wanted:
+        return []
+    if info.get("password"):
+        return ["The field holds a different value than the one entered (maxlength, a mask or the page "
+                "changed it); not shown, it is a password."]
+    return [f"The field now holds {value!r}, not {wanted!r} (maxlength, a mask, the input type or the page "
+            "changed what was entered)."]
+
+
+# -- fill ---------------------------------------------------------------------------------------------
+
+def fill(page: Page, res: Resolved, text: str) -> dict:
+    info = field_info(page, res)
+    _refuse_kind(res, info, "fill")
+    if info["kind"] == "picker":
+        return _fill_picker(page, res, info, text)
+    nav_before = page.nav_count
+    with focus(page, res, "filled") as f:
+        f.arm()
+        if not fields_call(page, res.frame, f"selectAll({res.ref.n})"):
+            raise NotActionable(f"Element {res.label} is not a text field.")
+        if text:
+            f.insert(text, "Nothing was filled")
+        else:
+            f.keys(parse_key("Delete").events(), "Nothing was filled")
+    value = _value(page, res)
+    out = _base("fill", res, info, value)
+    out["notes"] = list(res.notes) + _differs_note(info, value, text) + page.settle_after_action(nav_before, grace=0)
+    return out
+
+
+def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
+    kind = info["type"]
+    check = fields_call(page, res.frame, f"checkPicker({res.ref.n}, {_js(text)})")
+    if not check.get("ok"):
+        raise UsageError(_picker_problem(res, info, text, check))
+    with focus(page, res, "filled"):
+        nav_before = page.nav_count
+        out = fields_call(page, res.frame, f"setPicker({res.ref.n}, {_js(check['value'])})")
+    if out.get("status") != "ok":
+        raise NotActionable(f"Element {res.label} was removed.", kind="removed")
+    value = out["value"]
+    result = _base("fill", res, info, value)
+    notes = list(res.notes) + [f"Set like a picker would: the {kind} input's value was set, then input and "
+                               "change events fired (no keys were typed)."]
+    result["notes"] = notes + _differs_note(info, value, check["value"]) + page.settle_after_action(nav_before, grace=0)
+    return result
+
+
+def _picker_problem(res: Resolved, info: dict, text: str, check: dict) -> str:
+    kind, why = info["type"], check.get("reason")
+    head = f"Cannot fill {res.label}, a {kind} input, with {text!r}"
+    if why == "empty":
+        return f"{head}: a {kind} input cannot be empty. Expected {FORMATS[kind]}."
+    if kind == "range" or why == "range":
+        if why == "format":
+            return f"{head}: expected a number from {info.get('min') or 0} to {info.get('max') or 100}."
+        return (f"{head}: expected a number from {check.get('min')} to {check.get('max')} "
+                f"in steps of {check.get('step')}.")
+    if why == "limits":
+        return f"{head}: it must be between {check.get('min') or '(no minimum)'} and {check.get('max') or '(no maximum)'}."
+    if why == "step":
+        return f"{head}: it does not match the input's step ({check.get('step')})."
+    return f"{head}: expected {FORMATS.get(kind, 'a valid value')}."
+
+
+def _js(text: str) -> str:
+    return json.dumps(text)
+
+
+# -- type -------------------------------------------------------------------------------------------------
+
+def type_text(page: Page, res: Resolved, text: str) -> dict:
+    info = field_info(page, res)
+    _refuse_kind(res, info, "type")
+    if info["kind"] == "picker":
+        raise NotActionable(f"Element {res.label} is a {info['type']} input: typing does not append to it; "
+                            f"use 'fill {res.text} VALUE' ({FORMATS[info['type']]}).")
+    nav_before = page.nav_count
+    with focus(page, res, "typed") as f:
+        f.arm()
+        before = _value(page, res) or ""
+        place = fields_call(page, res.frame, f"caretToEnd({res.ref.n})")
+        if place == "key":
+            f.keys(parse_key("End").events(), "Nothing was typed")
+        for i, ch in enumerate(text):
+            f.keys(char_events(ch), "Nothing was typed" if i == 0 else f"Stopped after {i} of {len(text)} characters")
+    value = _value(page, res)
+    out = _base("type", res, info, value)
+    out["notes"] = list(res.notes) + _differs_note(info, value, before + text) + page.settle_after_action(nav_before)
+    return out
+
+
+# -- press --------------------------------------------------------------------------------------------------
+
+def press(page: Page, res: Resolved | None, spec: str) -> dict:
+    key = parse_key(spec)
+    nav_before = page.nav_count
+    if res is None:
+        who, fr = where_focus(page)
+        where = label_of(page, fr, who)
+        for ev in key.events():
+            page.target.call("Input.dispatchKeyEvent", **ev)
+        out = {"action": "press", "key": spec, "ref": _ref_of(page, fr, who), "role": who.get("role"),
+               "name": who.get("name")}
+        out["notes"] = [f"Sent to {where}."] + page.settle_after_action(nav_before)
+        return out
+    with focus(page, res, "pressed") as f:
+        f.arm()
+        f.keys(key.events(), "Nothing was pressed")
+    return {"action": "press", "key": spec, "ref": res.text, "role": res.role, "name": res.name,
+            "notes": list(res.notes) + page.settle_after_action(nav_before)}
+
+
+def _ref_of(page: Page, fr, who: dict):
+    return f"{page.prefix}f{fr.index}e{who['n']}" if who.get("n") else None
+
+
+# -- upload -------------------------------------------------------------------------------------------------
+
+def check_paths(paths: list[str]) -> list[Path]:
+    """Every path must be a readable regular file; one clear usage error otherwise."""
+    out = []
+    for raw in paths:
+        p = Path(raw).expanduser()
+        if not p.exists():
+            raise UsageError(f"No such file: {raw}")
+        if p.is_dir():
+            raise UsageError(f"{raw} is a directory; upload takes files.")
+        if not p.is_file() or not os.access(p, os.R_OK):
+            raise UsageError(f"Cannot read {raw}.")
+        out.append(p.resolve())
+    return out
+
+
+def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
+    info = field_info(page, res)
+    if info["kind"] != "file":
+        raise NotActionable(f"Element {res.label} is a {info['role']}, not a file input; upload works on "
+                            "<input type=file>.")
+    if info.get("disabled"):
+        raise NotActionable(f"Element {res.label} is disabled; no file was chosen.")
+    if len(paths) > 1 and not info.get("multiple"):
+        raise UsageError(f"Element {res.label} takes one file, not {len(paths)} (it has no 'multiple' attribute).")
+    nav_before = page.nav_count
+    obj = page.frames.eval(res.frame, f"__verdexBridge.element({res.ref.n})", by_value=False)
+    if "objectId" not in obj:
+        raise NotActionable(f"Element {res.label} was removed.", kind="removed")
+    try:
+        res.frame.target.call("DOM.setFileInputFiles", files=[str(p) for p in paths], objectId=obj["objectId"])
+    except CDPError as exc:
+        raise NotActionable(f"Could not set the files of {res.label}: {exc.details.get('detail', exc)}.") from exc
+    finally:
+        try:
+            res.frame.target.call("Runtime.releaseObject", objectId=obj["objectId"], timeout=2)
+        except CDPError:
+            pass
+    names = fields_call(page, res.frame, f"files({res.ref.n})") or []
+    if names != [p.name for p in paths]:
+        raise NotApplied(f"Element {res.label} holds {names or 'no files'} instead of the files given "
+                         "(the page replaced or cleared them).")
+    return {"action": "upload", "ref": res.text, "role": res.role, "name": res.name, "files": names,
+            "notes": list(res.notes) + [f"The input now holds {', '.join(map(repr, names))}."]
+            + page.settle_after_action(nav_before)}
+

@@ -1,0 +1,196 @@
+"""Keyboard focus, verified deep (shadow roots and frames), and key input that never lands elsewhere.
+
+CDP key events and ``Input.insertText`` go to whatever element has focus, so
+before every batch of keys :class:`Focus` checks in the isolated world that
+the target is the deep active element of its document and that every
+ancestor document's active element is the iframe leading to it.  While keys
+are sent, a guard in those documents stops any key event that would reach
+another element.  Nothing here prints.
+"""
+
+from __future__ import annotations
+
+from .browser.frames import Frame
+from .browser.page import Page
+from .errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable
+from .refs import describe
+from .resolve import Resolved
+
+MAX_DEPTH = 12
+
+
+def fields_call(page: Page, fr: Frame, call: str, timeout: float | None = None):
+    return page.frames.eval(fr, "__verdexFields." + call, timeout=timeout)["value"]
+
+
+def label_of(page: Page, fr: Frame | None, who: dict) -> str:
+    """`textbox "Name" (c0p0f0e1)` for a bridge `who` description."""
+    if not who or who.get("none"):
+        return "the page itself (no element has focus)"
+    text = describe(who.get("role") or "generic", who.get("name") or "")
+    if who.get("role") in (None, "", "generic", "none", "presentation") and not who.get("name"):
+        text = who.get("tag") or "an element"
+    if who.get("n") and fr is not None:
+        text += f" ({page.prefix}f{fr.index}e{who['n']})"
+    return text
+
+
+def where_focus(page: Page) -> tuple[dict, Frame]:
+    """The deep focused element of the tab: through shadow roots and into frames."""
+    fr = page.frames.main
+    for _ in range(MAX_DEPTH):
+        who = fields_call(page, fr, "focused()")
+        if not who.get("frame"):
+            return who, fr
+        child = _focused_child(page, fr)
+        if child is None:
+            return who, fr
+        fr = child
+    return who, fr
+
+
+def _focused_child(page: Page, fr: Frame) -> Frame | None:
+    obj = page.frames.eval(fr, "__verdexFields.focusedElement()", by_value=False)
+    if "objectId" not in obj:
+        return None
+    try:
+        node = fr.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
+    finally:
+        _release(fr, obj["objectId"])
+    child = page.frames.by_id.get(node.get("frameId", ""))
+    if child is None or child.detached:
+        return None
+    return child
+
+
+def _release(fr: Frame, object_id: str) -> None:
+    try:
+        fr.target.call("Runtime.releaseObject", objectId=object_id, timeout=2)
+    except (CDPError, CDPTimeout, ConnectionLost):
+        pass
+
+
+def focus_label(page: Page) -> str:
+    try:
+        who, fr = where_focus(page)
+    except (CDPError, CDPTimeout, JSError):
+        return "another element"
+    return label_of(page, fr, who)
+
+
+class Focus:
+    """The verified focus on one ref's element, for the length of one action."""
+
+    def __init__(self, page: Page, res: Resolved):
+        self.page, self.res = page, res
+        self.owners: list[tuple[Frame, str]] = []  # (parent frame, objectId of the iframe in its world)
+        fr = res.frame
+        while fr.parent is not None:
+            parent = page.frames.get(fr.parent)
+            if parent is None:
+                raise NotActionable("Its frame is no longer attached to the page.")
+            backend = parent.target.call("DOM.getFrameOwner", frameId=fr.frame_id)["backendNodeId"]
+            obj = parent.target.call("DOM.resolveNode", backendNodeId=backend, objectGroup="verdex-focus",
+                                     executionContextId=page.frames.world(parent))["object"]
+            self.owners.append((parent, obj["objectId"]))
+            fr = parent
+        self.armed = False
+        self.prefix = "Nothing was sent"  # how much got through, for a refusal during the current batch
+
+    # -- checks ------------------------------------------------------------------------------------
+    def problem(self) -> str | None:
+        """None when the target holds focus; else a description of where focus is.
+
+        The frames are checked from the top down, so the answer names the element that really
+        has focus (an ancestor document's own element, or one inside another frame).
+        """
+        for parent, obj in reversed(self.owners):
+            got = parent.target.call("Runtime.callFunctionOn", objectId=obj, returnByValue=True,
+                                     functionDeclaration="function () { return __verdexFields.holds(this); }"
+                                     )["result"].get("value")
+            if got is not True:
+                return self._elsewhere(got or {}, parent)
+        st = fields_call(self.page, self.res.frame, f"focusState({self.res.ref.n})")
+        if st.get("status") == "removed":
+            raise NotActionable(f"Element {self.res.label} was removed.", kind="removed")
+        if st.get("status") != "ok":
+            return self._elsewhere(st.get("on") or {}, self.res.frame)
+        return None
+
+    def _elsewhere(self, who: dict, fr: Frame) -> str:
+        if who.get("frame"):
+            return focus_label(self.page)  # focus is inside some other frame: follow it down
+        return label_of(self.page, fr, who)
+
+    def refuse(self, where: str, prefix: str) -> NotActionable:
+        return NotActionable(f"{prefix}: could not focus {self.res.label}: focus is on {where}.")
+
+    def take(self, verb: str) -> None:
+        """Focus the element and verify it (deep), or refuse before any key is sent."""
+        out = fields_call(self.page, self.res.frame, f"focus({self.res.ref.n})")
+        if out.get("status") == "removed":
+            raise NotActionable(f"Element {self.res.label} was removed.", kind="removed")
+        where = self.problem()
+        if where is not None:
+            raise self.refuse(where, f"Nothing was {verb}")
+
+    # -- the guard -----------------------------------------------------------------------------------
+    def arm(self) -> None:
+        fields_call(self.page, self.res.frame, f"armKeys({self.res.ref.n})")
+        for parent, _ in self.owners:
+            fields_call(self.page, parent, "armKeys(0)")
+        self.armed = True
+
+    def disarm(self) -> list[str]:
+        """Stop guarding; the labels of elements whose key events were stopped."""
+        if not self.armed:
+            return []
+        self.armed = False
+        blocked: list[str] = []
+        for fr in [self.res.frame] + [p for p, _ in self.owners]:
+            try:
+                got = fields_call(self.page, fr, "disarmKeys()", timeout=2) or []
+            except (CDPError, CDPTimeout, JSError, ConnectionLost):
+                continue  # the document went away (a navigation): nothing to stop there any more
+            blocked += [label_of(self.page, fr, w) for w in got]
+        return blocked
+
+    def close(self) -> list[str]:
+        blocked = self.disarm()
+        for parent, _ in self.owners:
+            try:
+                parent.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-focus", timeout=2)
+            except (CDPError, CDPTimeout, ConnectionLost):
+                pass
+        return blocked
+
+    # -- sending ------------------------------------------------------------------------------------------
+    def _stop(self, where: str, prefix: str) -> NotActionable:
+        blocked = self.disarm()
+        if blocked:  # the previous batch already met the moved focus: the guard stopped it there
+            where, prefix = blocked[0], self.prefix
+        return self.refuse(where, prefix)
+
+    def keys(self, events: list[dict], prefix: str) -> None:
+        """One batch of key events, sent only if the target holds focus right now."""
+        where = self.problem()
+        if where is not None:
+            raise self._stop(where, prefix)
+        self.prefix = prefix
+        for ev in events:
+            self.page.target.call("Input.dispatchKeyEvent", **ev)
+
+    def insert(self, text: str, prefix: str) -> None:
+        where = self.problem()
+        if where is not None:
+            raise self._stop(where, prefix)
+        self.prefix = prefix
+        self.page.target.call("Input.insertText", text=text)
+
+    def __enter__(self) -> "Focus":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        blocked = self.close()
+        if blocked and exc[0] is None:  # focus moved during a batch: the guard stopped the keys there
+            raise self.refuse(blocked[0], self.prefix)

@@ -1,0 +1,220 @@
+// In-page field helpers for fill/type/press/upload, in the same isolated world as the bridge:
+// what kind of field a ref is, deep focus checks, caret placement, picker values and a key guard.
+// Page scripts cannot see or call any of it.
+const __verdexFields = (() => {
+  const B = __verdexBridge;
+  const TEXT = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
+  const PICKER = new Set(['range', 'color', 'date', 'time', 'datetime-local', 'month', 'week']);
+  const BUTTON = new Set(['button', 'submit', 'reset', 'image']);
+  // inputs whose caret can be placed by script; the others get an End key press
+  const SELECTABLE = new Set(['text', 'search', 'url', 'tel', 'password']);
+
+  function inputType(el) { return el.localName === 'input' ? (el.type || 'text').toLowerCase() : el.localName; }
+
+  function kindOf(el) {
+    const tag = el.localName;
+    if (tag === 'input') {
+      const t = inputType(el);
+      if (TEXT.has(t)) return 'text';
+      if (PICKER.has(t)) return 'picker';
+      if (t === 'file') return 'file';
+      if (t === 'checkbox' || t === 'radio') return 'checkable';
+      if (BUTTON.has(t)) return 'button';
+      return 'none';
+    }
+    if (tag === 'textarea') return 'text';
+    if (tag === 'select') return 'select';
+    if (el.isContentEditable) return 'text';
+    if (tag === 'button') return 'button';
+    return 'none';
+  }
+
+  function isPassword(el) { return el.localName === 'input' && inputType(el) === 'password'; }
+
+  function info(n) {
+    const el = B.element(n);
+    if (!el) return { status: 'unknown' };
+    if (!el.isConnected) return { status: 'removed' };
+    const readonly = (('readOnly' in el) && el.readOnly === true && el.localName !== 'select')
+      || el.getAttribute('aria-readonly') === 'true';
+    return {
+      status: 'ok', kind: kindOf(el), type: inputType(el), role: Aria.role(el) || 'generic', readonly,
+      disabled: el.matches(':disabled'), multiple: el.multiple === true, password: isPassword(el),
+      min: el.getAttribute('min'), max: el.getAttribute('max'), step: el.getAttribute('step'),
+    };
+  }
+
+  // ---- focus --------------------------------------------------------------------------------
+  function contains(outer, inner) {
+    for (let x = inner; x; x = x.parentNode || x.host) if (x === outer) return true;
+    return false;
+  }
+
+  function deepActive() {
+    let a = document.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  }
+
+  // Does focus (or a key event's target) `a` count as being on `el`? The element itself, something
+  // inside its shadow tree, or the contenteditable host that holds it.
+  function isOn(el, a) {
+    return !!a && (a === el || contains(el, a) || (a.isContentEditable === true && contains(a, el)));
+  }
+
+  function refNumber(el) {
+    for (let n = B.counter; n > 0; n--) if (B.element(n) === el) return n;
+    return 0;
+  }
+
+  function who(a) {
+    if (!a || a === document.body || a === document.documentElement) return { none: true };
+    const role = Aria.role(a) || 'generic';
+    const out = { role, name: Aria.name(a, role).name, n: refNumber(a), tag: Aria.label(a) };
+    if (a.localName === 'iframe' || a.localName === 'frame') out.frame = true;
+    if (isPassword(a)) out.password = true;
+    return out;
+  }
+
+  function focusState(n) {
+    const el = B.element(n);
+    if (!el || !el.isConnected) return { status: 'removed' };
+    const a = deepActive();
+    return isOn(el, a) ? { status: 'ok' } : { status: 'elsewhere', on: who(a) };
+  }
+
+  function focus(n) {
+    const el = B.element(n);
+    if (!el || !el.isConnected) return { status: 'removed' };
+    if (!isOn(el, deepActive())) el.focus({ preventScroll: true });
+    return focusState(n);
+  }
+
+  // In a parent frame: does focus sit on this frame owner (the way into the child frame)?
+  function holds(owner) {
+    const a = deepActive();
+    return a === owner ? true : who(a);
+  }
+
+  function focused() { return who(deepActive()); }
+  function focusedElement() { return deepActive(); }
+
+  // ---- values -------------------------------------------------------------------------------
+  function value(n) {
+    const el = B.element(n);
+    if (!el) return null;
+    if (el.localName !== 'input' && el.localName !== 'textarea' && el.isContentEditable) return el.textContent;
+    return typeof el.value === 'string' ? el.value : null;
+  }
+
+  function selectAll(n) {
+    const el = B.element(n);
+    if (!el) return false;
+    if (el.localName === 'input' || el.localName === 'textarea') { el.select(); return true; }
+    if (el.isContentEditable) { selectContents(el, false); return true; }
+    return false;
+  }
+
+  function selectContents(el, collapseToEnd) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    if (collapseToEnd) range.collapse(false);
+    const sel = getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+
+  // Put the caret after the last character; 'key' when only an End key press can do it here.
+  function caretToEnd(n) {
+    const el = B.element(n);
+    if (!el) return 'removed';
+    if (el.localName === 'textarea' || (el.localName === 'input' && SELECTABLE.has(inputType(el)))) {
+      const len = el.value.length;
+      el.setSelectionRange(len, len);
+      return 'ok';
+    }
+    if (el.localName === 'input') return 'key';
+    if (el.isContentEditable) { selectContents(el, true); return 'ok'; }
+    return 'none';
+  }
+
+  // ---- picker kinds ---------------------------------------------------------------------------
+  // The browser's own parser decides: a detached input of the same type and limits.
+  function checkPicker(n, text) {
+    const el = B.element(n);
+    if (!el) return { ok: false, reason: 'removed' };
+    const t = inputType(el);
+    if (t === 'color') {
+      if (!/^#[0-9a-fA-F]{6}$/.test(text)) return { ok: false, reason: 'format' };
+      return { ok: true, value: text.toLowerCase() };
+    }
+    if (text === '') return t === 'range' ? { ok: false, reason: 'empty' } : { ok: true, value: '' };
+    if (t === 'range' && !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return { ok: false, reason: 'format' };
+    const probe = document.createElement('input');
+    probe.type = t;
+    for (const a of ['min', 'max', 'step']) if (el.hasAttribute(a)) probe.setAttribute(a, el.getAttribute(a));
+    if (t === 'datetime-local') text = text.replace(' ', 'T');
+    probe.value = text;
+    if (t === 'range') {
+      if (Number(probe.value) !== Number(text)) return { ok: false, reason: 'range', min: probe.min || '0', max: probe.max || '100', step: probe.step || '1' };
+      return { ok: true, value: probe.value };
+    }
+    if (probe.value === '') return { ok: false, reason: 'format' };
+    if (probe.validity.rangeUnderflow || probe.validity.rangeOverflow) return { ok: false, reason: 'limits', min: el.getAttribute('min'), max: el.getAttribute('max') };
+    if (el.hasAttribute('step') && probe.validity.stepMismatch) return { ok: false, reason: 'step', step: el.getAttribute('step') };
+    return { ok: true, value: probe.value };
+  }
+
+  const valueSetter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+
+  // What a picker does when the user chooses: the value changes, then input and change fire.
+  function setPicker(n, v) {
+    const el = B.element(n);
+    if (!el || !el.isConnected) return { status: 'removed' };
+    valueSetter.call(el, v);
+    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return { status: 'ok', value: el.value };
+  }
+
+  function files(n) {
+    const el = B.element(n);
+    if (!el || !el.files) return null;
+    return [...el.files].map((f) => f.name);
+  }
+
+  // ---- the key guard: key events that would reach another element are stopped -----------------
+  let guard = null;
+  const KEYS = ['keydown', 'keypress', 'beforeinput', 'input'];
+
+  // n = 0 arms a parent frame, where no key event may land at all while the child frame types.
+  function armKeys(n) {
+    disarmKeys();
+    const el = n ? B.element(n) : null;
+    if (n && !el) return false;
+    const g = { blocked: [], handler: null };
+    g.handler = (ev) => {
+      if (!ev.isTrusted) return;  // the page's own synthetic events are not our keys
+      const t = ev.composedPath()[0];
+      if (el && isOn(el, t && t.nodeType === 1 ? t : null)) return;
+      if (ev.cancelable) ev.preventDefault();
+      ev.stopImmediatePropagation();
+      g.blocked.push(who(t && t.nodeType === 1 ? t : document.body));
+    };
+    for (const t of KEYS) window.addEventListener(t, g.handler, true);
+    guard = g;
+    return true;
+  }
+
+  function disarmKeys() {
+    if (!guard) return [];
+    for (const t of KEYS) window.removeEventListener(t, guard.handler, true);
+    const out = guard.blocked;
+    guard = null;
+    return out;
+  }
+
+  return { info, focus, focusState, holds, focused, focusedElement, value, selectAll, caretToEnd, checkPicker,
+    setPicker, files, armKeys, disarmKeys };
+})();
+globalThis.__verdexFields = __verdexFields;
