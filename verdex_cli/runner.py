@@ -11,6 +11,7 @@ import time
 import traceback
 from dataclasses import dataclass
 
+from . import session_log
 from .browser.cdp import user_command
 from .commands import REGISTRY, Result
 from .commands.context import Context
@@ -93,7 +94,9 @@ def _execute(ctx: Context, line: str) -> Outcome:
 
 
 def _run(ctx: Context, parsed: Parsed) -> Result:
+    session_log.begin(ctx)
     result = parsed.command.handler(ctx, parsed.args, parsed.flags)
+    session_log.record(ctx, parsed, result)  # for 'export'
     # -- after every command (other helpers: notes about tabs that opened or closed go here) --
     return result
 

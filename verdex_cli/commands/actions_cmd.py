@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from .. import actions, fields
-from ..errors import UsageError
+from ..errors import UsageError, VerdexError
 from ..keys import parse_key
-from ..resolve import resolve
+from ..resolve import resolve_target
+from ..session_log import note_target
+from ..targets import parse_target
 from .registry import Result, command
 from .snapshot_cmd import store_for
 
@@ -13,7 +15,9 @@ from .snapshot_cmd import store_for
 def _resolve(ctx, raw):
     page = ctx.page
     page.progress = ctx.progress  # the core reports what a waiting action waits for through it
-    return resolve(page, store_for(ctx), raw)
+    res = resolve_target(page, store_for(ctx), raw)
+    note_target(ctx, res, raw)  # the stable locator, for 'export'
+    return res
 
 
 def _result(out: dict, ctx=None) -> Result:
@@ -111,5 +115,8 @@ def scroll_cmd(ctx, args, flags):
     if target in ("up", "down"):
         return _result(actions.scroll(ctx.page, None, target))
     if not target.startswith("c"):
-        raise UsageError("Usage: scroll REF|up|down")
+        try:
+            parse_target(target)
+        except VerdexError:
+            raise UsageError("Usage: scroll REF|up|down") from None
     return _result(actions.scroll(ctx.page, _resolve(ctx, target), None))

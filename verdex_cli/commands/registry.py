@@ -7,6 +7,7 @@ the target (quotes around it optional).
 
 from __future__ import annotations
 
+import difflib
 import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -42,6 +43,7 @@ class Command:
     flags: tuple[str, ...] = ()
     ref_args: tuple[int, ...] = ()  # positions that take a ref (for completion)
     needs_browser: bool = True
+    group: str = ""  # for `help`: navigation, snapshot, actions, refs, tabs, session (see meta.py)
 
 
 @dataclass
@@ -80,7 +82,9 @@ class Registry:
         head, tail = parts[0], (parts[1] if len(parts) > 1 else "")
         cmd = self.get(head)
         if cmd is None:
-            raise UsageError(f"Unknown command '{head}'. Type 'help'.")
+            close = difflib.get_close_matches(head, self.names(), n=1, cutoff=0.6)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            raise UsageError(f"Unknown command '{head}'.{hint} Type 'help'.")
         tail = tail.strip()
         if cmd.rest == "line":
             args = [tail] if tail else []
@@ -97,11 +101,16 @@ class Registry:
             if cmd.rest == "after_first":
                 if not tail:
                     return [], set()
+                if tail.startswith("role="):  # role=ROLE[name="..."] stays one word, quotes and all
+                    end = _role_word_end(tail, 0)
+                    first, remainder = tail[:end], tail[end:]
+                    remainder = remainder[1:] if remainder[:1].isspace() else remainder
+                    return ([first, _unquote(remainder)] if remainder else [first]), set()
                 remainder = _after_first_word(tail)
                 first_raw = tail[: len(tail) - len(remainder)].strip()
                 first = shlex.split(first_raw, posix=True)[0] if first_raw else ""
                 return ([first, _unquote(remainder)] if remainder else [first]), set()
-            words = shlex.split(tail, posix=True)
+            words = split_words(tail)
         except ValueError as exc:
             raise UsageError(f"Cannot parse the line ({exc}). Usage: {cmd.usage}") from exc
         args, flags = [], set()
@@ -113,6 +122,53 @@ class Registry:
             else:
                 args.append(w)
         return args, flags
+
+
+def split_words(tail: str) -> list[str]:
+    """Shell words, except that a word starting with `role=` keeps its [name="..."] part verbatim."""
+    if "role=" not in tail:
+        return shlex.split(tail, posix=True)
+    words, i, n = [], 0, len(tail)
+    while i < n:
+        if tail[i].isspace():
+            i += 1
+            continue
+        if tail.startswith("role=", i):
+            end = _role_word_end(tail, i)
+            words.append(tail[i:end])
+        else:
+            rest = _after_first_word(tail[i:])
+            end = n - len(rest)
+            words += shlex.split(tail[i:end], posix=True)
+        i = end
+    return words
+
+
+def _role_word_end(text: str, i: int) -> int:
+    """End of a role=ROLE[...] word: whitespace inside brackets or quotes does not end it."""
+    quote, depth, n = None, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth = max(0, depth - 1)
+        elif ch.isspace() and depth == 0:
+            break
+        i += 1
+    return min(i, n)
+
+
+def is_comment(line: str) -> bool:
+    """A line starting with `#` is a comment (REPL and scripts alike)."""
+    return line.lstrip().startswith("#")
 
 
 def _after_first_word(tail: str) -> str:
@@ -156,11 +212,12 @@ REGISTRY = Registry()
 
 def command(name: str, *, usage: str, help: str, aliases: tuple[str, ...] = (), min_args: int = 0,
             max_args: int | None = 0, rest: str | None = None, flags: tuple[str, ...] = (),
-            ref_args: tuple[int, ...] = (), needs_browser: bool = True):
+            ref_args: tuple[int, ...] = (), needs_browser: bool = True, group: str = ""):
     """Decorator registering a handler ``(ctx, args, flags) -> Result``."""
 
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
-        REGISTRY.add(Command(name, fn, usage, help, aliases, min_args, max_args, rest, flags, ref_args, needs_browser))
+        REGISTRY.add(Command(name, fn, usage, help, aliases, min_args, max_args, rest, flags, ref_args, needs_browser,
+                             group))
         return fn
 
     return wrap

@@ -14,6 +14,7 @@ from prompt_toolkit.patch_stdout import patch_stdout
 from ..browser.status import page_status
 from ..commands import REGISTRY
 from ..commands.context import Context
+from ..commands.registry import is_comment
 from ..render import Renderer
 from ..runner import execute
 from ..sanitize import clean
@@ -110,7 +111,7 @@ class Repl:
                     continue
                 except EOFError:
                     return 0
-                if not line.strip():
+                if not line.strip() or is_comment(line):  # '#' starts a comment, as in scripts
                     continue
                 outcome = execute(self.ctx, line)
                 if isinstance(self.prompt.history, PrivateHistory):

@@ -356,5 +356,5 @@ const __verdexBridge = (() => {
   function element_(n) { return elementOf.get(n) || null; }
 
   return { aria: Aria, init, snapshot, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset,
-    element: element_, get counter() { return counter; } };
+    element: element_, issue, get counter() { return counter; } };
 })();

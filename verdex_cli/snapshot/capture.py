@@ -27,7 +27,7 @@ def aria_source() -> str:
 
 @lru_cache(maxsize=1)
 def bridge_source() -> str:
-    bridge = "".join((HERE / part).read_text(encoding="utf-8") for part in ("bridge.js", "fields.js"))
+    bridge = "".join((HERE / part).read_text(encoding="utf-8") for part in ("bridge.js", "fields.js", "targets.js", "structure.js"))
     # One scope for both; idempotent, because Chrome hands back the same
     # isolated world when one with this name already exists in the document.
     return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + bridge
@@ -90,9 +90,10 @@ def _collect_owners(node: dict, out: list) -> None:
     out.sort(key=lambda n: n["fo"])
 
 
-def _child_frame(page: Page, parent: Frame, slot: int, local_tree: dict) -> Frame | None:
+def _child_frame(page: Page, parent: Frame, slot: int, local_tree: dict,
+                 owner: str = "__verdexBridge.owner") -> Frame | None:
     ctx = page.frames.world(parent)
-    obj = parent.target.call("Runtime.evaluate", expression=f"__verdexBridge.owner({slot})", contextId=ctx,
+    obj = parent.target.call("Runtime.evaluate", expression=f"{owner}({slot})", contextId=ctx,
                              objectGroup="verdex-owners")["result"]
     if "objectId" not in obj:
         return None

@@ -1,0 +1,196 @@
+// Targets by meaning, in one frame's document (open shadow roots included): find elements by
+// test id, label, text or role and name with the same role/name engine as snapshots, and the facts
+// a stable locator is built from. Same isolated world as the bridge; page scripts cannot call it.
+const __verdexTargets = (() => {
+  const B = __verdexBridge;
+  const WS = /\s+/g;
+  const INTERACTIVE = new Set(['button', 'link', 'textbox', 'checkbox', 'radio', 'combobox', 'slider',
+    'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'searchbox', 'spinbutton', 'option',
+    'listbox']);
+  const TIER2 = new Set(['listitem', 'option', 'treeitem', 'row', 'cell', 'gridcell']);
+  // named ancestors a locator may be scoped to, nearest first (landmarks and repeated containers)
+  const SCOPES = new Set(['banner', 'complementary', 'contentinfo', 'form', 'main', 'navigation', 'region',
+    'search', 'article', 'dialog', 'alertdialog', 'group', 'listitem', 'row', 'tabpanel', 'list', 'table']);
+  const SKIP = new Set(['script', 'style', 'template', 'noscript', 'head']);  // never targets
+  const LIMIT = 200;  // candidates reported per frame
+
+  let found = [];     // candidates of the last search (refs are issued on demand)
+  let owners = [];    // frame owner elements of the last search
+
+  const norm = (t) => (t || '').replace(WS, ' ').trim();
+
+  // 3 exact, 2 equal ignoring case, 1 contains ignoring case, 0 no match
+  function level(text, want) {
+    const t = norm(text);
+    if (t === want) return 3;
+    const a = t.toLowerCase();
+    const b = want.toLowerCase();
+    if (a === b) return 2;
+    return b && a.includes(b) ? 1 : 0;
+  }
+
+  function flatParent(el) {
+    if (el.assignedSlot) return el.assignedSlot;
+    const p = el.parentNode;
+    if (!p) return null;
+    if (p.nodeType === 11) return p.host || null;
+    return p.nodeType === 1 ? p : null;
+  }
+
+  // Pre-order walk of the flat tree below `root`; visit(el) === false skips el's subtree.
+  function walk(root, visit, withHidden) {
+    const stack = Aria.children(root).reverse();
+    while (stack.length) {
+      const el = stack.pop();
+      if (el.nodeType !== 1 || SKIP.has(el.localName)) continue;
+      if (!withHidden && Aria.isHidden(el) && Aria.hidesSubtree(el)) continue;
+      if (visit(el) === false) continue;
+      const kids = Aria.children(el);
+      for (let i = kids.length - 1; i >= 0; i--) if (kids[i].nodeType === 1) stack.push(kids[i]);
+    }
+  }
+
+  // The text of an element in the flat tree (shadow content included), cached per search.
+  function textOf(el, cache) {
+    let t = cache.get(el);
+    if (t !== undefined) return t;
+    t = '';
+    for (const k of Aria.children(el)) {
+      if (k.nodeType === 3) t += k.data;
+      else if (k.nodeType === 1 && k.localName !== 'script' && k.localName !== 'style') t += ' ' + textOf(k, cache) + ' ';
+    }
+    cache.set(el, t);
+    return t;
+  }
+
+  function labelTexts(el) {
+    const out = [];
+    const al = el.getAttribute('aria-label');
+    if (al && norm(al)) out.push(norm(al));
+    const ids = el.getAttribute('aria-labelledby');
+    if (ids) {
+      const root = el.getRootNode();
+      const parts = [];
+      for (const id of ids.split(WS)) {
+        const ref = id && root.getElementById ? root.getElementById(id) : null;
+        if (ref) parts.push(ref.textContent);
+      }
+      if (norm(parts.join(' '))) out.push(norm(parts.join(' ')));
+    }
+    if (el.labels) for (const l of el.labels) if (norm(l.textContent)) out.push(norm(l.textContent));
+    return out;
+  }
+
+  function roleName(el) {
+    const role = Aria.role(el) || 'generic';
+    return { role, name: Aria.name(el, role).name };
+  }
+
+  function tierOf(el, role) {
+    if (INTERACTIVE.has(role) || Aria.isFocusableByTabindex(el) || el.localName === 'select') return 1;
+    return TIER2.has(role) ? 2 : 0;
+  }
+
+  // A text match inside a control (a span in a button) stands for the control.
+  function lift(el) {
+    let a = el;
+    for (let i = 0; i < 3 && a; i++, a = flatParent(a)) {
+      if (a === document.body) break;
+      if (INTERACTIVE.has(Aria.role(a) || '')) return a;
+    }
+    return el;
+  }
+
+  // spec: {kind: testid|label|text|role, value, role, name, scope (ref number), self (ref number), hidden}
+  function search(spec) {
+    found = [];
+    const hits = new Map();  // element -> level
+    const add = (el, lv) => { if (lv > (hits.get(el) || 0)) hits.set(el, lv); };
+    const withHidden = !!spec.hidden;
+    const root = spec.scope ? B.element(spec.scope) : (document.body || document.documentElement);
+    Aria.begin();
+    try {
+      if (!root || !root.isConnected) return { status: 'removed' };
+      const want = spec.kind === 'role' ? (spec.name || '') : (spec.value || '');
+      if (spec.kind === 'text') {
+        const cache = new Map();
+        walk(root, (el) => {
+          const lv = level(textOf(el, cache), want);
+          if (!lv) return false;  // the flat text holds every descendant's: nothing below matches
+          let deeper = false;
+          for (const k of Aria.children(el)) {
+            if (k.nodeType === 1 && level(textOf(k, cache), want)) { deeper = true; break; }
+          }
+          if (!deeper && (withHidden || !Aria.isHidden(el))) add(lift(el), lv);
+          return deeper;
+        }, withHidden);
+      } else {
+        walk(root, (el) => {
+          if (!withHidden && Aria.isHidden(el)) return true;
+          let lv = 0;
+          if (spec.kind === 'testid') {
+            const v = el.getAttribute('data-testid');
+            if (v !== null) lv = level(v, want);
+          } else if (spec.kind === 'label') {
+            for (const t of labelTexts(el)) lv = Math.max(lv, level(t, want));
+          } else if (Aria.role(el) === spec.role) {
+            lv = want ? level(Aria.name(el, spec.role).name, want) : 3;
+          }
+          if (lv) add(el, lv);
+          return true;
+        }, withHidden);
+      }
+      const self = spec.self ? B.element(spec.self) : null;
+      const out = [];
+      for (const [el, lv] of hits) {
+        if (out.length >= LIMIT) break;
+        const rn = roleName(el);
+        found.push(el);
+        out.push({ i: found.length - 1, lv, role: rn.role, name: rn.name, tier: tierOf(el, rn.role),
+          self: el === self });
+      }
+      return { status: 'ok', candidates: out, total: hits.size, frames: frameOwners(withHidden) };
+    } finally { Aria.end(); }
+  }
+
+  // How many frames (iframe/frame elements) this document shows; owner(k) hands out the k-th.
+  function frameOwners(withHidden) {
+    owners = [];
+    walk(document.body || document.documentElement, (el) => {
+      if (el.localName === 'iframe' || el.localName === 'frame') { owners.push(el); return false; }
+      return true;
+    }, withHidden);
+    return owners.length;
+  }
+
+  function owner(k) { return owners[k] || null; }
+
+  // Issue refs (the bridge's registry) for candidates of the last search.
+  function issue(indices) {
+    const out = indices.map((i) => (found[i] ? B.issue(found[i]) : 0));
+    return { numbers: out, counter: B.counter };
+  }
+
+  // What a stable locator for element n can be built from.
+  function facts(n) {
+    const el = B.element(n);
+    if (!el || !el.isConnected) return null;
+    Aria.begin();
+    try {
+      const rn = roleName(el);
+      const scopes = [];
+      for (let a = flatParent(el); a && a !== document.body && scopes.length < 4; a = flatParent(a)) {
+        const r = Aria.role(a);
+        if (!r || !SCOPES.has(r)) continue;
+        const nm = Aria.name(a, r).name;
+        if (nm) scopes.push({ role: r, name: nm });
+      }
+      const text = norm(textOf(el, new Map()));
+      return { role: rn.role, name: rn.name, testid: el.getAttribute('data-testid'), labels: labelTexts(el),
+        text: text.length <= 80 ? text : '', scopes, tag: el.localName, type: el.type || '' };
+    } finally { Aria.end(); }
+  }
+
+  return { search, owner, issue, facts, textOf, flatParent, walk, norm, roleName, tierOf, labelTexts };
+})();
+globalThis.__verdexTargets = __verdexTargets;

@@ -1,0 +1,349 @@
+"""Targets by meaning: parse `testid=`, `label=`, `text=`, `role=ROLE[name="..."]`, `ROLE:NAME`
+(optionally scoped: `SCOPE >> TARGET`) or a ref, and resolve them against the live page.
+
+Resolution searches every frame of the page (each frame's own bridge, snapshot/targets.js).
+The best match level wins: exact (whitespace-normalised) name, then equal ignoring case, then a
+case-insensitive substring; several elements at the winning level are `ambiguous` (each gets a ref),
+none is `no_match`. A resolved target becomes the same :class:`Resolved` a ref gives.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from .browser.frames import Frame
+from .browser.page import Page
+from .errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, RefError, UsageError, VerdexError
+from .refs import Ref, RefRecord, RefStore, describe, parse_ref
+from .resolve import Resolved, resolve
+
+ROLES = frozenset("""alert alertdialog application article banner blockquote button caption cell checkbox code
+columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed
+figure form generic grid gridcell group heading iframe img insertion link list listbox listitem log main mark
+marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph
+presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator
+slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer
+toolbar tooltip tree treegrid treeitem""".split())
+PREFIXES = ("testid", "label", "text")
+MAX_LISTED = 20
+MAX_FRAME_DEPTH = 12
+_ROLE_EQ = re.compile(r"^role=([A-Za-z]+)\s*(?:\[(.*)\])?\s*$", re.S)
+_ROLE_COLON = re.compile(r"^([A-Za-z]+):(.*)$", re.S)
+_PASTED_REF = re.compile(r"^\[?ref=([^\]\s]*)\]?$")
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: str  # ref | testid | label | text | role
+    value: str = ""  # the ref, test id, label or text
+    role: str = ""
+    name: str = ""  # '' = any name
+    scope: "Target | None" = None
+
+    def __str__(self) -> str:
+        if self.kind == "ref":
+            return self.value
+        own = f"{self.role}:{self.name}" if self.kind == "role" and self.name else (
+            f"role={self.role}" if self.kind == "role" else f"{self.kind}={self.value}")
+        return f"{self.scope} >> {own}" if self.scope is not None else own
+
+    def describe(self) -> str:
+        """What was searched, for messages."""
+        if self.kind == "role":
+            own = f"role {self.role}" + (f" named {json.dumps(self.name, ensure_ascii=False)}" if self.name else "")
+        else:
+            own = {"testid": "test id", "label": "label", "text": "text"}[self.kind] + " " + json.dumps(
+                self.value, ensure_ascii=False)
+        return own if self.scope is None else f"{own} inside {self.scope.describe()}"
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def quote_word(target: str) -> str:
+    """The target as one shell word for a script line (quoted when it has spaces or quotes)."""
+    if target and not re.search(r"[\s'\"\\#]", target):
+        return target
+    return '"' + target.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _unquote(text: str, what: str) -> str:
+    t = text.strip()
+    if len(t) >= 2 and t[0] in "'\"" and t[-1] == t[0]:
+        q, out, i = t[0], [], 1
+        while i < len(t) - 1:
+            ch = t[i]
+            if ch == "\\" and i + 1 < len(t) - 1:
+                out.append(t[i + 1])
+                i += 2
+                continue
+            if ch == q:
+                raise UsageError(f"Cannot parse the {what} {text!r}: a quote inside it needs a backslash.")
+            out.append(ch)
+            i += 1
+        return "".join(out)
+    if t[:1] in ("'", '"'):
+        raise UsageError(f"Cannot parse the {what} {text!r}: the quote is not closed.")
+    return t
+
+
+def _split_chain(text: str) -> list[str]:
+    parts, quote, depth, start, i = [], None, 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth = max(0, depth - 1)
+        elif text.startswith(">>", i) and depth == 0:
+            parts.append(text[start:i])
+            start, i = i + 2, i + 2
+            continue
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
+def _role(role: str, raw: str) -> str:
+    r = role.lower()
+    if r not in ROLES:
+        raise UsageError(f"Unknown role '{role}' in target {raw!r}. Roles are ARIA roles: button, link, "
+                         "textbox, checkbox, heading, ...")
+    return r
+
+
+def parse_target(raw: str) -> Target:
+    """Any string -> a Target, or a VerdexError (usage or invalid_ref) saying why not."""
+    text = raw.strip()
+    if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0]:
+        text = _unquote(text, "target").strip()  # a whole target in quotes, as typed on a line
+    if not text:
+        raise UsageError("Empty target. Give a ref (c0p0f0e3) or a target such as button:Save.")
+    parts = _split_chain(text)
+    if len(parts) > 1:
+        scope = None
+        for part in parts:
+            t = _parse_one(part.strip(), raw)
+            if t.kind == "ref":
+                raise UsageError(f"A ref cannot be part of a '>>' chain: {raw!r}.")
+            scope = Target(t.kind, t.value, t.role, t.name, scope)
+        return scope
+    return _parse_one(text, raw)
+
+
+def _parse_one(text: str, raw: str) -> Target:
+    if not text:
+        raise UsageError(f"Empty part in target {raw!r}.")
+    m = _PASTED_REF.match(text)
+    if m:
+        return Target("ref", str(parse_ref(m.group(1))))
+    for prefix in PREFIXES:
+        if text.startswith(prefix + "="):
+            value = norm(_unquote(text[len(prefix) + 1:], prefix))
+            if not value:
+                raise UsageError(f"Empty {prefix} in target {raw!r}.")
+            return Target(prefix, value)
+    if text.startswith("role="):
+        m = _ROLE_EQ.match(text)
+        if not m:
+            raise UsageError(f"Cannot parse the target {raw!r}. Expected role=ROLE or role=ROLE[name=\"NAME\"].")
+        role, attr = _role(m.group(1), raw), m.group(2)
+        if attr is None:
+            return Target("role", role=role)
+        am = re.match(r"^\s*name\s*=\s*(.*?)\s*$", attr, re.S)
+        if not am:
+            raise UsageError(f"Cannot parse the target {raw!r}. Expected role=ROLE[name=\"NAME\"].")
+        return Target("role", role=role, name=norm(_unquote(am.group(1), "name")))
+    m = _ROLE_COLON.match(text)
+    if m:
+        return Target("role", role=_role(m.group(1), raw), name=norm(_unquote(m.group(2), "name")))
+    return Target("ref", str(parse_ref(text)))
+
+
+# ---- searching the live page ---------------------------------------------------------------
+
+@dataclass
+class Hit:
+    frame: Frame
+    i: int
+    level: int
+    role: str
+    name: str
+    tier: int
+    self: bool = False
+
+
+def _eval(page: Page, fr: Frame, expr: str):
+    return page.frames.eval(fr, expr)["value"]
+
+
+def _spec(t: Target, hidden: bool, scope_n: int = 0, self_n: int = 0) -> str:
+    return json.dumps({"kind": t.kind, "value": t.value, "role": t.role, "name": t.name, "hidden": hidden,
+                       "scope": scope_n, "self": self_n})
+
+
+def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int] | None,
+                   notes: list[str]) -> tuple[list[Hit], int]:
+    """Search every frame, main frame first (children found through each frame's own bridge)."""
+    from .snapshot.capture import _child_frame  # the same frame discovery as snapshots
+
+    page.frames.refresh()
+    hits: list[Hit] = []
+    searched = 0
+
+    def visit(fr: Frame, depth: int) -> None:  # depth first, like a snapshot: frames get the same indices
+        nonlocal searched
+        self_n = self_at[1] if self_at is not None and self_at[0] is fr else 0
+        try:
+            out = _eval(page, fr, f"__verdexTargets.search({_spec(t, hidden, 0, self_n)})")
+        except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
+            if fr.index == 0:
+                raise
+            notes.append(f"Frame f{fr.index} could not be searched: {exc}")
+            return
+        searched += 1
+        hits.extend(Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out["candidates"])
+        if not out["frames"] or depth >= MAX_FRAME_DEPTH:
+            return
+        try:
+            local_tree = fr.target.call("Page.getFrameTree")["frameTree"]
+        except (CDPError, CDPTimeout, ConnectionLost) as exc:
+            notes.append(f"Frames inside f{fr.index} could not be searched: {exc}")
+            return
+        for slot in range(out["frames"]):
+            try:
+                child = _child_frame(page, fr, slot, local_tree, owner="__verdexTargets.owner")
+            except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
+                notes.append(f"A frame inside f{fr.index} could not be searched: {exc}")
+                continue
+            finally:
+                try:
+                    fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
+                except VerdexError:
+                    pass
+            if child is not None:
+                visit(child, depth + 1)
+
+    visit(page.frames.main, 0)
+    return hits, searched
+
+
+def _search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
+            notes: list[str] | None = None) -> tuple[list[Hit], int]:
+    """The winning candidates (best match level) of a target, visible ones first, then hidden ones."""
+    notes = notes if notes is not None else []
+    for hidden in (False, True):
+        if t.scope is not None:
+            fr, n = _unique(page, t.scope, notes)
+            out = _eval(page, fr, f"__verdexTargets.search({_spec(t, hidden, n, self_at[1] if self_at else 0)})")
+            hits = [Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"])
+                    for c in out.get("candidates", [])]
+            searched = 1
+        else:
+            hits, searched = _frames_search(page, t, hidden, self_at, notes)
+        if hits:
+            best = max(h.level for h in hits)
+            return [h for h in hits if h.level == best], searched
+    return [], searched
+
+
+def _issue(page: Page, store: RefStore, hits: list[Hit], target: Target) -> list[Resolved | RefRecord]:
+    """Give each hit a ref in its frame's bridge and in the page's ref store."""
+    by_frame: dict[int, list[Hit]] = {}
+    for h in hits:
+        by_frame.setdefault(h.frame.index, []).append(h)
+    records = {}
+    for hs in by_frame.values():
+        fr = hs[0].frame
+        out = _eval(page, fr, f"__verdexTargets.issue({json.dumps([h.i for h in hs])})")
+        fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), out["counter"])
+        for h, n in zip(hs, out["numbers"]):
+            records[id(h)] = adopt(store, fr, n, h.role, h.name, h.tier, f"for target {target}")
+    return [records[id(h)] for h in hits]
+
+
+def adopt(store: RefStore, fr: Frame, n: int, role: str, name: str, tier: int, why: str) -> RefRecord:
+    """Record a ref issued outside a snapshot (the page's bridge already holds it)."""
+    ref = f"{store.prefix}f{fr.index}e{n}"
+    rec = store.records.get(ref)
+    if rec is None or rec.loader != fr.loader_id:
+        no = store.snapshot_no
+        rec = RefRecord(ref, role, name, fr.index, fr.loader_id, tier, no, no)
+        rec.history.append(f"issued after snapshot #{no} as {describe(role, name)}, {why}")
+        store.records[ref] = rec
+    else:
+        rec.role, rec.name, rec.status, rec.shown = role, name, "live", True
+    return rec
+
+
+def _unique(page: Page, t: Target, notes: list[str]) -> tuple[Frame, int]:
+    """The one element a target names: (frame, ref number) without touching the ref store."""
+    hits, searched = _search(page, t, notes=notes)
+    if not hits:
+        raise no_match(t, searched)
+    if len(hits) > 1:
+        raise VerdexError(f"Target '{t}' matches {len(hits)} elements; make it narrower.", kind=ErrorKind.AMBIGUOUS)
+    fr = hits[0].frame
+    out = _eval(page, fr, f"__verdexTargets.issue([{hits[0].i}])")
+    fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), out["counter"])
+    return fr, out["numbers"][0]
+
+
+def no_match(t: Target, searched: int) -> VerdexError:
+    where = "the page" if searched <= 1 else f"{searched} frames"
+    return VerdexError(f"No element matches '{t}' (searched {where} for {t.describe()}).", kind=ErrorKind.NO_MATCH)
+
+
+def find(page: Page, store: RefStore, raw: str) -> tuple[Target, list[RefRecord], list[str]]:
+    """All winning candidates of a target, each with a ref (for `ambiguous` and the completer)."""
+    t = parse_target(raw)
+    notes: list[str] = []
+    hits, searched = _search(page, t, notes=notes)
+    if not hits:
+        raise no_match(t, searched)
+    return t, _issue(page, store, hits[:MAX_LISTED], t), notes
+
+
+def resolve_meaning(page: Page, store: RefStore, raw: str) -> Resolved:
+    """A ref or a target by meaning -> Resolved (the ref's checks, or a unique live element)."""
+    t = parse_target(raw)
+    if t.kind == "ref":
+        return resolve(page, store, t.value)
+    notes: list[str] = []
+    hits, searched = _search(page, t, notes=notes)
+    if not hits:
+        raise no_match(t, searched)
+    listed = hits[:MAX_LISTED]
+    recs = _issue(page, store, listed, t)
+    if len(hits) > 1:
+        more = f", and {len(hits) - len(listed)} more" if len(hits) > len(listed) else ""
+        items = ", ".join(f"{describe(r.role, r.name)} {r.ref}" for r in recs)
+        raise VerdexError(f"Target '{t}' matches {len(hits)} elements: {items}{more}. Use a ref or a narrower "
+                          "target.", kind=ErrorKind.AMBIGUOUS)
+    rec = recs[0]
+    fr = hits[0].frame
+    ref = parse_ref(rec.ref)
+    live = _eval(page, fr, f"__verdexBridge.describe({ref.n})")
+    if live.get("status") != "live":
+        raise RefError(f"Element {describe(rec.role, rec.name)} for '{t}' went away while it was found. Try again.",
+                       kind="removed")
+    return Resolved(ref, rec.ref, fr, rec, live.get("role", rec.role), live.get("name", rec.name), live, notes)
+
+
+def element_of(page: Page, store: RefStore, raw: str) -> tuple[Frame, Ref, RefRecord]:
+    """The element a ref or target names, without actionability or staleness beyond `removed`."""
+    res = resolve_meaning(page, store, raw)
+    return res.frame, res.ref, res.record
+
+
+__all__ = ["Target", "parse_target", "resolve_meaning", "find", "adopt", "quote_word", "Hit"]
