@@ -201,6 +201,10 @@ class Renderer:
         if d.get("states"):
             self._plain("  states: " + ", ".join(f"{k}={v}" for k, v in d["states"].items()))
         self._plain(f"  frame: f{d['frame']}   seen in snapshots #{d['first_seen']}..#{d['last_seen']}")
+        if "locator" in d:
+            self._plain("  locator: " + (d["locator"] or "(none unique: use the ref)"))
+            if d.get("playwright"):
+                self._plain("  playwright: " + d["playwright"])
         for h in d.get("history", []):
             self._plain("  - " + h, style="dim")
 

@@ -7,7 +7,9 @@ import json
 from ..errors import RefError, VerdexError
 from ..fields import MASK
 from ..refs import RefStore, describe, name_change, parse_ref
-from ..resolve import check_scope, locate
+from ..locators import stable_locator
+from ..resolve import check_scope, locate, resolve_target
+from ..targets import parse_target
 from .registry import Result, command
 from .snapshot_cmd import store_for
 
@@ -61,20 +63,21 @@ def refs_cmd(ctx, args, flags):
     return Result("refs", {"refs": rows, "snapshot": store.snapshot_no}, notes)
 
 
-@command("inspect", usage="inspect REF", min_args=1, max_args=1, ref_args=(0,),
-         help="Show everything known about a ref: element details, status and history.")
+@command("inspect", usage="inspect REF|TARGET", min_args=1, max_args=1, ref_args=(0,),
+         help="Show everything known about a ref: element details, status, history and a stable locator.")
 def inspect_cmd(ctx, args, flags):
     page = ctx.page
     store = store_for(ctx)
-    ref = parse_ref(args[0])
-    check_scope(page, ref, args[0].strip())
+    raw = args[0] if parse_target(args[0]).kind == "ref" else resolve_target(page, store, args[0]).text
+    ref = parse_ref(raw)
+    check_scope(page, ref, raw.strip())
     rec = store.get(str(ref))
     if rec is None:
         raise RefError(f"Ref '{ref}' not found. Take a new snapshot.", kind="unknown_ref")
     live: dict = {}
     failure: RefError | None = None
     try:
-        live = locate(page, store, rec.ref)[4]
+        _, _, _, fr, live = locate(page, store, rec.ref)
     except RefError as exc:
         failure = exc
     data = {"ref": rec.ref, "role": rec.role, "name": rec.name, "frame": rec.frame, "status": rec.status,
@@ -92,6 +95,8 @@ def inspect_cmd(ctx, args, flags):
         data["status"] = "changed" if changed else ("hidden" if live.get("hidden") else "live")
         if changed:
             data["history"].append(f"now {describe(live.get('role', ''), live.get('name', ''))} (not yet snapshotted)")
+        loc = stable_locator(page, fr, ref.n)  # the best stable target, and the same in Playwright
+        data.update(locator=loc and loc["locator"], playwright=loc and loc["playwright"])
     rec.status = data["status"] if data["status"] in ("live", "changed", "removed", "navigated", "hidden") else rec.status
     return Result("inspect", data)
 

@@ -44,6 +44,15 @@ class Command:
     ref_args: tuple[int, ...] = ()  # positions that take a ref (for completion)
     needs_browser: bool = True
     group: str = ""  # for `help`: navigation, snapshot, actions, refs, tabs, session (see meta.py)
+    value_flags: tuple[str, ...] = ()  # options that take the next word as their value (flags.values)
+
+
+class Flags(set):
+    """The options of a command line; `values` maps an option that takes a value to that value."""
+
+    def __init__(self, items=(), values: dict[str, str] | None = None):
+        super().__init__(items)
+        self.values = dict(values or {})
 
 
 @dataclass
@@ -88,7 +97,7 @@ class Registry:
         tail = tail.strip()
         if cmd.rest == "line":
             args = [tail] if tail else []
-            flags: set[str] = set()
+            flags: set[str] = Flags()
         else:
             args, flags = self._split(cmd, tail)
         count_ok = len(args) >= cmd.min_args and (cmd.max_args is None or len(args) <= cmd.max_args)
@@ -100,25 +109,31 @@ class Registry:
         try:
             if cmd.rest == "after_first":
                 if not tail:
-                    return [], set()
+                    return [], Flags()
                 if tail.startswith("role="):  # role=ROLE[name="..."] stays one word, quotes and all
                     end = _role_word_end(tail, 0)
                     first, remainder = tail[:end], tail[end:]
                     remainder = remainder[1:] if remainder[:1].isspace() else remainder
-                    return ([first, _unquote(remainder)] if remainder else [first]), set()
+                    return ([first, _unquote(remainder)] if remainder else [first]), Flags()
                 remainder = _after_first_word(tail)
                 first_raw = tail[: len(tail) - len(remainder)].strip()
                 first = shlex.split(first_raw, posix=True)[0] if first_raw else ""
-                return ([first, _unquote(remainder)] if remainder else [first]), set()
+                return ([first, _unquote(remainder)] if remainder else [first]), Flags()
             words = split_words(tail)
         except ValueError as exc:
             raise UsageError(f"Cannot parse the line ({exc}). Usage: {cmd.usage}") from exc
-        args, flags = [], set()
-        for w in words:
+        args, flags = [], Flags()
+        it = iter(words)
+        for w in it:
             if w.startswith("--") and len(w) > 2 and cmd.rest != "words":  # "words": values only, no options
                 if w not in cmd.flags:
                     raise UsageError(f"Unknown option '{w}'. Usage: {cmd.usage}")
                 flags.add(w)
+                if w in cmd.value_flags:
+                    value = next(it, None)
+                    if value is None:
+                        raise UsageError(f"Option {w} needs a value. Usage: {cmd.usage}")
+                    flags.values[w] = value
             else:
                 args.append(w)
         return args, flags
@@ -212,12 +227,13 @@ REGISTRY = Registry()
 
 def command(name: str, *, usage: str, help: str, aliases: tuple[str, ...] = (), min_args: int = 0,
             max_args: int | None = 0, rest: str | None = None, flags: tuple[str, ...] = (),
-            ref_args: tuple[int, ...] = (), needs_browser: bool = True, group: str = ""):
+            ref_args: tuple[int, ...] = (), needs_browser: bool = True, group: str = "",
+            value_flags: tuple[str, ...] = ()):
     """Decorator registering a handler ``(ctx, args, flags) -> Result``."""
 
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
         REGISTRY.add(Command(name, fn, usage, help, aliases, min_args, max_args, rest, flags, ref_args, needs_browser,
-                             group))
+                             group, value_flags))
         return fn
 
     return wrap

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from ..errors import UsageError
 from ..refs import RefStore
+from ..resolve import resolve_target
+from ..snapshot import filters
+from ..snapshot.capture import capture_tree
+from ..snapshot.model import Snapshot
+from ..snapshot.render_text import TextRenderer
 from ..snapshot.take import take_snapshot
+from ..targets import adopt
 from .registry import Result, command
 
 REPL_MAX_CHARS = 200_000  # the REPL's default cut; one-shot and JSON output are whole unless asked
@@ -19,15 +27,25 @@ def store_for(ctx) -> RefStore:
     return store
 
 
-def max_chars(ctx, args: list[str], flags: set[str]) -> int:
+def max_chars(ctx, args: list[str], flags) -> int:
     """The --max-chars limit (0 = none)."""
+    if args:
+        raise UsageError(f"Usage: {USAGE}")
     if "--max-chars" not in flags:
-        if args:
-            raise UsageError(f"Usage: {USAGE}")
         return REPL_MAX_CHARS if getattr(ctx, "interactive", False) else 0
-    if len(args) != 1 or not args[0].isdigit():
+    value = flags.values.get("--max-chars", "")
+    if not value.isdigit():
         raise UsageError(f"--max-chars needs a number of characters (0 = no limit). Usage: {USAGE}")
-    return int(args[0])
+    return int(value)
+
+
+def _depth(flags) -> int | None:
+    if "--depth" not in flags:
+        return None
+    value = flags.values.get("--depth", "")
+    if not value.isdigit() or int(value) < 1:
+        raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {USAGE}")
+    return int(value)
 
 
 def cut_text(text: str, limit: int) -> tuple[str, str | None]:
@@ -42,21 +60,63 @@ def cut_text(text: str, limit: int) -> tuple[str, str | None]:
     return shown, note
 
 
-USAGE = "snapshot [--all-refs] [--fresh] [--max-chars N]"
+USAGE = "snapshot [--all-refs] [--fresh] [--max-chars N] [--within TARGET] [--interactive] [--depth N]"
+_LAST: "WeakKeyDictionary[RefStore, Snapshot]" = WeakKeyDictionary()  # for `find`
 
 
-@command("snapshot", usage=USAGE, flags=("--all-refs", "--fresh", "--max-chars"), max_args=1,
+def last_snapshot(store: RefStore) -> Snapshot | None:
+    return _LAST.get(store)
+
+
+@command("snapshot", usage=USAGE, max_args=0, group="snapshot",
+         flags=("--all-refs", "--fresh", "--max-chars", "--within", "--interactive", "--depth"),
+         value_flags=("--max-chars", "--within", "--depth"),
          help="Show the page as an accessibility tree with refs (--all-refs: no compact mode; "
-              "--fresh: reconnect frames first; --max-chars N: cut the text at N characters).")
+              "--fresh: reconnect frames first; --max-chars N: cut the text at N characters; --within TARGET: "
+              "one element's subtree; --interactive: only refs and the landmarks and headings above them; "
+              "--depth N: N levels).")
 def snapshot_cmd(ctx, args, flags):
     limit = max_chars(ctx, args, flags)
+    depth = _depth(flags)
     page = ctx.page
     if "--fresh" in flags:
         page.frames.forget_connections()
-    snap = take_snapshot(page, store_for(ctx), all_refs="--all-refs" in flags)
-    snap.notes.extend(page.take_notes())
-    data = snap.as_json()
+    store = store_for(ctx)
+    if "--within" in flags:
+        data, root, compact = _within(page, store, flags.values["--within"])
+    else:
+        snap = take_snapshot(page, store, all_refs="--all-refs" in flags)
+        _LAST[store] = snap
+        snap.notes.extend(page.take_notes())
+        data, root, compact = snap.as_json(), snap.root, snap.compact
+    if "--interactive" in flags or depth is not None:
+        view = filters.interactive(root) if "--interactive" in flags else root
+        within = "--within" in flags  # the element is level 0 there, not the document
+        view = filters.depth(view, depth + within) if depth is not None else view
+        text = TextRenderer(page.prefix, compact).render(view)
+        data["text"] = _dedent(text) if "--within" in flags else text
     data["text"], note = cut_text(data["text"], limit)
     if note:
         data["notes"] = list(data.get("notes", [])) + [note]
     return Result("snapshot", data)
+
+
+def _dedent(text: str) -> str:
+    """A --within view without the document line: the element is the top."""
+    return "\n".join(line[2:] for line in text.split("\n")[1:])
+
+
+def _within(page, store: RefStore, raw: str) -> tuple[dict, dict, bool]:
+    res = resolve_target(page, store, raw)
+    root, frames, notes = capture_tree(page, within=(res.frame, res.ref.n))
+    renderer = TextRenderer(page.prefix, compact=False)
+    text = _dedent(renderer.render(root))
+    for ref, info in renderer.refs.items():  # refs issued in the subtree are usable at once
+        fr = page.frames.get(info.frame)
+        if fr is not None:
+            adopt(store, fr, int(ref.rsplit("e", 1)[1]), info.role, info.name, info.tier, f"in snapshot --within {raw}")
+    if not root.get("c"):
+        notes.append(f"{res.label} has no accessible content.")
+    data = {"text": text, "refs": {r: {"role": i.role, "name": i.name, "frame": i.frame} for r, i in renderer.refs.items()},
+            "frames": [f.as_json() for f in frames], "notes": notes + res.notes, "within": res.text}
+    return data, root, False

@@ -125,14 +125,15 @@ const __verdexBridge = (() => {
     else out.push(ch);
   }
 
-  function snapshot() {
+  function snapshot(within) {  // within: a ref number, for the subtree of that element only
     owners = [];
     Aria.begin();
     let root;
     try {
       root = { r: 'document', n: (document.title || '').replace(WS, ' ').trim(), c: [] };
-      const start = document.body || document.documentElement;
-      if (start) walk(start, root.c, false);
+      const start = within ? elementOf.get(within) : document.body || document.documentElement;
+      if (within && start && start.isConnected) element(start, root.c, false);
+      else if (!within && start) walk(start, root.c, false);
     } finally {
       Aria.end();
     }

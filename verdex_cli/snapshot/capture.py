@@ -34,19 +34,23 @@ def bridge_source() -> str:
             + "\nglobalThis.__verdexBridge = __verdexBridge;\n})(); }\n")
 
 
-def capture_tree(page: Page) -> tuple[dict, list[FrameInfo], list[str]]:
-    """Return (stitched root, frames in index order, notes)."""
+def capture_tree(page: Page, within: tuple[Frame, int] | None = None) -> tuple[dict, list[FrameInfo], list[str]]:
+    """Return (stitched root, frames in index order, notes); `within` (frame, ref number): one subtree."""
     page.frames.refresh()
     notes: list[str] = []
     seen: list[Frame] = []
-    root = _capture_frame(page, page.frames.main, seen, notes, depth=0)
+    start, expr = (within[0], f"__verdexBridge.snapshot({within[1]})") if within else (page.frames.main, SNAP)
+    root = _capture_frame(page, start, seen, notes, depth=0, expr=expr)
     frames = [FrameInfo(f.index, f.url, f.name, page.frames.cross_origin(f), f.parent) for f in seen]
     frames.sort(key=lambda f: f.index)
     return root, frames, notes
 
 
-def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int) -> dict:
-    res = page.frames.eval(fr, "__verdexBridge.snapshot()")
+SNAP = "__verdexBridge.snapshot()"
+
+
+def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int, expr: str = SNAP) -> dict:
+    res = page.frames.eval(fr, expr)
     data = json.loads(res["value"])
     seen.append(fr)
     fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), data["counter"])

@@ -115,11 +115,13 @@ class TextRenderer:
             line.append(": " + one_line(node["v"]))
             self.lines.append("".join(line))
             return
-        if kids:
+        if kids or node.get("more"):
             line.append(":")
         self.lines.append("".join(line))
         if kids:
             self._children(kids, indent + "  ", child_frame, named_from_content=show_name and from_content)
+        if node.get("more"):  # snapshot --depth cut this subtree
+            self.lines.append(f"{indent}  - ... ({node['more']} more nodes)")
 
 
 def count_refs(root: dict) -> tuple[int, int]:
