@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .runner import Outcome
+from .render_targets import PAINTERS
 from .sanitize import clean, clean_data, json_line
 
 
@@ -75,7 +76,9 @@ class Renderer:
         res = outcome.result
         data = _paintable(res.kind, res.data)
         painter = getattr(self, "_r_" + res.kind, None)
-        if painter is None:
+        if painter is None and res.kind in PAINTERS:
+            PAINTERS[res.kind](self, data)
+        elif painter is None:
             self._plain(json.dumps(res.as_json(), indent=2, ensure_ascii=False, default=str))
         else:
             painter(data)
@@ -272,6 +275,8 @@ def _paintable(kind: str, data: dict) -> dict:
     """
     out = clean_data(data)
     if kind == "snapshot" and isinstance(data.get("text"), str):
+        out["text"] = clean(data["text"], one_line=False)
+    if kind == "text" and isinstance(data.get("text"), str):  # `text TARGET`: every line, nothing cut
         out["text"] = clean(data["text"], one_line=False)
     if kind == "value" and not isinstance(data.get("value"), str):
         out["value"] = data.get("value")

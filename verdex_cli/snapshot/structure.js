@@ -164,7 +164,7 @@ const __verdexStructure = (() => {
     };
     consider(a);
     T.walk(a, (x) => { consider(x); return true; }, false);
-    const seen = new Set();
+    const seen = new Set(out.filter((x) => x.kind === 'heading').map((x) => x.name));  // no repeats
     const texts = [];
     if (!Aria.isHidden(a)) for (const k of Aria.children(a)) if (k.nodeType === 3 && T.norm(k.data)) texts.push([T.norm(k.data), a]);
     runs(a, (t, x) => texts.push([t, x]));

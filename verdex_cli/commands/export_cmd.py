@@ -1,0 +1,151 @@
+"""export FILE: the session's successful actions as a verdex script (or, for FILE.py, a Playwright test)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from pathlib import Path
+
+from ..errors import UsageError
+from ..refs import describe
+from ..targets import quote_word
+from .registry import Result, command
+
+PASSWORD_NOTE = "The password is not exported: replace PASSWORD with the real value."
+
+
+def _target_word(step: dict) -> str | None:
+    return quote_word(step["target"]) if step.get("target") else None
+
+
+def _missing(step: dict) -> str:
+    return (f"no stable target was found for {describe(step.get('role', ''), step.get('name', ''))} "
+            f"({step.get('ref')})")
+
+
+def script_lines(steps: list[dict]) -> tuple[list[str], int]:
+    lines, missing = [], 0
+    for step in steps:
+        words = [shlex.quote(a) for a in step["args"]]
+        if "target" in step:
+            word = _target_word(step)
+            if word is None:
+                missing += 1
+                lines.append(f"# {_missing(step)}: this line only works in the same session")
+                word = step["ref"]
+            words[step["at"]] = word
+        if step["secret"]:
+            lines.append("# " + PASSWORD_NOTE)
+        lines.append(" ".join([step["command"], *step["flags"], *words]))
+    return lines, missing
+
+
+def to_script(steps: list[dict]) -> tuple[str, int]:
+    body, missing = script_lines(steps)
+    start = next((s["args"][0] for s in steps if s["command"] == "open"), "URL")
+    head = [f"# verdex script: {len(steps)} steps exported {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
+            f"# Replay: verdex run {shlex.quote(start)} --script FILE"]
+    return "\n".join(head + body) + "\n", missing
+
+
+def _q(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _py_step(step: dict) -> list[str]:
+    cmd, args = step["command"], step["args"]
+    loc = step.get("playwright")
+    if "target" in step and not loc:
+        return [f"# not exported: {_missing(step)}: {cmd} {' '.join(args[1:])}".rstrip()]
+    if cmd == "open":
+        return [f"page.goto({_q(args[0])})"]
+    if cmd in ("back", "forward", "reload"):
+        return [{"back": "page.go_back()", "forward": "page.go_forward()", "reload": "page.reload()"}[cmd]]
+    if cmd in ("click", "dblclick", "hover", "focus", "check", "uncheck"):
+        return [f"{loc}.{cmd}()"]
+    if cmd in ("fill", "type"):
+        text = "os.environ.get(\"VERDEX_PASSWORD\", \"PASSWORD\")" if step["secret"] else _q(args[1] if len(args) > 1 else "")
+        out = ["# The password is not exported: set VERDEX_PASSWORD to the real value."] if step["secret"] else []
+        return out + [f"{loc}.{'fill' if cmd == 'fill' else 'press_sequentially'}({text})"]
+    if cmd == "press":
+        return [f"{loc}.press({_q(args[-1])})" if loc else f"page.keyboard.press({_q(args[-1])})"]
+    if cmd == "select":
+        return [f"{loc}.select_option([{', '.join(_q(v) for v in args[1:])}])"]
+    if cmd == "upload":
+        return [f"{loc}.set_input_files([{', '.join(_q(v) for v in args[1:])}])"]
+    if cmd == "scroll":
+        return [f"{loc}.scroll_into_view_if_needed()" if loc else
+                f"page.mouse.wheel(0, {'-' if args[0] == 'up' else ''}600)"]
+    if cmd == "wait":
+        if loc:
+            return [f"{loc}.wait_for(state=\"detached\")" if args[0] == "gone" else f"{loc}.wait_for()"]
+        if args[0].isdigit():
+            return [f"page.wait_for_timeout({int(args[0])})"]
+        if args[0] == "text" and len(args) > 1:
+            return [f"page.get_by_text({_q(' '.join(args[1:]))}).first.wait_for()"]
+        if args[0] == "url" and len(args) > 1:
+            return [f"page.wait_for_url(re.compile(re.escape({_q(' '.join(args[1:]))})))"]
+    return [f"# not exported: {cmd} {' '.join(args)}"]
+
+
+PY_HEAD = '''"""Playwright test exported by verdex: {n} steps of a session ({when}).
+
+Run it with pytest (Playwright for Python installed). VERDEX_CHROME may name the browser to use.
+"""
+
+import os
+import re
+import shutil
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def _browser_path():
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def test_session():
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=os.environ.get("VERDEX_CHROME") or _browser_path())
+        page = browser.new_page()
+        try:
+'''
+
+
+def to_python(steps: list[dict]) -> tuple[str, int]:
+    body = []
+    missing = 0
+    for step in steps:
+        lines = _py_step(step)
+        missing += any(ln.startswith("# not exported") for ln in lines)
+        body += lines
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    text = PY_HEAD.format(n=len(steps), when=when) + "".join(f"            {ln}\n" for ln in body)
+    return text + "        finally:\n            browser.close()\n", missing
+
+
+@command("export", usage="export FILE", min_args=1, max_args=1, needs_browser=False, group="session",
+         help="Write the session's successful actions as a verdex script with stable targets (FILE.py: a "
+              "Playwright test).")
+def export_cmd(ctx, args, flags):
+    steps = list(ctx.log)
+    if not steps:
+        raise UsageError("Nothing to export yet: no action of this session has succeeded.")
+    path = Path(args[0]).expanduser()
+    python = path.suffix == ".py"
+    text, missing = to_python(steps) if python else to_script(steps)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"Cannot write {path}: {exc.strerror or exc}") from exc
+    notes = [f"{missing} steps have no stable target (see the comments in the file)."] if missing else []
+    if any(s["secret"] for s in steps):
+        notes.append("Password values were not written (a placeholder and a comment instead).")
+    return Result("export", {"path": str(path), "format": "playwright" if python else "script", "steps": len(steps),
+                             "without_target": missing}, notes)

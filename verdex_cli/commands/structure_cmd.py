@@ -1,0 +1,137 @@
+"""Structure and reading big pages: find, text, container, siblings, anchors."""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import UsageError
+from ..fields import MASK
+from ..resolve import resolve_target
+from ..snapshot import filters
+from ..targets import adopt
+from .registry import Result, command
+from .snapshot_cmd import last_snapshot, store_for
+
+
+def _element(ctx, raw: str):
+    page = ctx.page
+    store = store_for(ctx)
+    return page, store, resolve_target(page, store, raw)
+
+
+def _call(page, res, fn: str, *args):
+    params = ", ".join([str(res.ref.n)] + [json.dumps(a) for a in args])
+    out = page.frames.eval(res.frame, f"__verdexStructure.{fn}({params})")["value"]
+    if out is None:
+        raise UsageError(f"Element {res.label} is no longer in the document. Take a new snapshot.")
+    return out
+
+
+def _ref(page, store, res, n: int, role: str = "", name: str = "", tier: int = 0, why: str = "") -> str | None:
+    """The ref string of number n in the target's frame, when the store knows it (or is told now)."""
+    if not n:
+        return None
+    ref = f"{page.prefix}f{res.frame.index}e{n}"
+    if ref in store.records:
+        return ref
+    if why:
+        return adopt(store, res.frame, n, role, name, tier, why).ref
+    return None
+
+
+def _level(args: list[str], usage: str) -> int | None:
+    if len(args) < 2:
+        return None
+    if not args[1].isdigit():
+        raise UsageError(f"LEVEL must be a number of steps up (0 = the element itself). Usage: {usage}")
+    return int(args[1])
+
+
+@command("find", usage="find TEXT", min_args=1, max_args=1, rest="line", group="snapshot",
+         help="List the nodes of the last snapshot whose role, name or text contain TEXT, with ref and path.")
+def find_cmd(ctx, args, flags):
+    store = store_for(ctx)
+    snap = last_snapshot(store)
+    if snap is None:
+        raise UsageError("No snapshot yet: take one with 'snapshot', then 'find TEXT'.")
+    text = args[0].strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]
+    found, total = filters.find(snap.root, store.prefix, text)
+    notes = [] if found else [f"Nothing in snapshot #{snap.number} contains {text!r}."]
+    if total > len(found):
+        notes.append(f"{total} matches; the first {len(found)} are listed.")
+    return Result("find", {"query": text, "snapshot": snap.number, "matches": found, "total": total}, notes)
+
+
+@command("text", usage="text TARGET", min_args=1, max_args=1, ref_args=(0,), group="snapshot",
+         help="Print the element's full text (nothing cut).")
+def text_cmd(ctx, args, flags):
+    page, store, res = _element(ctx, args[0])
+    out = _call(page, res, "text")
+    data = {"ref": res.text, "role": out["role"], "name": out["name"], "text": out["text"]}
+    if "value" in out:
+        data["value"] = MASK if out.get("masked") else out["value"]
+    return Result("text", data, list(res.notes))
+
+
+@command("container", usage="container TARGET", min_args=1, max_args=1, ref_args=(0,), group="refs",
+         help="Show the element's ancestors up to body: tag, role, id, classes, test id, name and ref.")
+def container_cmd(ctx, args, flags):
+    page, store, res = _element(ctx, args[0])
+    chain = _call(page, res, "container")
+    rows = []
+    for i, c in enumerate(chain):
+        ref = res.text if i == 0 else _ref(page, store, res, c["n"])
+        rows.append({"tag": c["tag"], "role": c["role"], "id": c["id"], "classes": c["classes"],
+                     "testid": c["testid"], "name": c["name"], "ref": ref})
+    return Result("container", {"ref": res.text, "chain": rows}, list(res.notes))
+
+
+@command("siblings", usage="siblings TARGET [LEVEL]", min_args=1, max_args=2, ref_args=(0,), group="refs",
+         help="Show the look-alike siblings at the nearest repeating ancestor (or LEVEL steps up) and what differs.")
+def siblings_cmd(ctx, args, flags):
+    level = _level(args, "siblings TARGET [LEVEL]")
+    page, store, res = _element(ctx, args[0])
+    out = _call(page, res, "siblings", level)
+    if not out.get("found"):
+        return Result("siblings", {"ref": res.text, "level": level, "signature": None, "count": 0, "differ": [],
+                                   "items": []}, [f"No ancestor of {res.label} repeats (no look-alike siblings)."])
+    res.frame.issued[res.frame.loader_id] = max(res.frame.issued.get(res.frame.loader_id, 0), out["counter"])
+    items = []
+    for it in out["items"]:
+        item = {"index": it["index"], "self": it["self"], "role": it["role"], "name": it["name"],
+                "ref": _ref(page, store, res, it["n"]), "differs": it["differs"]}
+        cp = it.get("counterpart")
+        if cp:
+            item["counterpart"] = {"role": cp["role"], "name": cp["name"],
+                                   "ref": _ref(page, store, res, cp["n"], cp["role"], cp["name"], cp["tier"],
+                                               f"as a sibling of {res.text}") if cp["tier"] else
+                                   _ref(page, store, res, cp["n"])}
+        items.append(item)
+    data = {"ref": res.text, "level": out["level"], "signature": out["signature"], "count": out["count"],
+            "differ": out["differ"], "items": items}
+    notes = list(res.notes)
+    if out["count"] > len(items):
+        notes.append(f"{out['count']} siblings; the first {len(items)} are listed.")
+    return Result("siblings", data, notes)
+
+
+@command("anchors", usage="anchors TARGET [LEVEL]", min_args=1, max_args=2, ref_args=(0,), group="refs",
+         help="List headings, labelled landmarks, test ids and unique text around the element (its repeating "
+              "ancestor, or LEVEL steps up).")
+def anchors_cmd(ctx, args, flags):
+    level = _level(args, "anchors TARGET [LEVEL]")
+    page, store, res = _element(ctx, args[0])
+    out = _call(page, res, "anchors", level)
+    items = []
+    for a in out["anchors"]:
+        item = {k: v for k, v in a.items() if k != "n"}
+        item["ref"] = _ref(page, store, res, a["n"])
+        items.append(item)
+    w = out["within"]
+    within = {"tag": w["tag"], "role": w["role"], "name": w["name"], "id": w["id"], "classes": w["classes"],
+              "ref": _ref(page, store, res, w["n"])}
+    notes = list(res.notes) + ([] if items else [f"No anchors found around {res.label}."])
+    return Result("anchors", {"ref": res.text, "level": out["level"], "within": within, "anchors": items}, notes)
+
