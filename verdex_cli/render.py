@@ -137,11 +137,15 @@ class Renderer:
 
     def _r_help_all(self, d: dict) -> None:
         table = Table(show_header=False, box=None, pad_edge=False)
-        table.add_column(style="bold cyan", no_wrap=True)
+        table.add_column(style="bold cyan", max_width=42, overflow="fold")
         table.add_column()
+        group = None
         for c in d["commands"]:
+            if c.get("group") != group:  # commands come grouped: a heading row per group
+                group = c.get("group")
+                table.add_row(Text(str(group).capitalize(), style="bold"), "")
             alias = f" (alias {', '.join(c['aliases'])})" if c["aliases"] else ""
-            table.add_row(c["usage"], c["help"] + alias)
+            table.add_row("  " + c["usage"], c["help"] + alias)
         self.out.print(table)
         self.out.print(Text("Type 'help COMMAND' for one command.", style="dim"))
 

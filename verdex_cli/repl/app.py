@@ -45,7 +45,7 @@ class Repl:
         ctx.progress = renderer.info  # a waiting action says what it waits for
         self.prompt = PromptSession(
             history=_history() if input is None else InMemoryHistory(),
-            completer=VerdexCompleter(REGISTRY, self._ref_choices),
+            completer=VerdexCompleter(REGISTRY, self._ref_choices, self._elements),
             complete_while_typing=False,
             bottom_toolbar=self._toolbar,
             input=input,
@@ -58,6 +58,13 @@ class Repl:
         if store is None:
             return []
         return store.completions()
+
+    def _elements(self):
+        """(ref, role, name) of every live ref: names complete to targets (`click Sav<Tab>`)."""
+        store = self._store()
+        if store is None:
+            return []
+        return [(r.ref, r.role, r.name) for r in store.records.values() if r.status in ("live", "changed") and r.shown]
 
     def _store(self):
         session = self.ctx.session

@@ -1,22 +1,44 @@
-"""Tab completion: command names (help as meta), flags, and live refs (role and name as meta)."""
+"""Tab completion: command names (help as meta), flags, paths, live refs and element names.
+
+At a target position it offers refs (role and name as meta) and, for a name that contains the typed
+text, the target by meaning (`"button:Save"`, the ref as meta) when that names one element. Refs are
+filtered by what the command accepts: `select` offers comboboxes and listboxes, `check` checkboxes,
+radios and switches, `fill`/`type` text fields.
+"""
 
 from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 
 from ..commands.registry import Registry
 from ..sanitize import clean
+from ..targets import quote_word
 
 RefSource = Callable[[], Iterable[tuple[str, str]]]  # (ref, "role \"name\"")
+ElementSource = Callable[[], Iterable[tuple[str, str, str]]]  # (ref, role, name)
+
+CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
+TEXT_FIELDS = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "slider"})
+ACCEPTS = {"select": frozenset({"combobox", "listbox"}), "check": CHECKABLE, "uncheck": CHECKABLE,
+           "fill": TEXT_FIELDS, "type": TEXT_FIELDS}
+# command -> positions that take a local path (None: every position)
+PATH_ARGS: dict[str, tuple[int, ...] | None] = {"open": (0,), "goto": (0,), "screenshot": (0,), "export": (0,),
+                                                "upload": None}
+
+
+def _role_of(meta: str) -> str:
+    return meta.split(" ", 1)[0]
 
 
 class VerdexCompleter(Completer):
-    def __init__(self, registry: Registry, refs: RefSource | None = None):
+    def __init__(self, registry: Registry, refs: RefSource | None = None, elements: ElementSource | None = None):
         self.registry = registry
         self.refs = refs or (lambda: ())
+        self.elements = elements
+        self.paths = PathCompleter(expanduser=True)
 
     def get_completions(self, document: Document, complete_event: CompleteEvent):
         text = document.text_before_cursor
@@ -39,7 +61,31 @@ class VerdexCompleter(Completer):
                 if flag.startswith(prefix):
                     yield Completion(flag, start_position=-len(prefix))
             return
+        if words[0] in PATH_ARGS and (PATH_ARGS[words[0]] is None and position >= 1
+                                      or position in (PATH_ARGS[words[0]] or ())):
+            yield from self.paths.get_completions(Document(prefix, len(prefix)), complete_event)
+            return
         if position in cmd.ref_args:
-            for ref, meta in self.refs():
-                if ref.startswith(prefix):
-                    yield Completion(ref, start_position=-len(prefix), display_meta=clean(meta))
+            yield from self._targets(cmd.name, prefix)
+
+    def _targets(self, command: str, prefix: str):
+        accepts = ACCEPTS.get(command)
+        if self.elements is not None:
+            items = [(r, role, name) for r, role, name in self.elements()]
+        else:
+            items = [(r, _role_of(meta), "") for r, meta in self.refs()]
+        metas = dict(self.refs()) if self.elements is None else {}
+        items = [it for it in items if accepts is None or it[1] in accepts]
+        want = prefix.lstrip("'\"").casefold()
+        pairs: dict[tuple[str, str], int] = {}
+        for _, role, name in items:
+            pairs[(role, name)] = pairs.get((role, name), 0) + 1
+        for ref, role, name in items:
+            meta = metas.get(ref) or (f'{role} "{name[:60]}"' if name else role)
+            if ref.startswith(prefix):
+                yield Completion(ref, start_position=-len(prefix), display_meta=clean(meta))
+            elif want and name and (want in name.casefold() or f"{role}:{name}".casefold().startswith(want)):
+                if pairs[(role, name)] == 1:  # a name that finds this element alone
+                    yield Completion(quote_word(f"{role}:{name}"), start_position=-len(prefix),
+                                     display=clean(quote_word(f"{role}:{name}")), display_meta=ref)
+                yield Completion(ref, start_position=-len(prefix), display_meta=clean(meta))
