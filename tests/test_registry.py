@@ -188,7 +188,7 @@ def test_known_flags_are_separated_from_arguments():
 
 
 @pytest.mark.parametrize("line,usage", [
-    ("snapshot --bogus", "snapshot [--all-refs] [--fresh] [--max-chars N]"),
+    ("snapshot --bogus", "snapshot [--all-refs] [--fresh] [--max-chars N] [--within TARGET] [--interactive] [--depth N]"),
     ("screenshot out.png --fast", "screenshot PATH [--full]"),
     ("back --force", "back"),
 ])
@@ -258,7 +258,7 @@ def test_completion_replaces_the_typed_prefix():
 def test_flags_complete():
     got = [c.text for c in completions("snapshot --a")]
     assert got == ["--all-refs"]
-    assert {c.text for c in completions("snapshot --")} == {"--all-refs", "--fresh", "--max-chars"}
+    assert {c.text for c in completions("snapshot --")} == {"--all-refs", "--fresh", "--max-chars", "--within", "--interactive", "--depth"}
     assert [c.text for c in completions("screenshot out.png --f")] == ["--full"]
 
 

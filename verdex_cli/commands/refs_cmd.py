@@ -68,7 +68,8 @@ def refs_cmd(ctx, args, flags):
 def inspect_cmd(ctx, args, flags):
     page = ctx.page
     store = store_for(ctx)
-    raw = args[0] if parse_target(args[0]).kind == "ref" else resolve_target(page, store, args[0]).text
+    target = parse_target(args[0])  # a ref (also pasted as [ref=...]) or a target by meaning
+    raw = target.value if target.kind == "ref" else resolve_target(page, store, args[0]).text
     ref = parse_ref(raw)
     check_scope(page, ref, raw.strip())
     rec = store.get(str(ref))

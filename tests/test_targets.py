@@ -1,0 +1,170 @@
+"""Targets by meaning against real Chromium: every form, ambiguity, no match, frames, actionability."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import Driver
+
+REF = re.compile(r"c0p0f(\d+)e(\d+)")
+
+
+@pytest.fixture
+def shop(driver, demo):
+    driver.ok("open " + demo.url("shop.html"))
+    return driver
+
+
+@pytest.fixture
+def form(driver, demo):
+    driver.ok("open " + demo.url("form.html"))
+    return driver
+
+
+def test_role_name_forms_click_the_named_button_without_a_snapshot(shop):
+    for target in ("button:Save", '"button:Save"', 'role=button[name="Save"]', "role=button[name=Save]",
+                   "'role=button[name=\"Save\"]'"):
+        shop.ok('eval document.getElementById("save").textContent = "Save"')
+        out = shop.ok(f"click {target}").data
+        assert (out["role"], out["name"], out["action"]) == ("button", "Save", "click"), target
+        assert shop.js('document.getElementById("save").textContent') != "Save", target  # it reacted
+
+
+def test_quoted_role_name_with_spaces_and_unquoted_role_equals(shop):
+    out = shop.ok('click "article:Notebook >> button:Add to cart"').data
+    assert out["name"] == "Add to cart"
+    assert shop.js('document.getElementById("add-notebook").textContent') == "Added"
+    assert shop.js('document.getElementById("add-mug").textContent') == "Add to cart"
+    out = shop.ok('click role=button[name="Re-render me"]').data
+    assert out["name"] == "Re-render me"
+    assert shop.js('document.getElementById("rerender-count").textContent') == "Re-rendered 1 time"
+
+
+def test_text_and_testid_targets(shop):
+    out = shop.ok("click text=Save").data
+    assert (out["role"], out["name"]) == ("button", "Save")  # the text's control, not the text node
+    shop.ok('click "article:Desk lamp >> button:Add to cart"')
+    cart = shop.ok("text testid=cart").data
+    assert "Desk lamp" in cart["text"] and cart["role"] == "region"
+
+
+def test_label_targets_fill_select_check_on_the_form(form):
+    assert form.ok("fill label=Email ada@example.com").data["value"] == "ada@example.com"
+    assert form.js('document.getElementById("email").value') == "ada@example.com"
+    assert form.ok("select label=Country France").data["value"] == "fr"
+    assert form.ok("check label=Subscribe").data["checked"] is True
+    assert form.js('document.getElementById("subscribe").checked') is True
+    assert form.ok('fill "textbox:Name" Ada Lovelace').data["value"] == "Ada Lovelace"
+    assert form.ok("fill role=textbox[name=\"Comments\"] two words").data["value"] == "two words"
+    out = form.ok("fill label=Password s3cret").data
+    assert out["masked"] is True and "s3cret" not in str(out)
+    out = form.ok("click testid=submit-form").data
+    assert out["name"] == "Submit"
+
+
+def test_case_insensitive_substring_when_unique_and_exact_wins(shop):
+    out = shop.ok("click button:save").data  # case differs: equal ignoring case
+    assert out["name"] == "Save"
+    out = shop.ok("click button:re-render").data  # a unique substring
+    assert out["name"] == "Re-render me"
+    # exact wins over substrings: "Cart" is the region's exact name; "Add to cart" only contains it
+    assert shop.ok("text region:Cart").data["name"] == "Cart"
+    shop.ok('eval document.getElementById("save").textContent = "Add"')
+    out = shop.ok("click button:Add").data  # exact "Add", not one of the four "Add to cart"
+    assert out["name"] == "Add" and shop.ok(f"inspect {out['ref']}").data["attributes"]["id"] == "save"
+
+
+def test_ambiguous_lists_every_candidate_with_a_usable_ref(shop):
+    out = shop.fail('click "button:Add to cart"', "ambiguous")
+    refs = REF.findall(out.message)
+    assert len(refs) == 4 and "matches 4 elements" in out.message
+    assert out.message.count('button "Add to cart"') == 4
+    third = f"c0p0f{refs[2][0]}e{refs[2][1]}"
+    shop.ok(f"click {third}")  # issued in the page and in the store: usable at once
+    assert shop.js('document.getElementById("add-lamp").textContent') == "Added"
+    assert shop.js('document.getElementById("add-mug").textContent') == "Add to cart"
+    assert shop.ok(f"inspect {third}").data["name"] in ("Add to cart", "Added")
+
+
+def test_no_match_says_what_was_searched(shop):
+    out = shop.fail("click button:Nonexistent", "no_match")
+    assert "button:Nonexistent" in out.message and 'role button named "Nonexistent"' in out.message
+    out = shop.fail("click testid=nope", "no_match")
+    assert 'test id "nope"' in out.message
+    shop.fail("click 'label=Nothing here'", "no_match")
+    shop.fail('click "text=no such text anywhere"', "no_match")
+
+
+def test_bad_targets_are_clean_errors(shop):
+    assert shop.fail("click foo:bar", "usage").message.startswith("Unknown role 'foo'")
+    shop.fail("click text=", "usage")
+    shop.fail("click x", "invalid_ref")
+    shop.fail("click 'role=button[name=\"unclosed]'", "usage")
+
+
+def test_pasted_ref_forms(shop):
+    snap = shop.ok("snapshot").data
+    save = next(r for r, i in snap["refs"].items() if i["name"] == "Save")
+    assert shop.ok(f"click [ref={save}]").data["ref"] == save
+    assert shop.ok(f"inspect ref={save}").data["ref"] == save
+
+
+def test_targets_get_the_same_actionability_checks(chrome_http, demo):
+    d = Driver(chrome_http, timeout=1.0)
+    try:
+        d.ok("open " + demo.url("shop.html"))
+        out = d.fail("click button:Checkout", "not_actionable")
+        assert "disabled" in out.message and 'button "Checkout"' in out.message
+        d.ok('eval document.getElementById("save").style.visibility = "hidden"')
+        out = d.fail("click button:Save", "not_actionable")  # found among hidden ones, refused as hidden
+        assert "hidden" in out.message
+    finally:
+        d.close()
+
+
+def test_targets_work_on_every_action_command(form):
+    form.ok("focus label=Name")
+    form.ok("type label=Name abc")
+    assert form.js('document.getElementById("name").value') == "abc"
+    assert form.ok("press label=Name End").data
+    form.ok("hover testid=submit-form")
+    form.ok("scroll testid=submit-form")
+    form.ok("dblclick button:Bold")
+    form.ok("uncheck label=Cheese")
+    assert form.js('document.getElementById("topping-cheese").checked') is False
+
+
+def test_cross_origin_and_nested_frames(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    out = driver.ok('click "button:Leaf button"').data  # cross-origin frame at depth 2
+    assert out["name"] == "Leaf button" and not out["ref"].startswith("c0p0f0")
+    found = driver.ok('text "text=Leaf clicked"').data
+    assert found["text"].strip() == "Leaf clicked"
+    out = driver.fail('click "button:Frame button"', "ambiguous")  # same- and cross-origin frames
+    refs = [f"c0p0f{f}e{n}" for f, n in REF.findall(out.message)]
+    assert len(refs) == 2 and refs[0].split("e")[0] != refs[1].split("e")[0]
+    snap = driver.ok("snapshot").data
+    cross = next(f["index"] for f in snap["frames"] if f["cross_origin"] and f["index"] != 0)
+    ref = next(r for r in refs if r.startswith(f"c0p0f{cross}e"))
+    driver.ok(f"click {ref}")
+    counted = driver.ok('text "text=Clicked 1 time"').data
+    assert counted["ref"].startswith(f"c0p0f{cross}e")
+    assert driver.ok('click "button:Srcdoc button"').data["name"] == "Srcdoc button"
+
+
+def test_label_target_inside_a_cross_origin_frame(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    out = driver.fail("fill 'label=Frame input' hello", "ambiguous")
+    refs = [f"c0p0f{f}e{n}" for f, n in REF.findall(out.message)]
+    snap = driver.ok("snapshot").data
+    cross = {f["index"] for f in snap["frames"] if f["cross_origin"]}
+    ref = next(r for r in refs if int(r.split("f")[1].split("e")[0]) in cross)
+    assert driver.ok(f"fill {ref} hello").data["value"] == "hello"
+
+
+def test_snapshot_shows_refs_issued_by_targets(shop):
+    out = shop.ok("click button:Save").data
+    snap = shop.ok("snapshot").data
+    assert snap["refs"][out["ref"]]["role"] == "button"  # the same element keeps the ref it got
