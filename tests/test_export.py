@@ -1,0 +1,126 @@
+"""export: a session written as a verdex script (replayed with `verdex run --script`) and as a Playwright test."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verdex_cli.browser import launch
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def verdex(*args: str, timeout: float = 120):
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "verdex_cli", *args], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def replay(chrome_http, url: str, script: Path, *extra: str) -> list[dict]:
+    path = script.with_suffix(".replay")
+    path.write_text(script.read_text() + "".join(line + "\n" for line in extra))
+    proc = verdex("run", "--connect", chrome_http, url, "--script", str(path), "--json")
+    lines = [json.loads(ln) for ln in proc.stdout.splitlines()]
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert all(ln["ok"] for ln in lines)
+    return lines
+
+
+def shop_session(driver, demo) -> str:
+    driver.ok("open " + demo.url("shop.html"))
+    snap = driver.ok("snapshot").data
+    adds = [r for r, i in snap["refs"].items() if i["name"] == "Add to cart"]
+    driver.ok(f"click {adds[1]}")  # by ref: the Notebook's button
+    driver.ok('click "article:Desk lamp >> button:Add to cart"')  # by target
+    driver.ok("click button:Save")
+    driver.fail("click button:Nonexistent", "no_match")  # failures are not exported
+    snap = driver.ok("snapshot").data
+    checkout = next(r for r, i in snap["refs"].items() if i["name"] == "Checkout")
+    driver.ok(f"click {checkout}")
+    driver.ok("press Escape")
+    driver.ok("click button:Checkout")
+    driver.ok(f"click {next(r for r, i in driver.ok('snapshot').data['refs'].items() if i['name'] == 'Confirm order')}")
+    return driver.js('document.getElementById("order-status").textContent')
+
+
+def form_session(driver, demo) -> str:
+    driver.ok("open " + demo.url("form.html"))
+    snap = driver.ok("snapshot").data
+    ref = {(i["role"], i["name"]): r for r, i in snap["refs"].items()}
+    driver.ok(f"fill {ref[('textbox', 'Name')]} Ada Lovelace")
+    driver.ok("fill label=Email ada@example.com")
+    driver.ok(f"fill {ref[('textbox', 'Password')]} hunter2")
+    driver.ok(f"select {ref[('combobox', 'Country')]} France")
+    driver.ok(f"check {ref[('checkbox', 'Subscribe')]}")
+    driver.ok(f"uncheck {ref[('checkbox', 'Cheese')]}")
+    driver.ok("check radio:Express")
+    driver.ok(f"type {ref[('textbox', 'Comments')]} hello there")
+    driver.ok(f"click {ref[('button', 'Submit')]}")
+    return driver.js('document.getElementById("result").textContent')
+
+
+def without_password(text: str) -> str:
+    return "\n".join(ln for ln in text.splitlines() if not ln.startswith("Password:"))
+
+
+def test_shop_session_replays_from_the_exported_script(driver, demo, chrome_http, tmp_path):
+    status = shop_session(driver, demo)
+    assert status.startswith("Order confirmed: $43.49")
+    path = tmp_path / "shop.verdex"
+    out = driver.ok(f"export {path}").data
+    assert out["format"] == "script" and out["without_target"] == 0
+    text = path.read_text()
+    assert "c0p0" not in text  # stable targets, no refs
+    assert 'click "article:Notebook >> button:Add to cart"' in text and "click button:Save" in text
+    assert "Nonexistent" not in text and "snapshot" not in text and "press Escape" in text
+    lines = replay(chrome_http, demo.url("shop.html"), path, 'eval document.getElementById("order-status").textContent')
+    assert lines[-1]["result"]["value"] == status
+
+
+def test_form_session_replays_and_never_writes_the_password(driver, demo, chrome_http, tmp_path):
+    result = form_session(driver, demo)
+    assert "Password: (7 characters)" in result and "Country: France" in result
+    path = tmp_path / "form.verdex"
+    out = driver.ok(f"export {path}")
+    assert any("Password" in n for n in out.notes)
+    text = path.read_text()
+    assert "hunter2" not in text and "label=Password PASSWORD" in text
+    assert "# The password is not exported" in text
+    assert "fill label=Name 'Ada Lovelace'" in text and "select label=Country France" in text
+    assert "click testid=submit-form" in text
+    lines = replay(chrome_http, demo.url("form.html"), path, 'eval document.getElementById("result").textContent')
+    assert without_password(lines[-1]["result"]["value"]) == without_password(result)
+
+
+def test_export_needs_a_step_and_a_writable_file(driver, demo, tmp_path):
+    driver.fail(f"export {tmp_path / 'x.verdex'}", "usage")
+    driver.ok("open " + demo.url("shop.html"))
+    driver.fail(f"export {tmp_path / 'missing-dir' / 'x.verdex'}", "usage")
+
+
+def test_playwright_export_runs_under_pytest(driver, demo, tmp_path):
+    result = form_session(driver, demo)
+    path = tmp_path / "test_form_export.py"
+    driver.ok(f"export {path}")
+    code = path.read_text()
+    compile(code, str(path), "exec")  # valid Python whatever is installed
+    assert "hunter2" not in code and 'os.environ.get("VERDEX_PASSWORD", "PASSWORD")' in code
+    assert 'page.get_by_label("Email", exact=True).fill("ada@example.com")' in code
+    assert 'page.get_by_test_id("submit-form").click()' in code
+    assert 'page.get_by_label("Country", exact=True).select_option(["France"])' in code
+    if importlib.util.find_spec("playwright") is None:
+        print("SKIP running the exported test: Playwright for Python is not installed (pip install -e '.[bench]')")
+        pytest.skip("Playwright for Python is not installed; the exported file was only compiled")
+    check = (f"\n            assert {json.dumps(without_password(result))} == '\\n'.join(ln for ln in page.locator"
+             "('#result').text_content().splitlines() if not ln.startswith('Password:'))\n")
+    path.write_text(code.replace("        finally:\n", check + "        finally:\n", 1))
+    env = dict(os.environ, VERDEX_CHROME=launch.find_chrome(None))
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr

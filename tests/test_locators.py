@@ -1,0 +1,74 @@
+"""Stable locators: unique, preferred testid > label > role:name > role:name within a landmark or container."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def form(driver, demo):
+    driver.ok("open " + demo.url("form.html"))
+    return driver
+
+
+def _check_unique(driver, ref: str, locator: str):
+    """The locator resolves, alone, to the same element (a fresh resolution on the live page)."""
+    out = driver.ok(f"inspect {_word(locator)}").data
+    assert out["ref"] == ref, (locator, out["ref"], ref)
+
+
+def _word(locator: str) -> str:
+    return '"' + locator.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def test_preference_order_on_the_form(form):
+    snap = form.ok("snapshot").data
+    by_name = {(i["role"], i["name"]): r for r, i in snap["refs"].items()}
+    cases = {
+        ("button", "Submit"): ("testid=submit-form", 'page.get_by_test_id("submit-form")'),  # testid beats the rest
+        ("textbox", "Email"): ("label=Email", 'page.get_by_label("Email", exact=True)'),  # label beats role:name
+        ("button", "Bold"): ("button:Bold", 'page.get_by_role("button", name="Bold", exact=True)'),
+    }
+    for key, (locator, playwright) in cases.items():
+        ref = by_name[key]
+        out = form.ok(f"inspect {ref}").data
+        assert (out["locator"], out["playwright"]) == (locator, playwright), key
+        _check_unique(form, ref, locator)
+
+
+def test_repeated_buttons_get_a_scoped_locator(driver, demo):
+    driver.ok("open " + demo.url("shop.html"))
+    snap = driver.ok("snapshot").data
+    adds = [r for r, i in snap["refs"].items() if i["name"] == "Add to cart"]
+    locators = set()
+    for ref in adds:
+        out = driver.ok(f"inspect {ref}").data
+        assert out["locator"].endswith(" >> button:Add to cart") and out["locator"].startswith("article:")
+        assert out["playwright"].startswith('page.get_by_role("article", name=')
+        assert out["playwright"].endswith('.get_by_role("button", name="Add to cart", exact=True)')
+        _check_unique(driver, ref, out["locator"])
+        locators.add(out["locator"])
+    assert len(locators) == 4
+    save = next(r for r, i in snap["refs"].items() if i["name"] == "Save")
+    assert driver.ok(f"inspect {save}").data["locator"] == "button:Save"
+
+
+def test_locators_inside_frames_name_the_frame_for_playwright(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    out = driver.ok('inspect "button:Leaf button"').data
+    assert out["locator"] == "button:Leaf button"
+    assert out["playwright"] == ('page.frame_locator("#cross-frame").frame_locator("#nested-frame")'
+                                 '.get_by_role("button", name="Leaf button", exact=True)')
+    twice = driver.fail('inspect "button:Frame button"', "ambiguous")
+    ref = twice.message.split('button "Frame button" ')[1].split(",")[0]
+    out = driver.ok(f"inspect {ref}").data  # same name in two frames: no unique target by meaning
+    assert out["locator"] is None or driver.ok(f"inspect {_word(out['locator'])}").data["ref"] == ref
+
+
+def test_no_locator_when_nothing_is_unique(driver, demo):
+    driver.ok("open " + demo.url("blank.html"))
+    driver.ok('eval document.body.innerHTML = "<button>Go</button><button>Go</button>"')
+    snap = driver.ok("snapshot").data
+    ref = next(iter(snap["refs"]))
+    out = driver.ok(f"inspect {ref}").data
+    assert out["locator"] is None and out["playwright"] is None
