@@ -1,0 +1,38 @@
+"""The REPL with targets: comments are skipped, typos get a suggestion, the new results print readably."""
+
+from __future__ import annotations
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+
+from test_repl import console, make_repl, run_loop, type_lines  # noqa: F401 (console is a fixture)
+from verdex_cli.browser.session import Options, Session
+from verdex_cli.commands.context import Context
+from verdex_cli.snapshot.capture import bridge_source
+
+
+@pytest.fixture
+def ctx(chrome_http):
+    c = Context(lambda: Session.start(Options(connect=chrome_http, new_tab=True, timeout=10),
+                                      init_script=bridge_source()))
+    yield c
+    c.close()
+
+
+def test_comments_typos_and_new_results_in_the_repl(ctx, console, demo):
+    with create_pipe_input() as inp:
+        repl, err = make_repl(ctx, console, inp)
+        type_lines(inp, f"open {demo.url('shop.html')}\r", "# click button:Save would click\r", "clck x\r",
+                   'siblings "article:Coffee mug >> button:Add to cart"\r', "container testid=cart\r", "snapshot\r",
+                   "find notebook\r", "help\r", "quit\r")
+        assert run_loop(repl, timeout=60) == 0
+    out = console.file.getvalue()
+    errors = err.file.getvalue().splitlines()
+    assert errors == ["Unknown command 'clck'. Did you mean 'click'? Type 'help'."]
+    assert ctx.session.page.evaluate('document.getElementById("save").textContent') == "Save"  # the comment did nothing
+    assert "4 × article.card.product (1 levels up); they differ in:" in out
+    assert '* 1  article "Coffee mug"  -> button "Add to cart" [ref=' in out
+    assert "section#cart.card.cart" in out and "testid=cart" in out
+    assert 'article "Notebook"' in out and "in document" in out
+    for group in ("Navigation", "Snapshot", "Actions", "Refs", "Tabs", "Session"):
+        assert f"\n{group}" in out
