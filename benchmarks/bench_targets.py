@@ -1,6 +1,6 @@
 """Time target resolution against ref resolution, and the stable-locator work an action adds.
 
-    .venv/bin/python benchmarks/bench_targets.py --runs 5
+    .venv/bin/python benchmarks/bench_targets.py --runs 5 [--no-log]
 
 On the demo form (small) and the demo table (2000 rows, about 20,000 elements): `inspect REF` vs
 `inspect TARGET` (the same element), `text TARGET` (resolution only), and `click TARGET` (resolution,
@@ -38,7 +38,11 @@ def timed(ctx, line: str, runs: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--no-log", action="store_true", help="skip the stable locator recorded for export")
     args = ap.parse_args()
+    if args.no_log:
+        from verdex_cli.commands import actions_cmd
+        actions_cmd.note_target = lambda *a: None
     proc = launch.launch(headless=True)
     server = serve()
     try:
