@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .browser.frames import Frame
 from .browser.page import Page
 from .errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, RefError, UsageError, VerdexError
-from .refs import Ref, RefRecord, RefStore, describe, parse_ref
+from .refs import RefRecord, RefStore, describe, parse_ref
 from .resolve import Resolved, resolve
 
 ROLES = frozenset("""alert alertdialog application article banner blockquote button caption cell checkbox code
@@ -257,7 +257,7 @@ def _search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
     return [], searched
 
 
-def _issue(page: Page, store: RefStore, hits: list[Hit], target: Target) -> list[Resolved | RefRecord]:
+def _issue(page: Page, store: RefStore, hits: list[Hit], target: Target) -> list[RefRecord]:
     """Give each hit a ref in its frame's bridge and in the page's ref store."""
     by_frame: dict[int, list[Hit]] = {}
     for h in hits:
@@ -304,16 +304,6 @@ def no_match(t: Target, searched: int) -> VerdexError:
     return VerdexError(f"No element matches '{t}' (searched {where} for {t.describe()}).", kind=ErrorKind.NO_MATCH)
 
 
-def find(page: Page, store: RefStore, raw: str) -> tuple[Target, list[RefRecord], list[str]]:
-    """All winning candidates of a target, each with a ref (for `ambiguous` and the completer)."""
-    t = parse_target(raw)
-    notes: list[str] = []
-    hits, searched = _search(page, t, notes=notes)
-    if not hits:
-        raise no_match(t, searched)
-    return t, _issue(page, store, hits[:MAX_LISTED], t), notes
-
-
 def resolve_meaning(page: Page, store: RefStore, raw: str) -> Resolved:
     """A ref or a target by meaning -> Resolved (the ref's checks, or a unique live element)."""
     t = parse_target(raw)
@@ -340,10 +330,4 @@ def resolve_meaning(page: Page, store: RefStore, raw: str) -> Resolved:
     return Resolved(ref, rec.ref, fr, rec, live.get("role", rec.role), live.get("name", rec.name), live, notes)
 
 
-def element_of(page: Page, store: RefStore, raw: str) -> tuple[Frame, Ref, RefRecord]:
-    """The element a ref or target names, without actionability or staleness beyond `removed`."""
-    res = resolve_meaning(page, store, raw)
-    return res.frame, res.ref, res.record
-
-
-__all__ = ["Target", "parse_target", "resolve_meaning", "find", "adopt", "quote_word", "Hit"]
+__all__ = ["Target", "parse_target", "resolve_meaning", "adopt", "quote_word", "Hit"]
