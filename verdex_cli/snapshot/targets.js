@@ -125,7 +125,9 @@ const __verdexTargets = (() => {
           return deeper;
         }, withHidden);
       } else {
+        owners = [];
         walk(root, (el) => {
+          if (el.localName === 'iframe' || el.localName === 'frame') owners.push(el);  // frames: one walk
           if (!withHidden && Aria.isHidden(el)) return true;
           let lv = 0;
           if (spec.kind === 'testid') {
@@ -149,7 +151,8 @@ const __verdexTargets = (() => {
         out.push({ i: found.length - 1, lv, role: rn.role, name: rn.name, tier: tierOf(el, rn.role),
           self: el === self });
       }
-      return { status: 'ok', candidates: out, total: hits.size, frames: frameOwners(withHidden) };
+      const frames = spec.scope ? 0 : (spec.kind === 'text' ? frameOwners(withHidden) : owners.length);
+      return { status: 'ok', candidates: out, total: hits.size, frames };
     } finally { Aria.end(); }
   }
 
