@@ -61,8 +61,12 @@ def test_locators_inside_frames_name_the_frame_for_playwright(driver, demo):
                                  '.get_by_role("button", name="Leaf button", exact=True)')
     twice = driver.fail('inspect "button:Frame button"', "ambiguous")
     ref = twice.message.split('button "Frame button" ')[1].split(",")[0]
-    out = driver.ok(f"inspect {ref}").data  # same name in two frames: no unique target by meaning
-    assert out["locator"] is None or driver.ok(f"inspect {_word(out['locator'])}").data["ref"] == ref
+    out = driver.ok(f"inspect {ref}").data  # the same name in two frames: scoped to its frame by the iframe's name
+    assert out["locator"] in ("iframe:Same-origin frame >> button:Frame button",
+                              "iframe:Cross-origin frame >> button:Frame button")
+    _check_unique(driver, ref, out["locator"])
+    assert out["playwright"].startswith('page.frame_locator("#') and "iframe" not in out["playwright"].split(")")[-2]
+    assert out["playwright"].endswith('.get_by_role("button", name="Frame button", exact=True)')
 
 
 def test_no_locator_when_nothing_is_unique(driver, demo):

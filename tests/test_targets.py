@@ -168,3 +168,14 @@ def test_snapshot_shows_refs_issued_by_targets(shop):
     out = shop.ok("click button:Save").data
     snap = shop.ok("snapshot").data
     assert snap["refs"][out["ref"]]["role"] == "button"  # the same element keeps the ref it got
+
+
+def test_an_iframe_scope_searches_that_frame(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    out = driver.ok('click "iframe:Cross-origin frame >> button:Frame button"').data
+    snap = driver.ok("snapshot").data
+    cross = next(f["index"] for f in snap["frames"] if f["cross_origin"] and f["index"] != 0)
+    assert out["ref"].startswith(f"c0p0f{cross}e")
+    out = driver.ok("fill 'iframe:Same-origin frame >> label=Frame input' hello").data
+    assert out["value"] == "hello" and not out["ref"].startswith(f"c0p0f{cross}e")
+    driver.fail('click "iframe:Nope >> button:Frame button"', "no_match")

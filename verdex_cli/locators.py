@@ -21,7 +21,7 @@ def _facts(page: Page, fr: Frame, n: int) -> dict | None:
     return page.frames.eval(fr, f"__verdexTargets.facts({n})")["value"]
 
 
-def candidates(facts: dict) -> list[Target]:
+def candidates(facts: dict, frame_name: str = "") -> list[Target]:
     out: list[Target] = []
     if facts.get("testid") and norm(facts["testid"]):
         out.append(Target("testid", norm(facts["testid"])))
@@ -35,6 +35,9 @@ def candidates(facts: dict) -> list[Target]:
         for s in facts.get("scopes") or []:
             out.append(Target("role", role=facts["role"], name=name,
                               scope=Target("role", role=s["role"], name=norm(s["name"]))))
+    if frame_name:  # the same inside its frame (by the iframe's name)
+        frame = Target("role", role="iframe", name=norm(frame_name))
+        out += [Target(t.kind, t.value, t.role, t.name, frame) for t in list(out) if t.scope is None]
     return out
 
 
@@ -43,7 +46,7 @@ def stable_locator(page: Page, fr: Frame, n: int) -> dict | None:
     facts = _facts(page, fr, n)
     if not facts:
         return None
-    for t in candidates(facts):
+    for t in candidates(facts, _frame_name(page, fr)):
         try:
             hits, _ = _search(page, t, self_at=(fr, n))
         except VerdexError:
@@ -51,6 +54,25 @@ def stable_locator(page: Page, fr: Frame, n: int) -> dict | None:
         if len(hits) == 1 and hits[0].self and hits[0].level == 3 and hits[0].frame is fr:
             return {"locator": str(t), "playwright": playwright(page, fr, t)}
     return None
+
+
+def _owner_attrs(page: Page, fr: Frame) -> tuple[str, dict]:
+    """(tag, attributes) of the iframe element that holds frame fr, in its parent."""
+    parent = page.frames.get(fr.parent)
+    owner = parent.target.call("DOM.getFrameOwner", frameId=fr.frame_id)["backendNodeId"]
+    node = parent.target.call("DOM.describeNode", backendNodeId=owner)["node"]
+    return node.get("localName") or "iframe", dict(zip(node.get("attributes", [])[::2],
+                                                       node.get("attributes", [])[1::2]))
+
+
+def _frame_name(page: Page, fr: Frame) -> str:
+    if fr.parent is None or page.frames.get(fr.parent) is None:
+        return ""
+    try:
+        tag, attrs = _owner_attrs(page, fr)
+    except VerdexError:
+        return ""
+    return attrs.get("title") or attrs.get("aria-label") or ""
 
 
 def _q(text: str) -> str:
@@ -79,10 +101,7 @@ def frame_prefix(page: Page, fr: Frame) -> str:
         parent = page.frames.get(fr.parent)
         if parent is None:
             break
-        owner = parent.target.call("DOM.getFrameOwner", frameId=fr.frame_id)["backendNodeId"]
-        node = parent.target.call("DOM.describeNode", backendNodeId=owner)["node"]
-        attrs = dict(zip(node.get("attributes", [])[::2], node.get("attributes", [])[1::2]))
-        tag = node.get("localName") or "iframe"
+        tag, attrs = _owner_attrs(page, fr)
         if _SIMPLE_ID.match(attrs.get("id", "")):
             css = "#" + attrs["id"]
         elif attrs.get("title"):
@@ -100,7 +119,8 @@ def playwright(page: Page, fr: Frame, t: Target) -> str:
     chain: list[Target] = []
     x: Target | None = t
     while x is not None:
-        chain.insert(0, x)
+        if not (x.kind == "role" and x.role == "iframe" and x is not t):  # frames: frame_locator below
+            chain.insert(0, x)
         x = x.scope
     try:
         base = frame_prefix(page, fr)

@@ -28,6 +28,7 @@ slider spinbutton status strong subscript superscript switch tab table tablist t
 toolbar tooltip tree treegrid treeitem""".split())
 PREFIXES = ("testid", "label", "text")
 MAX_LISTED = 20
+FRAME_ROLES = frozenset({"iframe"})  # a scope with this role searches the frame's document
 MAX_FRAME_DEPTH = 12
 _ROLE_EQ = re.compile(r"^role=([A-Za-z]+)\s*(?:\[(.*)\])?\s*$", re.S)
 _ROLE_COLON = re.compile(r"^([A-Za-z]+):(.*)$", re.S)
@@ -193,11 +194,12 @@ def _spec(t: Target, hidden: bool, scope_n: int = 0, self_n: int = 0) -> str:
 
 
 def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int] | None,
-                   notes: list[str]) -> tuple[list[Hit], int]:
-    """Search every frame, main frame first (children found through each frame's own bridge)."""
+                   notes: list[str], start: Frame | None = None) -> tuple[list[Hit], int]:
+    """Search every frame from `start` (the main frame) down (children found through each frame's bridge)."""
     from .snapshot.capture import _child_frame  # the same frame discovery as snapshots
 
-    page.frames.refresh()
+    if start is None:
+        page.frames.refresh()
     hits: list[Hit] = []
     searched = 0
 
@@ -234,7 +236,7 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
             if child is not None:
                 visit(child, depth + 1)
 
-    visit(page.frames.main, 0)
+    visit(start or page.frames.main, 0)
     return hits, searched
 
 
@@ -243,7 +245,9 @@ def _search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
     """The winning candidates (best match level) of a target, visible ones first, then hidden ones."""
     notes = notes if notes is not None else []
     for hidden in (False, True):
-        if t.scope is not None:
+        if t.scope is not None and t.scope.kind == "role" and t.scope.role in FRAME_ROLES:
+            hits, searched = _frames_search(page, t, hidden, self_at, notes, start=_frame_of(page, t.scope, notes))
+        elif t.scope is not None:
             fr, n = _unique(page, t.scope, notes)
             out = _eval(page, fr, f"__verdexTargets.search({_spec(t, hidden, n, self_at[1] if self_at else 0)})")
             hits = [Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"])
@@ -255,6 +259,25 @@ def _search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
             best = max(h.level for h in hits)
             return [h for h in hits if h.level == best], searched
     return [], searched
+
+
+def _frame_of(page: Page, scope: Target, notes: list[str]) -> Frame:
+    """The frame an `iframe:NAME` scope names: its content is searched (nested frames included)."""
+    from .snapshot.capture import _child_frame
+
+    fr, n = _unique(page, scope, notes)
+    try:
+        child = _child_frame(page, fr, n, fr.target.call("Page.getFrameTree")["frameTree"],
+                             owner="__verdexBridge.element")
+    finally:
+        try:
+            fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
+        except VerdexError:
+            pass
+    if child is None:
+        raise VerdexError(f"The frame '{scope}' has no content to search (not loaded yet, or blocked).",
+                          kind=ErrorKind.NO_MATCH)
+    return child
 
 
 def _issue(page: Page, store: RefStore, hits: list[Hit], target: Target) -> list[RefRecord]:
