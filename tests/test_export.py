@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -124,3 +125,25 @@ def test_playwright_export_runs_under_pytest(driver, demo, tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_frames_session_replays_across_origins(driver, demo, chrome_http, tmp_path):
+    driver.ok("open " + demo.url("frames.html"))
+    driver.ok('click "button:Leaf button"')
+    out = driver.fail("fill 'label=Frame input' typed", "ambiguous")
+    snap = driver.ok("snapshot").data
+    cross = next(f["index"] for f in snap["frames"] if f["cross_origin"] and f["index"] != 0)
+    ref = next(r for r in re.findall(r"c0p0f\d+e\d+", out.message) if r.startswith(f"c0p0f{cross}e"))
+    driver.ok(f"fill {ref} typed in the cross-origin frame")
+    path = tmp_path / "frames.verdex"
+    driver.ok(f"export {path}")
+    text = path.read_text()
+    assert "click \"button:Leaf button\"" in text
+    assert "fill \"iframe:Cross-origin frame >> label=Frame input\" 'typed in the cross-origin frame'" in text
+    lines = replay(chrome_http, demo.url("frames.html"), path, 'text "text=Leaf clicked"',
+                   'text "iframe:Cross-origin frame >> label=Frame input"')
+    assert lines[-2]["result"]["text"].strip() == "Leaf clicked"
+    assert lines[-1]["result"]["value"] == "typed in the cross-origin frame"
+    py = tmp_path / "test_frames_export.py"
+    driver.ok(f"export {py}")
+    assert 'page.frame_locator("#cross-frame").get_by_label("Frame input", exact=True).fill(' in py.read_text()
