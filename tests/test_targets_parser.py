@@ -151,3 +151,16 @@ def test_paths_complete_for_open_screenshot_upload_export(tmp_path, monkeypatch)
     for line in ("open page-", "export page-", "screenshot page-", "upload c0p0f0e1 page-"):
         assert [t for t, _ in complete(line)] == ["one.html"], line
     assert complete("click page-") == []
+
+
+@given(st.sampled_from(["click", "fill", "select", "press", "inspect", "siblings", "snapshot --within"]),
+       st.one_of(st.text(max_size=40), st.lists(PIECES, max_size=10).map("".join)))
+@example("fill", 'role=textbox[name="a b"] rest of line')
+@example("click", "role=button[name='unclosed")
+def test_any_command_line_with_a_target_parses_or_is_a_usage_error(cmd, tail):
+    try:
+        parsed = REGISTRY.parse(f"{cmd} {tail}")
+    except VerdexError as exc:
+        assert exc.kind == ErrorKind.USAGE and exc.message
+        return
+    assert parsed.command.name == cmd.split()[0]

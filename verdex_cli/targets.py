@@ -257,6 +257,8 @@ def _search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
             hits, searched = _frames_search(page, t, hidden, self_at, notes)
         if hits:
             best = max(h.level for h in hits)
+            if hidden:
+                notes.append(f"Only hidden elements match '{t}'.")
             return [h for h in hits if h.level == best], searched
     return [], searched
 

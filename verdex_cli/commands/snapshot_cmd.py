@@ -90,7 +90,7 @@ def snapshot_cmd(ctx, args, flags):
         snap.notes.extend(page.take_notes())
         data, root, compact = snap.as_json(), snap.root, snap.compact
     if "--interactive" in flags or depth is not None:
-        view = filters.interactive(root) if "--interactive" in flags else root
+        view = filters.interactive(root, compact) if "--interactive" in flags else root
         within = "--within" in flags  # the element is level 0 there, not the document
         view = filters.depth(view, depth + within) if depth is not None else view
         text = TextRenderer(page.prefix, compact).render(view)

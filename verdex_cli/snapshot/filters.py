@@ -25,8 +25,9 @@ def _with_kids(node: dict, kids: list) -> dict:
     return out
 
 
-def interactive(root: dict) -> dict:
-    """Only nodes with refs, and the landmarks and headings above them."""
+def interactive(root: dict, compact: bool = False) -> dict:
+    """Only nodes with refs (shown ones: in compact mode tier 2 has none), and the landmarks and headings
+    above them."""
 
     def keep(kids: list) -> list:
         out: list = []
@@ -35,7 +36,7 @@ def interactive(root: dict) -> dict:
                 continue
             below = keep(_kids(k))
             has_ref = any(not isinstance(x, str) and x.get("r") != "heading" for x in below)
-            if k.get("e") or "err" in k:
+            if (k.get("e") and not (compact and k.get("t") == 2)) or "err" in k:
                 out.append(_with_kids(k, below))
             elif k["r"] in LANDMARKS and has_ref:
                 out.append(_with_kids(k, below))
