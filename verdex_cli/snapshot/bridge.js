@@ -84,7 +84,18 @@ const __verdexBridge = (() => {
     }
     const isField = el.localName === 'input' || el.localName === 'textarea' || LEAVES.has(role);
     let hasElements = false;
-    if (!isField) {
+    if (role === 'img' && el.localName === 'img' && el.hasAttribute('usemap')) {
+      const areas = mapAreas(el);
+      if (areas.length) { node.c = areas; hasElements = true; }
+    } else if (isField && el.firstElementChild && el.localName !== 'textarea') {
+      // Children presentational: only interactive descendants (a link inside
+      // a role=button card) stay reachable; the rest is the name.
+      const c = [];
+      walk(el, c, inContainer);
+      const keep = [];
+      interactiveOnly(c, keep);
+      if (keep.length) { node.c = keep; hasElements = true; }
+    } else if (!isField) {
       const c = [];
       walk(el, c, inContainer || CONTAINERS.has(role));
       if (c.length) {
@@ -94,7 +105,7 @@ const __verdexBridge = (() => {
     }
     // A name from content is not shown for a structural node with element
     // children (they show it), so it is not computed for those either.
-    const skipName = (COLLAPSIBLE.has(role) && !tier)
+    const skipName = (COLLAPSIBLE.has(role) && !tier && !Aria.hasNameAttr(el))
       || (hasElements && !tier && CONTENT_NAMED.has(role) && !el.hasAttribute('aria-label')
           && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('title'));
     if (!skipName) nameInto(node, el, role);
@@ -103,7 +114,7 @@ const __verdexBridge = (() => {
       if (node.c) for (const ch of node.c) if (typeof ch !== 'string') out.push(ch);
       return;
     }
-    if ((COLLAPSIBLE.has(role) || role === 'rowgroup') && !node.e && !node.n) {
+    if ((COLLAPSIBLE.has(role) || (role === 'rowgroup' && soleBody(el))) && !node.e && !node.n) {
       if (node.c) for (const ch of node.c) pushMerged(out, ch);
       return;
     }
@@ -112,6 +123,44 @@ const __verdexBridge = (() => {
       return;
     }
     out.push(node);
+  }
+
+  // The one <tbody> of a table is collapsed (it says nothing the rows do not);
+  // <thead>, <tfoot>, role=rowgroup and several bodies are shown.
+  function soleBody(el) {
+    if (el.localName !== 'tbody') return false;
+    for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (s.localName === 'tbody') return false;
+    for (let s = el.nextElementSibling; s; s = s.nextElementSibling) if (s.localName === 'tbody') return false;
+    return true;
+  }
+
+  // The links of an image map (<area href>), shown under their image.  Areas
+  // have no box of their own (display: none), so they are taken as they are.
+  function mapAreas(img) {
+    const want = (img.getAttribute('usemap') || '').trim().replace(/^#/, '');
+    if (!want) return [];
+    const root = img.getRootNode();
+    let map = null;
+    for (const m of root.querySelectorAll('map')) {
+      if (m.getAttribute('name') === want || m.id === want) { map = m; break; }
+    }
+    const out = [];
+    if (!map) return out;
+    for (const a of map.querySelectorAll('area[href]')) {
+      if (Aria.hidesSubtree(map)) break;
+      const node = { r: 'link', e: issue(a), t: 1 };
+      nameInto(node, a, 'link');
+      out.push(node);
+    }
+    return out;
+  }
+
+  function interactiveOnly(list, keep) {
+    for (const ch of list) {
+      if (typeof ch === 'string') continue;
+      if (ch.e) keep.push(ch);
+      else if (ch.c) interactiveOnly(ch.c, keep);
+    }
   }
 
   function nameInto(node, el, role) {

@@ -143,5 +143,6 @@
     states: inRun(statesImpl),
     value: inRun(valueImpl),
     isFocusableByTabindex,
+    hasNameAttr,
     label,
   };
