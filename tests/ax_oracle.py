@@ -59,7 +59,8 @@ WALKER_JS = r"""
       for (const c of Aria.children(node)) {
         if (c.nodeType !== 1) continue;
         if (Aria.isHidden(c)) {
-          if (c.hasAttribute('data-case')) {
+          // (an <area> is reported under its image instead)
+          if (c.hasAttribute('data-case') && c.localName !== 'area') {
             els.push(c);
             out.push({role: 'hidden', name: '', fromContent: false, states: {},
                       value: null, label: Aria.label(c), case: c.getAttribute('data-case'),
@@ -86,6 +87,14 @@ WALKER_JS = r"""
           });
         }
         if (role === 'iframe') continue;
+        // Image-map links are shown under their image (as in the bridge).
+        for (const a of Aria.mapAreas(c)) {
+          const n = Aria.name(a, 'link');
+          els.push(a);
+          out.push({role: 'link', name: n.name, fromContent: n.fromContent,
+                    states: Aria.states(a, 'link'), value: null, label: Aria.label(a),
+                    case: a.getAttribute('data-case') || '', html: a.outerHTML.slice(0, 300)});
+        }
         walk(c, inContainer || CONTAINERS.has(role));
       }
     };
@@ -127,6 +136,8 @@ CHROME_ROLE_MAP = {
     "Section": "generic",
     "Pre": "generic",
     "Ruby": "generic",
+    "Video": "generic",  # html-aam: no corresponding ARIA role
+    "Audio": "generic",
     "presentation": "none",
 }
 IGNORED_CHROME_ROLES = frozenset({"StaticText", "InlineTextBox", "LineBreak", "ListMarker"})

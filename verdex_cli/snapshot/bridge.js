@@ -36,7 +36,8 @@ const __verdexBridge = (() => {
   }
 
   function tierOf(el, role, inContainer) {
-    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || el.localName === 'select') return 1;
+    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || el.localName === 'select' ||
+        Aria.hasMediaControls(el)) return 1;
     if (inContainer && TIER2.has(role)) return 2;
     return 0;
   }
@@ -84,7 +85,13 @@ const __verdexBridge = (() => {
     }
     const isField = el.localName === 'input' || el.localName === 'textarea' || LEAVES.has(role);
     let hasElements = false;
-    if (role === 'img' && el.localName === 'img' && el.hasAttribute('usemap')) {
+    if (el.localName === 'video' || el.localName === 'audio') {
+      // Fallback content is not rendered; the browser's own controls are
+      // listed (marked x: no element of their own, so no refs).
+      const c = Aria.mediaControls(el);
+      for (const ch of c) ch.x = 1;
+      if (c.length) { node.c = c; hasElements = true; }
+    } else if (role === 'img' && el.localName === 'img' && el.hasAttribute('usemap')) {
       const areas = mapAreas(el);
       if (areas.length) { node.c = areas; hasElements = true; }
     } else if (isField && el.firstElementChild && el.localName !== 'textarea') {
@@ -114,7 +121,7 @@ const __verdexBridge = (() => {
       if (node.c) for (const ch of node.c) if (typeof ch !== 'string') out.push(ch);
       return;
     }
-    if ((COLLAPSIBLE.has(role) || (role === 'rowgroup' && soleBody(el))) && !node.e && !node.n) {
+    if ((COLLAPSIBLE.has(role) || (role === 'rowgroup' && Aria.soleBody(el))) && !node.e && !node.n) {
       if (node.c) for (const ch of node.c) pushMerged(out, ch);
       return;
     }
@@ -125,34 +132,13 @@ const __verdexBridge = (() => {
     out.push(node);
   }
 
-  // The one <tbody> of a table is collapsed (it says nothing the rows do not);
-  // <thead>, <tfoot>, role=rowgroup and several bodies are shown.
-  function soleBody(el) {
-    if (el.localName !== 'tbody') return false;
-    for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (s.localName === 'tbody') return false;
-    for (let s = el.nextElementSibling; s; s = s.nextElementSibling) if (s.localName === 'tbody') return false;
-    return true;
-  }
-
-  // The links of an image map (<area href>), shown under their image.  Areas
-  // have no box of their own (display: none), so they are taken as they are.
+  // The links of an image map (<area href>), shown under their image.
   function mapAreas(img) {
-    const want = (img.getAttribute('usemap') || '').trim().replace(/^#/, '');
-    if (!want) return [];
-    const root = img.getRootNode();
-    let map = null;
-    for (const m of root.querySelectorAll('map')) {
-      if (m.getAttribute('name') === want || m.id === want) { map = m; break; }
-    }
-    const out = [];
-    if (!map) return out;
-    for (const a of map.querySelectorAll('area[href]')) {
-      if (Aria.hidesSubtree(map)) break;
+    return Aria.mapAreas(img).map((a) => {
       const node = { r: 'link', e: issue(a), t: 1 };
       nameInto(node, a, 'link');
-      out.push(node);
-    }
-    return out;
+      return node;
+    });
   }
 
   function interactiveOnly(list, keep) {

@@ -144,5 +144,9 @@
     value: inRun(valueImpl),
     isFocusableByTabindex,
     hasNameAttr,
+    hasMediaControls: (el) => !!el && el.nodeType === 1 && hasMediaControls(el),
+    mediaControls: inRun(mediaControlsImpl),
+    mapAreas: inRun(mapAreasImpl),
+    soleBody,
     label,
   };
