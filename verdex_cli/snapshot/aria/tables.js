@@ -156,12 +156,20 @@
   // one of these outside that context keeps its own (implicit) role.
   // (a cell inside a native cell, <td><button role=gridcell>, is in a row)
   const CELL_CONTEXT = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
+  const MENU_CONTEXT = new Set(['menu', 'menubar', 'group']);
   const NATIVE_FALLBACK_CONTEXT = {
     row: new Set(['table', 'grid', 'treegrid', 'rowgroup']),
     cell: CELL_CONTEXT,
     gridcell: CELL_CONTEXT,
     columnheader: CELL_CONTEXT,
     rowheader: CELL_CONTEXT,
+    rowgroup: new Set(['table', 'grid', 'treegrid']),
+    caption: new Set(['figure', 'table', 'grid', 'treegrid']),
+    tab: new Set(['tablist']),
+    // (not plain menuitem: <a role=menuitem> in a nav without a menu is
+    // common, and Chrome and every reader keep it a menuitem)
+    menuitemcheckbox: MENU_CONTEXT,
+    menuitemradio: MENU_CONTEXT,
   };
 
   const INPUT_ROLES = {
