@@ -17,6 +17,8 @@ const __verdexBridge = (() => {
   const LEAVES = new Set(['button', 'checkbox', 'radio', 'switch', 'img', 'slider', 'progressbar', 'meter',
     'separator', 'scrollbar', 'menuitemcheckbox', 'menuitemradio', 'math']);
   const WS = /\s+/g;
+  // a cheap pre-check before looking for refs inside a children-presentational control
+  const MAYBE_INTERACTIVE = 'a[href], area[href], button, input, select, textarea, [tabindex], [role], [contenteditable]';
 
   let counter = 0;                 // last ref number issued in this document
   let refOf = new WeakMap();       // element -> n
@@ -94,7 +96,8 @@ const __verdexBridge = (() => {
     } else if (role === 'img' && el.localName === 'img' && el.hasAttribute('usemap')) {
       const areas = mapAreas(el);
       if (areas.length) { node.c = areas; hasElements = true; }
-    } else if (isField && el.firstElementChild && el.localName !== 'textarea') {
+    } else if (isField && el.firstElementChild && el.localName !== 'textarea' &&
+               (el.shadowRoot || el.querySelector(MAYBE_INTERACTIVE))) {
       // Children presentational: only interactive descendants (a link inside
       // a role=button card) stay reachable; the rest is the name.
       const c = [];
