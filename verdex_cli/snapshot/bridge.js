@@ -37,9 +37,9 @@ const __verdexBridge = (() => {
     return n;
   }
 
-  function tierOf(el, role, inContainer) {
-    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || el.localName === 'select' ||
-        Aria.hasMediaControls(el)) return 1;
+  function tierOf(el, role, inContainer, tag) {
+    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || tag === 'select' ||
+        ((tag === 'video' || tag === 'audio') && Aria.hasMediaControls(el))) return 1;
     if (inContainer && TIER2.has(role)) return 2;
     return 0;
   }
@@ -68,7 +68,8 @@ const __verdexBridge = (() => {
     }
     const role = Aria.role(el);
     if (role === null || role === undefined) { walk(el, out, inContainer); return; }
-    const tier = tierOf(el, role, inContainer);
+    const tag = el.localName;
+    const tier = tierOf(el, role, inContainer, tag);
     const node = { r: role };
     if (tier) { node.e = issue(el); node.t = tier; }
     if (role === 'iframe') {
@@ -85,18 +86,18 @@ const __verdexBridge = (() => {
       if (el.localName === 'input' && el.type === 'password') v = '\u2022'.repeat(Math.min(String(v).length, 8));
       node.v = String(v);
     }
-    const isField = el.localName === 'input' || el.localName === 'textarea' || LEAVES.has(role);
+    const isField = tag === 'input' || tag === 'textarea' || LEAVES.has(role);
     let hasElements = false;
-    if (el.localName === 'video' || el.localName === 'audio') {
+    if (tag === 'video' || tag === 'audio') {
       // Fallback content is not rendered; the browser's own controls are
       // listed (marked x: no element of their own, so no refs).
       const c = Aria.mediaControls(el);
       for (const ch of c) ch.x = 1;
       if (c.length) { node.c = c; hasElements = true; }
-    } else if (role === 'img' && el.localName === 'img' && el.hasAttribute('usemap')) {
+    } else if (role === 'img' && tag === 'img' && el.hasAttribute('usemap')) {
       const areas = mapAreas(el);
       if (areas.length) { node.c = areas; hasElements = true; }
-    } else if (isField && el.firstElementChild && el.localName !== 'textarea' &&
+    } else if (isField && el.firstElementChild && tag !== 'textarea' &&
                (el.shadowRoot || el.querySelector(MAYBE_INTERACTIVE))) {
       // Children presentational: only interactive descendants (a link inside
       // a role=button card) stay reachable; the rest is the name.

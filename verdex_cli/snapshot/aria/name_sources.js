@@ -129,6 +129,9 @@
       tt: unknown || tt || q('[style*="text-transform" i]'),
       cv: unknown || cv || q('[style*="content-visibility" i], [hidden="until-found" i]'),
       disabled: q('[aria-disabled]'),
+      // rarely used attributes, so most elements need not be asked for them
+      labeledby: q('[aria-labeledby]'),
+      minGroup: q('[draggable="true" i], [autofocus], [popover]'),
     };
     run.scan.set(root, f);
     return f;

@@ -57,15 +57,16 @@
   // standard attribute is absent (browsers honour both).
   function labelledbyAttr(el) {
     const v = el.getAttribute('aria-labelledby');
-    return v !== null ? v : el.getAttribute('aria-labeledby');
+    if (v !== null || !scanRoot(rootOf(el)).labeledby) return v;
+    return el.getAttribute('aria-labeledby');
   }
 
   // Can `el` carry an author name although its role is generic or prohibits
   // naming?  (aria-label / aria-labelledby; title on text-level elements.)
   function hasNameAttr(el) {
     return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ||
-      el.hasAttribute('aria-labeledby') ||
-      (TEXT_LEVEL_TAGS.has(el.localName) && el.hasAttribute('title'));
+      (TEXT_LEVEL_TAGS.has(el.localName) && el.hasAttribute('title')) ||
+      (scanRoot(rootOf(el)).labeledby && el.hasAttribute('aria-labeledby'));
   }
 
   function hasAccessibleNameAttr(el) {
@@ -167,8 +168,9 @@
     const r = nativeRole(el, tag);
     // html-aam minimum role: a generic element that is draggable, autofocus
     // or a popover is exposed as a group (Chrome does the same).
-    if (r === 'generic' && (el.getAttribute('draggable') === 'true' || el.hasAttribute('autofocus') ||
-        el.hasAttribute('popover'))) return 'group';
+    if (r === 'generic' && scanRoot(rootOf(el)).minGroup &&
+        ((el.getAttribute('draggable') || '').toLowerCase() === 'true' || el.hasAttribute('autofocus') ||
+         el.hasAttribute('popover'))) return 'group';
     return r;
   }
 
