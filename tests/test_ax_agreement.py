@@ -119,7 +119,7 @@ def test_aria_agrees_with_chrome(ax_results):
     ratio = agreeing / total if total else 0.0
     raw = (agreeing - len(allowed_seen) - len(differs_seen)) / total if total else 0.0
     cases = sum(1 for r in ax_results.values() for c in r.comparisons if c.case)
-    assert len(differs_seen) <= 15, "too many deliberate differences from Chrome"
+    assert len(differs_seen) <= 20, "too many deliberate differences from Chrome"
     print(f"\nthe aria engine (snapshot/aria/) vs Chrome: {total} elements compared ({cases} marked cases) "
           f"over {len(ax_results)} pages, agreement {ratio:.2%} "
           f"({raw:.2%} before the allow-list)")
