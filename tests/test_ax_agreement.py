@@ -84,6 +84,16 @@ def test_fixture_pages_have_enough_cases():
 def test_allow_list_is_small_and_documented():
     assert len(ALLOWED) <= 5
     assert all(isinstance(reason, str) and len(reason) > 20 for reason in ALLOWED.values())
+    # every deliberate difference in a fixture says why and what the spec expects
+    marked = 0
+    for page in PAGES:
+        for tag in re.findall(r"<[^>]*data-differs=[^>]*>", page.read_text(encoding="utf-8")):
+            marked += 1
+            why = re.search(r'data-differs="([^"]*)"', tag)
+            assert why and len(why.group(1)) > 20, f"{page.name}: {tag[:80]}"
+            assert "data-spec-role=" in tag or "data-spec-name=" in tag, f"{page.name}: {tag[:80]}"
+            assert "data-case=" in tag, f"{page.name}: {tag[:80]}"
+    assert marked <= 20
 
 
 def test_aria_agrees_with_chrome(ax_results):
