@@ -165,9 +165,8 @@
     rowheader: CELL_CONTEXT,
     rowgroup: new Set(['table', 'grid', 'treegrid']),
     caption: new Set(['figure', 'table', 'grid', 'treegrid']),
-    tab: new Set(['tablist']),
-    // (not plain menuitem: <a role=menuitem> in a nav without a menu is
-    // common, and Chrome and every reader keep it a menuitem)
+    // (not tab or plain menuitem: <button role=tab> without a tablist and
+    // <a role=menuitem> without a menu are common, and Chrome keeps those roles)
     menuitemcheckbox: MENU_CONTEXT,
     menuitemradio: MENU_CONTEXT,
   };
