@@ -93,8 +93,8 @@ def test_snapshot_shows_spec_structure(driver):
 
 
 def test_media_controls_are_listed_without_refs(driver):
-    """<video controls>: the media element gets a ref (it is focusable and a click
-    toggles playback); the browser-drawn controls are listed, marked [native],
+    """<video controls>: the media element gets a ref (it is focusable); the
+    browser-drawn controls are listed, marked [native],
     and get no refs (they live in the browser's own shadow tree)."""
     from pathlib import Path
 
