@@ -17,6 +17,8 @@ const __verdexBridge = (() => {
   const LEAVES = new Set(['button', 'checkbox', 'radio', 'switch', 'img', 'slider', 'progressbar', 'meter',
     'separator', 'scrollbar', 'menuitemcheckbox', 'menuitemradio', 'math']);
   const WS = /\s+/g;
+  // a cheap pre-check before looking for refs inside a children-presentational control
+  const MAYBE_INTERACTIVE = 'a[href], area[href], button, input, select, textarea, [tabindex], [role], [contenteditable]';
 
   let counter = 0;                 // last ref number issued in this document
   let refOf = new WeakMap();       // element -> n
@@ -35,8 +37,9 @@ const __verdexBridge = (() => {
     return n;
   }
 
-  function tierOf(el, role, inContainer) {
-    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || el.localName === 'select') return 1;
+  function tierOf(el, role, inContainer, tag) {
+    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || tag === 'select' ||
+        ((tag === 'video' || tag === 'audio') && Aria.hasMediaControls(el))) return 1;
     if (inContainer && TIER2.has(role)) return 2;
     return 0;
   }
@@ -65,7 +68,8 @@ const __verdexBridge = (() => {
     }
     const role = Aria.role(el);
     if (role === null || role === undefined) { walk(el, out, inContainer); return; }
-    const tier = tierOf(el, role, inContainer);
+    const tag = el.localName;
+    const tier = tierOf(el, role, inContainer, tag);
     const node = { r: role };
     if (tier) { node.e = issue(el); node.t = tier; }
     if (role === 'iframe') {
@@ -82,9 +86,27 @@ const __verdexBridge = (() => {
       if (el.localName === 'input' && el.type === 'password') v = '\u2022'.repeat(Math.min(String(v).length, 8));
       node.v = String(v);
     }
-    const isField = el.localName === 'input' || el.localName === 'textarea' || LEAVES.has(role);
+    const isField = tag === 'input' || tag === 'textarea' || LEAVES.has(role);
     let hasElements = false;
-    if (!isField) {
+    if (tag === 'video' || tag === 'audio') {
+      // Fallback content is not rendered; the browser's own controls are
+      // listed (marked x: no element of their own, so no refs).
+      const c = Aria.mediaControls(el);
+      for (const ch of c) ch.x = 1;
+      if (c.length) { node.c = c; hasElements = true; }
+    } else if (role === 'img' && tag === 'img' && el.hasAttribute('usemap')) {
+      const areas = mapAreas(el);
+      if (areas.length) { node.c = areas; hasElements = true; }
+    } else if (isField && el.firstElementChild && tag !== 'textarea' &&
+               (el.shadowRoot || el.querySelector(MAYBE_INTERACTIVE))) {
+      // Children presentational: only interactive descendants (a link inside
+      // a role=button card) stay reachable; the rest is the name.
+      const c = [];
+      walk(el, c, inContainer);
+      const keep = [];
+      interactiveOnly(c, keep);
+      if (keep.length) { node.c = keep; hasElements = true; }
+    } else if (!isField) {
       const c = [];
       walk(el, c, inContainer || CONTAINERS.has(role));
       if (c.length) {
@@ -94,7 +116,7 @@ const __verdexBridge = (() => {
     }
     // A name from content is not shown for a structural node with element
     // children (they show it), so it is not computed for those either.
-    const skipName = (COLLAPSIBLE.has(role) && !tier)
+    const skipName = (COLLAPSIBLE.has(role) && !tier && !Aria.hasNameAttr(el))
       || (hasElements && !tier && CONTENT_NAMED.has(role) && !el.hasAttribute('aria-label')
           && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('title'));
     if (!skipName) nameInto(node, el, role);
@@ -103,7 +125,7 @@ const __verdexBridge = (() => {
       if (node.c) for (const ch of node.c) if (typeof ch !== 'string') out.push(ch);
       return;
     }
-    if ((COLLAPSIBLE.has(role) || role === 'rowgroup') && !node.e && !node.n) {
+    if ((COLLAPSIBLE.has(role) || (role === 'rowgroup' && Aria.soleBody(el))) && !node.e && !node.n) {
       if (node.c) for (const ch of node.c) pushMerged(out, ch);
       return;
     }
@@ -112,6 +134,23 @@ const __verdexBridge = (() => {
       return;
     }
     out.push(node);
+  }
+
+  // The links of an image map (<area href>), shown under their image.
+  function mapAreas(img) {
+    return Aria.mapAreas(img).map((a) => {
+      const node = { r: 'link', e: issue(a), t: 1 };
+      nameInto(node, a, 'link');
+      return node;
+    });
+  }
+
+  function interactiveOnly(list, keep) {
+    for (const ch of list) {
+      if (typeof ch === 'string') continue;
+      if (ch.e) keep.push(ch);
+      else if (ch.c) interactiveOnly(ch.c, keep);
+    }
   }
 
   function nameInto(node, el, role) {

@@ -15,7 +15,7 @@ HERE = Path(__file__).resolve().parent
 MAX_FRAME_DEPTH = 12
 
 
-ARIA_PARTS = ("tables.js", "tree.js", "roles.js", "name_sources.js", "name_compute.js", "states.js")
+ARIA_PARTS = ("tables.js", "tree.js", "roles.js", "name_sources.js", "name_compute.js", "embedded.js", "states.js")
 
 
 @lru_cache(maxsize=1)

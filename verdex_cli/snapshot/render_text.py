@@ -87,6 +87,8 @@ class TextRenderer:
             line.append(" " + quote(name))
         if "s" in node:
             line.append(_states(node["s"]))
+        if node.get("x"):
+            line.append(" [native]")  # drawn by the browser (media controls): no element, no ref
         child_frame = frame
         if "fo" in node:
             child_frame = node.get("fi", frame)
