@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from .browser.page import normalize_url
 from .browser.session import Options, Session
+from .browser.urls import normalize_url
 from .commands.context import Context
 from .errors import BrowserNotFound, VerdexError
 from .render import Renderer
@@ -23,10 +23,12 @@ class AppOptions:
     json_mode: bool = False
     no_color: bool = False
     debug: bool = False
+    downloads: str | None = None
 
 
 def make_context(opts: AppOptions) -> Context:
-    session_opts = Options(headless=not opts.headed, chrome=opts.chrome, connect=opts.connect, timeout=opts.timeout)
+    session_opts = Options(headless=not opts.headed, chrome=opts.chrome, connect=opts.connect, timeout=opts.timeout,
+                           downloads=opts.downloads)
     return Context(lambda: Session.start(session_opts, init_script=bridge_source()))
 
 

@@ -12,7 +12,7 @@ import typer
 from . import __version__
 from .app import AppOptions, run_oneshot, run_repl
 
-GLOBAL_VALUE_OPTIONS = {"--chrome", "--connect", "--timeout", "--script"}
+GLOBAL_VALUE_OPTIONS = {"--chrome", "--connect", "--timeout", "--script", "--downloads"}
 
 repl_app = typer.Typer(add_completion=False, no_args_is_help=False, pretty_exceptions_enable=False,
                        context_settings={"help_option_names": ["-h", "--help"]})
@@ -27,6 +27,8 @@ TIMEOUT = typer.Option(10.0, "--timeout", metavar="SECONDS", min=0.1, help="Time
 JSON = typer.Option(False, "--json", help="Print one JSON object per command (JSON Lines).")
 NO_COLOR = typer.Option(False, "--no-color", help="Plain output without colours.")
 DEBUG = typer.Option(False, "--debug", help="Show tracebacks for errors.")
+DOWNLOADS = typer.Option(None, "--downloads", metavar="DIR",
+                         help="Save downloads in DIR (default: a private temporary folder removed on exit).")
 
 
 def _version(value: bool):
@@ -43,9 +45,10 @@ def repl_main(
                                         help="URL or local file to open (default: the demo site)."),
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
+    downloads: Optional[str] = DOWNLOADS,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
 ):
-    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug)
+    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, downloads)
     raise typer.Exit(run_repl(opts, url))
 
 
@@ -60,8 +63,9 @@ def run_main(
     keep_going: bool = typer.Option(False, "--keep-going", help="Run every command even after a failure."),
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
+    downloads: Optional[str] = DOWNLOADS,
 ):
-    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug)
+    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, downloads)
     lines = list(commands or [])
     if script is not None:
         try:

@@ -42,6 +42,10 @@ def execute(ctx: Context, line: str) -> Outcome:
             ctx.ensure_session()
             start = time.perf_counter()  # start-up is not the command's time
         result = parsed.command.handler(ctx, parsed.args, parsed.flags)
+        if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads
+            notes, extra = ctx.session.after_command()
+            result.notes.extend(notes)
+            result.data.update(extra)
         return Outcome(line, True, result, elapsed_ms=_ms(start), command=name)
     except VerdexError as exc:
         return Outcome(line, False, kind=exc.kind, message=exc.message, elapsed_ms=_ms(start),

@@ -14,11 +14,7 @@ def _resolve(ctx, raw):
 
 
 def _result(out: dict, ctx=None) -> Result:
-    notes = out.pop("notes", [])
-    if ctx is not None:
-        for page in ctx.ensure_session().discover():
-            notes.append(f"A new tab opened: tab {page.index} ({page.info()['url']}). Switch with 'tab {page.index}'.")
-    return Result("action", out, notes)
+    return Result("action", out, out.pop("notes", []))
 
 
 @command("click", usage="click REF", min_args=1, max_args=1, ref_args=(0,),
