@@ -66,14 +66,13 @@ class Navigation:
         if urlparse(url).scheme not in ("http", "https"):
             return None
         self.target.drain_events()
-        code = self._doc_status.get(loader) if loader else None
-        if code is None and loader is None and self._last_doc_loader:
-            code = self._doc_status.get(self._last_doc_loader)
-        if not code:  # restored from the back/forward cache, or the event was missed: ask the document
-            try:
-                code = self.frames.eval(self.frames.main, STATUS_JS, timeout=min(self.timeout, 2.0))["value"]
-            except Exception:
-                code = None
+        code = self._doc_status.get(loader or self._last_doc_loader or "")
+        if code:
+            return code
+        try:  # restored from the back/forward cache, or the event was missed: ask the document
+            code = self.frames.eval(self.frames.main, STATUS_JS, timeout=min(self.timeout, 2.0))["value"]
+        except Exception:
+            code = None
         return int(code) if code else None
 
     # -- commands ------------------------------------------------------------------------

@@ -139,7 +139,8 @@ class Page(Navigation):
                                      expression="document.title", returnByValue=True)["result"].get("value", "")
         except (CDPError, CDPTimeout):
             title = ""
-        return {"url": frame.get("url", "") + frame.get("urlFragment", ""), "title": title or ""}
+        url = frame.get("unreachableUrl") or frame.get("url", "") + frame.get("urlFragment", "")  # error pages
+        return {"url": url, "title": title or ""}
 
     def screenshot(self, path: str, full_page: bool = False) -> dict:
         import base64
