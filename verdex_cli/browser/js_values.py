@@ -87,7 +87,9 @@ def to_data(obj: dict, by_value=None) -> dict:
         value_json = by_value(obj) if by_value is not None else None
         if value_json is not None:
             return _capped(value_json)
-        return {"value": None, "type": "object", "description": describe(obj)}
+        preview = obj.get("preview")
+        text = _preview_object(preview) if preview and preview.get("properties") is not None else describe(obj)
+        return {"value": None, "type": "object", "description": text}
     if kind == "function":
         return {"value": None, "type": "function", "description": obj.get("description", "function")}
     if kind == "object":

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..errors import CDPError, CDPTimeout, JSError, UsageError
+from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, UsageError
 from .cdp import Target
 from .dialogs import DialogAnswers
 from .frames import FrameRegistry
@@ -121,8 +121,8 @@ class Page(Navigation):
         finally:
             try:
                 call("Runtime.releaseObjectGroup", timeout=2, objectGroup="verdex-eval")
-            except (CDPError, CDPTimeout):
-                pass
+            except (CDPError, CDPTimeout, ConnectionLost):
+                pass  # the script closed its own tab
             if console:
                 self.target.drain_events()
                 logged, self._console = self._console, None

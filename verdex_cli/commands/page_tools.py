@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import ConnectionLost
 from .registry import Result, command
 
 
@@ -11,7 +12,10 @@ def eval_cmd(ctx, args, flags):
     page = ctx.page
     nav_before = page.nav_count
     data = page.evaluate_data(args[0], console=True)
-    notes = page.settle_after_action(nav_before, grace=0)
+    try:
+        notes = page.settle_after_action(nav_before, grace=0)
+    except ConnectionLost:  # the script closed its own tab; the session reports which tab is current
+        notes = []
     if data.get("truncated"):
         notes.append(f"The result was {data['length']:,} characters; it was cut.")
     return Result("value", data, notes)
