@@ -93,7 +93,7 @@ def _poll(check, timeout: float):
         time.sleep(min(POLL, max(0.0, deadline - time.monotonic())))
 
 
-@command("wait", usage=USAGE, min_args=1, max_args=2, rest="after_first",
+@command("wait", usage=USAGE, min_args=1, max_args=2, rest="after_first", ref_args=(0, 1),
          help="Wait until TEXT appears, a ref is visible or gone, the URL contains TEXT, or for MS milliseconds.")
 def wait_cmd(ctx, args, flags):
     page = ctx.page
