@@ -38,6 +38,7 @@ class Page(Navigation):
     _last_doc_loader: str | None = None
     _reloads: dict = field(default_factory=dict)  # loader id made by 'reload' -> the loader it replaced
     _console: list | None = None  # console.* calls collected while an eval runs
+    wait_worlds: dict = field(default_factory=dict)  # 'wait text': (frame id, loader id) -> isolated world
     dialogs: DialogAnswers = field(default_factory=DialogAnswers)  # the session shares one between its tabs
     tab_closed: Callable[[int], bool] | None = None  # set by the session: was page N of this context closed?
     tab_exists: Callable[[int], bool] | None = None  # set by the session: is there a page N in this context?

@@ -118,7 +118,9 @@ def wait_cmd(ctx, args, flags):
             raise UsageError(f"Usage: {USAGE}")
         want = args[1]
         if head == "text":
-            worlds: dict = {}
+            worlds = page.wait_worlds
+            if len(worlds) > 200:
+                worlds.clear()
             if _poll(lambda t: _text_found(page, want, worlds, t), limit) is None:
                 raise _Timeout(f"Waited {limit:g} s for the text {want!r} to appear; it did not.")
             return done({"for": "text", "text": want})
