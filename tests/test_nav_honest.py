@@ -171,3 +171,29 @@ def test_open_resolves_host_port_and_relative_paths(driver, slow, demo, monkeypa
 def test_open_a_directory_is_an_error(driver):
     out = driver.fail(f"open {ROOT / 'demo_pages'}", "navigation_failed")
     assert out.message.endswith("is a directory, not a page.")
+
+
+def _slow_link(driver, slow):
+    driver.ok("open " + slow.url("/start"))
+    driver.ok("eval document.body.insertAdjacentHTML('beforeend', '<a id=\"l\" href=\"/slow?s=3\">Slow link</a>')")
+
+
+def test_an_eval_that_starts_a_slow_navigation_stops_it(quick, slow):
+    _slow_link(quick, slow)
+    res = quick.ok("eval document.getElementById('l').click()")
+    assert "The navigation did not finish within 1.5 s; it was stopped." in res.notes
+    assert not [n for n in res.notes if n.startswith("Navigated")]
+    time.sleep(2)
+    assert quick.ok("eval location.pathname").data["value"] == "/start"
+
+
+def test_a_click_that_starts_a_slow_navigation_leaves_a_settled_page(quick, slow):
+    _slow_link(quick, slow)
+    out = quick.run("click " + _ref(quick.ok("snapshot").data["text"], 'link "Slow link"'))
+    if out.ok:
+        assert "The navigation did not finish within 1.5 s; it was stopped." in out.result.notes
+    else:  # the click's own follow-up call was held by the pending navigation
+        assert out.kind == "timeout" and out.message.endswith("The navigation under way was stopped.")
+    start = time.monotonic()
+    assert quick.ok("eval location.pathname").data["value"] == "/start"
+    assert time.monotonic() - start < 1

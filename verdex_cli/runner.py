@@ -48,13 +48,22 @@ def execute(ctx: Context, line: str) -> Outcome:
             result.data.update(extra)
         return Outcome(line, True, result, elapsed_ms=_ms(start), command=name)
     except VerdexError as exc:
-        return Outcome(line, False, kind=exc.kind, message=exc.message, elapsed_ms=_ms(start),
-                       trace=traceback.format_exc(), command=name)
+        return Outcome(line, False, kind=exc.kind, message=exc.message + _stop_navigation(ctx, exc.kind),
+                       elapsed_ms=_ms(start), trace=traceback.format_exc(), command=name)
     except KeyboardInterrupt:
-        return Outcome(line, False, kind="cancelled", message="Cancelled.", elapsed_ms=_ms(start), command=name)
+        return Outcome(line, False, kind="cancelled", message="Cancelled." + _stop_navigation(ctx, "cancelled"),
+                       elapsed_ms=_ms(start), command=name)
     except Exception as exc:  # the boundary: anything else is our bug, reported in one line
         return Outcome(line, False, kind="internal", message=f"Internal error: {type(exc).__name__}: {exc}",
                        elapsed_ms=_ms(start), trace=traceback.format_exc(), command=name)
+
+
+def _stop_navigation(ctx: Context, kind: str) -> str:
+    """A timed-out or cancelled command leaves no navigation running (see Session.after_failure)."""
+    try:
+        return ctx.session.after_failure(kind) if ctx.session is not None else ""
+    except (VerdexError, KeyboardInterrupt):
+        return ""
 
 
 def _ms(start: float) -> float:

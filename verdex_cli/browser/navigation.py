@@ -79,8 +79,25 @@ class Navigation:
     def stop_loading(self) -> None:
         try:
             self.target.call("Page.stopLoading", timeout=2)
+            self._loading = False
         except (CDPError, CDPTimeout, ConnectionLost):
             pass
+
+    @property
+    def navigation_pending(self) -> bool:
+        """A main-frame navigation started and has not committed yet (Chrome holds script calls)."""
+        return self._loading and self._commits == self._commits_at_start
+
+    def stop_if_loading(self) -> bool:
+        """Stop a navigation still under way (Chrome holds every script call until it commits)."""
+        try:
+            self.target.drain_events(0.1)
+        except Exception:
+            return False
+        if not self._loading:
+            return False
+        self.stop_loading()
+        return True
 
     def navigate(self, url: str) -> dict:
         with self._watching_responses():

@@ -118,14 +118,17 @@ class Page(Navigation):
                     return None
                 return {"value": out["result"].get("value")}
 
-            data = to_data(obj, by_value)
+            self.target.drain_events()
+            # while a navigation it started is pending, Chrome holds further calls: use the preview
+            data = to_data(obj, None if self.navigation_pending else by_value)
         finally:
-            try:
-                call("Runtime.releaseObjectGroup", timeout=2, objectGroup="verdex-eval")
-            except (CDPError, CDPTimeout, ConnectionLost):
-                pass  # the script closed its own tab
+            self.target.drain_events()
+            if not self.navigation_pending:  # (a document that is going away frees its objects anyway)
+                try:
+                    call("Runtime.releaseObjectGroup", timeout=2, objectGroup="verdex-eval")
+                except (CDPError, CDPTimeout, ConnectionLost):
+                    pass  # the script closed its own tab
             if console:
-                self.target.drain_events()
                 logged, self._console = self._console, None
         if console and logged:
             data["console"] = logged

@@ -141,6 +141,13 @@ class Session:
                 self._tab_notes.append(f"A new tab opened: tab {page.index} ({url}). Switch with 'tab {page.index}'.")
         return new
 
+    def after_failure(self, kind: str) -> str:
+        """After a timed-out or cancelled command: stop the current tab's navigation if one is under
+        way, so the next command runs on a settled page. Returns a sentence for the error message."""
+        if kind not in ("timeout", "cancelled") or self.current not in self.pages:
+            return ""
+        return " The navigation under way was stopped." if self.page.stop_if_loading() else ""
+
     def after_command(self) -> tuple[list[str], dict]:
         """What happened around the command, for its result: tabs the pages opened or closed,
         dialogs shown, downloads (waiting, bounded by the timeout, for those that began)."""
