@@ -22,17 +22,29 @@ class Navigation:
     def _on_load(self, **_):
         self._load_event.set()
 
+    def _on_requested(self, frameId: str = "", disposition: str = "currentTab", **_):
+        if frameId == self.frames.main_id and disposition == "currentTab":
+            self._nav_count += 1
+            self._requested_at = time.monotonic()  # loading starts a moment later (or never: cancelled)
+            self._load_event.clear()
+
     def _on_started(self, frameId: str = "", **_):
         if frameId == self.frames.main_id:
             if not self._loading:
                 self._commits_at_start = self._commits
             self._nav_count += 1
             self._loading = True
+            self._requested_at = 0.0
             self._load_event.clear()
 
     def _on_stopped(self, frameId: str = "", **_):
         if frameId == self.frames.main_id:
             self._loading = False
+            self._requested_at = 0.0
+
+    def _busy(self) -> bool:
+        """Loading, or a navigation was requested under a second ago and has not started yet."""
+        return self._loading or (self._requested_at > 0 and time.monotonic() - self._requested_at < 1.0)
 
     def _on_committed(self, frame: dict | None = None, **_):
         if frame and not frame.get("parentId"):
@@ -86,7 +98,8 @@ class Navigation:
     @property
     def navigation_pending(self) -> bool:
         """A main-frame navigation started and has not committed yet (Chrome holds script calls)."""
-        return self._loading and self._commits == self._commits_at_start
+        requested = self._requested_at > 0 and time.monotonic() - self._requested_at < 1.0
+        return requested or (self._loading and self._commits == self._commits_at_start)
 
     def stop_if_loading(self) -> bool:
         """Stop a navigation still under way (Chrome holds every script call until it commits)."""
@@ -180,12 +193,12 @@ class Navigation:
         while time.monotonic() < deadline:
             if self._load_event.wait(0.05):
                 return True
-            if self._loading:
+            if self._busy():
                 continue
             try:
                 state = self.target.call("Runtime.evaluate", timeout=max(0.5, deadline - time.monotonic()),
                                          expression="document.readyState", returnByValue=True)
-                if state.get("result", {}).get("value") == "complete" and not self._loading:
+                if state.get("result", {}).get("value") == "complete" and not self._busy():
                     return True
             except CDPTimeout:
                 return False

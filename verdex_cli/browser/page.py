@@ -32,6 +32,7 @@ class Page(Navigation):
     _load_event: threading.Event = field(default_factory=threading.Event)
     _nav_count: int = 0
     _loading: bool = False
+    _requested_at: float = 0.0
     _commits: int = 0
     _commits_at_start: int = 0
     _doc_status: dict = field(default_factory=dict)  # loader id -> HTTP status of the main document
@@ -48,7 +49,7 @@ class Page(Navigation):
         self.frames = FrameRegistry(self)
         t.on("Page.loadEventFired", self._on_load)
         t.on("Page.frameStartedLoading", self._on_started)
-        t.on("Page.frameRequestedNavigation", self._on_started)
+        t.on("Page.frameRequestedNavigation", self._on_requested)
         t.on("Page.frameStoppedLoading", self._on_stopped)
         t.on("Page.javascriptDialogOpening", lambda **kw: self.dialogs.handle(self.target, **kw))
         t.on("Network.responseReceived", self._on_response)
