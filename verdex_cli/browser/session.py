@@ -215,7 +215,14 @@ class Session:
 
     @property
     def page(self) -> Page:
-        return self.pages[self.current]
+        page = self.pages[self.current]
+        if not page.target.alive and len(self.pages) > 1:  # it closed itself since the last command
+            try:
+                self.discover()
+            except VerdexError:
+                pass
+            page = self.pages[self.current]
+        return page
 
     def close(self) -> None:
         for page in list(self.pages.values()):
