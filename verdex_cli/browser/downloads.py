@@ -74,6 +74,13 @@ class Downloads:
         except (CDPError, CDPTimeout):
             pass
 
+    def detach(self, browser_target) -> None:
+        """Give the browser its own download behaviour back (when verdex only attached to it)."""
+        try:
+            browser_target.call("Browser.setDownloadBehavior", timeout=2, behavior="default")
+        except Exception:  # closing must not fail
+            pass
+
     # -- events (pychrome's thread) ----------------------------------------------------
     def _on_begin(self, guid: str = "", url: str = "", suggestedFilename: str = "", **_):
         with self._lock:

@@ -232,6 +232,8 @@ class Session:
                 pass
         self.pages.clear()
         if self._browser_target is not None:
+            if not self.chrome.owned and self.downloads is not None:  # a browser we only attached to
+                self.downloads.detach(self._browser_target)
             self._browser_target.close()
         for target_id in self._own_targets:
             try:
