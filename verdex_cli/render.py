@@ -70,9 +70,9 @@ class Renderer:
             self._plain(text, style=style)
 
     def _r_wait(self, d: dict) -> None:
-        what = {"time": f"{d.get('ms', 0):g} ms", "text": f"text {d.get('text')!r}", "url": f"URL with {d.get('text')!r}",
-                "visible": f"{d.get('ref')} visible", "gone": f"{d.get('ref')} gone"}.get(d.get("for"), "")
-        self._plain(f"Waited for {what} ({d.get('waited_ms', 0)} ms)", style="green")
+        what = {"text": f"text {d.get('text')!r}", "url": f"a URL with {d.get('text')!r}",
+                "visible": f"{d.get('ref')} to be visible", "gone": f"{d.get('ref')} to go"}.get(d.get("for"))
+        self._plain(f"Waited {d.get('waited_ms', 0)} ms" + (f" for {what}" if what else ""), style="green")
 
     def _r_dialog(self, d: dict) -> None:
         text = f" with {d['text']!r}" if d.get("text") is not None else ""

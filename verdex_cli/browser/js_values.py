@@ -89,6 +89,8 @@ def to_data(obj: dict, by_value=None) -> dict:
             return _capped(value_json)
         preview = obj.get("preview")
         text = _preview_object(preview) if preview and preview.get("properties") is not None else describe(obj)
+        if obj.get("className") not in (None, "Object", "Array") and not text.startswith(obj["className"]):
+            text = f"{obj['className']} {text}"  # Window {...}, like the console
         return {"value": None, "type": "object", "description": text}
     if kind == "function":
         return {"value": None, "type": "function", "description": obj.get("description", "function")}
