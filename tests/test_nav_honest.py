@@ -197,3 +197,26 @@ def test_a_click_that_starts_a_slow_navigation_leaves_a_settled_page(quick, slow
     start = time.monotonic()
     assert quick.ok("eval location.pathname").data["value"] == "/start"
     assert time.monotonic() - start < 1
+
+
+def test_command_line_url_uses_the_same_resolver(chrome_http, slow, tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+    def run(url):
+        return subprocess.run([sys.executable, "-m", "verdex_cli", "run", "--connect", chrome_http, "--json", url,
+                               "eval location.href"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=60)
+
+    proc = run(slow.base.removeprefix("http://") + "/cli")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1])["result"]["value"] == slow.url("/cli")
+    (tmp_path / "here.html").write_text("<title>Here</title>")
+    proc = run("here.html")
+    assert json.loads(proc.stdout.splitlines()[-1])["result"]["value"] == (tmp_path / "here.html").as_uri()
+    proc = run("nothere.html")
+    assert proc.returncode == 2 and "No such file: nothere.html" in proc.stdout + proc.stderr
