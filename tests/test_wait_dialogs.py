@@ -61,8 +61,9 @@ def test_wait_ref_visible_and_gone(quick, demo):
     badge_button = _ref(text, 'button "Hide the badge in a second"')
     quick.ok(f"eval document.getElementById('hide-later').hidden = true; "
              f"setTimeout(() => document.getElementById('hide-later').hidden = false, 400)")
-    assert quick.ok("wait " + badge_button).data == {"for": "visible", "ref": badge_button,
-                                                     "waited_ms": pytest.approx(400, abs=400)}
+    res = quick.ok("wait " + badge_button)
+    assert res.data["for"] == "visible" and res.data["ref"] == badge_button
+    assert quick.js("document.getElementById('hide-later').hidden") is False
     quick.ok(f"eval setTimeout(() => document.getElementById('hide-later').remove(), 300)")
     assert quick.ok("wait gone " + badge_button).data["for"] == "gone"
     # an element that stays: gone times out; one that stays hidden: visible times out
@@ -81,7 +82,7 @@ def test_wait_ref_that_was_removed_fails_at_once(driver, demo):
     driver.ok("eval document.getElementById('route').remove()")
     start = time.monotonic()
     driver.fail("wait " + ref, "removed")
-    assert time.monotonic() - start < 1
+    assert time.monotonic() - start < 3  # no waiting for the 10 s timeout
 
 
 def test_wait_url(quick, demo):

@@ -133,11 +133,13 @@ class Session:
                 page = self.add_page(entry["webSocketDebuggerUrl"], info["targetId"], context=self.current[0],
                                      switch=False)
                 new.append(page)
-                page.wait_for_load(min(self.options.timeout, 1.0))
-                try:
-                    url = page.info()["url"]
+                page.wait_for_load(min(self.options.timeout, 1.0))  # bounded: its URL once it has one
+                url = info.get("url", "")
+                try:  # the browser's view, which no pending navigation holds up
+                    url = next((i.get("url", url) for i in self._browser().call("Target.getTargets")["targetInfos"]
+                                if i["targetId"] == info["targetId"]), url)
                 except VerdexError:
-                    url = info.get("url", "")
+                    pass
                 self._tab_notes.append(f"A new tab opened: tab {page.index} ({url}). Switch with 'tab {page.index}'.")
         return new
 
