@@ -35,6 +35,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             elif url.path == "/slow.png":
                 time.sleep(float(query.get("s", ["3"])[0]))
                 self._send(200, b"", "image/png")
+            elif url.path == "/alert":  # a document that shows an alert while it loads
+                self._send(200, b"<title>Alerting</title><script>alert('from the frame')</script><p>after</p>")
             elif url.path.startswith("/status/"):
                 code = int(url.path.rsplit("/", 1)[-1])
                 body = b"" if "empty" in query else PAGE % (b"Status", str(code).encode())

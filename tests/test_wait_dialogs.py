@@ -178,3 +178,17 @@ def test_dialog_usage(driver, demo):
     driver.ok("open " + demo.url("index.html"))
     for line in ("dialog", "dialog maybe", "dialog dismiss now"):
         assert "dialog accept [TEXT] | dialog dismiss" in driver.fail(line, "usage").message
+
+
+def test_dialog_from_a_cross_origin_frame_is_answered_and_reported(driver, demo):
+    from slow_server import SlowServer
+
+    other = SlowServer()  # another site than the demo page: the frame runs in its own process
+    try:
+        driver.ok("open " + demo.url("blank.html"))
+        res = driver.ok(f"eval const f = document.createElement('iframe'); f.src = '{other.url('/alert')}'; "
+                        "document.body.append(f); await new Promise(r => f.onload = r); 1")
+        assert res.data["value"] == 1
+        assert res.data["dialogs"] == [{"type": "alert", "message": "from the frame", "accepted": True, "text": None}]
+    finally:
+        other.stop()
