@@ -47,6 +47,11 @@ def test_wait_text_in_a_same_origin_frame_and_shadow_root(driver, tmp_path):
     driver.ok("wait text Shadow news")
 
 
+def test_wait_text_in_cross_origin_frames_without_a_snapshot(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    driver.ok("wait text Leaf frame")  # depth 2, in another process than the page
+
+
 def test_wait_text_times_out(quick, demo):
     quick.ok("open " + demo.url("downloads.html"))
     start = time.monotonic()

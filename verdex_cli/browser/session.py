@@ -143,6 +143,20 @@ class Session:
                 self._tab_notes.append(f"A new tab opened: tab {page.index} ({url}). Switch with 'tab {page.index}'.")
         return new
 
+    def frame_target_ids(self, page: Page) -> list[str]:
+        """Ids of the out-of-process frame targets inside ``page`` (any depth), parents first."""
+        infos = [i for i in self._browser().call("Target.getTargets")["targetInfos"] if i.get("type") == "iframe"]
+        inside, found = {page.target.id}, []
+        grew = True
+        while grew:
+            grew = False
+            for i in infos:
+                if i["targetId"] not in inside and i.get("parentId") in inside:
+                    inside.add(i["targetId"])
+                    found.append(i["targetId"])
+                    grew = True
+        return found
+
     def after_failure(self, kind: str) -> str:
         """After a timed-out or cancelled command: stop the current tab's navigation if one is under
         way, so the next command runs on a settled page. Returns a sentence for the error message."""

@@ -6,7 +6,7 @@ import json
 import re
 import time
 
-from ..errors import CDPError, CDPTimeout, JSError, RefError, UsageError, VerdexError
+from ..errors import CDPError, CDPTimeout, ConnectionLost, RefError, UsageError, VerdexError
 from ..refs import describe
 from ..resolve import locate
 from .registry import Result, command
@@ -15,7 +15,7 @@ from .snapshot_cmd import store_for
 USAGE = "wait text TEXT | wait REF | wait gone REF | wait url TEXT | wait MS"
 POLL = 0.1
 
-# Visible text of one document, through open shadow roots (same-origin frames have their own turn).
+# Visible text of one document, through open shadow roots (every frame has its own turn).
 TEXT_JS = """(() => {
   const want = %s.replace(/\\s+/g, ' ').trim();
   const parts = [];
@@ -43,29 +43,36 @@ def _frame_nodes(tree: dict):
         yield from _frame_nodes(child)
 
 
-def _text_found(page, text: str, worlds: dict, limit: float) -> bool:
+def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
+    """Is the text in the page: the main frame, the frames in its process, and out-of-process frames?"""
     expr = TEXT_JS % json.dumps(text)
-    for f in _frame_nodes(page.frames.tree()):  # the main frame and the frames in its process
-        key = (f["id"], f.get("loaderId"))
-        ctx = worlds.get(key)
+    targets = [page.target]
+    try:
+        for target_id in ctx.ensure_session().frame_target_ids(page):
+            t = page.frames.oopif_target(target_id)
+            if t is not None:
+                targets.append(t)
+    except (CDPError, CDPTimeout):
+        pass
+    for target in targets:
         try:
-            if ctx is None:
-                ctx = worlds[key] = page.target.call("Page.createIsolatedWorld", timeout=limit, frameId=f["id"],
-                                                     worldName="verdex-wait")["executionContextId"]
-            out = page.target.call("Runtime.evaluate", timeout=limit, expression=expr, contextId=ctx,
-                                   returnByValue=True)
-        except (CDPError, CDPTimeout):
-            worlds.pop(key, None)  # an out-of-process frame, or a document that went away
+            tree = target.call("Page.getFrameTree", timeout=limit)["frameTree"]
+        except (CDPError, CDPTimeout, ConnectionLost):
             continue
-        if out.get("result", {}).get("value") is True:
-            return True
-    for fr in page.frames.all_frames():  # cross-origin frames already reached by a snapshot
-        if fr.oopif and fr.target.alive:
+        for f in _frame_nodes(tree):
+            key = (f["id"], f.get("loaderId"))
+            context = worlds.get(key)
             try:
-                if page.frames.eval(fr, expr, timeout=limit).get("value") is True:
-                    return True
-            except (CDPError, CDPTimeout, JSError):
+                if context is None:
+                    context = worlds[key] = target.call("Page.createIsolatedWorld", timeout=limit, frameId=f["id"],
+                                                        worldName="verdex-wait")["executionContextId"]
+                out = target.call("Runtime.evaluate", timeout=limit, expression=expr, contextId=context,
+                                  returnByValue=True)
+            except (CDPError, CDPTimeout, ConnectionLost):
+                worlds.pop(key, None)  # a frame of another process, or a document that went away
                 continue
+            if out.get("result", {}).get("value") is True:
+                return True
     return False
 
 
@@ -121,7 +128,7 @@ def wait_cmd(ctx, args, flags):
             worlds = page.wait_worlds
             if len(worlds) > 200:
                 worlds.clear()
-            if _poll(lambda t: _text_found(page, want, worlds, t), limit) is None:
+            if _poll(lambda t: _text_found(ctx, page, want, worlds, t), limit) is None:
                 raise _Timeout(f"Waited {limit:g} s for the text {want!r} to appear; it did not.")
             return done({"for": "text", "text": want})
         def url_now(_t=None) -> str:
