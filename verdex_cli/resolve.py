@@ -40,8 +40,16 @@ def check_scope(page: Page, ref: Ref, text: str) -> None:
         if page.tab_closed is not None and page.tab_closed(ref.page):
             raise RefError(f"Ref '{text}' is for page {ref.page}, which has been closed; the current page is "
                            f"{page.index}. Take a new snapshot.", kind="page_mismatch")
+        if page.tab_exists is not None and not page.tab_exists(ref.page):
+            raise RefError(f"Ref '{text}' is for page {ref.page}, which does not exist (any more); the current "
+                           f"page is {page.index}. Take a new snapshot.", kind="page_mismatch")
         raise RefError(f"Ref '{text}' is for page {ref.page}, but the current page is {page.index}. "
                        f"Switch with 'tab {ref.page}'.", kind="page_mismatch")
+
+
+def _where(page: Page, old_loader: str, new_loader: str, url: str) -> str:
+    reloaded = getattr(page, "reloaded_since", None)
+    return "the page was reloaded" if reloaded and reloaded(old_loader, new_loader) else f"now at {url}"
 
 
 def _unknown(text: str) -> RefError:
@@ -66,8 +74,8 @@ def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefR
         main_then = store.frame_loaders.get(0)
         if main_now is not None and main_then is not None and main_now[0] != main_then:
             rec.status = "navigated"
-            raise RefError(f"Ref '{text}' is from a previous page (now at {main_now[1]}). Take a new snapshot.",
-                           kind="navigated")
+            raise RefError(f"Ref '{text}' is from a previous page ({_where(page, main_then, *main_now)}). "
+                           "Take a new snapshot.", kind="navigated")
     fr = page.frames.get(ref.frame)
     current = page.frames.current_loader(fr) if fr is not None and not fr.detached else None
     if current is None:
@@ -76,8 +84,8 @@ def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefR
     if loader != rec.loader:
         fr.loader_id, fr.url = loader, url
         rec.status = "navigated"
-        raise RefError(f"Ref '{text}' is from a previous page (now at {url}). Take a new snapshot.",
-                       kind="navigated")
+        where = _where(page, rec.loader, loader, url) if fr.index == 0 else f"now at {url}"
+        raise RefError(f"Ref '{text}' is from a previous page ({where}). Take a new snapshot.", kind="navigated")
     live = page.frames.eval(fr, f"__verdexBridge.describe({ref.n})")["value"]
     status = live.get("status")
     if status == "removed":

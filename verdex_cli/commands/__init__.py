@@ -1,4 +1,5 @@
 """Command families; importing this package registers every command."""
 
-from . import actions_cmd, browser_cmd, meta, navigation, page_tools, refs_cmd, snapshot_cmd, tabs_cmd  # noqa: F401
+from . import (actions_cmd, browser_cmd, dialog_cmd, meta, navigation, page_tools, refs_cmd,  # noqa: F401
+               snapshot_cmd, tabs_cmd, wait_cmd)
 from .registry import REGISTRY, Result  # noqa: F401
