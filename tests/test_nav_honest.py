@@ -175,7 +175,7 @@ def test_open_a_directory_is_an_error(driver):
 
 def _slow_link(driver, slow):
     driver.ok("open " + slow.url("/start"))
-    driver.ok("eval document.body.insertAdjacentHTML('beforeend', '<a id=\"l\" href=\"/slow?s=3\">Slow link</a>')")
+    driver.ok("eval document.body.insertAdjacentHTML('beforeend', '<a id=\"l\" href=\"/slow?s=6\">Slow link</a>')")
 
 
 def test_an_eval_that_starts_a_slow_navigation_stops_it(quick, slow):
@@ -190,10 +190,9 @@ def test_an_eval_that_starts_a_slow_navigation_stops_it(quick, slow):
 def test_a_click_that_starts_a_slow_navigation_leaves_a_settled_page(quick, slow):
     _slow_link(quick, slow)
     out = quick.run("click " + _ref(quick.ok("snapshot").data["text"], 'link "Slow link"'))
-    if out.ok:
-        assert "The navigation did not finish within 1.5 s; it was stopped." in out.result.notes
-    else:  # the click's own follow-up call was held by the pending navigation
-        assert out.kind == "timeout" and out.message.endswith("The navigation under way was stopped.")
+    # the guard's read-back is held by the pending navigation; the navigation proves the click landed
+    assert out.ok, f"{out.kind}: {out.message}"
+    assert "The navigation did not finish within 1.5 s; it was stopped." in out.result.notes
     start = time.monotonic()
     assert quick.ok("eval location.pathname").data["value"] == "/start"
     assert time.monotonic() - start < 1.4
