@@ -218,4 +218,4 @@ def test_command_line_url_uses_the_same_resolver(chrome_http, slow, tmp_path):
     proc = run("here.html")
     assert json.loads(proc.stdout.splitlines()[-1])["result"]["value"] == (tmp_path / "here.html").as_uri()
     proc = run("nothere.html")
-    assert proc.returncode == 2 and "No such file: nothere.html" in proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "No such file: nothere.html" in proc.stdout + proc.stderr

@@ -274,12 +274,13 @@ def _paintable(kind: str, data: dict) -> dict:
     """Result data for painting: every page string cleaned to one line.
 
     The snapshot text keeps its own line structure (render_text escaped the
-    newlines inside names and values); an eval value that is not a string is
-    painted as JSON, which escapes them itself.
+    newlines inside names and values); an eval value is painted by
+    js_values.display_lines, which escapes control characters itself (the
+    SafeConsole cleans whatever reaches it all the same).
     """
     out = clean_data(data)
     if kind == "snapshot" and isinstance(data.get("text"), str):
         out["text"] = clean(data["text"], one_line=False)
-    if kind == "value" and not isinstance(data.get("value"), str):
+    if kind == "value":  # painted by js_values, which quotes and escapes strings like the console
         out["value"] = data.get("value")
     return out

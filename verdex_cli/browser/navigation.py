@@ -60,11 +60,13 @@ class Navigation:
     def _watching_responses(self):
         self._doc_status.clear()
         self._last_doc_loader = None
-        try:
-            self.target.call("Network.enable", maxTotalBufferSize=0, maxResourceBufferSize=0)
-            enabled = True
-        except (CDPError, CDPTimeout):
-            enabled = False
+        enabled = False
+        if not self.target.crashed:  # a crashed tab answers nothing but the navigation that revives it
+            try:
+                self.target.call("Network.enable", maxTotalBufferSize=0, maxResourceBufferSize=0)
+                enabled = True
+            except (CDPError, CDPTimeout):
+                pass
         try:
             yield
         finally:
@@ -130,7 +132,7 @@ class Navigation:
             return self._after_navigation(res.get("loaderId") is not None, res.get("loaderId"))
 
     def reload(self) -> dict:
-        before = self.frames.current_loader(self.frames.main)
+        before = None if self.target.crashed else self.frames.current_loader(self.frames.main)
         with self._watching_responses():
             self._load_event.clear()
             self._guarded(lambda: self.target.call("Page.reload", ignoreCache=False))
