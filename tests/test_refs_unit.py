@@ -119,6 +119,16 @@ def test_name_same(old, new):
     ("Submit order", "Submit"),       # new contained in old
     ("Cart", "Cart (3)"),
     ("Button 1", "button  1 (x)"),    # whitespace + case + containment together
+    ("Add to cart", "Add to cart (2)"),  # an added count
+    ("Add to cart", "Add to cart (1)"),
+    ("Save", "Save!"),                # punctuation only
+    ("Save draft", "save-draft"),
+    ("E-mail", "e mail"),
+    ("New messages", "3 new messages"),  # whole-word suffix
+    ("Download", "Download report.pdf"),
+    ("+", " + "),                     # symbols only, same symbols
+    ("", "Close"),                    # an unnamed element got a name
+    ("Größe", "GRÖSSE"),              # case folding beyond ASCII
 ])
 def test_name_minor(old, new):
     assert name_change(old, new) == "minor"
@@ -130,9 +140,30 @@ def test_name_minor(old, new):
     ("Save", "Saving..."),      # not contained: 'saving' does not contain 'save'
     ("Add to cart", "Added"),
     ("Button 1", "Button 2"),
+    ("Item 1", "Item 12"),            # a number changed: a recycled row shows another item
+    ("Item 12", "Item 1"),
+    ("Row 3 of 10", "Row 4 of 10"),
+    ("Add to cart (1)", "Add to cart (2)"),
+    ("Button 1", "utton 1"),          # part of a word is not a word
+    ("Submit", "Submitting"),
+    ("Delete Alice", "Delete Bob"),
+    ("Open settings menu", "Open menu"),  # a word in the middle went away
+    ("+", "-"),                       # symbols only, another symbol
 ])
 def test_name_significant(old, new):
     assert name_change(old, new) == "significant"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=20), st.text(max_size=20))
+def test_name_rule_properties(a, b):
+    """Symmetric; case and whitespace never matter; a name plus an extra word is never significant."""
+    assert name_change(a, b) in ("same", "minor", "significant")
+    assert (name_change(a, b) == "significant") == (name_change(b, a) == "significant")
+    assert name_change(a, a.upper() if a.upper().casefold() == a.casefold() else a) != "significant"
+    assert name_change(a, " ".join(a.split())) != "significant"
+    assert name_change(a, f"{a} extra") != "significant"
+    assert name_change(a, f"(9) {a}") != "significant"
 
 
 def test_describe():

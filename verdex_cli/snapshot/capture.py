@@ -28,9 +28,10 @@ def aria_source() -> str:
 @lru_cache(maxsize=1)
 def bridge_source() -> str:
     bridge = (HERE / "bridge.js").read_text(encoding="utf-8")
-    # One scope for both; idempotent, because Chrome hands back the same
+    registry = (HERE / "registry.js").read_text(encoding="utf-8")
+    # One scope for all; idempotent, because Chrome hands back the same
     # isolated world when one with this name already exists in the document.
-    return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + bridge
+    return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + registry + "\n" + bridge
             + "\nglobalThis.__verdexBridge = __verdexBridge;\n})(); }\n")
 
 
@@ -39,16 +40,20 @@ def capture_tree(page: Page) -> tuple[dict, list[FrameInfo], list[str]]:
     page.frames.refresh()
     notes: list[str] = []
     seen: list[Frame] = []
-    root = _capture_frame(page, page.frames.main, seen, notes, depth=0)
-    frames = [FrameInfo(f.index, f.url, f.name, page.frames.cross_origin(f), f.parent) for f in seen]
+    gone: dict[int, list[int]] = {}
+    root = _capture_frame(page, page.frames.main, seen, notes, depth=0, gone=gone)
+    frames = [FrameInfo(f.index, f.url, f.name, page.frames.cross_origin(f), f.parent, gone=gone.get(f.index, []))
+              for f in seen]
     frames.sort(key=lambda f: f.index)
     return root, frames, notes
 
 
-def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int) -> dict:
+def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int,
+                   gone: dict[int, list[int]]) -> dict:
     res = page.frames.eval(fr, "__verdexBridge.snapshot()")
     data = json.loads(res["value"])
     seen.append(fr)
+    gone[fr.index] = data.get("gone") or []  # refs the page's registry let go of (tombstones)
     fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), data["counter"])
     if data.get("url"):
         fr.url = data["url"]
@@ -68,7 +73,7 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
                 if depth + 1 > MAX_FRAME_DEPTH:
                     node["err"] = "frame nesting is too deep to capture"
                     continue
-                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1)
+                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, gone)
             except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
                 node["err"] = f"frame could not be captured: {_short(exc)}"
         try:
