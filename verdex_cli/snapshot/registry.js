@@ -140,11 +140,13 @@ const Registry = (() => {
     return own + itemSig(el, own);
   }
 
+  // Its index among same-tag siblings, its parent's, and the tags up to its grandparent.
   function placeOf(el) {
     const p = el.parentNode;
-    const ptag = p ? (p.nodeType === 1 ? p.localName : '#' + p.nodeType) : '-';
-    const gp = p && (p.parentNode || p.host);
-    return ptag + '/' + (gp && gp.nodeType === 1 ? gp.localName : '-') + '#' + indexOf(el);
+    if (!p || p.nodeType !== 1) return el.localName + '#' + indexOf(el) + '<' + (p ? p.nodeType : '-');
+    const gp = p.parentNode;
+    return el.localName + '#' + indexOf(el) + '<' + p.localName + '#' + indexOf(p) + '<'
+      + (gp ? (gp.nodeType === 1 ? gp.localName : gp.nodeType) : '-');
   }
 
   // What identity attribute differs between the snapshot and now ('' when none).
