@@ -274,3 +274,70 @@ def test_store_reset():
     assert store.get("c0p0f0e1") is None
     assert store.completions() == []
     assert store.diff()["from"] is None
+
+
+# -- RefStore: tombstones (bounded memory) --------------------------------------------------------
+
+def record_gone(store: RefStore, refs: dict[str, tuple[str, str]], gone: list[int], loaders=None):
+    loaders = loaders or {0: "L0"}
+    s = snap(store.next_number(), refs, tuple(loaders))
+    s.frames[0].gone = gone
+    store.record(s, loaders, set(loaders))
+    return s
+
+
+def test_store_buries_dropped_refs_and_still_knows_them_as_removed():
+    store = RefStore("c0p0")
+    record(store, {"c0p0f0e1": ("button", "Keep"), "c0p0f0e2": ("button", "Old"), "c0p0f0e3": ("link", "Gone")})
+    record_gone(store, {"c0p0f0e1": ("button", "Keep")}, gone=[2, 3])
+    assert set(store.records) == {"c0p0f0e1"}
+    assert store.tombstone_count == 2
+    rec = store.get("c0p0f0e2")
+    assert rec is not None and rec.status == "removed"
+    assert (rec.role, rec.name, rec.frame, rec.loader) == ("button", "Old", 0, "L0")
+    assert store.get("c0p0f0e4") is None          # never issued: unknown
+    assert store.get("c0p0f1e2") is None          # another frame
+    assert store.get("c0p1f0e2") is None          # another page's prefix
+
+
+def test_store_tombstone_cleared_when_the_element_comes_back_or_the_document_changes():
+    store = RefStore("c0p0")
+    record(store, {"c0p0f0e1": ("button", "A"), "c0p0f0e2": ("button", "B")})
+    record_gone(store, {"c0p0f0e1": ("button", "A")}, gone=[2])
+    record(store, {"c0p0f0e1": ("button", "A"), "c0p0f0e2": ("button", "B again")})  # re-attached
+    assert store.tombstone_count == 0 and store.get("c0p0f0e2").status == "live"
+    record_gone(store, {"c0p0f0e1": ("button", "A")}, gone=[2])
+    assert store.tombstone_count == 1
+    record(store, {"c0p0f0e1": ("button", "New page")}, loaders={0: "L1"})  # a new document
+    assert store.tombstone_count == 0 and store.get("c0p0f0e2") is None
+    record_gone(store, {"c0p0f0e1": ("button", "New page")}, gone=[1], loaders={0: "L1"})
+    store.reset()
+    assert store.tombstone_count == 0 and store.get("c0p0f0e1") is None
+
+
+def test_store_stays_bounded_across_many_rerenders():
+    """500 new refs per snapshot, the page lets go of each after a few snapshots: records stay flat."""
+    from verdex_cli.refs import TOMB_NAMES
+
+    store = RefStore("c0p0")
+    per, keep = 500, 5
+    for k in range(60):
+        refs = {f"c0p0f0e{k * per + i + 1}": ("button", f"Button {i}") for i in range(per)}
+        gone = list(range((k - keep) * per + 1, (k - keep + 1) * per + 1)) if k >= keep else []
+        record_gone(store, refs, gone)
+    assert len(store.records) == keep * per  # the last `keep` rounds; older ones are buried
+    assert len(store.tomb_names) <= TOMB_NAMES
+    assert store.tombstone_count == (60 - keep) * per
+    assert len(store.tombs[0]) <= 60 * per // 8 + 1  # one bit per ref number
+    assert store.get("c0p0f0e1").status == "removed"  # the oldest: name forgotten, still removed
+    assert store.get(f"c0p0f0e{(60 - keep) * per}").name == f"Button {per - 1}"
+
+
+def test_history_is_bounded():
+    store = RefStore("c0p0")
+    for i in range(200):
+        record(store, {"c0p0f0e1": ("button", f"Count {i}")})
+    hist = store.get("c0p0f0e1").history
+    assert len(hist) <= 30
+    assert hist[0] == 'issued in snapshot #1 as button "Count 0"'
+    assert hist[-1] == "name 'Count 198' -> 'Count 199' in #200"

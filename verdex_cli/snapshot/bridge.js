@@ -358,5 +358,5 @@ const __verdexBridge = (() => {
   function element_(n) { return Registry.get(n) || null; }
 
   return { aria: Aria, init, snapshot, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
-    element: element_, get counter() { return Registry.counter; } };
+    element: element_, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
 })();
