@@ -29,6 +29,7 @@ const __verdexBridge = (() => {
   }
 
   function walk(node, out, inContainer) {
+    if (!Deep.enter(node, out, inContainer)) return;  // too deep for this stack: walked later
     const kids = Aria.children(node);
     for (let i = 0; i < kids.length; i++) {
       const k = kids[i];
@@ -42,6 +43,7 @@ const __verdexBridge = (() => {
         element(k, out, inContainer);
       }
     }
+    Deep.leave();
   }
 
   function element(el, out, inContainer) {
@@ -116,17 +118,21 @@ const __verdexBridge = (() => {
     owners = [];
     Aria.begin();
     Registry.begin();
+    Deep.begin();
     let root;
     let gone;
+    let flat = 0;
     try {
       root = { r: 'document', n: (document.title || '').replace(WS, ' ').trim(), c: [] };
       const start = document.body || document.documentElement;
       if (start) walk(start, root.c, false);
+      if (Deep.drain(walk)) Deep.expand(root);
+      flat = Deep.flatten(root);
     } finally {
       gone = Registry.end();
       Aria.end();
     }
-    return JSON.stringify({ root, counter: Registry.counter, url: location.href, gone });
+    return JSON.stringify({ root, counter: Registry.counter, url: location.href, gone, flat });
   }
 
   function owner(k) { return owners[k]; }

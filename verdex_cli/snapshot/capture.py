@@ -13,6 +13,7 @@ from .model import FrameInfo
 
 HERE = Path(__file__).resolve().parent
 MAX_FRAME_DEPTH = 12
+MAX_TREE_DEPTH = 200  # Deep.MAX_TREE in deep.js
 
 
 ARIA_PARTS = ("tables.js", "tree.js", "roles.js", "name_sources.js", "name_compute.js", "states.js")
@@ -28,7 +29,7 @@ def aria_source() -> str:
 @lru_cache(maxsize=1)
 def bridge_source() -> str:
     bridge = (HERE / "bridge.js").read_text(encoding="utf-8")
-    registry = (HERE / "registry.js").read_text(encoding="utf-8")
+    registry = "".join((HERE / part).read_text(encoding="utf-8") for part in ("registry.js", "deep.js"))
     # One scope for all; idempotent, because Chrome hands back the same
     # isolated world when one with this name already exists in the document.
     return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + registry + "\n" + bridge
@@ -54,6 +55,10 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
     data = json.loads(res["value"])
     seen.append(fr)
     gone[fr.index] = data.get("gone") or []  # refs the page's registry let go of (tombstones)
+    if data.get("flat"):
+        where = "" if fr.index == 0 else f" in frame f{fr.index}"
+        notes.append(f"{data['flat']} elements{where} are nested deeper than {MAX_TREE_DEPTH} levels: they are "
+                     f"listed flat under their ancestor at that level.")
     fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), data["counter"])
     if data.get("url"):
         fr.url = data["url"]
