@@ -67,3 +67,16 @@ def test_renderer_has_no_recursion_limit():
     assert lines[-1].strip() == '- button "Bottom" [ref=c0p0f0e1]'
     assert indent_of(lines[-1]) == 2 * 20001
     assert list(r.refs) == ["c0p0f0e1"]
+
+
+@pytest.mark.parametrize("page", ["shop.html", "form.html", "frames.html", "shadow.html", "table.html?rows=300",
+                                  "index.html"])
+def test_bridge_counts_match_the_tree(driver, demo, page):
+    """take.py trusts the bridge's per-frame ref counts (no extra walk over the tree): they must agree."""
+    from verdex_cli.snapshot.capture import capture_tree
+    from verdex_cli.snapshot.render_text import count_refs
+
+    driver.ok("open " + demo.url(page))
+    root, frames, _ = capture_tree(driver.ctx.page)
+    assert all(f.tiers is not None for f in frames)
+    assert (sum(f.tiers[0] for f in frames), sum(f.tiers[1] for f in frames)) == count_refs(root)

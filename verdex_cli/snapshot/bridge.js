@@ -56,7 +56,7 @@ const __verdexBridge = (() => {
     if (role === null || role === undefined) { walk(el, out, inContainer); return; }
     const tier = tierOf(el, role, inContainer);
     const node = { r: role };
-    if (tier) { node.e = issue(el); node.t = tier; }
+    if (tier) { node.e = issue(el, tier); node.t = tier; }
     if (role === 'iframe') {
       nameInto(node, el, role);
       node.fo = owners.length;
@@ -132,7 +132,8 @@ const __verdexBridge = (() => {
       gone = Registry.end();
       Aria.end();
     }
-    return JSON.stringify({ root, counter: Registry.counter, url: location.href, gone, flat });
+    return JSON.stringify({ root, counter: Registry.counter, url: location.href, gone, flat, owners: owners.length,
+      tiers: Registry.tiers() });
   }
 
   function owner(k) { return owners[k]; }

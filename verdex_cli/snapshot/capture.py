@@ -41,20 +41,24 @@ def capture_tree(page: Page) -> tuple[dict, list[FrameInfo], list[str]]:
     page.frames.refresh()
     notes: list[str] = []
     seen: list[Frame] = []
-    gone: dict[int, list[int]] = {}
-    root = _capture_frame(page, page.frames.main, seen, notes, depth=0, gone=gone)
-    frames = [FrameInfo(f.index, f.url, f.name, page.frames.cross_origin(f), f.parent, gone=gone.get(f.index, []))
-              for f in seen]
+    facts: dict[int, dict] = {}
+    root = _capture_frame(page, page.frames.main, seen, notes, depth=0, facts=facts)
+    frames = []
+    for f in seen:
+        data = facts.get(f.index, {})
+        tiers = data.get("tiers")
+        frames.append(FrameInfo(f.index, f.url, f.name, page.frames.cross_origin(f), f.parent,
+                                gone=data.get("gone") or [], tiers=tuple(tiers) if tiers else None))
     frames.sort(key=lambda f: f.index)
     return root, frames, notes
 
 
 def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int,
-                   gone: dict[int, list[int]]) -> dict:
+                   facts: dict[int, dict]) -> dict:
     res = page.frames.eval(fr, "__verdexBridge.snapshot()")
     data = json.loads(res["value"])
     seen.append(fr)
-    gone[fr.index] = data.get("gone") or []  # refs the page's registry let go of (tombstones)
+    facts[fr.index] = data  # "gone": refs the page's registry let go of (tombstones); "tiers": ref counts
     if data.get("flat"):
         where = "" if fr.index == 0 else f" in frame f{fr.index}"
         notes.append(f"{data['flat']} elements{where} are nested deeper than {MAX_TREE_DEPTH} levels: they are "
@@ -65,7 +69,8 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
     root = data["root"]
     root["fi"] = fr.index
     owners = []
-    _collect_owners(root, owners)
+    if data.get("owners", 1):  # the bridge says how many frame owners it found
+        _collect_owners(root, owners)
     if owners:
         local_tree = fr.target.call("Page.getFrameTree")["frameTree"]  # frames this target hosts
         for node in owners:
@@ -78,7 +83,7 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
                 if depth + 1 > MAX_FRAME_DEPTH:
                     node["err"] = "frame nesting is too deep to capture"
                     continue
-                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, gone)
+                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, facts)
             except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
                 node["err"] = f"frame could not be captured: {_short(exc)}"
         try:

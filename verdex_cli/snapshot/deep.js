@@ -12,13 +12,17 @@ const Deep = (() => {
   const MAX_TREE = 200;
   const DEFER = '\u0000defer';
   let depth = 0;
+  let deepest = 0;  // the output cannot nest deeper than the walk went
   let queue = [];
 
-  function begin() { depth = 0; queue = []; }
+  function begin() { depth = 0; deepest = 0; queue = []; }
 
   // walk() calls enter() first: false means "too deep here", and a placeholder is pushed to `out`
   function enter(node, out, inContainer) {
-    if (depth < MAX_DOM) { depth++; return true; }
+    if (depth < MAX_DOM) {
+      if (++depth > deepest) deepest = depth;
+      return true;
+    }
     const ph = { r: DEFER, node, ic: inContainer, c: [] };
     queue.push(ph);
     out.push(ph);
@@ -30,6 +34,7 @@ const Deep = (() => {
   // Walk the deferred subtrees, each from the top of the stack (they may defer further).
   function drain(walk) {
     const n = queue.length;
+    if (n) deepest = Infinity;
     for (let i = 0; i < queue.length; i++) {
       const ph = queue[i];
       depth = 0;
@@ -73,6 +78,7 @@ const Deep = (() => {
 
   // List nodes deeper than MAX_TREE flat under their ancestor at that level; returns how many moved.
   function flatten(root) {
+    if (deepest < MAX_TREE) return 0;
     let moved = 0;
     const stack = [[root, 0]];
     while (stack.length) {

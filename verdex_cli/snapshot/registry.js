@@ -11,7 +11,7 @@
 const Registry = (() => {
   const KEEP = 5;
   // identity attributes besides data-*; `value` only where it names the choice (see ownSig)
-  const ID_ATTRS = new Set(['id', 'name', 'href', 'key', 'aria-posinset', 'aria-rowindex']);
+  const ID_ATTRS = new Set(['id', 'name', 'href', 'key', 'aria-posinset', 'aria-rowindex', 'row-index', 'row-id']);
   const VALUE_TAGS = new Set(['button', 'option']);
   const VALUE_TYPES = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'image']);
   // data-* attributes that describe a state of the same item, not which item it is
@@ -19,8 +19,8 @@ const Registry = (() => {
   const ITEM_TAGS = new Set(['li', 'tr', 'option', 'dt', 'dd']);
   const ITEM_ROLES = new Set(['row', 'listitem', 'option', 'treeitem', 'menuitem', 'menuitemradio',
     'menuitemcheckbox', 'tab', 'article']);
-  const KEY_ATTRS = ['data-key', 'data-index', 'data-id', 'key', 'data-row-index', 'data-rowindex',
-    'data-row-key', 'data-item-index', 'aria-rowindex', 'aria-posinset'];
+  const KEY_SET = new Set(['data-key', 'data-index', 'data-id', 'key', 'data-row-index', 'data-rowindex',
+    'data-row-key', 'data-item-index', 'aria-rowindex', 'aria-posinset', 'row-index', 'row-id']);
   const ITEM_DEPTH = 6;
   const CUT = 80;
 
@@ -30,13 +30,17 @@ const Registry = (() => {
   let entries = new Map();      // n -> {el, seen, sig, place, tag}
   let snapNo = 0;               // snapshots taken of this document
   let run = null;               // per-snapshot caches
+  let tierCount = [0, 0, 0];    // refs issued in the last snapshot, by tier
 
   function init(start) { counter = Math.max(counter, start | 0); }
 
   function begin() {
     snapNo++;
     run = { index: new Map(), item: new Map() };
+    tierCount = [0, 0, 0];
   }
+
+  function tiers() { return [tierCount[1], tierCount[2]]; }
 
   // Drop disconnected elements not seen in the last KEEP snapshots; returns their numbers.
   function end() {
@@ -48,7 +52,8 @@ const Registry = (() => {
     return gone;
   }
 
-  function issue(el) {
+  function issue(el, tier) {
+    if (run && tier) tierCount[tier]++;
     let n = refOf.get(el);
     if (n === undefined) { n = ++counter; refOf.set(el, n); }
     let e = entries.get(n);
@@ -77,30 +82,45 @@ const Registry = (() => {
   // ---- identity -----------------------------------------------------------
   function cut(v) { return v.length > CUT ? v.slice(0, CUT) + '...' : v; }
 
+  let keyed = false;  // set by ownSig: the element has a key-like attribute
+
   // "attr=value" lines of the attributes that say which item an element is
   function ownSig(el) {
+    keyed = false;
+    if (!el.hasAttributes()) return '';
     let s = '';
-    const attrs = el.attributes;
-    for (let i = 0; i < attrs.length; i++) {
-      const k = attrs[i].name;
+    const names = el.getAttributeNames();
+    for (let i = 0; i < names.length; i++) {
+      const k = names[i];
+      if (KEY_SET.has(k)) keyed = true;
       let keep = ID_ATTRS.has(k) || (k.startsWith('data-') && !VOLATILE.test(k));
       if (!keep && k === 'value') keep = VALUE_TAGS.has(el.localName) || (el.localName === 'input' && VALUE_TYPES.has(el.type));
-      if (keep) s += k + '=' + cut(attrs[i].value) + '\n';
+      if (keep) s += k + '=' + cut(el.getAttribute(k)) + '\n';
     }
     return s;
   }
 
+  // call right after ownSig(n)
   function isItem(n) {
-    if (ITEM_TAGS.has(n.localName)) return true;
+    if (keyed || ITEM_TAGS.has(n.localName)) return true;
     const role = n.getAttribute('role');
-    if (role !== null && ITEM_ROLES.has(role)) return true;
-    for (const k of KEY_ATTRS) if (n.hasAttribute(k)) return true;
-    return false;
+    return role !== null && ITEM_ROLES.has(role);
   }
 
   function indexOf(el) {
+    const tag = el.localName;
+    let k = 0;
+    let steps = 0;
+    for (let c = el.previousElementSibling; c; c = c.previousElementSibling) {
+      if (++steps > 24) return bigIndexOf(el);
+      if (c.localName === tag) k++;
+    }
+    return k;
+  }
+
+  // in a long list: one pass over the parent's children per snapshot
+  function bigIndexOf(el) {
     const parent = el.parentNode;
-    if (!parent) return 0;
     let map = run ? run.index.get(parent) : undefined;
     if (map === undefined) {
       map = new Map();
@@ -118,21 +138,24 @@ const Registry = (() => {
   // The list item an element belongs to (itself, or an ancestor a few levels up): its key
   // attributes, or its index among same-tag siblings when it has none.
   function itemSig(el, own) {
-    let node = el;
-    for (let d = 0; node && d < ITEM_DEPTH; d++, node = node.parentElement) {
-      if (node === el) {
-        if (isItem(el)) return own ? '' : 'item index=' + indexOf(el) + '\n';
-        continue;
-      }
+    if (isItem(el)) return own ? '' : 'item index=' + indexOf(el) + '\n';
+    let node = el.parentElement;
+    for (let d = 1; node && d < ITEM_DEPTH; d++, node = node.parentElement) {
       let sig = run ? run.item.get(node) : undefined;
-      if (sig !== undefined) return sig;
-      if (!isItem(node)) continue;
-      const attrs = ownSig(node);
-      sig = attrs ? 'item:' + attrs.slice(0, -1).replace(/\n/g, '\nitem:') + '\n' : 'item index=' + indexOf(node) + '\n';
-      if (run) run.item.set(node, sig);
-      return sig;
+      if (sig === undefined) {
+        sig = itemNodeSig(node);
+        if (run) run.item.set(node, sig);
+      }
+      if (sig !== null) return sig;
     }
     return '';
+  }
+
+  // The identity lines an ancestor contributes when it is a list item, else null.
+  function itemNodeSig(node) {
+    const attrs = ownSig(node);
+    if (!isItem(node)) return null;
+    return attrs ? 'item:' + attrs.slice(0, -1).replace(/\n/g, '\nitem:') + '\n' : 'item index=' + indexOf(node) + '\n';
   }
 
   function identity(el) {
@@ -224,6 +247,6 @@ const Registry = (() => {
     if (keepCounter) floor = counter; else { counter = 0; floor = 0; }
   }
 
-  return { init, begin, end, issue, get, status, identityChange, successors, reset,
+  return { init, begin, end, tiers, issue, get, status, identityChange, successors, reset,
     get counter() { return counter; }, get size() { return entries.size; } };
 })();
