@@ -92,12 +92,22 @@ const Registry = (() => {
     const names = el.getAttributeNames();
     for (let i = 0; i < names.length; i++) {
       const k = names[i];
-      if (KEY_SET.has(k)) keyed = true;
-      let keep = ID_ATTRS.has(k) || (k.startsWith('data-') && !VOLATILE.test(k));
-      if (!keep && k === 'value') keep = VALUE_TAGS.has(el.localName) || (el.localName === 'input' && VALUE_TYPES.has(el.type));
-      if (keep) s += k + '=' + cut(el.getAttribute(k)) + '\n';
+      let kind = KINDS.get(k);
+      if (kind === undefined) KINDS.set(k, kind = kindOf(k));
+      if (kind === 0) continue;
+      if (kind === 3) keyed = true;
+      else if (kind === 2 && !(VALUE_TAGS.has(el.localName) || (el.localName === 'input' && VALUE_TYPES.has(el.type)))) continue;
+      s += k + '=' + cut(el.getAttribute(k)) + '\n';
     }
     return s;
+  }
+
+  // 0: not identity, 1: identity, 2: identity for some elements (value), 3: identity and a list key
+  const KINDS = new Map();
+  function kindOf(k) {
+    if (KEY_SET.has(k)) return 3;
+    if (ID_ATTRS.has(k) || (k.startsWith('data-') && !VOLATILE.test(k))) return 1;
+    return k === 'value' ? 2 : 0;
   }
 
   // call right after ownSig(n)
@@ -141,6 +151,7 @@ const Registry = (() => {
     if (isItem(el)) return own ? '' : 'item index=' + indexOf(el) + '\n';
     let node = el.parentElement;
     for (let d = 1; node && d < ITEM_DEPTH; d++, node = node.parentElement) {
+      if (!node.hasAttributes() && !ITEM_TAGS.has(node.localName)) continue;  // the common wrapper
       let sig = run ? run.item.get(node) : undefined;
       if (sig === undefined) {
         sig = itemNodeSig(node);
