@@ -46,9 +46,10 @@ const Registry = (() => {
   function end() {
     run = null;
     const gone = [];
-    for (const [n, e] of entries) {
-      if (e.seen <= snapNo - KEEP && !e.el.isConnected) { entries.delete(n); gone.push(n); }
-    }
+    const old = snapNo - KEEP;
+    entries.forEach((e, n) => {
+      if (e.seen <= old && !e.el.isConnected) { entries.delete(n); gone.push(n); }
+    });
     return gone;
   }
 
