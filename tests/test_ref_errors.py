@@ -234,7 +234,7 @@ def test_changed_role(mutations):
     driver.fail(f"focus {b2}", "changed")
 
 
-@pytest.mark.parametrize("new_name", ["button 1", "BUTTON 1", "Button 1 (updated)", "Button", "utton 1"])
+@pytest.mark.parametrize("new_name", ["button 1", "BUTTON 1", "Button 1 (updated)", "Button", "Button-1!"])
 def test_minor_rename_proceeds_with_note(mutations, new_name):
     driver, snap = mutations
     b1 = ref_of(snap, "Button 1")
@@ -244,6 +244,17 @@ def test_minor_rename_proceeds_with_note(mutations, new_name):
     assert MINOR_NOTE in out.result.notes
     assert MINOR_NOTE in out.as_json()["result"]["notes"]
     assert clicks(driver) == ["b1"]
+
+
+@pytest.mark.parametrize("new_name", ["utton 1", "Button 12", "Button 2", "Buttons 1"])
+def test_rename_of_a_word_or_number_is_changed(mutations, new_name):
+    driver, snap = mutations
+    b1 = ref_of(snap, "Button 1")
+    driver.js(f"demo.rename('b1', {json.dumps(new_name)})")
+    out = driver.fail(f"click {b1}", "changed")
+    assert out.message == (f'Element changed since snapshot. Was: button "Button 1", Now: button "{new_name}". '
+                           'Take a new snapshot.')
+    assert clicks(driver) == []
 
 
 def test_unchanged_click_has_no_note(mutations):

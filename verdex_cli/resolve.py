@@ -6,11 +6,12 @@ invalid_ref -> context/page mismatch -> unknown_ref -> navigated -> removed -> c
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from .browser.frames import Frame
 from .browser.page import Page
-from .errors import RefError
+from .errors import RefError, VerdexError
 from .refs import Ref, RefRecord, RefStore, describe, name_change, parse_ref
 
 MINOR_NOTE = "Element may have changed. Using current state."
@@ -56,9 +57,37 @@ def _unknown(text: str) -> RefError:
     return RefError(f"Ref '{text}' not found. Take a new snapshot.", kind="unknown_ref")
 
 
-def _removed(text: str, rec: RefRecord) -> RefError:
-    return RefError(f"Element {describe(rec.role, rec.name)} (ref {text}) no longer exists. Take a new snapshot.",
-                    kind="removed")
+def _removed(text: str, rec: RefRecord, successors: list[RefRecord] = ()) -> RefError:
+    what = describe(rec.role, rec.name)
+    msg = f"Element {what} (ref {text}) no longer exists." if what else f"Element (ref {text}) no longer exists."
+    if len(successors) == 1:
+        s = successors[0]
+        msg += f" A new {describe(s.role, s.name)} is in its place: {s.ref}."
+    elif successors:
+        msg += " New elements like it are in its place: " + ", ".join(
+            f"{describe(s.role, s.name)} {s.ref}" for s in successors) + "."
+    return RefError(msg + " Take a new snapshot.", kind="removed")
+
+
+def _successors(page: Page, store: RefStore, fr: Frame, ref: Ref, rec: RefRecord) -> list[RefRecord]:
+    """Look-alikes of a removed element in its place (a re-render): each gets a ref, none is acted on."""
+    try:
+        found = page.frames.eval(fr, f"__verdexBridge.successors({ref.n}, {json.dumps(rec.role)}, "
+                                     f"{json.dumps(rec.name)})")["value"] or []
+    except VerdexError:
+        return []  # only a hint: never let it change the verdict
+    return [store.adopt(f"{store.prefix}f{ref.frame}e{s['n']}", s["role"], s["name"], ref.frame, s["tier"], str(ref))
+            for s in found]
+
+
+def identity_note(change: str) -> str:
+    """' Its data-key changed from "1" to "12".' for the end of a `changed` message."""
+    return f" {change[0].upper()}{change[1:]}." if change else ""
+
+
+def is_changed(rec: RefRecord, role: str, name: str, id_change: str) -> bool:
+    """The element the ref names is not the one the snapshot showed any more (the `changed` rule)."""
+    return role != rec.role or name_change(rec.name, name) == "significant" or bool(id_change)
 
 
 def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefRecord, Frame, dict]:
@@ -90,7 +119,7 @@ def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefR
     status = live.get("status")
     if status == "removed":
         store.mark_removed(text)
-        raise _removed(text, rec)
+        raise _removed(text, rec, _successors(page, store, fr, ref, rec))
     if status != "live":
         raise _unknown(text)
     return ref, text, rec, fr, live
@@ -100,10 +129,12 @@ def resolve(page: Page, store: RefStore | None, raw: str) -> Resolved:
     ref, text, rec, fr, live = locate(page, store, raw)
     role, name = live.get("role", ""), live.get("name", "")
     notes = []
-    if role != rec.role or name_change(rec.name, name) == "significant":
+    id_change = live.get("idChange") or ""
+    if is_changed(rec, role, name, id_change):
         rec.status = "changed"
         raise RefError(f"Element changed since snapshot. Was: {describe(rec.role, rec.name)}, "
-                       f"Now: {describe(role, name)}. Take a new snapshot.", kind="changed")
+                       f"Now: {describe(role, name)}. Take a new snapshot.{identity_note(id_change)}",
+                       kind="changed")
     if name != rec.name:
         notes.append(MINOR_NOTE)
     return Resolved(ref, text, fr, rec, role, name, live, notes)

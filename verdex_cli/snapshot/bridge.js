@@ -20,22 +20,9 @@ const __verdexBridge = (() => {
   // a cheap pre-check before looking for refs inside a children-presentational control
   const MAYBE_INTERACTIVE = 'a[href], area[href], button, input, select, textarea, [tabindex], [role], [contenteditable]';
 
-  let counter = 0;                 // last ref number issued in this document
-  let refOf = new WeakMap();       // element -> n
-  const elementOf = new Map();     // n -> element (kept to explain removals)
   let owners = [];                 // frame owner elements of the last snapshot
-
-  function init(start) { counter = Math.max(counter, start | 0); }
-
-  function issue(el) {
-    let n = refOf.get(el);
-    if (n === undefined) {
-      n = ++counter;
-      refOf.set(el, n);
-      elementOf.set(n, el);
-    }
-    return n;
-  }
+  const init = Registry.init;
+  const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
 
   function tierOf(el, role, inContainer, tag) {
     if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || tag === 'select' ||
@@ -45,6 +32,7 @@ const __verdexBridge = (() => {
   }
 
   function walk(node, out, inContainer) {
+    if (!Deep.enter(node, out, inContainer)) return;  // too deep for this stack: walked later
     const kids = Aria.children(node);
     for (let i = 0; i < kids.length; i++) {
       const k = kids[i];
@@ -58,6 +46,7 @@ const __verdexBridge = (() => {
         element(k, out, inContainer);
       }
     }
+    Deep.leave();
   }
 
   function element(el, out, inContainer) {
@@ -71,7 +60,7 @@ const __verdexBridge = (() => {
     const tag = el.localName;
     const tier = tierOf(el, role, inContainer, tag);
     const node = { r: role };
-    if (tier) { node.e = issue(el); node.t = tier; }
+    if (tier) { node.e = issue(el, tier); node.t = tier; }
     if (role === 'iframe') {
       nameInto(node, el, role);
       node.fo = owners.length;
@@ -167,15 +156,23 @@ const __verdexBridge = (() => {
   function snapshot() {
     owners = [];
     Aria.begin();
+    Registry.begin();
+    Deep.begin();
     let root;
+    let gone;
+    let flat = 0;
     try {
       root = { r: 'document', n: (document.title || '').replace(WS, ' ').trim(), c: [] };
       const start = document.body || document.documentElement;
       if (start) walk(start, root.c, false);
+      if (Deep.drain(walk)) Deep.expand(root);
+      flat = Deep.flatten(root);
     } finally {
+      gone = Registry.end();
       Aria.end();
     }
-    return JSON.stringify({ root, counter, url: location.href });
+    return JSON.stringify({ root, counter: Registry.counter, url: location.href, gone, flat, owners: owners.length,
+      tiers: Registry.tiers() });
   }
 
   function owner(k) { return owners[k]; }
@@ -211,9 +208,9 @@ const __verdexBridge = (() => {
   function hiddenInTree(el) { return Aria.isHidden(el); }
 
   function describe(n) {
-    const el = elementOf.get(n);
-    if (!el) return { status: (n > 0 && n <= counter) ? 'forgotten' : 'unknown' };
-    if (!el.isConnected) return { status: 'removed' };
+    const st = Registry.status(n);
+    if (st !== 'live') return { status: st };
+    const el = Registry.get(n);
     const cur = current(el);
     const r = el.getBoundingClientRect();
     const attrs = {};
@@ -223,6 +220,7 @@ const __verdexBridge = (() => {
     }
     return {
       status: 'live', role: cur.role, name: cur.name, hidden: cur.hidden, states: cur.states,
+      idChange: Registry.identityChange(n),
       tag: el.localName, attrs, box: { x: r.x, y: r.y, width: r.width, height: r.height },
     };
   }
@@ -242,9 +240,9 @@ const __verdexBridge = (() => {
   // Prepare an element for a pointer action: scroll, wait until visible,
   // enabled, stable and hit-testable; return its click point.
   async function prepare(n, opts) {
-    const el = elementOf.get(n);
-    if (!el) return { status: 'unknown' };
-    if (!el.isConnected) return { status: 'removed' };
+    const st = Registry.status(n);
+    if (st !== 'live') return { status: st };
+    const el = Registry.get(n);
     const deadline = performance.now() + (opts.timeoutMs || 5000);
     let reason = 'not ready';
     let lastBox = null;
@@ -299,7 +297,7 @@ const __verdexBridge = (() => {
 
   function arm(n) {
     disarm();
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el) return false;
     const g = { el, received: 0, blocked: [], handler: null };
     g.handler = (ev) => {
@@ -324,7 +322,7 @@ const __verdexBridge = (() => {
   }
 
   function focus(n) {
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el || !el.isConnected) return { status: 'removed' };
     el.focus({ preventScroll: false });
     let active = document.activeElement;
@@ -333,7 +331,7 @@ const __verdexBridge = (() => {
   }
 
   function selectAll(n) {
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el) return false;
     if (typeof el.select === 'function' && (el.localName === 'input' || el.localName === 'textarea')) { el.select(); return true; }
     if (el.isContentEditable) {
@@ -348,14 +346,14 @@ const __verdexBridge = (() => {
   }
 
   function fieldValue(n) {
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el) return null;
     if (el.isContentEditable) return el.textContent;
     return typeof el.value === 'string' ? el.value : null;
   }
 
   function options(n) {
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el || el.localName !== 'select') return null;
     return { multiple: el.multiple, options: [...el.options].map((o, i) => ({ index: i, value: o.value,
       label: (o.label || o.textContent || '').replace(WS, ' ').trim(), selected: o.selected, disabled: o.disabled })) };
@@ -366,17 +364,18 @@ const __verdexBridge = (() => {
     Aria.begin();
     try {
       return ns.map((n) => {
-        const el = elementOf.get(n);
-        if (!el) return { status: 'unknown' };
-        if (!el.isConnected) return { status: 'removed' };
+        const st = Registry.status(n);
+        if (st !== 'live') return { status: st };
+        const el = Registry.get(n);
         const role = Aria.role(el) || 'generic';
-        return { status: hiddenInTree(el) ? 'hidden' : 'live', role, name: Aria.name(el, role).name };
+        return { status: hiddenInTree(el) ? 'hidden' : 'live', role, name: Aria.name(el, role).name,
+          idChange: Registry.identityChange(n) };
       });
     } finally { Aria.end(); }
   }
 
   function optionPoint(n, index) {
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el || el.localName !== 'select' || !el.options[index]) return null;
     const opt = el.options[index];
     opt.scrollIntoView({ block: 'nearest', behavior: 'instant' });
@@ -386,14 +385,24 @@ const __verdexBridge = (() => {
   }
 
   // Forget every ref of this document (reset-refs); numbering restarts unless kept.
-  function reset(keepCounter) {
-    elementOf.clear();
-    refOf = new WeakMap();
-    if (!keepCounter) counter = 0;
+  const reset = Registry.reset;
+
+  // Look-alikes of removed ref n in its place (see Registry.successors); each gets a ref.
+  function successors(n, role, name) {
+    Aria.begin();
+    try {
+      return Registry.successors(n, role, name, (el, r) => tierOf(el, r, inContainer(el)),
+        (t) => (t || '').replace(WS, ' ').trim(), 5);
+    } finally { Aria.end(); }
   }
 
-  function element_(n) { return elementOf.get(n) || null; }
+  function inContainer(el) {
+    for (let p = el.parentElement; p; p = p.parentElement) if (CONTAINERS.has(Aria.role(p))) return true;
+    return false;
+  }
 
-  return { aria: Aria, init, snapshot, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset,
-    element: element_, get counter() { return counter; } };
+  function element_(n) { return Registry.get(n) || null; }
+
+  return { aria: Aria, init, snapshot, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
+    element: element_, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
 })();

@@ -301,6 +301,8 @@
   function contentText(el, st) {
     // An element hidden only by visibility contributes no text of its own, but
     // its visible descendants still count.
+    // guard (verdex identity): below 250 nested levels the subtree's text is read flat, not recursed
+    if ((st.depth = (st.depth || 0) + 1) > 250) { st.depth--; return el.textContent; }
     const ownTextHidden = !st.includeHidden && el !== st.root && isHiddenImpl(el);
     let out = ownTextHidden ? '' : pseudoText(el, '::before');
     // A list item's marker joins names only through aria-labelledby (accname
@@ -331,6 +333,7 @@
       else out += t;
     }
     if (!ownTextHidden) out += pseudoText(el, '::after');
+    st.depth--;
     return out;
   }
 
