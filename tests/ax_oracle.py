@@ -59,7 +59,8 @@ WALKER_JS = r"""
       for (const c of Aria.children(node)) {
         if (c.nodeType !== 1) continue;
         if (Aria.isHidden(c)) {
-          if (c.hasAttribute('data-case')) {
+          // (an <area> is reported under its image instead)
+          if (c.hasAttribute('data-case') && c.localName !== 'area') {
             els.push(c);
             out.push({role: 'hidden', name: '', fromContent: false, states: {},
                       value: null, label: Aria.label(c), case: c.getAttribute('data-case'),
@@ -81,10 +82,19 @@ WALKER_JS = r"""
             role, name: n.name, fromContent: n.fromContent,
             states: Aria.states(c, role), value: Aria.value(c, role),
             label: Aria.label(c), case: c.getAttribute('data-case') || '',
-            html: c.outerHTML.slice(0, 300),
+            html: c.outerHTML.slice(0, 300), differs: c.getAttribute('data-differs'),
+            specRole: c.getAttribute('data-spec-role'), specName: c.getAttribute('data-spec-name'),
           });
         }
         if (role === 'iframe') continue;
+        // Image-map links are shown under their image (as in the bridge).
+        for (const a of Aria.mapAreas(c)) {
+          const n = Aria.name(a, 'link');
+          els.push(a);
+          out.push({role: 'link', name: n.name, fromContent: n.fromContent,
+                    states: Aria.states(a, 'link'), value: null, label: Aria.label(a),
+                    case: a.getAttribute('data-case') || '', html: a.outerHTML.slice(0, 300)});
+        }
         walk(c, inContainer || CONTAINERS.has(role));
       }
     };
@@ -126,6 +136,8 @@ CHROME_ROLE_MAP = {
     "Section": "generic",
     "Pre": "generic",
     "Ruby": "generic",
+    "Video": "generic",  # html-aam: no corresponding ARIA role
+    "Audio": "generic",
     "presentation": "none",
 }
 IGNORED_CHROME_ROLES = frozenset({"StaticText", "InlineTextBox", "LineBreak", "ListMarker"})
@@ -151,6 +163,20 @@ class Comparison:
     chrome_name: str
     chrome_ignored: bool
     extra: dict = field(default_factory=dict)
+    # A fixture may mark a deliberate difference from Chrome: data-differs="why"
+    # with the spec's expected data-spec-role / data-spec-name.
+    differs: str | None = None
+    spec_role: str | None = None
+    spec_name: str | None = None
+
+    @property
+    def follows_spec(self) -> bool:
+        """Marked as a deliberate difference, and ours is what the spec asks."""
+        if not self.differs:
+            return False
+        role = self.spec_role if self.spec_role is not None else self.chrome_role
+        name = self.spec_name if self.spec_name is not None else self.chrome_name
+        return self.ours_role == role and norm_ws(self.ours_name) == norm_ws(name)
 
     @property
     def excluded(self) -> bool:
@@ -331,6 +357,7 @@ def compare_page(tab, url: str = "") -> PageResult:
             chrome_ignored=c["ignored"] if c else True,
             extra={"states": e["states"], "value": e.get("value"), "fromContent": e["fromContent"],
                    "html": e.get("html", ""), "chrome_states": c["states"] if c else {}},
+            differs=e.get("differs"), spec_role=e.get("specRole"), spec_name=e.get("specName"),
         ))
     missed = []
     for be, c in chrome.items():

@@ -68,3 +68,45 @@ def test_demo_snapshots_agree_with_chrome(driver, demo):
 def test_form_page_fully_agrees(driver, demo, name):
     total, bad = _compare(driver, demo.url(name))
     assert total > 30 and not bad, "\n".join(bad)
+
+
+def test_snapshot_shows_spec_structure(driver):
+    """Image-map links, a link inside a role=button card, a named generic, the
+    table's header row group (its sole body collapsed) and a section header."""
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent / "fixtures" / "aria" / "snapshot_rules.html"
+    driver.ok("open " + str(page))
+    data = driver.ok("snapshot").data
+    text = data["text"]
+    by_name = {(info["role"], info["name"]) for info in data["refs"].values()}
+    assert ("link", "North") in by_name            # <area href> under its image
+    assert not any(n == "No href" for _, n in by_name)
+    assert ("link", "Read more") in by_name        # reachable inside a role=button
+    assert ("button", "Card title Read more") in by_name
+    assert '- generic "for example"' in text       # named text-level element
+    assert "- rowgroup:" in text                   # <thead> shown
+    assert text.count("- rowgroup") == 1           # the only <tbody> collapsed
+    assert "- sectionheader: Post header" in text
+    img_line = next(i for i, line in enumerate(text.splitlines()) if 'img "Site map"' in line)
+    assert 'link "North"' in text.splitlines()[img_line + 1]
+
+
+def test_media_controls_are_listed_without_refs(driver):
+    """<video controls>: the media element gets a ref (it is focusable); the
+    browser-drawn controls are listed, marked [native],
+    and get no refs (they live in the browser's own shadow tree)."""
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent / "fixtures" / "aria" / "snapshot_rules.html"
+    driver.ok("open " + str(page))
+    data = driver.ok("snapshot").data
+    lines = data["text"].splitlines()
+    i = next(i for i, line in enumerate(lines) if 'generic "Intro clip"' in line)
+    assert "[ref=" in lines[i]
+    kids = lines[i + 1:i + 6]
+    assert any('button "play"' in k for k in kids)
+    assert any('slider "video time scrubber"' in k for k in kids)
+    assert all("[native]" in k and "[ref=" not in k for k in kids)
+    assert "Fallback text never shown" not in data["text"]
+    assert not any(info["name"] == "play" for info in data["refs"].values())

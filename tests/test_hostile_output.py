@@ -251,7 +251,7 @@ def test_long_repl_output_goes_through_the_pager(tmp_path, monkeypatch):
     assert record.read_text().count("\n") > 100
     short = Result("value", {"value": "short"})
     renderer.show_paged(Outcome("eval y", True, short))
-    assert out.file.getvalue() == "short\n"
+    assert out.file.getvalue() == "'short'\n"  # strings are quoted like the console
 
 
 def test_missing_pager_falls_back_to_printing(monkeypatch):

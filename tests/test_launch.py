@@ -339,7 +339,7 @@ def test_no_orphans_after_oneshot_run(run_tmp):
     proc = start_verdex(["run", INDEX, "eval document.title"], run_tmp, stdin=subprocess.DEVNULL)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
-    assert out.decode().strip() == "Verdex demo site"
+    assert out.decode().strip() == "'Verdex demo site'"
     needle = str(run_tmp / "verdex-profile-")
     assert_no_orphans(needle, set())
     assert not glob.glob(needle + "*")

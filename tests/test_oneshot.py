@@ -73,7 +73,7 @@ def test_eval_title_json_full_launch(tmp_path):
 def test_plain_output_without_json(run):
     proc = run("--no-color", INDEX, "eval document.title", "eval 6 * 7")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == ["Verdex demo site", "42"]
+    assert proc.stdout.splitlines() == ["'Verdex demo site'", "42"]  # strings quoted, like the DevTools console
 
 
 def test_every_command_prints_one_json_object(run):

@@ -152,7 +152,9 @@ def test_rerender_gives_new_refs_and_old_ones_are_removed(mut):
         assert n_of(new[name]) > top
     for name, ref in old.items():
         out = driver.fail(f"click {ref}", "removed")
-        assert out.message == f'Element button "{name}" (ref {ref}) no longer exists. Take a new snapshot.'
+        # the re-rendered twin (same name, data-id and place) is named, with the ref it already has
+        assert out.message == (f'Element button "{name}" (ref {ref}) no longer exists. '
+                               f'A new button "{name}" is in its place: {new[name]}. Take a new snapshot.')
     assert clicks(driver) == []
     driver.ok(f"click {new['Button 5']}")
     assert clicks(driver) == ["b5"]

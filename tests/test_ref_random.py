@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections import Counter
 
@@ -57,8 +58,13 @@ def norm(text: str) -> str:
 
 
 def significant(old: str, new: str) -> bool:
-    a, b = norm(old), norm(new)
-    return not (a == b or a in b or b in a)
+    """The test's own statement of the rule: the words (letters/digits) differ, and neither name's words
+    are a whole-word prefix or suffix of the other's."""
+    a, b = re.findall(r"\w+", old.casefold()), re.findall(r"\w+", new.casefold())
+    if not a and not b:
+        return norm(old) != norm(new)
+    short, long_ = sorted((a, b), key=len)
+    return not (long_[:len(short)] == short or long_[len(long_) - len(short):] == short)
 
 
 class Model:

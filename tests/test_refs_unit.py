@@ -119,6 +119,16 @@ def test_name_same(old, new):
     ("Submit order", "Submit"),       # new contained in old
     ("Cart", "Cart (3)"),
     ("Button 1", "button  1 (x)"),    # whitespace + case + containment together
+    ("Add to cart", "Add to cart (2)"),  # an added count
+    ("Add to cart", "Add to cart (1)"),
+    ("Save", "Save!"),                # punctuation only
+    ("Save draft", "save-draft"),
+    ("E-mail", "e mail"),
+    ("New messages", "3 new messages"),  # whole-word suffix
+    ("Download", "Download report.pdf"),
+    ("+", " + "),                     # symbols only, same symbols
+    ("", "Close"),                    # an unnamed element got a name
+    ("Größe", "GRÖSSE"),              # case folding beyond ASCII
 ])
 def test_name_minor(old, new):
     assert name_change(old, new) == "minor"
@@ -130,9 +140,30 @@ def test_name_minor(old, new):
     ("Save", "Saving..."),      # not contained: 'saving' does not contain 'save'
     ("Add to cart", "Added"),
     ("Button 1", "Button 2"),
+    ("Item 1", "Item 12"),            # a number changed: a recycled row shows another item
+    ("Item 12", "Item 1"),
+    ("Row 3 of 10", "Row 4 of 10"),
+    ("Add to cart (1)", "Add to cart (2)"),
+    ("Button 1", "utton 1"),          # part of a word is not a word
+    ("Submit", "Submitting"),
+    ("Delete Alice", "Delete Bob"),
+    ("Open settings menu", "Open menu"),  # a word in the middle went away
+    ("+", "-"),                       # symbols only, another symbol
 ])
 def test_name_significant(old, new):
     assert name_change(old, new) == "significant"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=20), st.text(max_size=20))
+def test_name_rule_properties(a, b):
+    """Symmetric; case and whitespace never matter; a name plus an extra word is never significant."""
+    assert name_change(a, b) in ("same", "minor", "significant")
+    assert (name_change(a, b) == "significant") == (name_change(b, a) == "significant")
+    assert name_change(a, a.upper() if a.upper().casefold() == a.casefold() else a) != "significant"
+    assert name_change(a, " ".join(a.split())) != "significant"
+    assert name_change(a, f"{a} extra") != "significant"
+    assert name_change(a, f"(9) {a}") != "significant"
 
 
 def test_describe():
@@ -243,3 +274,70 @@ def test_store_reset():
     assert store.get("c0p0f0e1") is None
     assert store.completions() == []
     assert store.diff()["from"] is None
+
+
+# -- RefStore: tombstones (bounded memory) --------------------------------------------------------
+
+def record_gone(store: RefStore, refs: dict[str, tuple[str, str]], gone: list[int], loaders=None):
+    loaders = loaders or {0: "L0"}
+    s = snap(store.next_number(), refs, tuple(loaders))
+    s.frames[0].gone = gone
+    store.record(s, loaders, set(loaders))
+    return s
+
+
+def test_store_buries_dropped_refs_and_still_knows_them_as_removed():
+    store = RefStore("c0p0")
+    record(store, {"c0p0f0e1": ("button", "Keep"), "c0p0f0e2": ("button", "Old"), "c0p0f0e3": ("link", "Gone")})
+    record_gone(store, {"c0p0f0e1": ("button", "Keep")}, gone=[2, 3])
+    assert set(store.records) == {"c0p0f0e1"}
+    assert store.tombstone_count == 2
+    rec = store.get("c0p0f0e2")
+    assert rec is not None and rec.status == "removed"
+    assert (rec.role, rec.name, rec.frame, rec.loader) == ("button", "Old", 0, "L0")
+    assert store.get("c0p0f0e4") is None          # never issued: unknown
+    assert store.get("c0p0f1e2") is None          # another frame
+    assert store.get("c0p1f0e2") is None          # another page's prefix
+
+
+def test_store_tombstone_cleared_when_the_element_comes_back_or_the_document_changes():
+    store = RefStore("c0p0")
+    record(store, {"c0p0f0e1": ("button", "A"), "c0p0f0e2": ("button", "B")})
+    record_gone(store, {"c0p0f0e1": ("button", "A")}, gone=[2])
+    record(store, {"c0p0f0e1": ("button", "A"), "c0p0f0e2": ("button", "B again")})  # re-attached
+    assert store.tombstone_count == 0 and store.get("c0p0f0e2").status == "live"
+    record_gone(store, {"c0p0f0e1": ("button", "A")}, gone=[2])
+    assert store.tombstone_count == 1
+    record(store, {"c0p0f0e1": ("button", "New page")}, loaders={0: "L1"})  # a new document
+    assert store.tombstone_count == 0 and store.get("c0p0f0e2") is None
+    record_gone(store, {"c0p0f0e1": ("button", "New page")}, gone=[1], loaders={0: "L1"})
+    store.reset()
+    assert store.tombstone_count == 0 and store.get("c0p0f0e1") is None
+
+
+def test_store_stays_bounded_across_many_rerenders():
+    """500 new refs per snapshot, the page lets go of each after a few snapshots: records stay flat."""
+    from verdex_cli.refs import TOMB_NAMES
+
+    store = RefStore("c0p0")
+    per, keep = 500, 5
+    for k in range(60):
+        refs = {f"c0p0f0e{k * per + i + 1}": ("button", f"Button {i}") for i in range(per)}
+        gone = list(range((k - keep) * per + 1, (k - keep + 1) * per + 1)) if k >= keep else []
+        record_gone(store, refs, gone)
+    assert len(store.records) == keep * per  # the last `keep` rounds; older ones are buried
+    assert len(store.tomb_names) <= TOMB_NAMES
+    assert store.tombstone_count == (60 - keep) * per
+    assert len(store.tombs[0]) <= 60 * per // 8 + 1  # one bit per ref number
+    assert store.get("c0p0f0e1").status == "removed"  # the oldest: name forgotten, still removed
+    assert store.get(f"c0p0f0e{(60 - keep) * per}").name == f"Button {per - 1}"
+
+
+def test_history_is_bounded():
+    store = RefStore("c0p0")
+    for i in range(200):
+        record(store, {"c0p0f0e1": ("button", f"Count {i}")})
+    hist = store.get("c0p0f0e1").history
+    assert len(hist) <= 30
+    assert hist[0] == 'issued in snapshot #1 as button "Count 0"'
+    assert hist[-1] == "name 'Count 198' -> 'Count 199' in #200"

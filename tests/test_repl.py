@@ -42,7 +42,7 @@ def test_piped_stdin_runs_the_lines_as_a_script(chrome_http, tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("Opened file://") and lines[0].endswith("Verdex demo site")
-    assert lines[1:] == ["Verdex demo site", "42"]
+    assert lines[1:] == ["'Verdex demo site'", "42"]  # strings quoted, like the DevTools console
     assert not (tmp_path / "state" / "verdex" / "history").exists()  # scripts do not write history
 
 

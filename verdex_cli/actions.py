@@ -13,7 +13,7 @@ import time
 
 from .browser.frames import Frame
 from .browser.page import Page
-from .errors import CDPError, ConnectionLost, JSError, NotActionable, NotApplied, UsageError
+from .errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied, UsageError
 from .focus import Focus
 from .keys import parse_key
 from .resolve import Resolved
@@ -140,6 +140,11 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
             guard = _bridge(page, res.frame, "disarm()", timeout=2)
         except (CDPError, JSError, ConnectionLost):
             pass  # the document went away (navigation): the click did land
+        except CDPTimeout:
+            # Chrome holds calls into a frame whose navigation has not committed yet (a slow server):
+            # the navigation the click started is the proof that it landed
+            if page.nav_count == nav_before:
+                raise
     notes = list(res.notes)
     if guard["blocked"]:
         raise NotActionable(f"Element {res.label} was not clicked: the events would have reached "

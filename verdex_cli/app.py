@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .browser.launch import endpoint_host, is_loopback
-from .browser.page import normalize_url
 from .browser.session import Options, Session
+from .browser.urls import normalize_url
 from .commands.context import Context
 from .errors import ExitStatus, UsageError, VerdexError
 from .render import Renderer
@@ -32,10 +32,12 @@ class AppOptions:
     no_color: bool = False
     debug: bool = False
     pager: bool = True
+    downloads: str | None = None
 
 
 def make_context(opts: AppOptions) -> Context:
-    session_opts = Options(headless=not opts.headed, chrome=opts.chrome, connect=opts.connect, timeout=opts.timeout)
+    session_opts = Options(headless=not opts.headed, chrome=opts.chrome, connect=opts.connect, timeout=opts.timeout,
+                           downloads=opts.downloads)
     return Context(lambda: Session.start(session_opts, init_script=bridge_source()))
 
 

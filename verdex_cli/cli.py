@@ -15,7 +15,7 @@ from .app import AppOptions, run_oneshot, run_repl
 from .errors import ErrorKind, ExitStatus
 from .sanitize import json_line
 
-GLOBAL_VALUE_OPTIONS = {"--chrome", "--connect", "--timeout", "--script"}
+GLOBAL_VALUE_OPTIONS = {"--chrome", "--connect", "--timeout", "--script", "--downloads"}
 
 repl_app = typer.Typer(add_completion=False, no_args_is_help=False, pretty_exceptions_enable=False,
                        context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,6 +31,8 @@ JSON = typer.Option(False, "--json", help="Print one JSON object per command (JS
 NO_COLOR = typer.Option(False, "--no-color", help="Plain output without colours.")
 DEBUG = typer.Option(False, "--debug", help="Show tracebacks for errors.")
 NO_PAGER = typer.Option(False, "--no-pager", help="REPL: never page long output.")
+DOWNLOADS = typer.Option(None, "--downloads", metavar="DIR",
+                         help="Save downloads in DIR (default: a private temporary folder removed on exit).")
 
 
 def _version(value: bool):
@@ -47,10 +49,10 @@ def repl_main(
                                         help="URL or local file to open (default: the demo site)."),
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
-    no_pager: bool = NO_PAGER,
+    no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
 ):
-    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=not no_pager)
+    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=not no_pager, downloads=downloads)
     raise typer.Exit(int(run_repl(opts, url)))
 
 
@@ -65,9 +67,9 @@ def run_main(
     keep_going: bool = typer.Option(False, "--keep-going", help="Run every command even after a failure."),
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
-    no_pager: bool = NO_PAGER,
+    no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS,
 ):
-    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=False)
+    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=False, downloads=downloads)
     raise typer.Exit(int(run_oneshot(opts, url, list(commands or []), keep_going, script=script)))
 
 

@@ -29,6 +29,17 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
     def do_GET(self):  # noqa: N802
+        path = self.path.split("?", 1)[0]
+        if path.startswith("/download/"):  # a server-made file, sent as an attachment
+            name = "".join(c for c in path.rsplit("/", 1)[-1] if c.isalnum() or c in "._-") or "report.csv"
+            body = "".join(f"{i},item {i},{i * 7 % 100}\n" for i in range(1, 201)).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/csv")
+            self.send_header("Content-Disposition", f'attachment; filename="{name}"')
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if self.path.split("?", 1)[0] == "/origins.js":
             body = self.origins_js
             self.send_response(200)

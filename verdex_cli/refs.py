@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
 from .errors import RefError
@@ -46,12 +46,28 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+_WORD = re.compile(r"\w+")
+
+
 def name_change(old: str, new: str) -> str:
-    """'same', 'minor' (whitespace/case, or one contains the other) or 'significant'."""
+    """'same', 'minor' or 'significant'.
+
+    Names are compared as sequences of words (letters and digits, case-folded). Minor: the same words
+    (case, whitespace or punctuation changed), or the words of one name are a whole-word prefix or suffix
+    of the other's (an added count "Add to cart" -> "Add to cart (2)", "Submit" -> "Submit order").
+    Anything else -- a word or number changed ("Item 1" -> "Item 12", "Save" -> "Saving...") -- is
+    significant: a recycled element showing another item must not be acted on.
+    """
     if old == new:
         return "same"
-    a, b = _norm(old), _norm(new)
-    if a == b or a in b or b in a:
+    a, b = _WORD.findall(old.casefold()), _WORD.findall(new.casefold())
+    if not a and not b:  # symbols only ("+", "×"): compare them as they are
+        return "minor" if _norm(old) == _norm(new) else "significant"
+    if a == b:
+        return "minor"
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    k = len(short)
+    if long_[:k] == short or long_[len(long_) - k:] == short:
         return "minor"
     return "significant"
 
@@ -70,13 +86,32 @@ class RefRecord:
     status: str = "live"  # live | changed | removed | hidden | navigated
     history: list[str] = field(default_factory=list)
 
+    def log(self, line: str) -> None:
+        """Add to the history, keeping its first line and the most recent ones."""
+        self.history.append(line)
+        if len(self.history) > HISTORY:
+            del self.history[1:len(self.history) - HISTORY + 1]
+
+
+HISTORY = 30        # history lines kept per ref
+TOMB_NAMES = 5000   # tombstones that still know the role and name of their element
+
 
 class RefStore:
-    """All refs of one page, plus the last two snapshots for diff/staleness."""
+    """All refs of one page, plus the last two snapshots for diff/staleness.
+
+    Memory stays bounded on pages that re-render all the time: when the page's registry drops a
+    long-gone element (see snapshot/registry.js) its record here becomes a tombstone -- one bit per
+    frame and ref number, plus role and name for the most recent TOMB_NAMES -- so the ref still
+    resolves to `removed`, never to `unknown_ref`.
+    """
 
     def __init__(self, prefix: str):
         self.prefix = prefix
         self.records: dict[str, RefRecord] = {}
+        self.tombs: dict[int, bytearray] = {}           # frame -> bitmap of dropped ref numbers
+        self.tomb_names: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self.tombstone_count = 0
         self.snapshot_no = 0
         self.last: deque[dict[str, tuple[str, str]]] = deque(maxlen=2)
         self.last_loaders: deque[dict[int, str]] = deque(maxlen=2)  # frame -> document, per snapshot
@@ -98,11 +133,13 @@ class RefStore:
         if 0 in captured_frames and old_main is not None and old_main != loaders.get(0):
             self.records.clear()
             self.frame_loaders.clear()
+            self._clear_tombs(None)
         for fi in captured_frames:
             old = self.frame_loaders.get(fi)
             if old is not None and old != loaders.get(fi):
                 for key in [k for k, r in self.records.items() if r.frame == fi]:
                     del self.records[key]
+                self._clear_tombs(fi)
         self.frame_loaders.update({fi: loaders[fi] for fi in captured_frames})
         self.frame_urls.update({f.index: f.url for f in snap.frames})
         for ref, info in snap.refs.items():
@@ -110,6 +147,9 @@ class RefStore:
         for ref, rec in self.records.items():
             if rec.last_seen != no and rec.frame in captured_frames and rec.status in ("live", "changed"):
                 rec.status = "hidden"  # refined to 'removed' by the caller when the element is gone
+        for f in snap.frames:
+            if f.gone and f.index in captured_frames:
+                self._bury(f.index, f.gone)
         self.last.append({r: (i.role, i.name) for r, i in snap.refs.items()})
         self.last_loaders.append(dict(loaders))
 
@@ -119,13 +159,15 @@ class RefStore:
             rec = RefRecord(ref, info.role, info.name, info.frame, loader, info.tier, no, no, info.shown)
             rec.history.append(f"issued in snapshot #{no} as {describe(info.role, info.name)}")
             self.records[ref] = rec
+            if info.frame in self.tombs:  # an element that came back after its ref was buried
+                self._unbury(info.frame, ref)
             return
         if rec.role != info.role:
-            rec.history.append(f"role {rec.role} -> {info.role} in #{no}")
+            rec.log(f"role {rec.role} -> {info.role} in #{no}")
         if rec.name != info.name:
-            rec.history.append(f"name {rec.name!r} -> {info.name!r} in #{no}")
+            rec.log(f"name {rec.name!r} -> {info.name!r} in #{no}")
         if rec.status in ("hidden", "removed"):
-            rec.history.append(f"seen again in #{no}")
+            rec.log(f"seen again in #{no}")
         rec.role, rec.name, rec.tier, rec.shown = info.role, info.name, info.tier, info.shown
         rec.last_seen, rec.status = no, "live"
 
@@ -133,9 +175,76 @@ class RefStore:
         rec = self.records.get(ref)
         if rec is not None and rec.status != "removed":
             rec.status = "removed"
-            rec.history.append(f"removed (noticed after snapshot #{self.snapshot_no})")
+            rec.log(f"removed (noticed after snapshot #{self.snapshot_no})")
+
+    def adopt(self, ref: str, role: str, name: str, frame: int, tier: int, of: str) -> RefRecord:
+        """Record a ref issued outside a snapshot (the successor of removed ref `of`)."""
+        rec = self.records.get(ref)
+        if rec is None:
+            loader = self.frame_loaders.get(frame, "")
+            no = self.snapshot_no
+            rec = RefRecord(ref, role, name, frame, loader, tier, no, no)
+            rec.history.append(f"issued after snapshot #{no} as {describe(role, name)}, in the place of removed {of}")
+            self.records[ref] = rec
+            if frame in self.tombs:
+                self._unbury(frame, ref)
+        else:
+            rec.role, rec.name, rec.status, rec.shown = role, name, "live", True
+            rec.log(f"named as the successor of removed {of}")
+        return rec
+
+    # -- tombstones ---------------------------------------------------------
+    def _bury(self, frame: int, numbers: list[int]) -> None:
+        bits = self.tombs.setdefault(frame, bytearray())
+        for n in numbers:
+            ref = f"{self.prefix}f{frame}e{n}"
+            rec = self.records.pop(ref, None)
+            i = n >> 3
+            if i >= len(bits):
+                bits.extend(bytes(i - len(bits) + 1))
+            if not bits[i] >> (n & 7) & 1:
+                bits[i] |= 1 << (n & 7)
+                self.tombstone_count += 1
+            if rec is not None:
+                self.tomb_names[ref] = (rec.role, rec.name)
+                if len(self.tomb_names) > TOMB_NAMES:
+                    self.tomb_names.popitem(last=False)
+
+    def _unbury(self, frame: int, ref: str) -> None:
+        n = int(ref.rsplit("e", 1)[1])
+        bits = self.tombs[frame]
+        i = n >> 3
+        if i < len(bits) and bits[i] >> (n & 7) & 1:
+            bits[i] &= ~(1 << (n & 7)) & 0xFF
+            self.tombstone_count -= 1
+        self.tomb_names.pop(ref, None)
+
+    def _clear_tombs(self, frame: int | None) -> None:
+        frames = list(self.tombs) if frame is None else [frame]
+        for fi in frames:
+            bits = self.tombs.pop(fi, None)
+            if bits:
+                self.tombstone_count -= sum(bin(b).count("1") for b in bits)
+        prefix = None if frame is None else f"{self.prefix}f{frame}e"
+        for ref in [r for r in self.tomb_names if prefix is None or r.startswith(prefix)]:
+            del self.tomb_names[ref]
+
+    def tombstone(self, ref: str) -> RefRecord | None:
+        """A removed ref whose record was let go of, as a record of status 'removed' (else None)."""
+        m = REF_RE.match(ref)
+        if m is None or not ref.startswith(self.prefix + "f"):
+            return None
+        frame, n = int(m.group(3)), int(m.group(4))
+        bits = self.tombs.get(frame)
+        if not bits or (n >> 3) >= len(bits) or not bits[n >> 3] >> (n & 7) & 1:
+            return None
+        role, name = self.tomb_names.get(ref, ("", ""))
+        rec = RefRecord(ref, role, name, frame, self.frame_loaders.get(frame, ""), 1, 0, 0, status="removed")
+        rec.history.append("removed; only a tombstone is kept")
+        return rec
 
     def reset(self) -> None:
+        self._clear_tombs(None)
         self.records.clear()
         self.last.clear()
         self.last_loaders.clear()
@@ -144,7 +253,10 @@ class RefStore:
 
     # -- queries ------------------------------------------------------------
     def get(self, ref: str) -> RefRecord | None:
-        return self.records.get(ref)
+        rec = self.records.get(ref)
+        if rec is None and self.tombs:
+            rec = self.tombstone(ref)
+        return rec
 
     def live_count(self) -> int:
         return sum(1 for r in self.records.values() if r.status == "live" and r.shown)

@@ -125,9 +125,20 @@ class Renderer:
         self.out.print(Text.assemble(("Opened ", "green"), (d.get("url", ""), "bold"), ("  " + title, "dim")))
 
     def _r_value(self, d: dict) -> None:
-        v = d.get("value")
-        text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, indent=2, default=str)
-        self._plain(text)
+        from .browser.js_values import display_lines
+
+        for text, style in display_lines(d):
+            self._plain(text, style=style)
+
+    def _r_wait(self, d: dict) -> None:
+        what = {"text": f"text {d.get('text')!r}", "url": f"a URL with {d.get('text')!r}",
+                "visible": f"{d.get('ref')} to be visible", "gone": f"{d.get('ref')} to go"}.get(d.get("for"))
+        self._plain(f"Waited {d.get('waited_ms', 0)} ms" + (f" for {what}" if what else ""), style="green")
+
+    def _r_dialog(self, d: dict) -> None:
+        text = f" with {d['text']!r}" if d.get("text") is not None else ""
+        self._plain(f"The next dialog will be {'accepted' if d['next'] == 'accept' else 'dismissed'}{text}.",
+                    style="green")
 
     def _r_screenshot(self, d: dict) -> None:
         self.out.print(Text(f"Saved {d['path']} ({d['bytes']:,} bytes)", style="green"))
@@ -274,14 +285,15 @@ def _paintable(kind: str, data: dict) -> dict:
     """Result data for painting: every page string cleaned to one line.
 
     The snapshot text keeps its own line structure (render_text escaped the
-    newlines inside names and values); an eval value that is not a string is
-    painted as JSON, which escapes them itself.
+    newlines inside names and values); an eval value is painted by
+    js_values.display_lines, which escapes control characters itself (the
+    SafeConsole cleans whatever reaches it all the same).
     """
     out = clean_data(data)
     if kind == "snapshot" and isinstance(data.get("text"), str):
         out["text"] = clean(data["text"], one_line=False)
     if kind == "text" and isinstance(data.get("text"), str):  # `text TARGET`: every line, nothing cut
         out["text"] = clean(data["text"], one_line=False)
-    if kind == "value" and not isinstance(data.get("value"), str):
+    if kind == "value":  # painted by js_values, which quotes and escapes strings like the console
         out["value"] = data.get("value")
     return out

@@ -6,11 +6,12 @@ invalid_ref -> context/page mismatch -> unknown_ref -> navigated -> removed -> c
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from .browser.frames import Frame
 from .browser.page import Page
-from .errors import RefError
+from .errors import RefError, VerdexError
 from .refs import Ref, RefRecord, RefStore, describe, name_change, parse_ref
 
 MINOR_NOTE = "Element may have changed. Using current state."
@@ -40,17 +41,53 @@ def check_scope(page: Page, ref: Ref, text: str) -> None:
         if page.tab_closed is not None and page.tab_closed(ref.page):
             raise RefError(f"Ref '{text}' is for page {ref.page}, which has been closed; the current page is "
                            f"{page.index}. Take a new snapshot.", kind="page_mismatch")
+        if page.tab_exists is not None and not page.tab_exists(ref.page):
+            raise RefError(f"Ref '{text}' is for page {ref.page}, which does not exist (any more); the current "
+                           f"page is {page.index}. Take a new snapshot.", kind="page_mismatch")
         raise RefError(f"Ref '{text}' is for page {ref.page}, but the current page is {page.index}. "
                        f"Switch with 'tab {ref.page}'.", kind="page_mismatch")
+
+
+def _where(page: Page, old_loader: str, new_loader: str, url: str) -> str:
+    reloaded = getattr(page, "reloaded_since", None)
+    return "the page was reloaded" if reloaded and reloaded(old_loader, new_loader) else f"now at {url}"
 
 
 def _unknown(text: str) -> RefError:
     return RefError(f"Ref '{text}' not found. Take a new snapshot.", kind="unknown_ref")
 
 
-def _removed(text: str, rec: RefRecord) -> RefError:
-    return RefError(f"Element {describe(rec.role, rec.name)} (ref {text}) no longer exists. Take a new snapshot.",
-                    kind="removed")
+def _removed(text: str, rec: RefRecord, successors: list[RefRecord] = ()) -> RefError:
+    what = describe(rec.role, rec.name)
+    msg = f"Element {what} (ref {text}) no longer exists." if what else f"Element (ref {text}) no longer exists."
+    if len(successors) == 1:
+        s = successors[0]
+        msg += f" A new {describe(s.role, s.name)} is in its place: {s.ref}."
+    elif successors:
+        msg += " New elements like it are in its place: " + ", ".join(
+            f"{describe(s.role, s.name)} {s.ref}" for s in successors) + "."
+    return RefError(msg + " Take a new snapshot.", kind="removed")
+
+
+def _successors(page: Page, store: RefStore, fr: Frame, ref: Ref, rec: RefRecord) -> list[RefRecord]:
+    """Look-alikes of a removed element in its place (a re-render): each gets a ref, none is acted on."""
+    try:
+        found = page.frames.eval(fr, f"__verdexBridge.successors({ref.n}, {json.dumps(rec.role)}, "
+                                     f"{json.dumps(rec.name)})")["value"] or []
+    except VerdexError:
+        return []  # only a hint: never let it change the verdict
+    return [store.adopt(f"{store.prefix}f{ref.frame}e{s['n']}", s["role"], s["name"], ref.frame, s["tier"], str(ref))
+            for s in found]
+
+
+def identity_note(change: str) -> str:
+    """' Its data-key changed from "1" to "12".' for the end of a `changed` message."""
+    return f" {change[0].upper()}{change[1:]}." if change else ""
+
+
+def is_changed(rec: RefRecord, role: str, name: str, id_change: str) -> bool:
+    """The element the ref names is not the one the snapshot showed any more (the `changed` rule)."""
+    return role != rec.role or name_change(rec.name, name) == "significant" or bool(id_change)
 
 
 def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefRecord, Frame, dict]:
@@ -66,8 +103,8 @@ def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefR
         main_then = store.frame_loaders.get(0)
         if main_now is not None and main_then is not None and main_now[0] != main_then:
             rec.status = "navigated"
-            raise RefError(f"Ref '{text}' is from a previous page (now at {main_now[1]}). Take a new snapshot.",
-                           kind="navigated")
+            raise RefError(f"Ref '{text}' is from a previous page ({_where(page, main_then, *main_now)}). "
+                           "Take a new snapshot.", kind="navigated")
     fr = page.frames.get(ref.frame)
     current = page.frames.current_loader(fr) if fr is not None and not fr.detached else None
     if current is None:
@@ -76,13 +113,13 @@ def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefR
     if loader != rec.loader:
         fr.loader_id, fr.url = loader, url
         rec.status = "navigated"
-        raise RefError(f"Ref '{text}' is from a previous page (now at {url}). Take a new snapshot.",
-                       kind="navigated")
+        where = _where(page, rec.loader, loader, url) if fr.index == 0 else f"now at {url}"
+        raise RefError(f"Ref '{text}' is from a previous page ({where}). Take a new snapshot.", kind="navigated")
     live = page.frames.eval(fr, f"__verdexBridge.describe({ref.n})")["value"]
     status = live.get("status")
     if status == "removed":
         store.mark_removed(text)
-        raise _removed(text, rec)
+        raise _removed(text, rec, _successors(page, store, fr, ref, rec))
     if status != "live":
         raise _unknown(text)
     return ref, text, rec, fr, live
@@ -92,10 +129,12 @@ def resolve(page: Page, store: RefStore | None, raw: str) -> Resolved:
     ref, text, rec, fr, live = locate(page, store, raw)
     role, name = live.get("role", ""), live.get("name", "")
     notes = []
-    if role != rec.role or name_change(rec.name, name) == "significant":
+    id_change = live.get("idChange") or ""
+    if is_changed(rec, role, name, id_change):
         rec.status = "changed"
         raise RefError(f"Element changed since snapshot. Was: {describe(rec.role, rec.name)}, "
-                       f"Now: {describe(role, name)}. Take a new snapshot.", kind="changed")
+                       f"Now: {describe(role, name)}. Take a new snapshot.{identity_note(id_change)}",
+                       kind="changed")
     if name != rec.name:
         notes.append(MINOR_NOTE)
     return Resolved(ref, text, fr, rec, role, name, live, notes)

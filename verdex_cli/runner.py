@@ -83,10 +83,10 @@ def _execute(ctx: Context, line: str) -> Outcome:
         return Outcome(line, True, result, elapsed_ms=_ms(start), command=name)
     except VerdexError as exc:
         exc = _diagnose(ctx, exc)
-        return Outcome(line, False, kind=exc.kind, message=exc.message, elapsed_ms=_ms(start),
+        return Outcome(line, False, kind=exc.kind, message=exc.message + _stop_navigation(ctx, exc.kind), elapsed_ms=_ms(start),
                        trace=traceback.format_exc(), command=name)
     except KeyboardInterrupt:
-        return Outcome(line, False, kind=ErrorKind.CANCELLED, message="Cancelled.", elapsed_ms=_ms(start),
+        return Outcome(line, False, kind=ErrorKind.CANCELLED, message="Cancelled." + _stop_navigation(ctx, ErrorKind.CANCELLED), elapsed_ms=_ms(start),
                        command=name)
     except Exception as exc:  # the boundary: anything else is our bug, reported in one line
         return Outcome(line, False, kind=ErrorKind.INTERNAL, message=f"Internal error: {type(exc).__name__}: {exc}",
@@ -96,8 +96,11 @@ def _execute(ctx: Context, line: str) -> Outcome:
 def _run(ctx: Context, parsed: Parsed) -> Result:
     session_log.begin(ctx)
     result = parsed.command.handler(ctx, parsed.args, parsed.flags)
+    if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads
+        notes, extra = ctx.session.after_command()
+        result.notes.extend(notes)
+        result.data.update(extra)
     session_log.record(ctx, parsed, result)  # for 'export'
-    # -- after every command (other helpers: notes about tabs that opened or closed go here) --
     return result
 
 
@@ -134,6 +137,14 @@ def _crashed_by_navigation(session, exc: VerdexError, wait: float = 1.0) -> Verd
             return PageCrashed()
         time.sleep(0.02)
     return exc
+
+
+def _stop_navigation(ctx: Context, kind: str) -> str:
+    """A timed-out or cancelled command leaves no navigation running (see Session.after_failure)."""
+    try:
+        return ctx.session.after_failure(kind) if ctx.session is not None else ""
+    except (VerdexError, KeyboardInterrupt):
+        return ""
 
 
 def _ms(start: float) -> float:

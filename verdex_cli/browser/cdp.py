@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import time
 import warnings
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
@@ -166,6 +167,16 @@ class Target:
                     except Exception:  # an event handler must never kill the event thread
                         logging.getLogger(__name__).debug("event handler failed", exc_info=True)
             self._tab.set_listener(event, dispatch)
+
+    def drain_events(self, timeout: float = 0.5) -> None:
+        """Wait (bounded) until the event thread has handled every event received so far.
+
+        Events are queued before the reply of a later call, so after a call returns this makes
+        the handlers' view of the events it caused complete."""
+        q = self._tab.event_queue
+        deadline = time.monotonic() + timeout
+        while q.unfinished_tasks and time.monotonic() < deadline and self.alive:
+            time.sleep(0.002)
 
     def close(self) -> None:
         try:

@@ -1,51 +1,25 @@
-"""One browser tab: navigation, load waiting, dialogs, evaluation in the main world."""
+"""One browser tab: events, evaluation in the main world, screenshots (navigation: navigation.py)."""
 
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
-from typing import Callable
 from pathlib import Path
-from urllib.parse import urljoin, urlparse
+from typing import Callable
 
-from ..errors import CDPError, CDPTimeout, JSError, NavigationFailed, UsageError
+from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, UsageError
 from .cdp import Target
+from .dialogs import DialogAnswers
 from .frames import FrameRegistry
-
-
-def normalize_url(raw: str, base: str | None = None) -> str:
-    """Accept URLs, bare host names, local file paths, and paths relative to an http page."""
-    text = raw.strip()
-    if not text:
-        raise UsageError("Usage: open URL")
-    parsed = urlparse(text)
-    if parsed.scheme in ("http", "https", "file", "about", "data", "chrome", "view-source"):
-        return text
-    path = Path(text).expanduser()
-    if path.exists():
-        return path.resolve().as_uri()
-    looks_relative = text.startswith(("/", "./", "../", "?", "#")) or text.endswith((".html", ".htm"))
-    if looks_relative and base and urlparse(base).scheme in ("http", "https"):
-        return urljoin(base, text)
-    if looks_relative or text.startswith("~"):
-        raise NavigationFailed(f"No such file: {text}")
-    if parsed.scheme and parsed.netloc:
-        return text
-    return "http://" + text
-
+from .js_values import console_text, to_data
+from .navigation import Navigation
+from .urls import normalize_url  # noqa: F401  (the one URL resolver; re-exported for old imports)
 
 MAX_SHOT_HEIGHT = 16384
 
 
 @dataclass
-class DialogNote:
-    kind: str
-    message: str
-
-
-@dataclass
-class Page:
+class Page(Navigation):
     """A tab, with its frames.  ``context``/``index`` make the ref prefix."""
 
     context: int
@@ -57,16 +31,31 @@ class Page:
     _nav_lock: threading.Lock = field(default_factory=threading.Lock)
     _load_event: threading.Event = field(default_factory=threading.Event)
     _nav_count: int = 0
+    _loading: bool = False
+    _requested_at: float = 0.0
+    _commits: int = 0
+    _commits_at_start: int = 0
+    _doc_status: dict = field(default_factory=dict)  # loader id -> HTTP status of the main document
+    _last_doc_loader: str | None = None
+    _reloads: dict = field(default_factory=dict)  # loader id made by 'reload' -> the loader it replaced
+    _console: list | None = None  # console.* calls collected while an eval runs
+    wait_worlds: dict = field(default_factory=dict)  # 'wait text': (frame id, loader id) -> isolated world
+    dialogs: DialogAnswers = field(default_factory=DialogAnswers)  # the session shares one between its tabs
     tab_closed: Callable[[int], bool] | None = None  # set by the session: was page N of this context closed?
+    tab_exists: Callable[[int], bool] | None = None  # set by the session: is there a page N in this context?
 
     def __post_init__(self) -> None:
         t = self.target
         self.frames = FrameRegistry(self)
         t.on("Page.loadEventFired", self._on_load)
         t.on("Page.frameStartedLoading", self._on_started)
-        t.on("Page.frameRequestedNavigation", self._on_started)
-        t.on("Page.javascriptDialogOpening", self._on_dialog)
+        t.on("Page.frameRequestedNavigation", self._on_requested)
+        t.on("Page.frameStoppedLoading", self._on_stopped)
+        t.on("Page.javascriptDialogOpening", lambda **kw: self.dialogs.handle(self.target, **kw))
+        t.on("Network.responseReceived", self._on_response)
+        t.on("Runtime.consoleAPICalled", self._on_console)
         t.on("Page.frameNavigated", self.frames.on_frame_navigated)
+        t.on("Page.frameNavigated", self._on_committed)
         t.on("Page.navigatedWithinDocument", self.frames.on_same_document)
         t.on("Page.frameDetached", self.frames.on_frame_detached)
         t.call("Page.enable")
@@ -85,23 +74,10 @@ class Page:
         return f"c{self.context}p{self.index}"
 
     # -- events --------------------------------------------------------------
-    def _on_load(self, **_):
-        self._load_event.set()
-
-    def _on_started(self, frameId: str = "", **_):
-        if frameId == self.frames.main_id:
-            self._nav_count += 1
-            self._load_event.clear()
-
-    def _on_dialog(self, type: str = "alert", message: str = "", defaultPrompt: str = "", **_):
-        try:
-            params = {"accept": True}
-            if type == "prompt":
-                params["promptText"] = defaultPrompt
-            self.target.call("Page.handleJavaScriptDialog", **params)
-        except Exception:
-            pass
-        self.notes.append(f"A {type} dialog was shown and accepted: {message!r}")
+    def _on_console(self, type: str = "log", args: list | None = None, **_):
+        sink = self._console
+        if sink is not None and len(sink) < 1000:
+            sink.append({"type": type, "text": console_text(args or [])})
 
     def take_notes(self) -> list[str]:
         out, self.notes = self.notes, []
@@ -109,34 +85,56 @@ class Page:
 
     # -- main-world evaluation ---------------------------------------------
     def evaluate(self, expression: str, timeout: float | None = None):
-        """Evaluate in the page's own world, like the DevTools console (top-level
-        await, re-declarable let); a Promise result is awaited."""
+        """Evaluate like the DevTools console and return the plain value (None for undefined)."""
+        data = self.evaluate_data(expression, timeout)
+        return data["value"] if "description" not in data else data["description"]
+
+    def evaluate_data(self, expression: str, timeout: float | None = None, console: bool = False) -> dict:
+        """Evaluate in the page's own world, like the DevTools console (top-level await,
+        re-declarable let; a Promise result is awaited). Returns ``js_values.to_data`` data, with
+        ``"console"``: the console.* calls made meanwhile, when asked."""
         call = self.target.call
-        res = call("Runtime.evaluate", timeout=timeout, expression=expression, returnByValue=False,
-                   awaitPromise=True, userGesture=True, replMode=True, allowUnsafeEvalBlockedByCSP=True,
-                   objectGroup="verdex-eval")
+        if console:
+            self._console = []
         try:
+            res = call("Runtime.evaluate", timeout=timeout, expression=expression, returnByValue=False,
+                       awaitPromise=True, userGesture=True, replMode=True, allowUnsafeEvalBlockedByCSP=True,
+                       objectGroup="verdex-eval", generatePreview=True)
             if "exceptionDetails" in res:
                 raise JSError(describe_exception(res["exceptionDetails"]))
             obj = res.get("result", {})
             if obj.get("subtype") == "promise":
                 res = call("Runtime.awaitPromise", timeout=timeout, promiseObjectId=obj["objectId"],
-                           returnByValue=True)
+                           returnByValue=False, generatePreview=True)
                 if "exceptionDetails" in res:
                     raise JSError(describe_exception(res["exceptionDetails"]))
                 obj = res.get("result", {})
-            elif "objectId" in obj and obj.get("type") == "object" and obj.get("subtype") != "node":
+
+            def by_value(o: dict):
                 try:
-                    obj = call("Runtime.callFunctionOn", timeout=timeout, objectId=obj["objectId"],
-                               functionDeclaration="function () { return this; }", returnByValue=True)["result"]
+                    out = call("Runtime.callFunctionOn", timeout=timeout, objectId=o["objectId"],
+                               functionDeclaration="function () { return this; }", returnByValue=True)
                 except CDPError:
-                    pass  # not serialisable (cycles): fall back to its description
-            return _value_of(obj)
+                    return None  # not serialisable (cycles): described instead
+                if "exceptionDetails" in out:
+                    return None
+                return {"value": out["result"].get("value")}
+
+            self.target.drain_events()
+            # while a navigation it started is pending, Chrome holds further calls: use the preview
+            data = to_data(obj, None if self.navigation_pending else by_value)
         finally:
-            try:
-                call("Runtime.releaseObjectGroup", timeout=2, objectGroup="verdex-eval")
-            except (CDPError, CDPTimeout):
-                pass
+            self.target.drain_events()
+            if not self.navigation_pending:  # (a document that is going away frees its objects anyway)
+                try:
+                    call("Runtime.releaseObjectGroup", timeout=2, objectGroup="verdex-eval")
+                except (CDPError, CDPTimeout, ConnectionLost):
+                    pass  # the script closed its own tab
+            if console:
+                logged, self._console = self._console, None
+        if console and logged:
+            data["console"] = logged
+        return data
 
     def info(self) -> dict:
         """Current URL and title (from the target list, no page JS involved)."""
@@ -147,75 +145,8 @@ class Page:
                                      expression="document.title", returnByValue=True)["result"].get("value", "")
         except (CDPError, CDPTimeout):
             title = ""
-        return {"url": frame.get("url", "") + frame.get("urlFragment", ""), "title": title or ""}
-
-    # -- navigation ------------------------------------------------------------
-    def navigate(self, url: str) -> dict:
-        self._load_event.clear()
-        res = self.target.call("Page.navigate", url=url)
-        if res.get("errorText"):
-            raise NavigationFailed(f"Could not open {url}: {res['errorText']}")
-        return self._after_navigation(res.get("loaderId") is not None)
-
-    def reload(self) -> dict:
-        self._load_event.clear()
-        self.target.call("Page.reload", ignoreCache=False)
-        return self._after_navigation(True)
-
-    def history_step(self, delta: int) -> dict:
-        hist = self.target.call("Page.getNavigationHistory")
-        index = hist["currentIndex"] + delta
-        entries = hist["entries"]
-        if not 0 <= index < len(entries):
-            word = "previous" if delta < 0 else "next"
-            raise NavigationFailed(f"There is no {word} page in this tab's history.")
-        self._load_event.clear()
-        self.target.call("Page.navigateToHistoryEntry", entryId=entries[index]["id"])
-        return self._after_navigation(True)
-
-    def _after_navigation(self, cross_document: bool) -> dict:
-        notes = []
-        if cross_document and not self.wait_for_load(self.timeout):
-            notes.append(f"The page did not finish loading within {self.timeout:g} s; continuing.")
-        self.frames.refresh()
-        info = self.info()
-        info["notes"] = notes + self.take_notes()
-        return info
-
-    def wait_for_load(self, timeout: float) -> bool:
-        """Wait for the load event, falling back to document.readyState."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self._load_event.wait(0.05):
-                return True
-            try:
-                state = self.target.call("Runtime.evaluate", timeout=max(0.5, deadline - time.monotonic()),
-                                         expression="document.readyState", returnByValue=True)
-                if state.get("result", {}).get("value") == "complete":
-                    return True
-            except CDPTimeout:
-                return False
-            except CDPError:
-                pass
-            time.sleep(0.05)
-        return False
-
-    def settle_after_action(self, nav_before: int, grace: float = 0.08) -> list[str]:
-        """After an input action: if it started a navigation, wait for it to load."""
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and self._nav_count == nav_before:
-            time.sleep(0.02)
-        notes = []
-        if self._nav_count != nav_before:
-            if not self.wait_for_load(self.timeout):
-                notes.append(f"The navigation did not finish within {self.timeout:g} s.")
-            self.frames.refresh()
-            notes.append(f"Navigated to {self.info()['url']}")
-        return notes + self.take_notes()
-
-    @property
-    def nav_count(self) -> int:
-        return self._nav_count
+        url = frame.get("unreachableUrl") or frame.get("url", "") + frame.get("urlFragment", "")  # error pages
+        return {"url": url, "title": title or ""}
 
     def screenshot(self, path: str, full_page: bool = False) -> dict:
         import base64
@@ -252,16 +183,6 @@ class Page:
     def close(self) -> None:
         self.frames.close()
         self.target.close()
-
-
-def _value_of(obj: dict):
-    if "value" in obj:
-        return obj["value"]
-    if obj.get("type") == "undefined":
-        return None
-    if "unserializableValue" in obj:
-        return obj["unserializableValue"]
-    return obj.get("description")
 
 
 def describe_exception(details: dict) -> str:

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from ..errors import ConnectionLost, LaunchError, UsageError, VerdexError
 from . import launch as launcher
 from .cdp import Target
+from .dialogs import DialogAnswers, dialog_note
+from .downloads import Downloads
 from .page import Page
 
 
@@ -19,6 +21,7 @@ class Options:
     connect: str | None = None
     timeout: float = 10.0
     new_tab: bool = False  # with --connect: open a tab of our own instead of using the first one
+    downloads: str | None = None  # download directory (default: a private temp dir removed on close)
 
 
 @dataclass
@@ -32,6 +35,9 @@ class Session:
     _own_targets: list[str] = field(default_factory=list)
     _browser_target: Target | None = None
     _closed: set = field(default_factory=set)  # (context, page) of tabs that were closed
+    dialogs: DialogAnswers = field(default_factory=DialogAnswers)
+    downloads: Downloads | None = None
+    _tab_notes: list = field(default_factory=list)  # tabs opened/closed by pages, not yet reported
 
     @classmethod
     def start(cls, options: Options, init_script: str = "") -> "Session":
@@ -42,8 +48,12 @@ class Session:
                                      timeout=max(options.timeout, 20.0))
         session = cls(options, chrome, init_script=init_script)
         try:
+            session.downloads = Downloads(options.downloads)
             session._attach_first_page()
+            session._browser()  # routes downloads to the session's directory
         except BaseException:
+            if session.downloads is not None:
+                session.downloads.close()
             chrome.stop()
             raise
         return session
@@ -74,6 +84,8 @@ class Session:
     def _browser(self) -> Target:
         if self._browser_target is None or not self._browser_target.alive:
             self._browser_target = Target(self.chrome.browser_ws, self.options.timeout, None, "browser")
+            if self.downloads is not None:
+                self.downloads.attach(self._browser_target)
         return self._browser_target
 
     def new_tab(self, url: str = "about:blank") -> Page:
@@ -93,14 +105,22 @@ class Session:
         """Attach to tabs our pages opened (popups, target=_blank); returns the new ones."""
         infos = self._browser().call("Target.getTargets")["targetInfos"]
         alive = {i["targetId"] for i in infos}
+        gone = []
         for key, page in list(self.pages.items()):
             if page.target.id not in alive and len(self.pages) > 1:  # closed by the page (window.close)
                 page.close()
                 del self.pages[key]
                 self._closed.add(key)
+                gone.append(key)
+        was_current = self.current
         if self.current not in self.pages:
-            self.current = min(self.pages)
+            self.current = min((k for k in self.pages if k[0] == was_current[0]), default=min(self.pages))
             self.page.bring_to_front()
+        for key in gone:
+            if key == was_current:
+                self._tab_notes.append(f"Tab {key[1]} closed itself; tab {self.current[1]} is now current.")
+            else:
+                self._tab_notes.append(f"Tab {key[1]} closed itself.")
         known = {p.target.id for p in self.pages.values()}
         new = []
         for info in infos:
@@ -110,9 +130,61 @@ class Session:
                 continue
             entry = next((t for t in self._targets() if t.get("id") == info["targetId"]), None)
             if entry and entry.get("webSocketDebuggerUrl"):
-                new.append(self.add_page(entry["webSocketDebuggerUrl"], info["targetId"], context=self.current[0],
-                                         switch=False))
+                page = self.add_page(entry["webSocketDebuggerUrl"], info["targetId"], context=self.current[0],
+                                     switch=False)
+                new.append(page)
+                page.wait_for_load(min(self.options.timeout, 1.0))  # bounded: its URL once it has one
+                url = info.get("url", "")
+                try:  # the browser's view, which no pending navigation holds up
+                    url = next((i.get("url", url) for i in self._browser().call("Target.getTargets")["targetInfos"]
+                                if i["targetId"] == info["targetId"]), url)
+                except VerdexError:
+                    pass
+                self._tab_notes.append(f"A new tab opened: tab {page.index} ({url}). Switch with 'tab {page.index}'.")
         return new
+
+    def frame_target_ids(self, page: Page) -> list[str]:
+        """Ids of the out-of-process frame targets inside ``page`` (any depth), parents first."""
+        infos = [i for i in self._browser().call("Target.getTargets")["targetInfos"] if i.get("type") == "iframe"]
+        inside, found = {page.target.id}, []
+        grew = True
+        while grew:
+            grew = False
+            for i in infos:
+                if i["targetId"] not in inside and i.get("parentId") in inside:
+                    inside.add(i["targetId"])
+                    found.append(i["targetId"])
+                    grew = True
+        return found
+
+    def after_failure(self, kind: str) -> str:
+        """After a timed-out or cancelled command: stop the current tab's navigation if one is under
+        way, so the next command runs on a settled page. Returns a sentence for the error message."""
+        if kind not in ("timeout", "cancelled") or self.current not in self.pages:
+            return ""
+        return " The navigation under way was stopped." if self.page.stop_if_loading() else ""
+
+    def after_command(self) -> tuple[list[str], dict]:
+        """What happened around the command, for its result: tabs the pages opened or closed,
+        dialogs shown, downloads (waiting, bounded by the timeout, for those that began)."""
+        notes: list[str] = []
+        extra: dict = {}
+        try:
+            self.discover()
+        except VerdexError:
+            pass  # the browser's own trouble is reported by the next command
+        notes += self._tab_notes
+        self._tab_notes = []
+        dialogs = self.dialogs.drain()
+        if dialogs:
+            notes += [dialog_note(d) for d in dialogs]
+            extra["dialogs"] = dialogs
+        if self.downloads is not None and self.downloads.pending():
+            more, records = self.downloads.collect(self.options.timeout)
+            notes += more
+            if records:
+                extra["downloads"] = records
+        return notes, extra
 
     def switch(self, index: int, context: int | None = None) -> Page:
         key = (self.current[0] if context is None else context, index)
@@ -150,6 +222,8 @@ class Session:
         page.frames.init_script = self.init_script
         page.frames.http_endpoint = self.chrome.http_endpoint
         page.tab_closed = lambda i, c=context: (c, i) in self._closed
+        page.tab_exists = lambda i, c=context: (c, i) in self.pages
+        page.dialogs = self.dialogs
         self.pages[(context, index)] = page
         if switch:
             self.current = (context, index)
@@ -157,7 +231,14 @@ class Session:
 
     @property
     def page(self) -> Page:
-        return self.pages[self.current]
+        page = self.pages[self.current]
+        if not page.target.alive and len(self.pages) > 1:  # it closed itself since the last command
+            try:
+                self.discover()
+            except VerdexError:
+                pass
+            page = self.pages[self.current]
+        return page
 
     def close(self) -> None:
         for page in list(self.pages.values()):
@@ -167,6 +248,8 @@ class Session:
                 pass
         self.pages.clear()
         if self._browser_target is not None:
+            if not self.chrome.owned and self.downloads is not None:  # a browser we only attached to
+                self.downloads.detach(self._browser_target)
             self._browser_target.close()
         for target_id in self._own_targets:
             try:
@@ -175,3 +258,5 @@ class Session:
             except OSError:
                 pass
         self.chrome.stop()
+        if self.downloads is not None:
+            self.downloads.close()

@@ -21,11 +21,7 @@ def _resolve(ctx, raw):
 
 
 def _result(out: dict, ctx=None) -> Result:
-    notes = out.pop("notes", [])
-    if ctx is not None:
-        for page in ctx.ensure_session().discover():
-            notes.append(f"A new tab opened: tab {page.index} ({page.info()['url']}). Switch with 'tab {page.index}'.")
-    return Result("action", out, notes)
+    return Result("action", out, out.pop("notes", []))
 
 
 def _secret_target(ctx, args):

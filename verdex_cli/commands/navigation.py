@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..browser.page import normalize_url
+from ..browser.urls import normalize_url
 from .registry import Result, command
 
 
@@ -28,6 +28,6 @@ def forward_cmd(ctx, args, flags):
     return _nav_result(ctx.page.history_step(1))
 
 
-@command("reload", usage="reload", help="Reload the current page.")
+@command("reload", usage="reload", help="Reload the current page (refs taken before it report 'navigated').")
 def reload_cmd(ctx, args, flags):
     return _nav_result(ctx.page.reload())

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+from ..errors import ConnectionLost
 from .registry import Result, command
 
 
 @command("eval", usage="eval JS", min_args=1, max_args=1, rest="line",
-         help="Evaluate JavaScript in the page and show the result.")
+         help="Evaluate JavaScript in the page like the DevTools console and show the result and console output.")
 def eval_cmd(ctx, args, flags):
     page = ctx.page
-    value = page.evaluate(args[0])
-    return Result("value", {"value": value}, page.take_notes())
+    nav_before = page.nav_count
+    data = page.evaluate_data(args[0], console=True)
+    try:
+        notes = page.settle_after_action(nav_before, grace=0)
+    except ConnectionLost:  # the script closed its own tab; the session reports which tab is current
+        notes = []
+    if data.get("truncated"):
+        notes.append(f"The result was {data['length']:,} characters; it was cut.")
+    return Result("value", data, notes)
 
 
 @command("screenshot", usage="screenshot PATH [--full]", min_args=1, max_args=1, flags=("--full",),

@@ -6,9 +6,9 @@ import json
 
 from ..errors import RefError, VerdexError
 from ..fields import MASK
-from ..refs import RefStore, describe, name_change, parse_ref
 from ..locators import stable_locator
-from ..resolve import check_scope, locate, resolve_target
+from ..refs import RefStore, describe, parse_ref
+from ..resolve import check_scope, is_changed, locate, resolve_target
 from ..targets import parse_target
 from .registry import Result, command
 from .snapshot_cmd import store_for
@@ -46,7 +46,7 @@ def refresh_statuses(page, store: RefStore) -> None:
                 store.mark_removed(rec.ref)
             elif st == "unknown":
                 rec.status = "removed"
-            elif info["role"] != rec.role or name_change(rec.name, info["name"]) == "significant":
+            elif is_changed(rec, info["role"], info["name"], info.get("idChange") or ""):
                 rec.status = "changed"
             else:
                 rec.status = "live" if st == "live" else "hidden"
@@ -92,7 +92,7 @@ def inspect_cmd(ctx, args, flags):
             attrs["value"] = MASK  # a password is never echoed
         data.update(tag=live.get("tag"), attributes=attrs, box=live.get("box"),
                     states=live.get("states", {}), current={"role": live.get("role"), "name": live.get("name")})
-        changed = live.get("role") != rec.role or name_change(rec.name, live.get("name", "")) == "significant"
+        changed = is_changed(rec, live.get("role"), live.get("name", ""), live.get("idChange") or "")
         data["status"] = "changed" if changed else ("hidden" if live.get("hidden") else "live")
         if changed:
             data["history"].append(f"now {describe(live.get('role', ''), live.get('name', ''))} (not yet snapshotted)")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..browser.page import normalize_url
 from ..browser.status import page_status
+from ..browser.urls import normalize_url
 from ..errors import UsageError
 from ..snapshot.capture import capture_tree
 from .registry import Result, command

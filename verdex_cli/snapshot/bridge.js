@@ -17,31 +17,22 @@ const __verdexBridge = (() => {
   const LEAVES = new Set(['button', 'checkbox', 'radio', 'switch', 'img', 'slider', 'progressbar', 'meter',
     'separator', 'scrollbar', 'menuitemcheckbox', 'menuitemradio', 'math']);
   const WS = /\s+/g;
+  // a cheap pre-check before looking for refs inside a children-presentational control
+  const MAYBE_INTERACTIVE = 'a[href], area[href], button, input, select, textarea, [tabindex], [role], [contenteditable]';
 
-  let counter = 0;                 // last ref number issued in this document
-  let refOf = new WeakMap();       // element -> n
-  const elementOf = new Map();     // n -> element (kept to explain removals)
   let owners = [];                 // frame owner elements of the last snapshot
+  const init = Registry.init;
+  const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
 
-  function init(start) { counter = Math.max(counter, start | 0); }
-
-  function issue(el) {
-    let n = refOf.get(el);
-    if (n === undefined) {
-      n = ++counter;
-      refOf.set(el, n);
-      elementOf.set(n, el);
-    }
-    return n;
-  }
-
-  function tierOf(el, role, inContainer) {
-    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || el.localName === 'select') return 1;
+  function tierOf(el, role, inContainer, tag) {
+    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || tag === 'select' ||
+        ((tag === 'video' || tag === 'audio') && Aria.hasMediaControls(el))) return 1;
     if (inContainer && TIER2.has(role)) return 2;
     return 0;
   }
 
   function walk(node, out, inContainer) {
+    if (!Deep.enter(node, out, inContainer)) return;  // too deep for this stack: walked later
     const kids = Aria.children(node);
     for (let i = 0; i < kids.length; i++) {
       const k = kids[i];
@@ -55,6 +46,7 @@ const __verdexBridge = (() => {
         element(k, out, inContainer);
       }
     }
+    Deep.leave();
   }
 
   function element(el, out, inContainer) {
@@ -65,9 +57,10 @@ const __verdexBridge = (() => {
     }
     const role = Aria.role(el);
     if (role === null || role === undefined) { walk(el, out, inContainer); return; }
-    const tier = tierOf(el, role, inContainer);
+    const tag = el.localName;
+    const tier = tierOf(el, role, inContainer, tag);
     const node = { r: role };
-    if (tier) { node.e = issue(el); node.t = tier; }
+    if (tier) { node.e = issue(el, tier); node.t = tier; }
     if (role === 'iframe') {
       nameInto(node, el, role);
       node.fo = owners.length;
@@ -82,9 +75,27 @@ const __verdexBridge = (() => {
       if (el.localName === 'input' && el.type === 'password') v = '\u2022'.repeat(Math.min(String(v).length, 8));
       node.v = String(v);
     }
-    const isField = el.localName === 'input' || el.localName === 'textarea' || LEAVES.has(role);
+    const isField = tag === 'input' || tag === 'textarea' || LEAVES.has(role);
     let hasElements = false;
-    if (!isField) {
+    if (tag === 'video' || tag === 'audio') {
+      // Fallback content is not rendered; the browser's own controls are
+      // listed (marked x: no element of their own, so no refs).
+      const c = Aria.mediaControls(el);
+      for (const ch of c) ch.x = 1;
+      if (c.length) { node.c = c; hasElements = true; }
+    } else if (role === 'img' && tag === 'img' && el.hasAttribute('usemap')) {
+      const areas = mapAreas(el);
+      if (areas.length) { node.c = areas; hasElements = true; }
+    } else if (isField && el.firstElementChild && tag !== 'textarea' &&
+               (el.shadowRoot || el.querySelector(MAYBE_INTERACTIVE))) {
+      // Children presentational: only interactive descendants (a link inside
+      // a role=button card) stay reachable; the rest is the name.
+      const c = [];
+      walk(el, c, inContainer);
+      const keep = [];
+      interactiveOnly(c, keep);
+      if (keep.length) { node.c = keep; hasElements = true; }
+    } else if (!isField) {
       const c = [];
       walk(el, c, inContainer || CONTAINERS.has(role));
       if (c.length) {
@@ -94,7 +105,7 @@ const __verdexBridge = (() => {
     }
     // A name from content is not shown for a structural node with element
     // children (they show it), so it is not computed for those either.
-    const skipName = (COLLAPSIBLE.has(role) && !tier)
+    const skipName = (COLLAPSIBLE.has(role) && !tier && !Aria.hasNameAttr(el))
       || (hasElements && !tier && CONTENT_NAMED.has(role) && !el.hasAttribute('aria-label')
           && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('title'));
     if (!skipName) nameInto(node, el, role);
@@ -103,7 +114,7 @@ const __verdexBridge = (() => {
       if (node.c) for (const ch of node.c) if (typeof ch !== 'string') out.push(ch);
       return;
     }
-    if ((COLLAPSIBLE.has(role) || role === 'rowgroup') && !node.e && !node.n) {
+    if ((COLLAPSIBLE.has(role) || (role === 'rowgroup' && Aria.soleBody(el))) && !node.e && !node.n) {
       if (node.c) for (const ch of node.c) pushMerged(out, ch);
       return;
     }
@@ -112,6 +123,23 @@ const __verdexBridge = (() => {
       return;
     }
     out.push(node);
+  }
+
+  // The links of an image map (<area href>), shown under their image.
+  function mapAreas(img) {
+    return Aria.mapAreas(img).map((a) => {
+      const node = { r: 'link', e: issue(a), t: 1 };
+      nameInto(node, a, 'link');
+      return node;
+    });
+  }
+
+  function interactiveOnly(list, keep) {
+    for (const ch of list) {
+      if (typeof ch === 'string') continue;
+      if (ch.e) keep.push(ch);
+      else if (ch.c) interactiveOnly(ch.c, keep);
+    }
   }
 
   function nameInto(node, el, role) {
@@ -128,16 +156,24 @@ const __verdexBridge = (() => {
   function snapshot(within) {  // within: a ref number, for the subtree of that element only
     owners = [];
     Aria.begin();
+    Registry.begin();
+    Deep.begin();
     let root;
+    let gone;
+    let flat = 0;
     try {
       root = { r: 'document', n: (document.title || '').replace(WS, ' ').trim(), c: [] };
-      const start = within ? elementOf.get(within) : document.body || document.documentElement;
+      const start = within ? Registry.get(within) : document.body || document.documentElement;
       if (within && start && start.isConnected) element(start, root.c, false);
       else if (!within && start) walk(start, root.c, false);
+      if (Deep.drain(walk)) Deep.expand(root);
+      flat = Deep.flatten(root);
     } finally {
+      gone = Registry.end();
       Aria.end();
     }
-    return JSON.stringify({ root, counter, url: location.href });
+    return JSON.stringify({ root, counter: Registry.counter, url: location.href, gone, flat, owners: owners.length,
+      tiers: Registry.tiers() });
   }
 
   function owner(k) { return owners[k]; }
@@ -173,9 +209,9 @@ const __verdexBridge = (() => {
   function hiddenInTree(el) { return Aria.isHidden(el); }
 
   function describe(n) {
-    const el = elementOf.get(n);
-    if (!el) return { status: (n > 0 && n <= counter) ? 'forgotten' : 'unknown' };
-    if (!el.isConnected) return { status: 'removed' };
+    const st = Registry.status(n);
+    if (st !== 'live') return { status: st };
+    const el = Registry.get(n);
     const cur = current(el);
     const r = el.getBoundingClientRect();
     const attrs = {};
@@ -185,6 +221,7 @@ const __verdexBridge = (() => {
     }
     return {
       status: 'live', role: cur.role, name: cur.name, hidden: cur.hidden, states: cur.states,
+      idChange: Registry.identityChange(n),
       tag: el.localName, attrs, box: { x: r.x, y: r.y, width: r.width, height: r.height },
     };
   }
@@ -204,9 +241,9 @@ const __verdexBridge = (() => {
   // Prepare an element for a pointer action: scroll, wait until visible,
   // enabled, stable and hit-testable; return its click point.
   async function prepare(n, opts) {
-    const el = elementOf.get(n);
-    if (!el) return { status: 'unknown' };
-    if (!el.isConnected) return { status: 'removed' };
+    const st = Registry.status(n);
+    if (st !== 'live') return { status: st };
+    const el = Registry.get(n);
     const deadline = performance.now() + (opts.timeoutMs || 5000);
     let reason = 'not ready';
     let lastBox = null;
@@ -261,7 +298,7 @@ const __verdexBridge = (() => {
 
   function arm(n) {
     disarm();
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el) return false;
     const g = { el, received: 0, blocked: [], handler: null };
     g.handler = (ev) => {
@@ -286,7 +323,7 @@ const __verdexBridge = (() => {
   }
 
   function focus(n) {
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el || !el.isConnected) return { status: 'removed' };
     el.focus({ preventScroll: false });
     let active = document.activeElement;
@@ -295,7 +332,7 @@ const __verdexBridge = (() => {
   }
 
   function selectAll(n) {
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el) return false;
     if (typeof el.select === 'function' && (el.localName === 'input' || el.localName === 'textarea')) { el.select(); return true; }
     if (el.isContentEditable) {
@@ -310,14 +347,14 @@ const __verdexBridge = (() => {
   }
 
   function fieldValue(n) {
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el) return null;
     if (el.isContentEditable) return el.textContent;
     return typeof el.value === 'string' ? el.value : null;
   }
 
   function options(n) {
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el || el.localName !== 'select') return null;
     return { multiple: el.multiple, options: [...el.options].map((o, i) => ({ index: i, value: o.value,
       label: (o.label || o.textContent || '').replace(WS, ' ').trim(), selected: o.selected, disabled: o.disabled })) };
@@ -328,17 +365,18 @@ const __verdexBridge = (() => {
     Aria.begin();
     try {
       return ns.map((n) => {
-        const el = elementOf.get(n);
-        if (!el) return { status: 'unknown' };
-        if (!el.isConnected) return { status: 'removed' };
+        const st = Registry.status(n);
+        if (st !== 'live') return { status: st };
+        const el = Registry.get(n);
         const role = Aria.role(el) || 'generic';
-        return { status: hiddenInTree(el) ? 'hidden' : 'live', role, name: Aria.name(el, role).name };
+        return { status: hiddenInTree(el) ? 'hidden' : 'live', role, name: Aria.name(el, role).name,
+          idChange: Registry.identityChange(n) };
       });
     } finally { Aria.end(); }
   }
 
   function optionPoint(n, index) {
-    const el = elementOf.get(n);
+    const el = Registry.get(n);
     if (!el || el.localName !== 'select' || !el.options[index]) return null;
     const opt = el.options[index];
     opt.scrollIntoView({ block: 'nearest', behavior: 'instant' });
@@ -348,14 +386,24 @@ const __verdexBridge = (() => {
   }
 
   // Forget every ref of this document (reset-refs); numbering restarts unless kept.
-  function reset(keepCounter) {
-    elementOf.clear();
-    refOf = new WeakMap();
-    if (!keepCounter) counter = 0;
+  const reset = Registry.reset;
+
+  // Look-alikes of removed ref n in its place (see Registry.successors); each gets a ref.
+  function successors(n, role, name) {
+    Aria.begin();
+    try {
+      return Registry.successors(n, role, name, (el, r) => tierOf(el, r, inContainer(el)),
+        (t) => (t || '').replace(WS, ' ').trim(), 5);
+    } finally { Aria.end(); }
   }
 
-  function element_(n) { return elementOf.get(n) || null; }
+  function inContainer(el) {
+    for (let p = el.parentElement; p; p = p.parentElement) if (CONTAINERS.has(Aria.role(p))) return true;
+    return false;
+  }
 
-  return { aria: Aria, init, snapshot, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset,
-    element: element_, issue, get counter() { return counter; } };
+  function element_(n) { return Registry.get(n) || null; }
+
+  return { aria: Aria, init, snapshot, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
+    element: element_, issue, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
 })();

@@ -13,9 +13,10 @@ from .model import FrameInfo
 
 HERE = Path(__file__).resolve().parent
 MAX_FRAME_DEPTH = 12
+MAX_TREE_DEPTH = 200  # Deep.MAX_TREE in deep.js
 
 
-ARIA_PARTS = ("tables.js", "tree.js", "roles.js", "name_sources.js", "name_compute.js", "states.js")
+ARIA_PARTS = ("tables.js", "tree.js", "roles.js", "name_sources.js", "name_compute.js", "embedded.js", "states.js")
 
 
 @lru_cache(maxsize=1)
@@ -27,10 +28,12 @@ def aria_source() -> str:
 
 @lru_cache(maxsize=1)
 def bridge_source() -> str:
-    bridge = "".join((HERE / part).read_text(encoding="utf-8") for part in ("bridge.js", "fields.js", "targets.js", "structure.js"))
-    # One scope for both; idempotent, because Chrome hands back the same
+    bridge = "".join((HERE / part).read_text(encoding="utf-8")
+                     for part in ("bridge.js", "fields.js", "targets.js", "structure.js"))
+    registry = "".join((HERE / part).read_text(encoding="utf-8") for part in ("registry.js", "deep.js"))
+    # One scope for all; idempotent, because Chrome hands back the same
     # isolated world when one with this name already exists in the document.
-    return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + bridge
+    return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + registry + "\n" + bridge
             + "\nglobalThis.__verdexBridge = __verdexBridge;\n})(); }\n")
 
 
@@ -39,9 +42,15 @@ def capture_tree(page: Page, within: tuple[Frame, int] | None = None) -> tuple[d
     page.frames.refresh()
     notes: list[str] = []
     seen: list[Frame] = []
+    facts: dict[int, dict] = {}
     start, expr = (within[0], f"__verdexBridge.snapshot({within[1]})") if within else (page.frames.main, SNAP)
-    root = _capture_frame(page, start, seen, notes, depth=0, expr=expr)
-    frames = [FrameInfo(f.index, f.url, f.name, page.frames.cross_origin(f), f.parent) for f in seen]
+    root = _capture_frame(page, start, seen, notes, depth=0, facts=facts, expr=expr)
+    frames = []
+    for f in seen:
+        data = facts.get(f.index, {})
+        tiers = data.get("tiers")
+        frames.append(FrameInfo(f.index, f.url, f.name, page.frames.cross_origin(f), f.parent,
+                                gone=data.get("gone") or [], tiers=tuple(tiers) if tiers else None))
     frames.sort(key=lambda f: f.index)
     return root, frames, notes
 
@@ -49,17 +58,24 @@ def capture_tree(page: Page, within: tuple[Frame, int] | None = None) -> tuple[d
 SNAP = "__verdexBridge.snapshot()"
 
 
-def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int, expr: str = SNAP) -> dict:
+def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int,
+                   facts: dict[int, dict], expr: str = SNAP) -> dict:
     res = page.frames.eval(fr, expr)
     data = json.loads(res["value"])
     seen.append(fr)
+    facts[fr.index] = data  # "gone": refs the page's registry let go of (tombstones); "tiers": ref counts
+    if data.get("flat"):
+        where = "" if fr.index == 0 else f" in frame f{fr.index}"
+        notes.append(f"{data['flat']} elements{where} are nested deeper than {MAX_TREE_DEPTH} levels: they are "
+                     f"listed flat under their ancestor at that level.")
     fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), data["counter"])
     if data.get("url"):
         fr.url = data["url"]
     root = data["root"]
     root["fi"] = fr.index
     owners = []
-    _collect_owners(root, owners)
+    if data.get("owners", 1):  # the bridge says how many frame owners it found
+        _collect_owners(root, owners)
     if owners:
         local_tree = fr.target.call("Page.getFrameTree")["frameTree"]  # frames this target hosts
         for node in owners:
@@ -72,7 +88,7 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
                 if depth + 1 > MAX_FRAME_DEPTH:
                     node["err"] = "frame nesting is too deep to capture"
                     continue
-                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1)
+                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, facts)
             except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
                 node["err"] = f"frame could not be captured: {_short(exc)}"
         try:

@@ -63,16 +63,26 @@ class TextRenderer:
         return "\n".join(self.lines)
 
     def _children(self, kids: list, indent: str, frame: int, named_from_content: bool) -> None:
-        for ch in kids:
-            if isinstance(ch, str):
-                if not named_from_content:
-                    text = ch.strip()
-                    if text:
-                        self.lines.append(f"{indent}- text: {one_line(text)}")
+        # an explicit stack, not recursion: a page can nest thousands of levels deep
+        stack = [(iter(kids), indent, frame, named_from_content)]
+        while stack:
+            it, indent, frame, named_from_content = stack[-1]
+            for ch in it:
+                if isinstance(ch, str):
+                    if not named_from_content:
+                        text = ch.strip()
+                        if text:
+                            self.lines.append(f"{indent}- text: {one_line(text)}")
+                else:
+                    nested = self._node(ch, indent, frame)
+                    if nested is not None:
+                        stack.append((iter(nested[0]), *nested[1:]))
+                        break
             else:
-                self._node(ch, indent, frame)
+                stack.pop()
 
-    def _node(self, node: dict, indent: str, frame: int) -> None:
+    def _node(self, node: dict, indent: str, frame: int) -> tuple | None:
+        """Add the node's line; return (children, indent, frame, named_from_content) to list under it."""
         role = node["r"]
         kids = node.get("c")
         if "sub" in node:
@@ -87,6 +97,8 @@ class TextRenderer:
             line.append(" " + quote(name))
         if "s" in node:
             line.append(_states(node["s"]))
+        if node.get("x"):
+            line.append(" [native]")  # drawn by the browser (media controls): no element, no ref
         child_frame = frame
         if "fo" in node:
             child_frame = node.get("fi", frame)
@@ -118,10 +130,11 @@ class TextRenderer:
         if kids or node.get("more"):
             line.append(":")
         self.lines.append("".join(line))
-        if kids:
-            self._children(kids, indent + "  ", child_frame, named_from_content=show_name and from_content)
         if node.get("more"):  # snapshot --depth cut this subtree
             self.lines.append(f"{indent}  - ... ({node['more']} more nodes)")
+        if kids:
+            return kids, indent + "  ", child_frame, show_name and from_content
+        return None
 
 
 def count_refs(root: dict) -> tuple[int, int]:

@@ -27,7 +27,10 @@ def take_snapshot(page: Page, store: RefStore, all_refs: bool = False) -> Snapsh
 
 def _take(page: Page, store: RefStore, all_refs: bool) -> Snapshot:
     root, frames, notes = capture_tree(page)
-    t1, t2 = count_refs(root)
+    if all(f.tiers is not None for f in frames):  # counted by the bridge: no walk over the tree here
+        t1, t2 = sum(f.tiers[0] for f in frames), sum(f.tiers[1] for f in frames)
+    else:
+        t1, t2 = count_refs(root)
     compact = (t1 + t2) > COMPACT_LIMIT and not all_refs
     renderer = TextRenderer(page.prefix, compact)
     text = renderer.render(root)

@@ -49,7 +49,7 @@
 
     // 2B: aria-labelledby
     if (!st.inLabelledBy) {
-      const ids = el.getAttribute('aria-labelledby');
+      const ids = labelledbyAttr(el);
       if (ids && ids.trim()) {
         const parts = [];
         for (const id of ids.trim().split(/\s+/)) {
@@ -87,7 +87,15 @@
     // Chrome still names focusable elements whose role prohibits naming from
     // native attributes and title (never from content).
     const focusable = isRoot && isFocusable(el);
-    if (isRoot && prohibited && !focusable) return '';
+    if (isRoot && prohibited && !focusable) {
+      // Text-level elements (abbr, s, sub...) still take their tooltip.
+      const title = TEXT_LEVEL_TAGS.has(el.localName) ? el.getAttribute('title') : null;
+      if (title && title.trim()) {
+        st.attr = true;
+        return title;
+      }
+      return '';
+    }
 
     // 2E: host language label.  For an image an empty alt is final.
     if (el.localName === 'img' && el.namespaceURI === HTML_NS && el.hasAttribute('alt')) {
@@ -118,13 +126,24 @@
       }
     }
 
-    // 2I: tooltip (not for descendants whose role prohibits naming; Chrome
-    // names landmarks region/form from title only when they are focusable)
-    if ((isRoot || !prohibited) && ((r !== 'region' && r !== 'form') || focusable)) {
+    // 2I: tooltip (not for descendants whose role prohibits naming)
+    if (isRoot || !prohibited) {
       const title = el.getAttribute('title');
       if (title && title.trim()) {
         st.attr = true;
         return title;
+      }
+    }
+
+    // Dialogs without a name take the name of their first heading.
+    if (isRoot && (r === 'dialog' || r === 'alertdialog')) {
+      const h = firstHeading(el);
+      if (h) {
+        const text = collapse(contentText(h, st));
+        if (text) {
+          st.attr = true;
+          return text;
+        }
       }
     }
 
@@ -142,8 +161,19 @@
     return '';
   }
 
+  function firstHeading(el) {
+    const hs = el.querySelectorAll('h1, h2, h3, h4, h5, h6, [role~="heading"]');
+    for (let i = 0; i < hs.length && i < 20; i++) {
+      if (roleImpl(hs[i]) === 'heading' && !isHiddenImpl(hs[i])) return hs[i];
+    }
+    return null;
+  }
+
   function rootNameFromContent(el, r) {
     if (!NAME_FROM_CONTENT.has(r)) return false;
+    // html-aam: text-level elements (<dfn>) are named by author attributes
+    // and title only, never by their content.
+    if (TEXT_LEVEL_TAGS.has(el.localName) && !el.hasAttribute('role')) return false;
     if (r !== 'row') return true;
     // Chrome names rows from content only inside grids and treegrids.
     for (let n = flatParent(el); n; n = flatParent(n)) {
@@ -172,7 +202,10 @@
     const parts = [];
     for (const lab of labs) {
       const sub = {
-        root: st.root, inLabelledBy: st.inLabelledBy, includeHidden: st.includeHidden,
+        // A hidden label still names its control (accname 2A: content a
+        // host-language label refers to directly counts even when hidden).
+        root: st.root, inLabelledBy: st.inLabelledBy,
+        includeHidden: st.includeHidden || isHiddenImpl(lab),
         visited: st.visited, fromContent: false, attr: false, skips: 0, inLabel: true,
       };
       parts.push(textAlternative(lab, sub, false));
@@ -268,8 +301,13 @@
   function contentText(el, st) {
     // An element hidden only by visibility contributes no text of its own, but
     // its visible descendants still count.
+    // guard (verdex identity): below 250 nested levels the subtree's text is read flat, not recursed
+    if ((st.depth = (st.depth || 0) + 1) > 250) { st.depth--; return el.textContent; }
     const ownTextHidden = !st.includeHidden && el !== st.root && isHiddenImpl(el);
     let out = ownTextHidden ? '' : pseudoText(el, '::before');
+    // A list item's marker joins names only through aria-labelledby (accname
+    // ::marker, tentative; Chrome leaves markers out of names).
+    if (st.inLabelledBy && !ownTextHidden && el.localName === 'li') out = markerText(el) + out;
     const kids = children(el);
     const tt = isSelectOption(el) ? 'none' : textTransformOf(el);
     for (let i = 0; i < kids.length && out.length <= MAX_NAME_CHARS; i++) {
@@ -295,6 +333,7 @@
       else out += t;
     }
     if (!ownTextHidden) out += pseudoText(el, '::after');
+    st.depth--;
     return out;
   }
 
@@ -304,8 +343,7 @@
     if (res !== undefined) return res;
     if (r === undefined) r = roleImpl(el);
     // Fast path: most elements (generic, paragraph...) cannot have a name.
-    if (NAME_PROHIBITED.has(r) && !el.hasAttribute('aria-label') &&
-        !el.hasAttribute('aria-labelledby') && !isFocusable(el)) {
+    if (NAME_PROHIBITED.has(r) && !hasNameAttr(el) && !isFocusable(el)) {
       res = { name: '', fromContent: false };
       run.name.set(el, res);
       return res;

@@ -129,6 +129,9 @@
       tt: unknown || tt || q('[style*="text-transform" i]'),
       cv: unknown || cv || q('[style*="content-visibility" i], [hidden="until-found" i]'),
       disabled: q('[aria-disabled]'),
+      // rarely used attributes, so most elements need not be asked for them
+      labeledby: q('[aria-labeledby]'),
+      minGroup: q('[draggable="true" i], [autofocus], [popover]'),
     };
     run.scan.set(root, f);
     return f;
@@ -176,6 +179,10 @@
         alt = [];
         parts.push(alt);
         i++;
+      } else if (s.startsWith('open-quote', i) || s.startsWith('close-quote', i)) {
+        const open = s[i] === 'o';
+        parts.push(quoteMark(el, open));
+        i += open ? 10 : 11;
       } else if (s.startsWith('attr(', i)) {
         const j = s.indexOf(')', i);
         const attrName = s.slice(i + 5, j < 0 ? s.length : j).trim();
@@ -193,8 +200,54 @@
       out = parts.join('');
     }
     if (out && cs.textTransform !== 'none') out = transformText(out, cs.textTransform);
-    if (out && cs.display !== 'inline') out = ' ' + out + ' ';
+    // Generated words are set apart from the element's content by a space
+    // (wpt accname comp_name_from_content: "before label"; Chrome joins inline
+    // text directly).  Inline marks without letters or digits (quotes, icons,
+    // arrows, "*") attach to the text they decorate; block ones never do.
+    if (out && (cs.display !== 'inline' || WORDISH.test(out))) out = ' ' + out + ' ';
     return out;
+  }
+
+  // The quotation mark open-quote/close-quote generate (first nesting level).
+  function quoteMark(el, open) {
+    const q = style(el).cs.quotes;
+    const m = q && q !== 'auto' && q !== 'none' ? q.match(/"((?:[^"\\]|\\.)*)"/g) : null;
+    if (q === 'none') return '';
+    if (m && m.length >= 2) return m[open ? 0 : 1].slice(1, -1);
+    return open ? '\u201c' : '\u201d';
+  }
+
+  const WORDISH = /[\p{L}\p{N}]/u;
+
+  // ::marker text of a list item (only when the item is part of another
+  // element's name, e.g. referenced by aria-labelledby).
+  const BULLETS = { disc: '\u2022', circle: '\u25e6', square: '\u25aa' };
+
+  function markerText(li) {
+    if (style(li).display !== 'list-item') return '';
+    const ms = getComputedStyle(li, '::marker');
+    const c = ms.content;
+    if (c && c !== 'normal' && c !== 'none') {
+      const m = /^"((?:[^"\\]|\\.)*)"/.exec(c);
+      return m ? ' ' + m[1].replace(/\\(.)/g, '$1') + ' ' : '';
+    }
+    if (c === 'none') return '';
+    const type = style(li).cs.listStyleType;
+    if (BULLETS[type]) return BULLETS[type] + ' ';
+    if (type === 'decimal') {
+      const list = li.parentElement;
+      let n = 1;
+      if (list && list.localName === 'ol') {
+        const start = parseInt(list.getAttribute('start'), 10);
+        if (!isNaN(start)) n = start;
+        for (let c2 = list.firstElementChild; c2 && c2 !== li; c2 = c2.nextElementSibling) {
+          if (c2.localName === 'li') n++;
+        }
+      }
+      const v = parseInt(li.getAttribute('value'), 10);
+      return (isNaN(v) ? n : v) + '. ';
+    }
+    return '';
   }
 
   // Chrome separates the text of children that are not inline boxes

@@ -53,10 +53,26 @@
     return null;
   }
 
+  // aria-labelledby, or the common misspelling aria-labeledby when the
+  // standard attribute is absent (browsers honour both).
+  function labelledbyAttr(el) {
+    const v = el.getAttribute('aria-labelledby');
+    if (v !== null || !scanRoot(rootOf(el)).labeledby) return v;
+    return el.getAttribute('aria-labeledby');
+  }
+
+  // Can `el` carry an author name although its role is generic or prohibits
+  // naming?  (aria-label / aria-labelledby; title on text-level elements.)
+  function hasNameAttr(el) {
+    return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ||
+      (TEXT_LEVEL_TAGS.has(el.localName) && el.hasAttribute('title')) ||
+      (scanRoot(rootOf(el)).labeledby && el.hasAttribute('aria-labeledby'));
+  }
+
   function hasAccessibleNameAttr(el) {
     const l = el.getAttribute('aria-label');
     if (l && l.trim()) return true;
-    const lb = el.getAttribute('aria-labelledby');
+    const lb = labelledbyAttr(el);
     if (lb && lb.trim()) return true;
     const t = el.getAttribute('title');
     return !!(t && t.trim());
@@ -95,6 +111,13 @@
       } else if (REQUIRED_CONTEXT[explicit]) {
         // Chrome drops option/treeitem/listitem outside their container.
         if (REQUIRED_CONTEXT[explicit].has(contextRole(el))) return explicit;
+      } else if (NATIVE_FALLBACK_CONTEXT[explicit]) {
+        // A native control (<button role=gridcell>) outside the required
+        // context keeps its native role; other elements take the ARIA role.
+        if (NATIVE_FALLBACK_CONTEXT[explicit].has(contextRole(el))) return explicit;
+        const native = implicitRole(el, tag);
+        if (native === 'generic' || native === null) return explicit;
+        return native;
       } else {
         return explicit;
       }
@@ -140,8 +163,18 @@
     } else if (tag === 'li' || tag === 'dt' || tag === 'dd') {
       const p = el.parentElement;
       if (p && (p.localName === 'ul' || p.localName === 'ol' || p.localName === 'menu' ||
-                p.localName === 'dl') && roleImpl(p) === 'none') return 'none';
+                p.localName === 'dir' || p.localName === 'dl') && roleImpl(p) === 'none') return 'none';
     }
+    const r = nativeRole(el, tag);
+    // html-aam minimum role: a generic element that is draggable, autofocus
+    // or a popover is exposed as a group (Chrome does the same).
+    if (r === 'generic' && scanRoot(rootOf(el)).minGroup &&
+        ((el.getAttribute('draggable') || '').toLowerCase() === 'true' || el.hasAttribute('autofocus') ||
+         el.hasAttribute('popover'))) return 'group';
+    return r;
+  }
+
+  function nativeRole(el, tag) {
     switch (tag) {
       case 'a':
         return el.hasAttribute('href') ? 'link' : 'generic';
@@ -169,7 +202,8 @@
       case 'footer': {
         const scoped = closestAcrossShadow(el, (n) => SECTIONING_TAGS.has(n.localName) ||
           SECTIONING_ROLES.has(explicitRole(n)));
-        if (scoped) return 'generic';
+        // Scoped to sectioning content: ARIA 1.3 sectionheader/sectionfooter.
+        if (scoped) return tag === 'header' ? 'sectionheader' : 'sectionfooter';
         return tag === 'header' ? 'banner' : 'contentinfo';
       }
       case 'aside': {

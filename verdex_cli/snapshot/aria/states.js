@@ -143,5 +143,10 @@
     states: inRun(statesImpl),
     value: inRun(valueImpl),
     isFocusableByTabindex,
+    hasNameAttr,
+    hasMediaControls: (el) => !!el && el.nodeType === 1 && hasMediaControls(el),
+    mediaControls: inRun(mediaControlsImpl),
+    mapAreas: inRun(mapAreasImpl),
+    soleBody,
     label,
   };

@@ -81,8 +81,7 @@
     'button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
     'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row',
     'rowheader', 'switch', 'tab', 'tooltip', 'treeitem', 'term', 'comment',
-    'doc-backlink', 'doc-biblioref', 'doc-glossref', 'doc-noteref', 'sectionheader',
-    'sectionfooter', 'math',
+    'doc-backlink', 'doc-biblioref', 'doc-glossref', 'doc-noteref', 'math',
   ]);
 
   // Roles for which author naming is prohibited by ARIA; Chrome still honours
@@ -142,7 +141,34 @@
     p: 'paragraph', progress: 'progressbar', search: 'search', strong: 'strong',
     sub: 'subscript', sup: 'superscript', table: 'table', tbody: 'rowgroup',
     textarea: 'textbox', tfoot: 'rowgroup', thead: 'rowgroup', time: 'time', tr: 'row',
-    ul: 'list', address: 'group',
+    ul: 'list', address: 'group', s: 'deletion', dir: 'list',
+  };
+
+  // html-aam "text-level element accessible name computation": these name
+  // themselves from aria-labelledby, aria-label and title (even when their
+  // role is generic or prohibits naming).
+  const TEXT_LEVEL_TAGS = new Set([
+    'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'code', 'dfn', 'em', 'i', 'kbd', 'mark', 'q',
+    'rp', 'rt', 'ruby', 's', 'samp', 'small', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr',
+  ]);
+
+  // Roles that need a parent of a given role; a native element that states
+  // one of these outside that context keeps its own (implicit) role.
+  // (a cell inside a native cell, <td><button role=gridcell>, is in a row)
+  const CELL_CONTEXT = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
+  const MENU_CONTEXT = new Set(['menu', 'menubar', 'group']);
+  const NATIVE_FALLBACK_CONTEXT = {
+    row: new Set(['table', 'grid', 'treegrid', 'rowgroup']),
+    cell: CELL_CONTEXT,
+    gridcell: CELL_CONTEXT,
+    columnheader: CELL_CONTEXT,
+    rowheader: CELL_CONTEXT,
+    rowgroup: new Set(['table', 'grid', 'treegrid']),
+    caption: new Set(['figure', 'table', 'grid', 'treegrid']),
+    // (not tab or plain menuitem: <button role=tab> without a tablist and
+    // <a role=menuitem> without a menu are common, and Chrome keeps those roles)
+    menuitemcheckbox: MENU_CONTEXT,
+    menuitemradio: MENU_CONTEXT,
   };
 
   const INPUT_ROLES = {

@@ -1,0 +1,159 @@
+"""Downloads land in the session's own directory, never in ~/Downloads, and are reported.
+
+Chrome saves each download under its GUID (``allowAndName``); once complete the file is renamed
+to a safe form of the name the page suggested (unique in the directory).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import CDPError, CDPTimeout, UsageError
+
+
+@dataclass
+class Download:
+    guid: str
+    url: str
+    suggested: str
+    state: str = "inProgress"
+    received: int = 0
+    total: int = 0
+    chrome_path: str = ""
+    reported_waiting: bool = False
+
+
+def human_size(n: int) -> str:
+    if n < 1024:
+        return f"{n} byte{'s' if n != 1 else ''}"
+    for unit in ("KB", "MB", "GB"):
+        n /= 1024.0
+        if n < 1024 or unit == "GB":
+            return f"{n:.1f} {unit}"
+    return f"{n:.1f} GB"  # pragma: no cover
+
+
+def safe_name(suggested: str) -> str:
+    """A plain file name: no directories, no control characters, no leading dots."""
+    name = re.split(r"[/\\]", suggested or "")[-1]
+    name = re.sub(r"[\x00-\x1f\x7f-\x9f]", "_", name).strip().lstrip(".")
+    return name[:200] or "download"
+
+
+class Downloads:
+    def __init__(self, directory: str | None = None):
+        if directory:
+            path = Path(directory).expanduser()
+            if path.exists() and not path.is_dir():
+                raise UsageError(f"--downloads {directory}: not a directory.")
+            try:
+                path.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise UsageError(f"--downloads {directory}: {exc.strerror or exc}.") from exc
+            self.directory, self.owned = path.resolve(), False
+        else:
+            self.directory, self.owned = Path(tempfile.mkdtemp(prefix="verdex-downloads-")), True  # mode 0700
+        self._items: dict[str, Download] = {}
+        self._unreported: list[str] = []
+        self._lock = threading.Lock()
+
+    def attach(self, browser_target) -> None:
+        """Route the browser's downloads here and listen to their progress."""
+        browser_target.on("Browser.downloadWillBegin", self._on_begin)
+        browser_target.on("Browser.downloadProgress", self._on_progress)
+        try:
+            browser_target.call("Browser.setDownloadBehavior", behavior="allowAndName",
+                                downloadPath=str(self.directory), eventsEnabled=True)
+        except (CDPError, CDPTimeout):
+            pass
+
+    def detach(self, browser_target) -> None:
+        """Give the browser its own download behaviour back (when verdex only attached to it)."""
+        try:
+            browser_target.call("Browser.setDownloadBehavior", timeout=2, behavior="default")
+        except Exception:  # closing must not fail
+            pass
+
+    # -- events (pychrome's thread) ----------------------------------------------------
+    def _on_begin(self, guid: str = "", url: str = "", suggestedFilename: str = "", **_):
+        with self._lock:
+            if guid not in self._items:
+                self._items[guid] = Download(guid, url, suggestedFilename)
+                self._unreported.append(guid)
+
+    def _on_progress(self, guid: str = "", totalBytes: float = 0, receivedBytes: float = 0, state: str = "",
+                     filePath: str = "", **_):
+        with self._lock:
+            item = self._items.get(guid)
+            if item is None:
+                return
+            item.state, item.received, item.total = state or item.state, int(receivedBytes), int(totalBytes)
+            if filePath:
+                item.chrome_path = filePath
+
+    # -- reporting ------------------------------------------------------------------------
+    def pending(self) -> bool:
+        with self._lock:
+            return bool(self._unreported)
+
+    def collect(self, timeout: float) -> tuple[list[str], list[dict]]:
+        """Wait (bounded) for downloads that began to finish; notes and records for the result."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                busy = [g for g in self._unreported if self._items[g].state == "inProgress"]
+            if not busy:
+                break
+            time.sleep(0.05)
+        notes, records = [], []
+        with self._lock:
+            guids, keep = list(self._unreported), []
+        for guid in guids:
+            item = self._items[guid]
+            if item.state == "completed":
+                path = self._finish(item)
+                size = path.stat().st_size if path.exists() else item.received
+                notes.append(f"downloaded {path.name} ({human_size(size)}) to {path}")
+                records.append({"name": path.name, "path": str(path), "size": size, "url": item.url,
+                                "state": "completed"})
+            elif item.state == "canceled":
+                notes.append(f"The download of {safe_name(item.suggested)!r} was cancelled.")
+                records.append({"name": safe_name(item.suggested), "path": None, "size": item.received,
+                                "url": item.url, "state": "canceled"})
+            else:
+                keep.append(guid)
+                if not item.reported_waiting:
+                    item.reported_waiting = True
+                    total = f" of {human_size(item.total)}" if item.total else ""
+                    notes.append(f"{safe_name(item.suggested)!r} is still downloading ({human_size(item.received)}"
+                                 f"{total} after {timeout:g} s) to {self.directory}; a later command reports it.")
+                    records.append({"name": safe_name(item.suggested), "path": None, "size": item.received,
+                                    "url": item.url, "state": "in_progress"})
+        with self._lock:
+            self._unreported = keep + [g for g in self._unreported if g not in guids]
+        return notes, records
+
+    def _finish(self, item: Download) -> Path:
+        src = Path(item.chrome_path) if item.chrome_path else self.directory / item.guid
+        name = safe_name(item.suggested)
+        stem, dot, ext = name.rpartition(".") if "." in name else (name, "", "")
+        dest, n = self.directory / name, 1
+        while dest.exists():
+            dest = self.directory / (f"{stem} ({n}).{ext}" if dot else f"{name} ({n})")
+            n += 1
+        try:
+            os.replace(src, dest)
+        except OSError:
+            return src
+        return dest
+
+    def close(self) -> None:
+        if self.owned:
+            shutil.rmtree(self.directory, ignore_errors=True)

@@ -1,0 +1,230 @@
+"""Navigation of one tab: HTTP status, load waiting, and stopping what was cancelled or timed out.
+
+A mixin of :class:`verdex_cli.browser.page.Page` (it uses the page's target, frames and timeout).
+"""
+
+from __future__ import annotations
+
+import http
+import time
+from contextlib import contextmanager
+from urllib.parse import urlparse
+
+from ..errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed
+
+# Chrome shows its own error page for an empty 4xx/5xx answer; the server did answer, so it is a page.
+HTTP_ERROR_PAGE = "net::ERR_HTTP_RESPONSE_CODE_FAILURE"
+STATUS_JS = "(() => { const e = performance.getEntriesByType('navigation')[0]; return e ? e.responseStatus : 0; })()"
+
+
+class Navigation:
+    # -- events (pychrome's thread) ---------------------------------------------------
+    def _on_load(self, **_):
+        self._load_event.set()
+
+    def _on_requested(self, frameId: str = "", disposition: str = "currentTab", **_):
+        if frameId == self.frames.main_id and disposition == "currentTab":
+            self._nav_count += 1
+            self._requested_at = time.monotonic()  # loading starts a moment later (or never: cancelled)
+            self._load_event.clear()
+
+    def _on_started(self, frameId: str = "", **_):
+        if frameId == self.frames.main_id:
+            if not self._loading:
+                self._commits_at_start = self._commits
+            self._nav_count += 1
+            self._loading = True
+            self._requested_at = 0.0
+            self._load_event.clear()
+
+    def _on_stopped(self, frameId: str = "", **_):
+        if frameId == self.frames.main_id:
+            self._loading = False
+            self._requested_at = 0.0
+
+    def _busy(self) -> bool:
+        """Loading, or a navigation was requested under a second ago and has not started yet."""
+        return self._loading or (self._requested_at > 0 and time.monotonic() - self._requested_at < 1.0)
+
+    def _on_committed(self, frame: dict | None = None, **_):
+        if frame and not frame.get("parentId"):
+            self._commits += 1
+
+    def _on_response(self, type: str = "", frameId: str = "", loaderId: str = "", response: dict | None = None, **_):
+        if type == "Document" and frameId == self.frames.main_id and response:
+            self._doc_status[loaderId] = int(response.get("status") or 0)
+            self._last_doc_loader = loaderId
+
+    # -- status -------------------------------------------------------------------------
+    @contextmanager
+    def _watching_responses(self):
+        self._doc_status.clear()
+        self._last_doc_loader = None
+        enabled = False
+        if not self.target.crashed:  # a crashed tab answers nothing but the navigation that revives it
+            try:
+                self.target.call("Network.enable", maxTotalBufferSize=0, maxResourceBufferSize=0)
+                enabled = True
+            except (CDPError, CDPTimeout):
+                pass
+        try:
+            yield
+        finally:
+            if enabled:
+                try:
+                    self.target.call("Network.disable", timeout=2)
+                except (CDPError, CDPTimeout, ConnectionLost):
+                    pass
+
+    def _status(self, url: str, loader: str | None) -> int | None:
+        if urlparse(url).scheme not in ("http", "https"):
+            return None
+        self.target.drain_events()
+        code = self._doc_status.get(loader or self._last_doc_loader or "")
+        if code:
+            return code
+        try:  # restored from the back/forward cache, or the event was missed: ask the document
+            code = self.frames.eval(self.frames.main, STATUS_JS, timeout=min(self.timeout, 2.0))["value"]
+        except Exception:
+            code = None
+        return int(code) if code else None
+
+    # -- commands ------------------------------------------------------------------------
+    def stop_loading(self) -> None:
+        try:
+            self.target.call("Page.stopLoading", timeout=2)
+            self._loading = False
+        except (CDPError, CDPTimeout, ConnectionLost):
+            pass
+
+    @property
+    def navigation_pending(self) -> bool:
+        """A main-frame navigation started and has not committed yet (Chrome holds script calls)."""
+        requested = self._requested_at > 0 and time.monotonic() - self._requested_at < 1.0
+        return requested or (self._loading and self._commits == self._commits_at_start)
+
+    def stop_if_loading(self) -> bool:
+        """Stop a navigation still under way (Chrome holds every script call until it commits)."""
+        try:
+            self.target.drain_events(0.1)
+        except Exception:
+            return False
+        if not self._loading:
+            return False
+        self.stop_loading()
+        return True
+
+    def navigate(self, url: str) -> dict:
+        with self._watching_responses():
+            self._load_event.clear()
+            try:
+                res = self.target.call("Page.navigate", url=url)
+            except CDPTimeout:
+                self.stop_loading()
+                raise CDPTimeout(f"{url} did not answer within {self.timeout:g} s; the navigation was stopped "
+                                 "and the tab stays where it was.", method="Page.navigate") from None
+            except BaseException:  # Ctrl-C: do not let the navigation land later
+                self.stop_loading()
+                raise
+            error = res.get("errorText")
+            if error and not (error == HTTP_ERROR_PAGE and res.get("loaderId")):
+                raise NavigationFailed(f"Could not open {url}: {error}")
+            return self._after_navigation(res.get("loaderId") is not None, res.get("loaderId"))
+
+    def reload(self) -> dict:
+        before = None if self.target.crashed else self.frames.current_loader(self.frames.main)
+        with self._watching_responses():
+            self._load_event.clear()
+            self._guarded(lambda: self.target.call("Page.reload", ignoreCache=False))
+            info = self._after_navigation(True, None)
+        after = self.frames.current_loader(self.frames.main)
+        if before and after and after[0] != before[0]:
+            self._reloads[after[0]] = before[0]
+        return info
+
+    def history_step(self, delta: int) -> dict:
+        hist = self.target.call("Page.getNavigationHistory")
+        index = hist["currentIndex"] + delta
+        entries = hist["entries"]
+        if not 0 <= index < len(entries):
+            word = "previous" if delta < 0 else "next"
+            raise NavigationFailed(f"There is no {word} page in this tab's history.")
+        with self._watching_responses():
+            self._load_event.clear()
+            self._guarded(lambda: self.target.call("Page.navigateToHistoryEntry", entryId=entries[index]["id"]))
+            return self._after_navigation(True, None)
+
+    def _guarded(self, fn):
+        try:
+            return fn()
+        except BaseException:
+            self.stop_loading()
+            raise
+
+    def _after_navigation(self, cross_document: bool, loader: str | None) -> dict:
+        notes = []
+        if cross_document and not self._guarded(lambda: self.wait_for_load(self.timeout)):
+            self.stop_loading()
+            notes.append(f"The page did not finish loading within {self.timeout:g} s; loading was stopped.")
+        self.frames.refresh()
+        info = self.info()
+        status = self._status(info["url"], loader)
+        info["status"] = status
+        if status and status >= 400:
+            try:
+                phrase = " " + http.HTTPStatus(status).phrase
+            except ValueError:
+                phrase = ""
+            notes.append(f"The server answered {status}{phrase}.")
+        info["notes"] = notes + self.take_notes()
+        return info
+
+    def reloaded_since(self, old_loader: str | None, new_loader: str | None) -> bool:
+        """Did the main document ``new_loader`` come from reloading ``old_loader`` (with 'reload')?"""
+        seen = 0
+        while new_loader in self._reloads and seen < 100:
+            new_loader = self._reloads[new_loader]
+            if new_loader == old_loader:
+                return True
+            seen += 1
+        return False
+
+    def wait_for_load(self, timeout: float) -> bool:
+        """Wait for the load event; a page that stopped loading and is complete counts too."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._load_event.wait(0.05):
+                return True
+            if self._busy():
+                continue
+            try:
+                state = self.target.call("Runtime.evaluate", timeout=max(0.5, deadline - time.monotonic()),
+                                         expression="document.readyState", returnByValue=True)
+                if state.get("result", {}).get("value") == "complete" and not self._busy():
+                    return True
+            except CDPTimeout:
+                return False
+            except CDPError:
+                pass
+            time.sleep(0.05)
+        return False
+
+    def settle_after_action(self, nav_before: int, grace: float = 0.08) -> list[str]:
+        """After an input action: if it started a navigation, wait for it to load (or stop it)."""
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and self._nav_count == nav_before:
+            time.sleep(0.02)
+        self.target.drain_events()
+        notes = []
+        if self._nav_count != nav_before:
+            if not self._guarded(lambda: self.wait_for_load(self.timeout)):
+                self.stop_loading()
+                notes.append(f"The navigation did not finish within {self.timeout:g} s; it was stopped.")
+            self.frames.refresh()
+            if self._commits != self._commits_at_start:
+                notes.append(f"Navigated to {self.info()['url']}")
+        return notes + self.take_notes()
+
+    @property
+    def nav_count(self) -> int:
+        return self._nav_count

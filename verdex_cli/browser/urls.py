@@ -1,0 +1,84 @@
+"""One URL resolver for the command line, `open` and `tab new`.
+
+Rules, in order:
+- a URL with a scheme (http:, https:, file:, about:, data:, chrome:, view-source:, javascript:) is kept;
+- ``host:port[/path]`` and ``localhost[/path]`` mean http;
+- ``~/...`` and absolute paths are local files (an absolute path that does not exist locally is a
+  path on the current http page's server);
+- a relative path is relative to the current http(s) page, otherwise to the working directory;
+- a bare ``name.tld[/path]`` is a web address (http);
+- a directory or a missing local file is an error.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import urljoin, urlparse
+
+from ..errors import NavigationFailed, UsageError
+
+SCHEMES = ("http", "https", "file", "about", "data", "chrome", "view-source", "javascript", "blob")
+_HOST_PORT = re.compile(r"^(?:\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}(?:[/?#].*)?$")
+_LOCALHOST = re.compile(r"^localhost(?:[/?#].*)?$", re.IGNORECASE)
+# a last path part with one of these endings names a document, not a host (shop.html, notes.txt)
+_FILE_ENDINGS = (".html", ".htm", ".xhtml", ".shtml", ".php", ".asp", ".aspx", ".jsp", ".svg", ".pdf", ".txt",
+                 ".json", ".xml", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".js", ".css", ".csv")
+
+
+def _is_http(url: str | None) -> bool:
+    return bool(url) and urlparse(url).scheme in ("http", "https")
+
+
+def _looks_like_host(text: str) -> bool:
+    head = re.split(r"[/?#]", text, maxsplit=1)[0]
+    if "." not in head or head.startswith("."):
+        return False
+    if head == text and text.lower().endswith(_FILE_ENDINGS):
+        return False  # "shop.html" is a file name
+    return bool(re.fullmatch(r"[A-Za-z0-9.-]+", head))
+
+
+def _local(text: str) -> str:
+    path = Path(text).expanduser()
+    if path.is_dir():
+        raise NavigationFailed(f"{text} is a directory, not a page.")
+    if not path.exists():
+        raise NavigationFailed(f"No such file: {text}")
+    return path.resolve().as_uri()
+
+
+def normalize_url(raw: str, base: str | None = None) -> str:
+    """Turn what the user typed into the URL to open (``base``: the current page's URL)."""
+    text = raw.strip()
+    if not text:
+        raise UsageError("Usage: open URL")
+    scheme = urlparse(text).scheme.lower()
+    if scheme in SCHEMES and not _HOST_PORT.match(text):
+        if scheme == "file":
+            path = Path(urlparse(text).path)
+            if path.is_dir():
+                raise NavigationFailed(f"{text} is a directory, not a page.")
+        return text
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", text):
+        return text  # any other scheme://: let the browser decide
+    if _HOST_PORT.match(text) or _LOCALHOST.match(text):
+        return "http://" + text
+    if text.startswith("~"):
+        return _local(text)
+    if text.startswith("/"):
+        if Path(text).exists() or not _is_http(base):
+            return _local(text)
+        return urljoin(base, text)
+    if text.startswith(("?", "#")):
+        if _is_http(base) or (base and urlparse(base).scheme == "file"):
+            return urljoin(base, text)
+        raise NavigationFailed(f"'{text}' needs a current page to be relative to.")
+    explicit_relative = text.startswith(("./", "../"))
+    if not explicit_relative and _looks_like_host(text):
+        if not _is_http(base) and Path(text).exists():
+            return _local(text)  # a local folder or file that happens to have a dot in its name
+        return "http://" + text
+    if _is_http(base):
+        return urljoin(base, text)
+    return _local(text)

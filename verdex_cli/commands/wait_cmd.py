@@ -1,0 +1,169 @@
+"""wait text TEXT | wait REF | wait gone REF | wait url TEXT | wait MS, each bounded by --timeout."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+from ..errors import CDPError, CDPTimeout, ConnectionLost, RefError, UsageError, VerdexError
+from ..refs import describe
+from ..resolve import locate
+from .registry import Result, command
+from .snapshot_cmd import store_for
+
+USAGE = "wait text TEXT | wait REF | wait gone REF | wait url TEXT | wait MS"
+POLL = 0.1
+
+# Visible text of one document, through open shadow roots (every frame has its own turn).
+TEXT_JS = """(() => {
+  const want = %s.replace(/\\s+/g, ' ').trim();
+  const parts = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) {
+        for (const c of el.shadowRoot.children) parts.push(c.innerText || c.textContent || '');
+        walk(el.shadowRoot);
+      }
+    }
+  };
+  parts.push(document.body ? document.body.innerText : (document.documentElement || {}).textContent || '');
+  walk(document);
+  return parts.join(' ').replace(/\\s+/g, ' ').includes(want);
+})()"""
+
+
+class _Timeout(VerdexError):
+    kind = "timeout"
+
+
+def _frame_nodes(tree: dict):
+    yield tree["frame"]
+    for child in tree.get("childFrames", ()):
+        yield from _frame_nodes(child)
+
+
+def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
+    """Is the text in the page: the main frame, the frames in its process, and out-of-process frames?"""
+    expr = TEXT_JS % json.dumps(text)
+    targets = [page.target]
+    try:
+        for target_id in ctx.ensure_session().frame_target_ids(page):
+            t = page.frames.oopif_target(target_id)
+            if t is not None:
+                targets.append(t)
+    except (CDPError, CDPTimeout):
+        pass
+    for target in targets:
+        try:
+            tree = target.call("Page.getFrameTree", timeout=limit)["frameTree"]
+        except (CDPError, CDPTimeout, ConnectionLost):
+            continue
+        for f in _frame_nodes(tree):
+            key = (f["id"], f.get("loaderId"))
+            context = worlds.get(key)
+            try:
+                if context is None:
+                    context = worlds[key] = target.call("Page.createIsolatedWorld", timeout=limit, frameId=f["id"],
+                                                        worldName="verdex-wait")["executionContextId"]
+                out = target.call("Runtime.evaluate", timeout=limit, expression=expr, contextId=context,
+                                  returnByValue=True)
+            except (CDPError, CDPTimeout, ConnectionLost):
+                worlds.pop(key, None)  # a frame of another process, or a document that went away
+                continue
+            if out.get("result", {}).get("value") is True:
+                return True
+    return False
+
+
+def _ref_state(ctx, raw: str) -> tuple[str, str]:
+    """('visible' | 'hidden' | 'gone', label) of the ref's own element right now."""
+    page = ctx.page
+    try:
+        ref, text, rec, fr, live = locate(page, store_for(ctx), raw)
+    except RefError as exc:
+        if exc.kind in ("removed", "navigated"):
+            return "gone", raw
+        raise
+    label = f"{describe(live.get('role', rec.role), live.get('name', rec.name))} ({text})"
+    return ("hidden" if live.get("hidden") else "visible"), label
+
+
+def _poll(check, timeout: float):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check(max(0.5, deadline - time.monotonic()))
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(min(POLL, max(0.0, deadline - time.monotonic())))
+
+
+@command("wait", usage=USAGE, min_args=1, max_args=2, rest="after_first", ref_args=(0, 1),
+         help="Wait until TEXT appears, a ref is visible or gone, the URL contains TEXT, or for MS milliseconds.")
+def wait_cmd(ctx, args, flags):
+    page = ctx.page
+    limit = page.timeout
+    head = args[0]
+    start = time.monotonic()
+
+    def done(data: dict) -> Result:
+        data["waited_ms"] = round((time.monotonic() - start) * 1000)
+        return Result("wait", data)
+
+    if len(args) == 1 and re.fullmatch(r"[+-]?\d+(\.\d+)?", head):
+        ms = float(head)
+        if ms < 0:
+            raise UsageError(f"Usage: {USAGE} (MS is a number of milliseconds, 0 or more)")
+        if ms / 1000 > limit:
+            raise _Timeout(f"wait {head} is longer than the timeout of {limit:g} s; raise --timeout to wait longer.")
+        time.sleep(ms / 1000)
+        return done({"for": "time", "ms": ms})
+    if head in ("text", "url"):
+        if len(args) < 2 or not args[1]:
+            raise UsageError(f"Usage: {USAGE}")
+        want = args[1]
+        if head == "text":
+            worlds = page.wait_worlds
+            if len(worlds) > 200:
+                worlds.clear()
+            if _poll(lambda t: _text_found(ctx, page, want, worlds, t), limit) is None:
+                raise _Timeout(f"Waited {limit:g} s for the text {want!r} to appear; it did not.")
+            return done({"for": "text", "text": want})
+        def url_now(_t=None) -> str:
+            frame = page.frames.tree()["frame"]
+            return frame.get("url", "") + frame.get("urlFragment", "")
+
+        if _poll(lambda t: want in url_now(), limit) is None:
+            raise _Timeout(f"Waited {limit:g} s for the URL to contain {want!r}; it is still {url_now()}.")
+        return done({"for": "url", "text": want, "url": url_now()})
+    if head == "gone":
+        if len(args) < 2 or not args[1].strip():
+            raise UsageError(f"Usage: {USAGE}")
+        raw = args[1].strip()
+        seen = {"label": raw}
+
+        def gone(_t):
+            state, seen["label"] = _ref_state(ctx, raw)
+            return state in ("gone", "hidden")
+
+        if _poll(gone, limit) is None:
+            raise _Timeout(f"Waited {limit:g} s for {seen['label']} to go away; it is still visible.")
+        return done({"for": "gone", "ref": raw})
+    if len(args) == 1 and re.match(r"c\d", head):
+        raw = head.strip()
+        seen = {"label": raw, "state": ""}
+
+        def visible(_t):
+            state, seen["label"] = _ref_state(ctx, raw)
+            seen["state"] = state
+            if state == "gone":
+                raise RefError(f"Element {seen['label']} no longer exists, so it cannot become visible. "
+                               "Take a new snapshot.", kind="removed")
+            return state == "visible"
+
+        if _poll(visible, limit) is None:
+            raise _Timeout(f"Waited {limit:g} s for {seen['label']} to be visible; it is still hidden.")
+        return done({"for": "visible", "ref": raw})
+    raise UsageError(f"Usage: {USAGE}")

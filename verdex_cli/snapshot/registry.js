@@ -1,0 +1,264 @@
+// The element <-> ref registry of one document. It lives in the isolated world (concatenated before
+// bridge.js), so page scripts can neither read nor forge it.
+//
+// - `refOf` (WeakMap) maps an element to its number for as long as the element exists: the same
+//   element always gets the same number, also after it was away for a while.
+// - `entries` maps a number to what the last snapshot that showed it saw: the element, its identity
+//   (the attributes that say *which* item it is) and its place among its siblings. An entry is kept
+//   while its element is connected or was seen in the last KEEP snapshots; older disconnected
+//   elements are dropped (memory stays bounded) and reported once as `gone`, so the caller can keep
+//   a tombstone. A dropped number still classifies as `removed` here: it is at most `counter`.
+const Registry = (() => {
+  const KEEP = 5;
+  // identity attributes besides data-*; `value` only where it names the choice (see ownSig)
+  const ID_ATTRS = new Set(['id', 'name', 'href', 'key', 'aria-posinset', 'aria-rowindex', 'row-index', 'row-id']);
+  const VALUE_TAGS = new Set(['button', 'option']);
+  const VALUE_TYPES = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'image']);
+  // data-* attributes that describe a state of the same item, not which item it is
+  const VOLATILE = /^data-(?:[\w-]*[-_])?(?:state|status|active|focus|focused|focus-visible|focus-within|hover|hovered|highlighted|selected|checked|disabled|open|opened|closed|expanded|collapsed|pressed|loading|loaded|busy|pending|visible|hidden|invalid|valid|dirty|touched|orientation|side|align|placement|theme|mode|drag|dragging|dropping|animat\w*|transition\w*|motion\w*|scroll\w*|headlessui-state|count|size|width|height|x|y|top|left|offset|ts|time|timestamp|updated)$/;
+  const ITEM_TAGS = new Set(['li', 'tr', 'option', 'dt', 'dd']);
+  const ITEM_ROLES = new Set(['row', 'listitem', 'option', 'treeitem', 'menuitem', 'menuitemradio',
+    'menuitemcheckbox', 'tab', 'article']);
+  const KEY_SET = new Set(['data-key', 'data-index', 'data-id', 'key', 'data-row-index', 'data-rowindex',
+    'data-row-key', 'data-item-index', 'aria-rowindex', 'aria-posinset', 'row-index', 'row-id']);
+  const ITEM_DEPTH = 6;
+  const CUT = 80;
+
+  let counter = 0;              // last number issued in this document
+  let floor = 0;                // numbers up to here were forgotten by reset-refs --keep-counter
+  let refOf = new WeakMap();    // element -> n
+  let entries = new Map();      // n -> {el, seen, sig, place, tag}
+  let snapNo = 0;               // snapshots taken of this document
+  let run = null;               // per-snapshot caches
+  let tierCount = [0, 0, 0];    // refs issued in the last snapshot, by tier
+
+  function init(start) { counter = Math.max(counter, start | 0); }
+
+  function begin() {
+    snapNo++;
+    run = { index: new Map(), item: new Map() };
+    tierCount = [0, 0, 0];
+  }
+
+  function tiers() { return [tierCount[1], tierCount[2]]; }
+
+  // Drop disconnected elements not seen in the last KEEP snapshots; returns their numbers.
+  function end() {
+    run = null;
+    const gone = [];
+    const old = snapNo - KEEP;
+    entries.forEach((e, n) => {
+      if (e.seen <= old && !e.el.isConnected) { entries.delete(n); gone.push(n); }
+    });
+    return gone;
+  }
+
+  function issue(el, tier) {
+    if (run && tier) tierCount[tier]++;
+    let n = refOf.get(el);
+    if (n === undefined) { n = ++counter; refOf.set(el, n); }
+    let e = entries.get(n);
+    if (e === undefined) {
+      e = { el, seen: 0, sig: '', place: '', tag: el.localName, inShadow: el.getRootNode() !== document };
+      entries.set(n, e);
+    }
+    e.seen = snapNo;
+    e.sig = identity(el);
+    e.place = placeOf(el);
+    return n;
+  }
+
+  function get(n) {
+    const e = entries.get(n);
+    return e === undefined ? null : e.el;
+  }
+
+  // 'live' | 'removed' (gone, or dropped after it had gone) | 'unknown' (never issued, or reset)
+  function status(n) {
+    const e = entries.get(n);
+    if (e !== undefined) return e.el.isConnected ? 'live' : 'removed';
+    return n > floor && n <= counter ? 'removed' : 'unknown';
+  }
+
+  // ---- identity -----------------------------------------------------------
+  function cut(v) { return v.length > CUT ? v.slice(0, CUT) + '...' : v; }
+
+  let keyed = false;  // set by ownSig: the element has a key-like attribute
+
+  // "attr=value" lines of the attributes that say which item an element is
+  function ownSig(el) {
+    keyed = false;
+    if (!el.hasAttributes()) return '';
+    let s = '';
+    const names = el.getAttributeNames();
+    for (let i = 0; i < names.length; i++) {
+      const k = names[i];
+      let kind = KINDS.get(k);
+      if (kind === undefined) KINDS.set(k, kind = kindOf(k));
+      if (kind === 0) continue;
+      if (kind === 3) keyed = true;
+      else if (kind === 2 && !(VALUE_TAGS.has(el.localName) || (el.localName === 'input' && VALUE_TYPES.has(el.type)))) continue;
+      s += k + '=' + cut(el.getAttribute(k)) + '\n';
+    }
+    return s;
+  }
+
+  // 0: not identity, 1: identity, 2: identity for some elements (value), 3: identity and a list key
+  const KINDS = new Map();
+  function kindOf(k) {
+    if (KEY_SET.has(k)) return 3;
+    if (ID_ATTRS.has(k) || (k.startsWith('data-') && !VOLATILE.test(k))) return 1;
+    return k === 'value' ? 2 : 0;
+  }
+
+  // call right after ownSig(n)
+  function isItem(n) {
+    if (keyed || ITEM_TAGS.has(n.localName)) return true;
+    const role = n.getAttribute('role');
+    return role !== null && ITEM_ROLES.has(role);
+  }
+
+  function indexOf(el) {
+    const tag = el.localName;
+    let k = 0;
+    let steps = 0;
+    for (let c = el.previousElementSibling; c; c = c.previousElementSibling) {
+      if (++steps > 24) return bigIndexOf(el);
+      if (c.localName === tag) k++;
+    }
+    return k;
+  }
+
+  // in a long list: one pass over the parent's children per snapshot
+  function bigIndexOf(el) {
+    const parent = el.parentNode;
+    let map = run ? run.index.get(parent) : undefined;
+    if (map === undefined) {
+      map = new Map();
+      const counts = new Map();
+      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+        const k = counts.get(c.localName) || 0;
+        map.set(c, k);
+        counts.set(c.localName, k + 1);
+      }
+      if (run) run.index.set(parent, map);
+    }
+    return map.get(el) || 0;
+  }
+
+  // The list item an element belongs to (itself, or an ancestor a few levels up): its key
+  // attributes, or its index among same-tag siblings when it has none.
+  function itemSig(el, own) {
+    if (isItem(el)) return own ? '' : 'item index=' + indexOf(el) + '\n';
+    let node = el.parentElement;
+    for (let d = 1; node && d < ITEM_DEPTH; d++, node = node.parentElement) {
+      if (!node.hasAttributes() && !ITEM_TAGS.has(node.localName)) continue;  // the common wrapper
+      let sig = run ? run.item.get(node) : undefined;
+      if (sig === undefined) {
+        sig = itemNodeSig(node);
+        if (run) run.item.set(node, sig);
+      }
+      if (sig !== null) return sig;
+    }
+    return '';
+  }
+
+  // The identity lines an ancestor contributes when it is a list item, else null.
+  function itemNodeSig(node) {
+    const attrs = ownSig(node);
+    if (!isItem(node)) return null;
+    return attrs ? 'item:' + attrs.slice(0, -1).replace(/\n/g, '\nitem:') + '\n' : 'item index=' + indexOf(node) + '\n';
+  }
+
+  function identity(el) {
+    const own = ownSig(el);
+    return own + itemSig(el, own);
+  }
+
+  // Its index among same-tag siblings, its parent's, and the tags up to its grandparent.
+  function placeOf(el) {
+    const p = el.parentNode;
+    if (!p || p.nodeType !== 1) return el.localName + '#' + indexOf(el) + '<' + (p ? p.nodeType : '-');
+    const gp = p.parentNode;
+    return el.localName + '#' + indexOf(el) + '<' + p.localName + '#' + indexOf(p) + '<'
+      + (gp ? (gp.nodeType === 1 ? gp.localName : gp.nodeType) : '-');
+  }
+
+  // What identity attribute differs between the snapshot and now ('' when none).
+  function identityChange(n) {
+    const e = entries.get(n);
+    if (e === undefined || !e.el.isConnected) return '';
+    const now = identity(e.el);
+    if (now === e.sig) return '';
+    const was = lines(e.sig);
+    const cur = lines(now);
+    for (const [k, v] of was) {
+      if (!cur.has(k)) return `its ${k} "${v}" was removed`;
+      if (cur.get(k) !== v) return `its ${k} changed from "${v}" to "${cur.get(k)}"`;
+    }
+    for (const [k, v] of cur) if (!was.has(k)) return `it gained ${k} "${v}"`;
+    return 'its identity attributes changed';
+  }
+
+  function lines(sig) {
+    const m = new Map();
+    for (const line of sig.split('\n')) {
+      if (!line) continue;
+      const i = line.indexOf('=');
+      const k = line.slice(0, i);
+      m.set(k.startsWith('item:') ? 'list item\'s ' + k.slice(5) : (k === 'item index' ? 'list item\'s position' : k),
+        line.slice(i + 1));
+    }
+    return m;
+  }
+
+  // ---- successors: a removed element's look-alike in the same place (a re-render) -------------
+  function collect(tag, deep) {
+    const out = [...document.getElementsByTagName(tag)];
+    if (!deep) return out;
+    const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
+    const roots = [];
+    for (let n = walker.currentNode; n; n = walker.nextNode()) if (n.shadowRoot) roots.push(n.shadowRoot);
+    while (roots.length) {
+      const root = roots.pop();
+      for (const el of root.querySelectorAll('*')) {
+        if (el.localName === tag) out.push(el);
+        if (el.shadowRoot) roots.push(el.shadowRoot);
+      }
+    }
+    return out;
+  }
+
+  // Elements that look like the successor of removed ref n: same role and name (given, as the
+  // snapshot showed them), same identity attributes and same place. Each gets a ref (issued here,
+  // nothing is acted on); returns [{n, role, name, tier}].
+  function successors(n, role, name, tierOf, norm, max) {
+    const e = entries.get(n);
+    if (e === undefined || e.el.isConnected) return [];
+    const out = [];
+    for (const el of collect(e.tag, e.inShadow)) {
+      if (el === e.el || !el.isConnected) continue;
+      if (identity(el) !== e.sig || placeOf(el) !== e.place) continue;
+      const cur = Aria.role(el);
+      if (cur !== role || Aria.isHidden(el)) continue;
+      const nm = norm(Aria.name(el, cur).name);
+      if (nm !== norm(name)) continue;
+      const tier = tierOf(el, cur);
+      if (!tier) continue;
+      const m = issue(el);
+      out.push({ n: m, role: cur, name: nm, tier });
+      if (out.length >= max) break;
+    }
+    return out;
+  }
+
+  // Forget every ref of this document (reset-refs); numbering restarts unless kept.
+  function reset(keepCounter) {
+    entries = new Map();
+    refOf = new WeakMap();
+    if (keepCounter) floor = counter; else { counter = 0; floor = 0; }
+  }
+
+  return { init, begin, end, tiers, issue, get, status, identityChange, successors, reset,
+    get counter() { return counter; }, get size() { return entries.size; } };
+})();
