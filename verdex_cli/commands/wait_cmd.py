@@ -6,9 +6,10 @@ import json
 import re
 import time
 
-from ..errors import CDPError, CDPTimeout, ConnectionLost, RefError, UsageError, VerdexError
+from ..errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefError, UsageError, VerdexError
 from ..refs import describe
-from ..resolve import locate
+from ..resolve import locate, resolve_target
+from ..targets import parse_target
 from .registry import Result, command
 from .snapshot_cmd import store_for
 
@@ -79,6 +80,14 @@ def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
 def _ref_state(ctx, raw: str) -> tuple[str, str]:
     """('visible' | 'hidden' | 'gone', label) of the ref's own element right now."""
     page = ctx.page
+    if parse_target(raw).kind != "ref":  # a target by meaning: gone while nothing visible matches it
+        try:
+            res = resolve_target(page, store_for(ctx), raw)
+        except VerdexError as exc:
+            if exc.kind == ErrorKind.NO_MATCH:
+                return "gone", raw
+            raise
+        return ("hidden" if res.live.get("hidden") else "visible"), res.label
     try:
         ref, text, rec, fr, live = locate(page, store_for(ctx), raw)
     except RefError as exc:
@@ -87,6 +96,13 @@ def _ref_state(ctx, raw: str) -> tuple[str, str]:
         raise
     label = f"{describe(live.get('role', rec.role), live.get('name', rec.name))} ({text})"
     return ("hidden" if live.get("hidden") else "visible"), label
+
+
+def _is_target(word: str) -> bool:
+    try:
+        return re.match(r"c\d", word) is not None or parse_target(word).kind != "ref"
+    except VerdexError:
+        return False
 
 
 def _poll(check, timeout: float):
@@ -151,7 +167,7 @@ def wait_cmd(ctx, args, flags):
         if _poll(gone, limit) is None:
             raise _Timeout(f"Waited {limit:g} s for {seen['label']} to go away; it is still visible.")
         return done({"for": "gone", "ref": raw})
-    if len(args) == 1 and re.match(r"c\d", head):
+    if len(args) == 1 and _is_target(head):
         raw = head.strip()
         seen = {"label": raw, "state": ""}
 
