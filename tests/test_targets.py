@@ -179,3 +179,15 @@ def test_an_iframe_scope_searches_that_frame(driver, demo):
     out = driver.ok("fill 'iframe:Same-origin frame >> label=Frame input' hello").data
     assert out["value"] == "hello" and not out["ref"].startswith(f"c0p0f{cross}e")
     driver.fail('click "iframe:Nope >> button:Frame button"', "no_match")
+
+
+def test_wait_for_a_target_to_appear_and_go(shop):
+    shop.ok("click button:Save")
+    assert shop.ok("wait button:Saving").data["for"] == "visible"
+    shop.ok('eval setTimeout(() => { const b = document.createElement("button"); b.id = "late"; b.textContent = "Late"; '
+            'document.body.append(b); }, 300)')
+    out = shop.ok("wait button:Late").data  # no match yet: waits until one appears
+    assert out["for"] == "visible" and out["waited_ms"] >= 100
+    shop.ok('eval setTimeout(() => document.getElementById("late").remove(), 300)')
+    assert shop.ok("wait gone button:Late").data["for"] == "gone"
+    shop.fail('wait "button:Add to cart"', "ambiguous")

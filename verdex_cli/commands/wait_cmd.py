@@ -85,7 +85,7 @@ def _ref_state(ctx, raw: str) -> tuple[str, str]:
             res = resolve_target(page, store_for(ctx), raw)
         except VerdexError as exc:
             if exc.kind == ErrorKind.NO_MATCH:
-                return "gone", raw
+                return "absent", raw  # may still appear
             raise
         return ("hidden" if res.live.get("hidden") else "visible"), res.label
     try:
@@ -162,7 +162,7 @@ def wait_cmd(ctx, args, flags):
 
         def gone(_t):
             state, seen["label"] = _ref_state(ctx, raw)
-            return state in ("gone", "hidden")
+            return state in ("gone", "hidden", "absent")
 
         if _poll(gone, limit) is None:
             raise _Timeout(f"Waited {limit:g} s for {seen['label']} to go away; it is still visible.")
@@ -180,6 +180,7 @@ def wait_cmd(ctx, args, flags):
             return state == "visible"
 
         if _poll(visible, limit) is None:
-            raise _Timeout(f"Waited {limit:g} s for {seen['label']} to be visible; it is still hidden.")
+            still = "nothing matches it" if seen["state"] == "absent" else "it is still hidden"
+            raise _Timeout(f"Waited {limit:g} s for {seen['label']} to be visible; {still}.")
         return done({"for": "visible", "ref": raw})
     raise UsageError(f"Usage: {USAGE}")
