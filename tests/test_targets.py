@@ -191,3 +191,10 @@ def test_wait_for_a_target_to_appear_and_go(shop):
     shop.ok('eval setTimeout(() => document.getElementById("late").remove(), 300)')
     assert shop.ok("wait gone button:Late").data["for"] == "gone"
     shop.fail('wait "button:Add to cart"', "ambiguous")
+
+
+def test_targets_reach_into_open_shadow_roots_only(driver, demo):
+    driver.ok("open " + demo.url("shadow.html"))
+    assert driver.ok("check label=Notify").data["checked"] is True
+    assert driver.ok("click button:Follow").data["name"] == "Follow"
+    driver.fail('click "button:Hidden inside closed root"', "no_match")  # a closed root stays closed
