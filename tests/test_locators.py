@@ -76,3 +76,15 @@ def test_no_locator_when_nothing_is_unique(driver, demo):
     ref = next(iter(snap["refs"]))
     out = driver.ok(f"inspect {ref}").data
     assert out["locator"] is None and out["playwright"] is None
+
+
+def test_a_locator_always_survives_being_written_out(driver, demo):
+    driver.ok("open " + demo.url("blank.html"))
+    driver.ok("""eval document.body.innerHTML = '<button>a >> b</button><button>say "hi"</button>'""")
+    snap = driver.ok("snapshot").data
+    for ref in snap["refs"]:
+        out = driver.ok(f"inspect {ref}").data
+        if out["locator"] is not None:
+            _check_unique(driver, ref, out["locator"])
+    by_name = {i["name"]: r for r, i in snap["refs"].items()}
+    assert driver.ok(f"inspect {by_name['a >> b']}").data["locator"] is None  # would read as a scope

@@ -14,7 +14,7 @@ import re
 from .browser.frames import Frame
 from .browser.page import Page
 from .errors import VerdexError
-from .targets import Target, _search, norm
+from .targets import Target, _search, norm, parse_target
 
 
 def _facts(page: Page, fr: Frame, n: int) -> dict | None:
@@ -48,6 +48,8 @@ def stable_locator(page: Page, fr: Frame, n: int) -> dict | None:
         return None
     for t in candidates(facts, _frame_name(page, fr)):
         try:
+            if parse_target(str(t)) != t:  # it must survive being written out (names with quotes or '>>')
+                continue
             hits, _ = _search(page, t, self_at=(fr, n))
         except VerdexError:
             continue
