@@ -126,9 +126,12 @@ const __verdexTargets = (() => {
         }, withHidden);
       } else {
         owners = [];
+        // No pruning of hidden subtrees here: a style look-up for every element costs more than the
+        // role test; only a match is checked for being hidden (that covers its ancestors too).
         walk(root, (el) => {
-          if (el.localName === 'iframe' || el.localName === 'frame') owners.push(el);  // frames: one walk
-          if (!withHidden && Aria.isHidden(el)) return true;
+          if ((el.localName === 'iframe' || el.localName === 'frame') && (withHidden || !Aria.isHidden(el))) {
+            owners.push(el);  // frames: found in the same walk
+          }
           let lv = 0;
           if (spec.kind === 'testid') {
             const v = el.getAttribute('data-testid');
@@ -138,9 +141,9 @@ const __verdexTargets = (() => {
           } else if (Aria.role(el) === spec.role) {
             lv = want ? level(Aria.name(el, spec.role).name, want) : 3;
           }
-          if (lv) add(el, lv);
+          if (lv && (withHidden || !Aria.isHidden(el))) add(el, lv);
           return true;
-        }, withHidden);
+        }, true);
       }
       const self = spec.self ? B.element(spec.self) : null;
       const out = [];
