@@ -41,11 +41,11 @@ def script_lines(steps: list[dict]) -> tuple[list[str], int]:
     return lines, missing
 
 
-def to_script(steps: list[dict]) -> tuple[str, int]:
+def to_script(steps: list[dict], path: str = "FILE") -> tuple[str, int]:
     body, missing = script_lines(steps)
     start = next((s["args"][0] for s in steps if s["command"] == "open"), "URL")
     head = [f"# verdex script: {len(steps)} steps exported {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
-            f"# Replay: verdex run {shlex.quote(start)} --script FILE"]
+            f"# Replay: verdex run {shlex.quote(start)} --script {shlex.quote(path)}"]
     return "\n".join(head + body) + "\n", missing
 
 
@@ -139,7 +139,7 @@ def export_cmd(ctx, args, flags):
         raise UsageError("Nothing to export yet: no action of this session has succeeded.")
     path = Path(args[0]).expanduser()
     python = path.suffix == ".py"
-    text, missing = to_python(steps) if python else to_script(steps)
+    text, missing = to_python(steps) if python else to_script(steps, str(path))
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from ..errors import UsageError
 from .registry import REGISTRY, Command, Result, command
 
@@ -30,7 +32,9 @@ def help_cmd(ctx, args, flags):
     if args:
         cmd = REGISTRY.get(args[0])
         if cmd is None:
-            raise UsageError(f"Unknown command '{args[0]}'. Type 'help'.")
+            close = difflib.get_close_matches(args[0], REGISTRY.names(), n=1, cutoff=0.8)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            raise UsageError(f"Unknown command '{args[0]}'.{hint} Type 'help'.")
         return Result("help_one", {"name": cmd.name, "aliases": list(cmd.aliases), "usage": cmd.usage,
                                    "help": cmd.help, "group": group_of(cmd)})
     rows = [{"name": c.name, "usage": c.usage, "help": c.help, "aliases": list(c.aliases), "group": group_of(c)}

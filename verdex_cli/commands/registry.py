@@ -91,7 +91,7 @@ class Registry:
         head, tail = parts[0], (parts[1] if len(parts) > 1 else "")
         cmd = self.get(head)
         if cmd is None:
-            close = difflib.get_close_matches(head, self.names(), n=1, cutoff=0.6)
+            close = difflib.get_close_matches(head, self.names(), n=1, cutoff=0.8)
             hint = f" Did you mean '{close[0]}'?" if close else ""
             raise UsageError(f"Unknown command '{head}'.{hint} Type 'help'.")
         tail = tail.strip()
