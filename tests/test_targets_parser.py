@@ -164,3 +164,21 @@ def test_any_command_line_with_a_target_parses_or_is_a_usage_error(cmd, tail):
         assert exc.kind == ErrorKind.USAGE and exc.message
         return
     assert parsed.command.name == cmd.split()[0]
+
+
+def test_a_malformed_target_is_a_usage_error_before_a_browser_starts():
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root), VERDEX_CHROME="/nonexistent/chrome")  # no browser could start
+    proc = subprocess.run([sys.executable, "-m", "verdex_cli", "run", "demo_pages/blank.html", "eval 1",
+                           "click role=buton[name=x]", "--json"], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    (line,) = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert line["error"]["kind"] == "usage" and "Unknown role 'buton'" in line["error"]["message"]
+    assert line["command"] == "click role=buton[name=x]"

@@ -12,7 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..errors import UsageError
+from ..errors import UsageError, VerdexError
 
 
 @dataclass
@@ -103,6 +103,7 @@ class Registry:
         count_ok = len(args) >= cmd.min_args and (cmd.max_args is None or len(args) <= cmd.max_args)
         if not count_ok:
             raise UsageError(f"Usage: {cmd.usage}")
+        _check_targets(cmd, args)
         return Parsed(cmd, args, flags)
 
     def _split(self, cmd: Command, tail: str) -> tuple[list[str], set[str]]:
@@ -137,6 +138,24 @@ class Registry:
             else:
                 args.append(w)
         return args, flags
+
+
+TARGET_PREFIXES = ("testid=", "label=", "text=", "role=")
+
+
+def _check_targets(cmd: Command, args: list[str]) -> None:
+    """A malformed target by meaning is a usage error before anything runs (`verdex run` exits 2)."""
+    from ..targets import parse_target  # the targets module needs the browser layer; load it late
+
+    for i in cmd.ref_args:
+        word = args[i] if i < len(args) else ""
+        if word.startswith(TARGET_PREFIXES) or " >> " in word:
+            try:
+                parse_target(word)
+            except UsageError as exc:
+                raise UsageError(f"{exc.message} Usage: {cmd.usage}") from None
+            except VerdexError:
+                pass  # a bad ref inside it is reported when the command runs, like any ref
 
 
 def split_words(tail: str) -> list[str]:
