@@ -147,3 +147,23 @@ def test_frames_session_replays_across_origins(driver, demo, chrome_http, tmp_pa
     py = tmp_path / "test_frames_export.py"
     driver.ok(f"export {py}")
     assert 'page.frame_locator("#cross-frame").get_by_label("Frame input", exact=True).fill(' in py.read_text()
+
+
+def test_waits_are_exported_with_stable_targets(driver, demo, chrome_http, tmp_path):
+    driver.ok("open " + demo.url("shop.html"))
+    snap = driver.ok("snapshot").data
+    save = next(r for r, i in snap["refs"].items() if i["name"] == "Save")
+    driver.ok(f"wait {save}")
+    driver.ok("click button:Save")
+    driver.ok("wait text Saving")
+    driver.ok("wait 50")
+    path = tmp_path / "waits.verdex"
+    driver.ok(f"export {path}")
+    text = path.read_text()
+    assert "wait button:Save\n" in text and save not in text and "wait text Saving" in text and "wait 50" in text
+    replay(chrome_http, demo.url("shop.html"), path)
+    py = tmp_path / "test_waits.py"
+    driver.ok(f"export {py}")
+    code = py.read_text()
+    assert 'page.get_by_role("button", name="Save", exact=True).wait_for()' in code
+    assert 'page.get_by_text("Saving").first.wait_for()' in code and "page.wait_for_timeout(50)" in code

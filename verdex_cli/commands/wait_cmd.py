@@ -9,6 +9,7 @@ import time
 from ..errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefError, UsageError, VerdexError
 from ..refs import describe
 from ..resolve import locate, resolve_target
+from ..session_log import note_target
 from ..targets import parse_target
 from .registry import Result, command
 from .snapshot_cmd import store_for
@@ -98,6 +99,14 @@ def _ref_state(ctx, raw: str) -> tuple[str, str]:
     return ("hidden" if live.get("hidden") else "visible"), label
 
 
+def _note(ctx, raw: str) -> None:
+    """The stable target of the awaited element, for 'export' (when it can be resolved now)."""
+    try:
+        note_target(ctx, resolve_target(ctx.page, store_for(ctx), raw), raw)
+    except VerdexError:
+        pass
+
+
 def _is_target(word: str) -> bool:
     try:
         return re.match(r"c\d", word) is not None or parse_target(word).kind != "ref"
@@ -159,6 +168,7 @@ def wait_cmd(ctx, args, flags):
             raise UsageError(f"Usage: {USAGE}")
         raw = args[1].strip()
         seen = {"label": raw}
+        _note(ctx, raw)
 
         def gone(_t):
             state, seen["label"] = _ref_state(ctx, raw)
@@ -170,6 +180,7 @@ def wait_cmd(ctx, args, flags):
     if len(args) == 1 and _is_target(head):
         raw = head.strip()
         seen = {"label": raw, "state": ""}
+        _note(ctx, raw)
 
         def visible(_t):
             state, seen["label"] = _ref_state(ctx, raw)
