@@ -36,3 +36,25 @@ def test_comments_typos_and_new_results_in_the_repl(ctx, console, demo):
     assert 'article "Notebook"' in out and "in document" in out
     for group in ("Navigation", "Snapshot", "Actions", "Refs", "Tabs", "Session"):
         assert f"\n{group}" in out
+
+
+def test_page_text_in_the_new_results_never_reaches_the_terminal_raw(driver, demo):
+    import io
+
+    from rich.console import Console
+
+    from verdex_cli.render import Renderer
+
+    driver.ok("open " + demo.url("blank.html"))
+    driver.ok('eval document.body.innerHTML = "<main><article class=c><h2>A\\u001b[31m</h2><button>Go\\u001b]0;x\\u0007'
+              '</button></article><article class=c><h2>B</h2><button>Go2</button></article></main>"')
+    driver.ok("snapshot")
+    out = io.StringIO()
+    renderer = Renderer(console=Console(file=out, width=120, no_color=True), err_console=Console(file=io.StringIO()))
+    for line in ("find go", "text button:Go2", "container button:Go2", "siblings button:Go2", "anchors button:Go2",
+                 "inspect button:Go2"):
+        renderer.show(driver.run(line))
+    renderer.show(driver.run("click button:nothing"))
+    text = out.getvalue()
+    assert "\x1b" not in text and "\x07" not in text
+    assert "\\x1b" in text  # shown as a visible escape
