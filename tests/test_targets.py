@@ -198,3 +198,17 @@ def test_targets_reach_into_open_shadow_roots_only(driver, demo):
     assert driver.ok("check label=Notify").data["checked"] is True
     assert driver.ok("click button:Follow").data["name"] == "Follow"
     driver.fail('click "button:Hidden inside closed root"', "no_match")  # a closed root stays closed
+
+
+def test_every_target_form_inside_the_nested_cross_origin_frame(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    snap = driver.ok("snapshot").data
+    leaf = next(f["index"] for f in snap["frames"] if "frame-leaf" in f["url"])
+    assert next(f for f in snap["frames"] if f["index"] == leaf)["cross_origin"]
+    for target in ("testid=leaf-link", '"link:Leaf link"', 'role=link[name="Leaf link"]', '"text=Leaf link"'):
+        out = driver.ok(f"inspect {target}").data
+        assert out["frame"] == leaf and out["name"] == "Leaf link", target
+    assert driver.ok("inspect testid=leaf-link").data["locator"] == "testid=leaf-link"
+    assert driver.ok("click role=button[name=\"Leaf button\"]").data["ref"].startswith(f"c0p0f{leaf}e")
+    assert driver.ok('text "text=Leaf clicked"').data["ref"].startswith(f"c0p0f{leaf}e")
+    assert driver.ok("click testid=leaf-link").data["name"] == "Leaf link"
