@@ -13,7 +13,6 @@ from .dialogs import DialogAnswers
 from .frames import FrameRegistry
 from .js_values import console_text, to_data
 from .navigation import Navigation
-from .urls import normalize_url  # noqa: F401  (the one URL resolver; re-exported for old imports)
 
 MAX_SHOT_HEIGHT = 16384
 
