@@ -60,7 +60,7 @@ class Page(Navigation):
         t.call("Page.enable")
         t.call("Runtime.enable")
         t.call("DOM.enable")
-        t.watch_crashes()  # hostile: 'page_crashed' instead of time-outs after a renderer crash
+        t.watch_crashes()  # 'page_crashed' instead of time-outs after a renderer crash
         try:
             t.call("Page.setLifecycleEventsEnabled", enabled=False)
         except CDPError:
