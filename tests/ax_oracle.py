@@ -28,7 +28,6 @@ import logging
 import re
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 logging.getLogger("pychrome").setLevel(logging.CRITICAL)
 logging.getLogger("pychrome.tab").setLevel(logging.CRITICAL)

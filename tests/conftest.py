@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from verdex_cli.app import AppOptions
@@ -72,3 +74,16 @@ def driver(chrome_http):
 def app_options(chrome_http):
     """AppOptions attached to the shared browser (for one-shot runner tests)."""
     return AppOptions(connect=chrome_http)
+
+
+@pytest.fixture
+def quick(chrome_http):
+    """A driver whose --timeout is short (slow pages then time out quickly)."""
+    d = Driver(chrome_http, timeout=1.5)
+    yield d
+    d.close()
+
+
+def ref_in(text: str, pattern: str) -> str:
+    """The ref on the first snapshot line matching ``pattern`` (a regex), e.g. 'button "Alert"'."""
+    return re.search(pattern + r".*?\[ref=(c\d+p\d+f\d+e\d+)\]", text).group(1)

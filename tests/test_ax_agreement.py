@@ -9,7 +9,6 @@ only when both its role and its name match.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 

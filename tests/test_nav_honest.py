@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Driver
+from conftest import ref_in as _ref
 from slow_server import SlowServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,16 +23,6 @@ def slow():
     server.stop()
 
 
-@pytest.fixture
-def quick(chrome_http):
-    """A driver whose --timeout is short (slow pages then time out quickly)."""
-    d = Driver(chrome_http, timeout=1.5)
-    yield d
-    d.close()
-
-
-def _ref(text: str, pattern: str) -> str:
-    return re.search(pattern + r".*?\[ref=(c\d+p\d+f\d+e\d+)\]", text).group(1)
 
 
 # -- status ------------------------------------------------------------------------------------------

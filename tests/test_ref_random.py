@@ -20,7 +20,6 @@ import re
 import time
 from collections import Counter
 
-import pytest
 
 from conftest import Driver
 

@@ -3,24 +3,12 @@
 from __future__ import annotations
 
 import _thread
-import re
 import threading
 import time
 
-import pytest
-
-from conftest import Driver
+from conftest import ref_in as _ref
 
 
-@pytest.fixture
-def quick(chrome_http):
-    d = Driver(chrome_http, timeout=1.5)
-    yield d
-    d.close()
-
-
-def _ref(text: str, pattern: str) -> str:
-    return re.search(pattern + r".*?\[ref=(c\d+p\d+f\d+e\d+)\]", text).group(1)
 
 
 def _click(driver, element_id: str) -> None:
@@ -64,12 +52,12 @@ def test_wait_ref_visible_and_gone(quick, demo):
     quick.ok("open " + demo.url("downloads.html"))
     text = quick.ok("snapshot").data["text"]
     badge_button = _ref(text, 'button "Hide the badge in a second"')
-    quick.ok(f"eval document.getElementById('hide-later').hidden = true; "
-             f"setTimeout(() => document.getElementById('hide-later').hidden = false, 400)")
+    quick.ok("eval document.getElementById('hide-later').hidden = true; "
+             "setTimeout(() => document.getElementById('hide-later').hidden = false, 400)")
     res = quick.ok("wait " + badge_button)
     assert res.data["for"] == "visible" and res.data["ref"] == badge_button
     assert quick.js("document.getElementById('hide-later').hidden") is False
-    quick.ok(f"eval setTimeout(() => document.getElementById('hide-later').remove(), 300)")
+    quick.ok("eval setTimeout(() => document.getElementById('hide-later').remove(), 300)")
     assert quick.ok("wait gone " + badge_button).data["for"] == "gone"
     # an element that stays: gone times out; one that stays hidden: visible times out
     later = _ref(text, 'button "Show a message in a second"')

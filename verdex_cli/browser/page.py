@@ -13,7 +13,6 @@ from .dialogs import DialogAnswers
 from .frames import FrameRegistry
 from .js_values import console_text, to_data
 from .navigation import Navigation
-from .urls import normalize_url  # noqa: F401  (the one URL resolver; re-exported for old imports)
 
 MAX_SHOT_HEIGHT = 16384
 
@@ -61,7 +60,7 @@ class Page(Navigation):
         t.call("Page.enable")
         t.call("Runtime.enable")
         t.call("DOM.enable")
-        t.watch_crashes()  # hostile: 'page_crashed' instead of time-outs after a renderer crash
+        t.watch_crashes()  # 'page_crashed' instead of time-outs after a renderer crash
         try:
             t.call("Page.setLifecycleEventsEnabled", enabled=False)
         except CDPError:
