@@ -182,3 +182,8 @@ def test_a_malformed_target_is_a_usage_error_before_a_browser_starts():
     (line,) = [json.loads(x) for x in proc.stdout.splitlines()]
     assert line["error"]["kind"] == "usage" and "Unknown role 'buton'" in line["error"]["message"]
     assert line["command"] == "click role=buton[name=x]"
+
+
+def test_snapshot_within_completes_targets():
+    assert ("button:Save", "c0p0f0e1") in complete("snapshot --within Sav")
+    assert len(complete("snapshot --within ")) == len(ELEMENTS)

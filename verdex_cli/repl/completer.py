@@ -65,7 +65,8 @@ class VerdexCompleter(Completer):
                                       or position in (PATH_ARGS[words[0]] or ())):
             yield from self.paths.get_completions(Document(prefix, len(prefix)), complete_event)
             return
-        if position in cmd.ref_args:
+        before = words[-1] if at_new_word else (words[-2] if len(words) > 1 else "")
+        if position in cmd.ref_args or before == "--within":  # snapshot --within TARGET
             yield from self._targets(cmd.name, prefix)
 
     def _targets(self, command: str, prefix: str):
