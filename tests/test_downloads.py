@@ -128,3 +128,15 @@ def test_downloads_option_on_the_command_line(chrome_http, demo, tmp_path):
     result = json.loads(proc.stdout.splitlines()[-1])["result"]
     assert result["downloads"][0]["path"] == str(tmp_path / "dl" / "report.csv")
     assert (tmp_path / "dl" / "report.csv").is_file()
+
+
+def test_a_download_in_a_new_browser_context_lands_in_the_session_directory(session_in, demo, tmp_path):
+    target = tmp_path / "ctx"
+    s = session_in(str(target))
+    s.ok("context new " + demo.url("downloads.html"))
+    res = s.ok("click " + _ref(s.ok("snapshot").data["text"], 'link "Download notes"'))
+    if "downloads" not in res.data:  # began after the click's result was made (a new context starts slower)
+        res = s.ok("wait 500")
+    path = target / "notes.txt"
+    assert path.read_bytes() == (ROOT / "demo_pages" / "files" / "notes.txt").read_bytes()
+    assert res.data["downloads"][0]["path"] == str(path)

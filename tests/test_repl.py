@@ -193,3 +193,12 @@ def test_history_file_is_written(monkeypatch, tmp_path):
     history.append_string("eval 1")
     history.settle("eval 1")  # a line is written once its command ran (masked if it carried a password)
     assert (tmp_path / "verdex" / "history").read_text().strip().endswith("+eval 1")
+
+
+def test_toolbar_shows_context_and_tab(ctx, console, demo):
+    with create_pipe_input() as inp:
+        repl, _ = make_repl(ctx, console, inp)
+        type_lines(inp, f"open {demo.url('shop.html')}\r", f"context new {demo.url('form.html')}\r", "quit\r")
+        assert run_loop(repl) == 0
+        toolbar = repl._toolbar()
+    assert "c1 tab 0" in toolbar and demo.url("form.html") in toolbar

@@ -33,12 +33,15 @@ class AppOptions:
     debug: bool = False
     pager: bool = True
     downloads: str | None = None
+    trace: bool = False
 
 
 def make_context(opts: AppOptions) -> Context:
     session_opts = Options(headless=not opts.headed, chrome=opts.chrome, connect=opts.connect, timeout=opts.timeout,
                            downloads=opts.downloads)
-    return Context(lambda: Session.start(session_opts, init_script=bridge_source()))
+    ctx = Context(lambda: Session.start(session_opts, init_script=bridge_source()))
+    ctx.trace = opts.trace
+    return ctx
 
 
 def make_renderer(opts: AppOptions) -> Renderer:

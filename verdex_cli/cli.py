@@ -30,6 +30,7 @@ TIMEOUT = typer.Option(10.0, "--timeout", metavar="SECONDS", min=0.1, help="Time
 JSON = typer.Option(False, "--json", help="Print one JSON object per command (JSON Lines).")
 NO_COLOR = typer.Option(False, "--no-color", help="Plain output without colours.")
 DEBUG = typer.Option(False, "--debug", help="Show tracebacks for errors.")
+TRACE = typer.Option(False, "--trace", help="Print each command's phases with milliseconds (stderr; JSON: \"trace\").")
 NO_PAGER = typer.Option(False, "--no-pager", help="REPL: never page long output.")
 DOWNLOADS = typer.Option(None, "--downloads", metavar="DIR",
                          help="Save downloads in DIR (default: a private temporary folder removed on exit).")
@@ -49,10 +50,11 @@ def repl_main(
                                         help="URL or local file to open (default: the demo site)."),
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
-    no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS,
+    no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
 ):
-    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=not no_pager, downloads=downloads)
+    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=not no_pager, downloads=downloads,
+                      trace=trace)
     raise typer.Exit(int(run_repl(opts, url)))
 
 
@@ -67,9 +69,10 @@ def run_main(
     keep_going: bool = typer.Option(False, "--keep-going", help="Run every command even after a failure."),
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
-    no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS,
+    no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE,
 ):
-    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=False, downloads=downloads)
+    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=False, downloads=downloads,
+                      trace=trace)
     raise typer.Exit(int(run_oneshot(opts, url, list(commands or []), keep_going, script=script)))
 
 

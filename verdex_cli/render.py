@@ -67,6 +67,7 @@ class Renderer:
 
     # -- entry points -----------------------------------------------------------
     def show(self, outcome: Outcome) -> None:
+        self.trace(outcome)
         if self.json_mode:
             self._json(outcome.as_json())
             return
@@ -260,6 +261,34 @@ class Renderer:
             line.append(t["title"] or "(no title)")
             line.append(f"  {t['url']}", style="dim")
             self.out.print(line)
+        for t in d.get("browser_tabs", ()):
+            line = Text(f"  tab {t['index']}  (not adopted; 'tab {t['index']}' adopts it)  ", style="dim")
+            line.append(t["title"] or "(no title)")
+            line.append(f"  {t['url']}", style="dim")
+            self.out.print(line)
+
+    def _r_timings(self, d: dict) -> None:
+        if d.get("command"):
+            self._plain(d["command"], style="bold")
+        for p in d["phases"]:
+            self._plain(f"  {p['ms']:10.2f} ms  {p['phase']}")
+
+    def trace(self, outcome) -> None:
+        """--trace in text mode: the command's phases on stderr (JSON mode has them as "trace")."""
+        if self.json_mode or not outcome.timings:
+            return
+        parts = ", ".join(f"{p['phase']} {p['ms']:.1f} ms" for p in outcome.timings)
+        self.err.print(Text(f"trace: {parts}", style="dim"))
+
+    def _r_highlight(self, d: dict) -> None:
+        self._plain(f"Highlighted {d['element']} for {d['seconds']:g} s.", style="green")
+
+    def _r_contexts(self, d: dict) -> None:
+        for c in d["contexts"]:
+            mark = "*" if c["current"] else " "
+            tabs = ", ".join(str(i) for i in c["pages"]) or "none"
+            default = "  (default)" if c["index"] == 0 else ""
+            self._plain(f"{mark} context {c['index']}  tabs: {tabs}{default}")
 
 
 def run_pager(text: str) -> bool:

@@ -35,8 +35,15 @@ class Resolved:
 
 def check_scope(page: Page, ref: Ref, text: str) -> None:
     if ref.context != page.context:
-        raise RefError(f"Ref '{text}' is for context {ref.context}, but the current context is {page.context}.",
-                       kind="context_mismatch")
+        state = page.context_state(ref.context) if page.context_state is not None else "open"
+        if state == "open":
+            hint = f"Switch with 'context {ref.context}'."
+        elif state == "closed":
+            hint = f"Context {ref.context} has been closed. Take a new snapshot."
+        else:
+            hint = f"There is no context {ref.context}. Take a new snapshot."
+        raise RefError(f"Ref '{text}' is for context {ref.context}, but the current context is {page.context}. "
+                       + hint, kind="context_mismatch")
     if ref.page != page.index:
         if page.tab_closed is not None and page.tab_closed(ref.page):
             raise RefError(f"Ref '{text}' is for page {ref.page}, which has been closed; the current page is "

@@ -18,6 +18,7 @@ from .commands.context import Context
 from .commands.registry import Parsed
 from .errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, exit_status
 from .fields import redact_line
+from .timing import Timings, phase
 
 
 @dataclass
@@ -30,6 +31,7 @@ class Outcome:
     elapsed_ms: float = 0.0
     trace: str = ""
     command: str = ""
+    timings: list | None = None  # the command's phases (shown with --trace; 'timings' repeats the last)
 
     def as_json(self) -> dict:
         out: dict = {"command": self.line, "ok": self.ok}
@@ -38,6 +40,8 @@ class Outcome:
         else:
             out["error"] = {"kind": self.kind, "message": self.message}
         out["elapsed_ms"] = round(self.elapsed_ms, 1)
+        if self.timings is not None:
+            out["trace"] = self.timings
         return out
 
     @property
@@ -61,9 +65,16 @@ def parse_all(lines: list[str]) -> Outcome | None:
 
 def execute(ctx: Context, line: str) -> Outcome:
     ctx.redact = False
-    outcome = _execute(ctx, line)
+    timings = Timings()
+    with timings.running():
+        outcome = _execute(ctx, line)
     if ctx.redact:  # a password typed into a field: the line is never echoed (JSON, history)
         outcome.line, ctx.redact = redact_line(line), False
+    phases = timings.as_json() + [{"phase": "total", "ms": round(outcome.elapsed_ms, 2)}]
+    if outcome.command != "timings":
+        ctx.last_timings = {"command": outcome.line, "phases": phases}
+    if ctx.trace:
+        outcome.timings = phases
     return outcome
 
 
@@ -74,10 +85,11 @@ def _execute(ctx: Context, line: str) -> Outcome:
         parsed = REGISTRY.parse(line)
         name = parsed.command.name
         if parsed.command.needs_browser:
-            session = ctx.ensure_session()
-            start = time.perf_counter()  # start-up is not the command's time
-            if not session.chrome.alive():
-                raise BrowserLost()
+            with phase("browser start" if ctx.session is None else "browser check"):
+                session = ctx.ensure_session()
+                start = time.perf_counter()  # start-up is not the command's time
+                if not session.chrome.alive():
+                    raise BrowserLost()
         with user_command():  # only the user's own command may interrupt a runaway page script
             result = _run(ctx, parsed)
         return Outcome(line, True, result, elapsed_ms=_ms(start), command=name)
@@ -94,7 +106,11 @@ def _execute(ctx: Context, line: str) -> Outcome:
 
 
 def _run(ctx: Context, parsed: Parsed) -> Result:
+<<<<<<< HEAD
     session_log.begin(ctx)
+=======
+    ctx.before_command(parsed.command.name)
+>>>>>>> session
     result = parsed.command.handler(ctx, parsed.args, parsed.flags)
     if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads
         notes, extra = ctx.session.after_command()

@@ -68,9 +68,14 @@ class Downloads:
         """Route the browser's downloads here and listen to their progress."""
         browser_target.on("Browser.downloadWillBegin", self._on_begin)
         browser_target.on("Browser.downloadProgress", self._on_progress)
+        self.route(browser_target)
+
+    def route(self, browser_target, context_id: str | None = None) -> None:
+        """Send the downloads of one browser context (default: the browser's default one) here."""
+        params = {"browserContextId": context_id} if context_id else {}
         try:
             browser_target.call("Browser.setDownloadBehavior", behavior="allowAndName",
-                                downloadPath=str(self.directory), eventsEnabled=True)
+                                downloadPath=str(self.directory), eventsEnabled=True, **params)
         except (CDPError, CDPTimeout):
             pass
 

@@ -55,6 +55,7 @@ class FrameRegistry:
         self._next = 0
         self._oopif_targets: dict[str, Target] = {}
         self.main_id = ""
+        self.structure_events = 0  # frames detached (or swapped process) so far: the snapshot cache checks it
         self.init_script = ""  # set by the session: the bridge source
         self.http_endpoint = ""
 
@@ -99,6 +100,43 @@ class FrameRegistry:
         for child in node.get("childFrames", ()):
             self._absorb(child, target)
 
+    def scan(self, oopif_infos: list[dict]) -> list[Frame]:
+        """Every frame of the page from the frame trees alone (no snapshot, no ref issued): the main
+        target's tree, then each out-of-process frame (``Target.getTargets`` infos of type iframe
+        inside this page, parents first) with the frames its own renderer hosts."""
+        self.refresh()
+        live = {self.main_id}
+        self._scan_children(self.tree(), self.page.target, self.main, live, oopif=False)
+        for info in oopif_infos:
+            parent = self.by_id.get(info.get("parentFrameId") or info.get("parentId", ""))
+            if parent is None or parent.detached:
+                continue
+            target = self.oopif_target(info["targetId"])
+            if target is None:
+                continue
+            fr = self.ensure(info["targetId"], target, parent.index, oopif=True)
+            try:
+                tree = target.call("Page.getFrameTree")["frameTree"]
+            except (CDPError, CDPTimeout, ConnectionLost):
+                continue
+            self._fill(fr, tree["frame"])
+            live.add(fr.frame_id)
+            self._scan_children(tree, target, fr, live, oopif=True)
+        return [f for f in self.all_frames() if f.frame_id in live]
+
+    def _scan_children(self, node: dict, target: Target, parent: Frame, live: set, oopif: bool) -> None:
+        for child in node.get("childFrames", ()):
+            fr = self.ensure(child["frame"]["id"], target, parent.index, oopif=oopif)
+            self._fill(fr, child["frame"])
+            live.add(fr.frame_id)
+            self._scan_children(child, target, fr, live, oopif)
+
+    @staticmethod
+    def _fill(fr: Frame, f: dict) -> None:
+        fr.url = f.get("url", "") + f.get("urlFragment", "")
+        fr.name = f.get("name", "")
+        fr.loader_id = f.get("loaderId", fr.loader_id)
+
     def all_frames(self) -> list[Frame]:
         return [f for i, f in sorted(self.by_index.items()) if not f.detached]
 
@@ -126,6 +164,7 @@ class FrameRegistry:
             fr.url = url
 
     def on_frame_detached(self, frameId: str = "", reason: str = "remove", **_):
+        self.structure_events += 1
         fr = self.by_id.get(frameId)
         if fr is not None and reason != "swap" and fr.index != 0:
             fr.detached = True

@@ -42,6 +42,9 @@ class Page(Navigation):
     dialogs: DialogAnswers = field(default_factory=DialogAnswers)  # the session shares one between its tabs
     tab_closed: Callable[[int], bool] | None = None  # set by the session: was page N of this context closed?
     tab_exists: Callable[[int], bool] | None = None  # set by the session: is there a page N in this context?
+    context_state: Callable[[int], str] | None = None  # set by the session: 'open', 'closed' or 'unknown'
+    serial: int = 0  # bumped before every command that may change the page (snapshot/cache.py)
+    snapshot_cache: object = None  # snapshot/cache.py's Entry for the last capture
 
     def __post_init__(self) -> None:
         t = self.target

@@ -20,7 +20,7 @@ class Options:
     chrome: str | None = None
     connect: str | None = None
     timeout: float = 10.0
-    new_tab: bool = False  # with --connect: open a tab of our own instead of using the first one
+    new_tab: bool = True  # with --connect: open a tab of our own (the browser's tabs stay as they are)
     downloads: str | None = None  # download directory (default: a private temp dir removed on close)
 
 
@@ -38,6 +38,11 @@ class Session:
     dialogs: DialogAnswers = field(default_factory=DialogAnswers)
     downloads: Downloads | None = None
     _tab_notes: list = field(default_factory=list)  # tabs opened/closed by pages, not yet reported
+    contexts: dict = field(default_factory=lambda: {0: None})  # index -> browserContextId (0: the default)
+    _next_context: int = 1
+    _last_tab: dict = field(default_factory=dict)  # context -> the tab that was current in it last
+    _closed_contexts: set = field(default_factory=set)
+    _reserved: dict = field(default_factory=dict)  # target id -> tab index of a browser tab not adopted yet
 
     @classmethod
     def start(cls, options: Options, init_script: str = "") -> "Session":
@@ -67,7 +72,7 @@ class Session:
 
     def _attach_first_page(self) -> None:
         pages = [t for t in self._targets() if t.get("type") == "page" and t.get("webSocketDebuggerUrl")]
-        if not pages or (self.options.new_tab and not self.chrome.owned):
+        if not pages or (self.options.new_tab and not self.chrome.owned):  # never take over the user's tab
             req = urllib.request.Request(self.chrome.http_endpoint + "/json/new?about:blank", method="PUT")
             try:
                 with urllib.request.urlopen(req, timeout=self.options.timeout) as r:  # noqa: S310
@@ -89,13 +94,15 @@ class Session:
         return self._browser_target
 
     def new_tab(self, url: str = "about:blank") -> Page:
-        created = self._browser().call("Target.createTarget", url="about:blank")
+        context = self.current[0]
+        params = {"browserContextId": self.contexts[context]} if self.contexts.get(context) else {}
+        created = self._browser().call("Target.createTarget", url="about:blank", **params)
         target_id = created["targetId"]
         self._own_targets.append(target_id)
         info = next((t for t in self._targets() if t.get("id") == target_id), None)
         if info is None or not info.get("webSocketDebuggerUrl"):
             raise LaunchError("The new tab did not appear in the browser's target list.")
-        page = self.add_page(info["webSocketDebuggerUrl"], target_id, context=self.current[0])
+        page = self.add_page(info["webSocketDebuggerUrl"], target_id, context=context)
         page.bring_to_front()
         if url != "about:blank":
             page.navigate(url)
@@ -121,7 +128,7 @@ class Session:
                 self._tab_notes.append(f"Tab {key[1]} closed itself; tab {self.current[1]} is now current.")
             else:
                 self._tab_notes.append(f"Tab {key[1]} closed itself.")
-        known = {p.target.id for p in self.pages.values()}
+        known = {p.target.id: p.context for p in self.pages.values()}
         new = []
         for info in infos:
             if info.get("type") != "page" or info["targetId"] in known:
@@ -130,7 +137,7 @@ class Session:
                 continue
             entry = next((t for t in self._targets() if t.get("id") == info["targetId"]), None)
             if entry and entry.get("webSocketDebuggerUrl"):
-                page = self.add_page(entry["webSocketDebuggerUrl"], info["targetId"], context=self.current[0],
+                page = self.add_page(entry["webSocketDebuggerUrl"], info["targetId"], context=known[info["openerId"]],
                                      switch=False)
                 new.append(page)
                 page.wait_for_load(min(self.options.timeout, 1.0))  # bounded: its URL once it has one
@@ -156,6 +163,11 @@ class Session:
                     found.append(i["targetId"])
                     grew = True
         return found
+
+    def scan_frames(self, page: Page) -> list:
+        """Every frame of ``page`` from the frame trees (no snapshot): see FrameRegistry.scan."""
+        infos = {i["targetId"]: i for i in self._browser().call("Target.getTargets")["targetInfos"]}
+        return page.frames.scan([infos[t] for t in self.frame_target_ids(page) if t in infos])
 
     def after_failure(self, kind: str) -> str:
         """After a timed-out or cancelled command: stop the current tab's navigation if one is under
@@ -186,8 +198,41 @@ class Session:
                 extra["downloads"] = records
         return notes, extra
 
+    def browser_tabs(self) -> list[dict]:
+        """Tabs of the browser's default context that verdex did not open or adopt (with --connect):
+        each with the index 'tab N' adopts it by."""
+        if self.chrome.owned:
+            return []
+        ours = {p.target.id for p in self.pages.values()}
+        contexts = {c for c in self.contexts.values() if c}
+        rows = []
+        for info in self._browser().call("Target.getTargets")["targetInfos"]:
+            tid = info["targetId"]
+            if info.get("type") != "page" or tid in ours or info.get("browserContextId") in contexts:
+                continue
+            if info.get("openerId") in ours:
+                continue  # a popup of ours: discover() adopts it
+            if tid not in self._reserved:
+                self._reserved[tid] = self._page_counters.get(0, 0)
+                self._page_counters[0] = self._reserved[tid] + 1
+            rows.append({"context": 0, "index": self._reserved[tid], "title": info.get("title", ""),
+                         "url": info.get("url", ""), "current": False, "adopted": False})
+        return sorted(rows, key=lambda r: r["index"])
+
+    def _adopt(self, index: int) -> Page | None:
+        target_id = next((t for t, i in self._reserved.items() if i == index), None)
+        if target_id is None:
+            return None
+        entry = next((t for t in self._targets() if t.get("id") == target_id), None)
+        if entry is None or not entry.get("webSocketDebuggerUrl"):
+            raise UsageError(f"Tab {index} of the browser is gone. 'tabs' lists them.")
+        del self._reserved[target_id]
+        return self.add_page(entry["webSocketDebuggerUrl"], target_id, context=0, switch=False, index=index)
+
     def switch(self, index: int, context: int | None = None) -> Page:
         key = (self.current[0] if context is None else context, index)
+        if key not in self.pages and key[0] == 0:
+            self._adopt(index)
         if key not in self.pages:
             raise UsageError(f"There is no tab {index}. 'tabs' lists them.")
         self.current = key
@@ -211,23 +256,92 @@ class Session:
         except VerdexError:
             pass
         if self.current == key:
-            self.current = min(self.pages)
+            self.current = min((k for k in self.pages if k[0] == key[0]), default=min(self.pages))
             self.page.bring_to_front()
 
-    def add_page(self, ws_url: str, target_id: str, context: int = 0, switch: bool = True) -> Page:
-        index = self._page_counters.get(context, 0)
-        self._page_counters[context] = index + 1
+    # -- browser contexts ------------------------------------------------------------
+    def new_context(self, url: str = "about:blank") -> Page:
+        """An isolated browser context (own cookies and storage) with one tab; it becomes current."""
+        browser = self._browser()
+        context_id = browser.call("Target.createBrowserContext", disposeOnDetach=True)["browserContextId"]
+        index = self._next_context
+        self._next_context += 1
+        self.contexts[index] = context_id
+        if self.downloads is not None:
+            self.downloads.route(browser, context_id)
+        self._last_tab[self.current[0]] = self.current[1]
+        self.current = (index, 0)
+        try:
+            return self.new_tab(url)
+        except BaseException:
+            self.current = (0, self._last_tab.get(0, 0)) if (0, self._last_tab.get(0, 0)) in self.pages \
+                else min(self.pages)
+            self.close_context(index)
+            raise
+
+    def switch_context(self, index: int) -> Page:
+        if index not in self.contexts:
+            raise UsageError(f"There is no context {index}. 'contexts' lists them.")
+        tabs = sorted(k for k in self.pages if k[0] == index)
+        if not tabs:
+            raise UsageError(f"Context {index} has no open tab; 'context close {index}' closes it.")
+        self._last_tab[self.current[0]] = self.current[1]
+        key = (index, self._last_tab.get(index, tabs[0][1]))
+        self.current = key if key in self.pages else tabs[0]
+        page = self.page
+        page.bring_to_front()
+        return page
+
+    def close_context(self, index: int) -> str | None:
+        """Close context ``index`` and its tabs; returns a note when the current context changed."""
+        if index == 0:
+            raise UsageError("Context 0 is the browser's default context; it cannot be closed.")
+        if index not in self.contexts:
+            raise UsageError(f"There is no context {index}. 'contexts' lists them.")
+        for key in [k for k in self.pages if k[0] == index]:
+            self.pages.pop(key).close()
+            self._closed.add(key)
+        context_id = self.contexts.pop(index)
+        self._closed_contexts.add(index)
+        try:
+            self._browser().call("Target.disposeBrowserContext", browserContextId=context_id)
+        except VerdexError:
+            pass
+        if self.current[0] != index:
+            return None
+        tabs = sorted(k for k in self.pages if k[0] == 0)
+        last = (0, self._last_tab.get(0, -1))
+        self.current = last if last in self.pages else (tabs[0] if tabs else min(self.pages))
+        self.page.bring_to_front()
+        return f"Context {index} was current; context {self.current[0]} (tab {self.current[1]}) is now current."
+
+    def context_rows(self) -> list[dict]:
+        return [{"index": c, "pages": sorted(i for (k, i) in self.pages if k == c), "current": c == self.current[0]}
+                for c in sorted(self.contexts)]
+
+    def add_page(self, ws_url: str, target_id: str, context: int = 0, switch: bool = True,
+                 index: int | None = None) -> Page:
+        if index is None:
+            index = self._page_counters.get(context, 0)
+            self._page_counters[context] = index + 1
         target = Target(ws_url, self.options.timeout, target_id, "page")
         page = Page(context, index, target, self.options.timeout)
         page.frames.init_script = self.init_script
         page.frames.http_endpoint = self.chrome.http_endpoint
         page.tab_closed = lambda i, c=context: (c, i) in self._closed
         page.tab_exists = lambda i, c=context: (c, i) in self.pages
+        page.context_state = self._context_state
         page.dialogs = self.dialogs
         self.pages[(context, index)] = page
         if switch:
             self.current = (context, index)
         return page
+
+    def _context_state(self, index: int) -> str:
+        """'open', 'closed' or 'unknown' (for a ref's context check)."""
+        if index in self.contexts:
+            return "open"
+        return "closed" if index in self._closed_contexts else "unknown"
 
     @property
     def page(self) -> Page:

@@ -5,16 +5,17 @@ from __future__ import annotations
 from ..browser.status import page_status
 from ..browser.urls import normalize_url
 from ..errors import UsageError
-from ..snapshot.capture import capture_tree
 from .registry import Result, command
 
 
-@command("frames", usage="frames", help="List the frames of the current page with their indices.")
+@command("frames", usage="frames",
+         help="List the frames of the current page with their indices (from the frame tree: no snapshot is taken).")
 def frames_cmd(ctx, args, flags):
-    page = ctx.page
-    _, frames, notes = capture_tree(page)
-    rows = [dict(f.as_json(), parent=f.parent) for f in frames]
-    return Result("frames", {"frames": rows}, notes)
+    session = ctx.ensure_session()
+    page = session.page
+    rows = [{"index": f.index, "url": f.url, "name": f.name, "cross_origin": page.frames.cross_origin(f),
+             "parent": f.parent} for f in session.scan_frames(page)]
+    return Result("frames", {"frames": rows})
 
 
 def _tab_rows(session) -> list[dict]:
@@ -30,7 +31,11 @@ def _tab_rows(session) -> list[dict]:
 def tabs_cmd(ctx, args, flags):
     session = ctx.ensure_session()
     session.discover()
-    return Result("tabs", {"tabs": _tab_rows(session)})
+    data = {"tabs": _tab_rows(session)}
+    others = session.browser_tabs()
+    if others:  # with --connect: the browser's own tabs, listed for 'tab N' to adopt
+        data["browser_tabs"] = others
+    return Result("tabs", data)
 
 
 @command("tab", usage="tab N | tab new [URL] | tab close N", min_args=1, max_args=2,

@@ -87,7 +87,12 @@ class Repl:
                 extra = f"  |  refs stale: new page since snapshot #{store.snapshot_no} ({age} ago)"
             else:
                 extra = f"  |  {store.live_count()} refs, snapshot #{store.snapshot_no} {age} ago"
-        return clean(f" {title} — {url}{extra}")
+        where = ""
+        session = self.ctx.session
+        if session is not None:
+            c, t = session.current
+            where = f"c{c} tab {t}  |  "
+        return clean(f" {where}{title} — {url}{extra}")
 
     def _refresh_status(self) -> None:
         """Title and URL from the browser's target list: no page script runs, none is interrupted."""

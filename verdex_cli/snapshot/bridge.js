@@ -34,6 +34,7 @@ const __verdexBridge = (() => {
   function walk(node, out, inContainer) {
     if (!Deep.enter(node, out, inContainer)) return;  // too deep for this stack: walked later
     const kids = Aria.children(node);
+    if (node.shadowRoot) Observer.watchShadow(node.shadowRoot);
     for (let i = 0; i < kids.length; i++) {
       const k = kids[i];
       if (k.nodeType === 3) {
@@ -153,7 +154,12 @@ const __verdexBridge = (() => {
     else out.push(ch);
   }
 
+<<<<<<< HEAD
   function snapshot(within) {  // within: a ref number, for the subtree of that element only
+=======
+  function snapshot() {
+    Observer.clean();
+>>>>>>> session
     owners = [];
     Aria.begin();
     Registry.begin();
@@ -404,6 +410,11 @@ const __verdexBridge = (() => {
 
   function element_(n) { return Registry.get(n) || null; }
 
+<<<<<<< HEAD
   return { aria: Aria, init, snapshot, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
     element: element_, issue, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
+=======
+  return { aria: Aria, init, snapshot, dirty: Observer.isDirty, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
+    element: element_, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
+>>>>>>> session
 })();

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
+from ..timing import phase
 from .model import FrameInfo
 
 HERE = Path(__file__).resolve().parent
@@ -28,15 +29,21 @@ def aria_source() -> str:
 
 @lru_cache(maxsize=1)
 def bridge_source() -> str:
+<<<<<<< HEAD
     bridge = "".join((HERE / part).read_text(encoding="utf-8")
                      for part in ("bridge.js", "fields.js", "targets.js", "structure.js"))
     registry = "".join((HERE / part).read_text(encoding="utf-8") for part in ("registry.js", "deep.js"))
+=======
+    bridge = "".join((HERE / part).read_text(encoding="utf-8") for part in ("bridge.js", "fields.js"))
+    registry = "".join((HERE / part).read_text(encoding="utf-8") for part in ("registry.js", "deep.js", "observer.js"))
+>>>>>>> session
     # One scope for all; idempotent, because Chrome hands back the same
     # isolated world when one with this name already exists in the document.
     return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + registry + "\n" + bridge
             + "\nglobalThis.__verdexBridge = __verdexBridge;\n})(); }\n")
 
 
+<<<<<<< HEAD
 def capture_tree(page: Page, within: tuple[Frame, int] | None = None) -> tuple[dict, list[FrameInfo], list[str]]:
     """Return (stitched root, frames in index order, notes); `within` (frame, ref number): one subtree."""
     page.frames.refresh()
@@ -45,6 +52,23 @@ def capture_tree(page: Page, within: tuple[Frame, int] | None = None) -> tuple[d
     facts: dict[int, dict] = {}
     start, expr = (within[0], f"__verdexBridge.snapshot({within[1]})") if within else (page.frames.main, SNAP)
     root = _capture_frame(page, start, seen, notes, depth=0, facts=facts, expr=expr)
+=======
+def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[int, dict] | None = None,
+                 start: Frame | None = None, follow: bool = True) -> tuple[dict, list[FrameInfo], list[str]]:
+    """Return (stitched root, frames in index order, notes).
+
+    ``reuse``: frame index -> that frame's facts from an earlier capture (its tree under "root"), for
+    frames known unchanged (see snapshot/cache.py); their trees are stitched in without a capture.
+    ``facts`` (filled in): per captured frame, what the bridge said, its tree under "root".
+    ``start``: capture from this frame instead of the main frame; ``follow=False``: frame owners show
+    their frame index but no content."""
+    page.frames.refresh()
+    notes: list[str] = []
+    seen: list[Frame] = []
+    facts = {} if facts is None else facts
+    root = _capture_frame(page, start or page.frames.main, seen, notes, depth=0, facts=facts, reuse=reuse or {},
+                          follow=follow)
+>>>>>>> session
     frames = []
     for f in seen:
         data = facts.get(f.index, {})
@@ -55,6 +79,7 @@ def capture_tree(page: Page, within: tuple[Frame, int] | None = None) -> tuple[d
     return root, frames, notes
 
 
+<<<<<<< HEAD
 SNAP = "__verdexBridge.snapshot()"
 
 
@@ -62,16 +87,52 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
                    facts: dict[int, dict], expr: str = SNAP) -> dict:
     res = page.frames.eval(fr, expr)
     data = json.loads(res["value"])
+=======
+def _reuse_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int,
+                 facts: dict[int, dict], reuse: dict[int, dict], follow: bool) -> dict:
+    """An unchanged frame: its cached tree, with its child frames stitched in again (each reused or
+    captured, whichever it needs)."""
+    old = reuse[fr.index]
+    seen.append(fr)
+    facts[fr.index] = dict(old, gone=[])  # its tombstones were recorded when it was captured
+    if old.get("flat"):
+        _flat_note(notes, fr, old["flat"])
+    root = old["root"]
+    owners: list = []
+    _collect_owners(root, owners)
+    for node in owners:
+        child = page.frames.get(node.get("fi", -1))
+        node.pop("sub", None)
+        if child is None or child.detached:
+            node["err"] = "frame content is not available (not loaded yet or blocked)"
+            continue
+        node.pop("err", None)
+        if not follow:
+            continue
+        try:
+            node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, facts, reuse, follow)
+        except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
+            node["err"] = f"frame could not be captured: {_short(exc)}"
+    return root
+
+
+def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int,
+                   facts: dict[int, dict], reuse: dict[int, dict] | None = None, follow: bool = True) -> dict:
+    if reuse and fr.index in reuse:
+        return _reuse_frame(page, fr, seen, notes, depth, facts, reuse, follow)
+    with phase(f"capture f{fr.index}"):
+        res = page.frames.eval(fr, "__verdexBridge.snapshot()")
+        data = json.loads(res["value"])
+>>>>>>> session
     seen.append(fr)
     facts[fr.index] = data  # "gone": refs the page's registry let go of (tombstones); "tiers": ref counts
     if data.get("flat"):
-        where = "" if fr.index == 0 else f" in frame f{fr.index}"
-        notes.append(f"{data['flat']} elements{where} are nested deeper than {MAX_TREE_DEPTH} levels: they are "
-                     f"listed flat under their ancestor at that level.")
+        _flat_note(notes, fr, data["flat"])
     fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), data["counter"])
     if data.get("url"):
         fr.url = data["url"]
-    root = data["root"]
+    root = data.pop("root")
+    data["root"] = root
     root["fi"] = fr.index
     owners = []
     if data.get("owners", 1):  # the bridge says how many frame owners it found
@@ -80,15 +141,18 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
         local_tree = fr.target.call("Page.getFrameTree")["frameTree"]  # frames this target hosts
         for node in owners:
             try:
-                child = _child_frame(page, fr, node["fo"], local_tree)
+                with phase(f"stitch f{fr.index}"):
+                    child = _child_frame(page, fr, node["fo"], local_tree)
                 if child is None:
                     node["err"] = "frame content is not available (not loaded yet or blocked)"
                     continue
                 node["fi"] = child.index
+                if not follow:
+                    continue
                 if depth + 1 > MAX_FRAME_DEPTH:
                     node["err"] = "frame nesting is too deep to capture"
                     continue
-                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, facts)
+                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, facts, reuse, follow)
             except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
                 node["err"] = f"frame could not be captured: {_short(exc)}"
         try:
@@ -96,6 +160,12 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
         except VerdexError:
             pass
     return root
+
+
+def _flat_note(notes: list[str], fr: Frame, flat: int) -> None:
+    where = "" if fr.index == 0 else f" in frame f{fr.index}"
+    notes.append(f"{flat} elements{where} are nested deeper than {MAX_TREE_DEPTH} levels: they are "
+                 f"listed flat under their ancestor at that level.")
 
 
 def _collect_owners(node: dict, out: list) -> None:

@@ -4,36 +4,62 @@ from __future__ import annotations
 
 import gc
 
+from ..browser.frames import Frame
 from ..browser.page import Page
 from ..refs import RefStore
+from . import cache
 from .capture import capture_tree
+from ..timing import phase
 from .model import Snapshot
 from .render_text import TextRenderer, count_refs
 
 COMPACT_LIMIT = 100
 
 
-def take_snapshot(page: Page, store: RefStore, all_refs: bool = False) -> Snapshot:
+def cached_snapshot(page: Page, store: RefStore, all_refs: bool = False, fresh: bool = False,
+                    frame: Frame | None = None, follow: bool = True) -> tuple[Snapshot, bool]:
+    """(snapshot, cached): the last snapshot when the page has not changed since (snapshot/cache.py),
+    else a capture of the frames that changed. ``fresh`` always captures everything. ``frame``: only
+    that frame (and the frames inside it); ``follow=False``: frame boundaries only."""
+    reuse = None
+    if not fresh:
+        hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow))
+        if hit is not None:
+            return hit, True
+    return take_snapshot(page, store, all_refs, reuse=reuse, frame=frame, follow=follow), False
+
+
+def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True) -> tuple:
+    return ("all-refs" if all_refs else "default", frame.index if frame is not None else 0, follow)
+
+
+def take_snapshot(page: Page, store: RefStore, all_refs: bool = False, reuse: dict | None = None,
+                  frame: Frame | None = None, follow: bool = True) -> Snapshot:
     # A big page makes tens of thousands of small dicts at once: keep the cyclic
     # garbage collector out of the way until they are built (it finds nothing).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _take(page, store, all_refs)
+        return _take(page, store, all_refs, reuse, frame, follow)
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _take(page: Page, store: RefStore, all_refs: bool) -> Snapshot:
-    root, frames, notes = capture_tree(page)
+def _take(page: Page, store: RefStore, all_refs: bool, reuse: dict | None, frame: Frame | None,
+          follow: bool) -> Snapshot:
+    serial, events = page.serial, page.frames.structure_events
+    cache.forget(page)
+    facts: dict[int, dict] = {}
+    root, frames, notes = capture_tree(page, reuse, facts, start=frame, follow=follow)
     if all(f.tiers is not None for f in frames):  # counted by the bridge: no walk over the tree here
         t1, t2 = sum(f.tiers[0] for f in frames), sum(f.tiers[1] for f in frames)
     else:
         t1, t2 = count_refs(root)
     compact = (t1 + t2) > COMPACT_LIMIT and not all_refs
     renderer = TextRenderer(page.prefix, compact)
-    text = renderer.render(root)
+    with phase("render"):
+        text = renderer.render(root)
     if compact and t2:
         notes.append(f"{t1 + t2} interactive elements: refs shown for the {t1} controls only; {t2} more "
                      f"(list items, options, rows, cells) exist. 'snapshot --all-refs' shows them.")
@@ -45,5 +71,8 @@ def _take(page: Page, store: RefStore, all_refs: bool) -> Snapshot:
         fr = page.frames.get(f.index)
         if fr is not None:
             loaders[f.index] = fr.loader_id
-    store.record(snap, loaders, set(loaders))
+    with phase("record refs"):
+        store.record(snap, loaders, set(loaders))
+    cache.store(page, cache.Entry(_mode(all_refs, frame, follow), serial, events, page.frames.main.loader_id, snap,
+                                  {i: f for i, f in facts.items() if i in loaders}))
     return snap

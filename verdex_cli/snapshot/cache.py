@@ -1,0 +1,83 @@
+"""The snapshot cache of one page: answer `snapshot` without a capture when nothing changed.
+
+Every captured frame's bridge keeps a change watcher (observer.js) that marks its document dirty on
+DOM mutations, user input, focus moves, <details> toggles, resizes, media-query changes and CSS
+animations/transitions (a frame with a running animation always counts as dirty). The cache check
+asks each frame of the last capture once (one small `Runtime.evaluate` per frame, no DOM walk):
+- no frame dirty: the last snapshot is the answer (`cached: true`);
+- some frames dirty: only those are captured again; the others' trees are stitched in unchanged;
+- anything the watchers cannot vouch for captures everything: another snapshot mode, a command that
+  may change the page (``Page.serial``, bumped by the command loop), a main-document navigation, a
+  frame detached, a frame whose check fails (its document or process changed), a frame owner the
+  last capture could not follow, or ``--fresh``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..browser.page import Page
+from ..errors import VerdexError
+from ..timing import phase
+from .model import Snapshot
+
+
+@dataclass
+class Entry:
+    mode: tuple
+    serial: int
+    frame_events: int
+    main_loader: str
+    snap: Snapshot
+    facts: dict[int, dict] = field(default_factory=dict)  # frame index -> bridge facts, tree under "root"
+
+
+def store(page: Page, entry: Entry) -> None:
+    page.snapshot_cache = entry
+
+
+def forget(page: Page) -> None:
+    page.snapshot_cache = None
+
+
+def lookup(page: Page, mode: tuple) -> tuple[Snapshot | None, dict[int, dict] | None]:
+    """(the cached snapshot, None) when nothing changed; (None, reusable frames) when some frames
+    changed; (None, None) when everything must be captured."""
+    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    if entry is None or entry.mode != mode or entry.serial != page.serial:
+        return None, None
+    with phase("cache check"):
+        return _check(page, entry)
+
+
+def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] | None]:
+    page.target.drain_events(0.05)  # frame events already received are counted
+    if entry.frame_events != page.frames.structure_events or page.frames.main.loader_id != entry.main_loader:
+        return None, None
+    clean: dict[int, dict] = {}
+    for index, facts in entry.facts.items():
+        fr = page.frames.get(index)
+        if fr is None or fr.detached or not _owners_followed(facts["root"]):
+            return None, None
+        try:
+            dirty = page.frames.eval(fr, "__verdexBridge.dirty()", timeout=min(page.timeout, 5.0))["value"]
+        except VerdexError:
+            return None, None
+        if not dirty:
+            clean[index] = facts
+    if len(clean) == len(entry.facts):
+        return entry.snap, None
+    return None, clean
+
+
+def _owners_followed(root: dict) -> bool:
+    """Every frame owner of this frame's tree led to a frame (none was unloaded or blocked)."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if "fo" in n and "fi" not in n:
+            return False
+        for k in n.get("c") or ():
+            if not isinstance(k, str):
+                stack.append(k)
+    return True

@@ -1,0 +1,87 @@
+// Change watcher of one document, for the snapshot cache (snapshot/cache.py). It lives in the
+// isolated world next to the bridge and answers one question cheaply: may the page look different
+// to a snapshot than at the last capture? It says "yes" (dirty) after
+// - any DOM mutation (subtree, attributes, character data, child list; open shadow roots included
+//   once a snapshot has walked them -- see watchShadow),
+// - form input by the user (input, change), <details> toggles, focus moving (focusin, focusout, and
+//   the focused element compared with the one at the capture),
+// - window resize, visual viewport resize, and media-query changes (colour scheme, reduced motion,
+//   orientation, print),
+// - a CSS transition or animation starting or ending; and while any animation or transition is
+//   running the document always counts as dirty (animations can hide or reveal elements).
+// What it cannot see (documented in README): style changes made only through the CSSOM
+// (insertRule, adoptedStyleSheets), :hover changes from a real mouse, and canvas drawing.
+const Observer = (() => {
+  let dirty = true;            // nothing captured yet
+  let started = false;
+  let running = 0;             // animations/transitions started and not yet ended
+  let mo = null;
+  const shadows = new WeakSet();
+  const OPTIONS = { subtree: true, attributes: true, characterData: true, childList: true };
+  const MEDIA = ['(prefers-color-scheme: dark)', '(prefers-reduced-motion: reduce)', '(orientation: portrait)',
+    'print', '(forced-colors: active)'];
+
+  let active = null;           // the focused element at the last capture (focus events do not fire
+  let hadFocus = false;        // while the window has no focus, so this is compared as well)
+  const mark = () => { dirty = true; };
+
+  function deepActive() {
+    let a = document.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  }
+
+  function start() {
+    if (started) return;
+    started = true;
+    mo = new MutationObserver(mark);
+    mo.observe(document, OPTIONS);
+    const opts = { capture: true, passive: true };
+    for (const type of ['input', 'change', 'toggle', 'focusin', 'focusout', 'reset', 'load', 'error'])
+      document.addEventListener(type, mark, opts);
+    for (const type of ['animationstart', 'transitionrun']) {
+      document.addEventListener(type, () => { running++; dirty = true; }, opts);
+    }
+    for (const type of ['animationend', 'animationcancel', 'transitionend', 'transitioncancel']) {
+      document.addEventListener(type, () => { running = Math.max(0, running - 1); dirty = true; }, opts);
+    }
+    window.addEventListener('resize', mark, opts);
+    if (window.visualViewport) window.visualViewport.addEventListener('resize', mark, { passive: true });
+    for (const q of MEDIA) {
+      try { window.matchMedia(q).addEventListener('change', mark); } catch (e) { /* old engines */ }
+    }
+  }
+
+  // Open shadow roots are not covered by an observer on the document: watch each one a snapshot saw.
+  function watchShadow(root) {
+    if (!mo || shadows.has(root)) return;
+    shadows.add(root);
+    mo.observe(root, OPTIONS);
+  }
+
+  function animating() {
+    if (running > 0) return true;
+    if (!document.getAnimations) return false;
+    const all = document.getAnimations();
+    for (let i = 0; i < all.length; i++) if (all[i].playState === 'running') return true;
+    return false;
+  }
+
+  // Called at the start of a capture: what the capture sees is the new clean state.
+  function clean() {
+    start();
+    if (mo) mo.takeRecords();
+    dirty = false;
+    active = deepActive();
+    hadFocus = document.hasFocus();
+  }
+
+  // The cache check: pending mutation records count, so no microtask timing matters.
+  function isDirty() {
+    if (!started) return true;
+    if (mo && mo.takeRecords().length) dirty = true;
+    return dirty || deepActive() !== active || document.hasFocus() !== hadFocus || animating();
+  }
+
+  return { start, clean, isDirty, watchShadow, mark };
+})();
