@@ -188,11 +188,7 @@ def test_known_flags_are_separated_from_arguments():
 
 
 @pytest.mark.parametrize("line,usage", [
-<<<<<<< HEAD
-    ("snapshot --bogus", "snapshot [--all-refs] [--fresh] [--max-chars N] [--within TARGET] [--interactive] [--depth N]"),
-=======
-    ("snapshot --bogus", "snapshot [--all-refs] [--fresh] [--frame fN] [--no-frames] [--max-chars N]"),
->>>>>>> session
+    ("snapshot --bogus", "snapshot [--all-refs] [--fresh] [--frame fN] [--no-frames] [--max-chars N] [--within TARGET] [--interactive] [--depth N]"),
     ("screenshot out.png --fast", "screenshot PATH [--full]"),
     ("back --force", "back"),
 ])
@@ -262,11 +258,8 @@ def test_completion_replaces_the_typed_prefix():
 def test_flags_complete():
     got = [c.text for c in completions("snapshot --a")]
     assert got == ["--all-refs"]
-<<<<<<< HEAD
-    assert {c.text for c in completions("snapshot --")} == {"--all-refs", "--fresh", "--max-chars", "--within", "--interactive", "--depth"}
-=======
-    assert {c.text for c in completions("snapshot --")} == {"--all-refs", "--fresh", "--max-chars", "--frame", "--no-frames"}
->>>>>>> session
+    assert {c.text for c in completions("snapshot --")} == {"--all-refs", "--fresh", "--max-chars", "--frame", "--no-frames",
+                                                           "--within", "--interactive", "--depth"}
     assert [c.text for c in completions("screenshot out.png --f")] == ["--full"]
 
 

@@ -132,11 +132,7 @@ def test_command_line_usage_errors_with_json_are_one_json_object(args, words, tm
 @pytest.mark.parametrize("lines, usage", [
     (["eval 1", "frobnicate"], "Unknown command 'frobnicate'. Type 'help'."),
     (["eval 1", "click"], "Usage: click REF"),
-<<<<<<< HEAD
-    (["snapshot --bogus"], "Unknown option '--bogus'. Usage: snapshot [--all-refs] [--fresh] [--max-chars N] [--within TARGET] [--interactive] [--depth N]"),
-=======
-    (["snapshot --bogus"], "Unknown option '--bogus'. Usage: snapshot [--all-refs] [--fresh] [--frame fN] [--no-frames] [--max-chars N]"),
->>>>>>> session
+    (["snapshot --bogus"], "Unknown option '--bogus'. Usage: snapshot [--all-refs] [--fresh] [--frame fN] [--no-frames] [--max-chars N] [--within TARGET] [--interactive] [--depth N]"),
     (["press 'unclosed"], None),
 ])
 def test_run_parses_every_line_before_starting_the_browser(fake_chrome, tmp_path, lines, usage):

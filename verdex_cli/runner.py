@@ -106,11 +106,8 @@ def _execute(ctx: Context, line: str) -> Outcome:
 
 
 def _run(ctx: Context, parsed: Parsed) -> Result:
-<<<<<<< HEAD
     session_log.begin(ctx)
-=======
     ctx.before_command(parsed.command.name)
->>>>>>> session
     result = parsed.command.handler(ctx, parsed.args, parsed.flags)
     if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads
         notes, extra = ctx.session.after_command()

@@ -25,10 +25,8 @@ class Context:
     interactive: bool = False  # the REPL on a terminal (long output is cut and paged there only)
     progress: Callable[[str], None] | None = None  # told what a waiting action waits for (the REPL sets it)
     redact: bool = False  # the running command carries a secret: its line must not be echoed or kept
-<<<<<<< HEAD
     log: list = field(default_factory=list)  # successful actions with their stable targets (for 'export')
     located: dict | None = None  # the stable target of the running command's element
-=======
     trace: bool = False  # --trace: every outcome carries its phases
     last_timings: dict | None = None  # the phases of the last command (for 'timings')
 
@@ -37,7 +35,6 @@ class Context:
         if name not in READ_ONLY and self.session is not None:
             for page in list(self.session.pages.values()):
                 page.serial += 1
->>>>>>> session
 
     def ensure_session(self) -> Session:
         if self.session is None:

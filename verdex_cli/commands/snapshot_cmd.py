@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-<<<<<<< HEAD
+import re
 from weakref import WeakKeyDictionary
 
 from ..errors import UsageError
@@ -12,15 +12,8 @@ from ..snapshot import filters
 from ..snapshot.capture import capture_tree
 from ..snapshot.model import Snapshot
 from ..snapshot.render_text import TextRenderer
-from ..snapshot.take import take_snapshot
-from ..targets import adopt
-=======
-import re
-
-from ..errors import UsageError
-from ..refs import RefStore
 from ..snapshot.take import cached_snapshot
->>>>>>> session
+from ..targets import adopt
 from .registry import Result, command
 
 REPL_MAX_CHARS = 200_000  # the REPL's default cut; one-shot and JSON output are whole unless asked
@@ -68,8 +61,8 @@ def cut_text(text: str, limit: int) -> tuple[str, str | None]:
     return shown, note
 
 
-<<<<<<< HEAD
-USAGE = "snapshot [--all-refs] [--fresh] [--max-chars N] [--within TARGET] [--interactive] [--depth N]"
+USAGE = ("snapshot [--all-refs] [--fresh] [--frame fN] [--no-frames] [--max-chars N] [--within TARGET] "
+         "[--interactive] [--depth N]")
 _LAST: "WeakKeyDictionary[RefStore, Snapshot]" = WeakKeyDictionary()  # for `find`
 
 
@@ -77,74 +70,60 @@ def last_snapshot(store: RefStore) -> Snapshot | None:
     return _LAST.get(store)
 
 
-@command("snapshot", usage=USAGE, max_args=0, group="snapshot",
-         flags=("--all-refs", "--fresh", "--max-chars", "--within", "--interactive", "--depth"),
-         value_flags=("--max-chars", "--within", "--depth"),
-         help="Show the page as an accessibility tree with refs (--all-refs: no compact mode; "
-              "--fresh: reconnect frames first; --max-chars N: cut the text at N characters; --within TARGET: "
-              "one element's subtree; --interactive: only refs and the landmarks and headings above them; "
-              "--depth N: N levels).")
-=======
-USAGE = "snapshot [--all-refs] [--fresh] [--frame fN] [--no-frames] [--max-chars N]"
-
-
-def frame_scope(ctx, args: list[str], flags: set[str]):
-    """The frame of --frame fN (its value taken out of ``args``), or None."""
+def frame_scope(ctx, flags):
+    """The frame of --frame fN, or None."""
     if "--frame" not in flags:
         return None
-    values = [a for a in args if re.fullmatch(r"f\d+", a)]
-    if len(values) != 1:
+    value = flags.values.get("--frame", "")
+    if not re.fullmatch(r"f\d+", value):
         raise UsageError(f"--frame needs a frame index like f1 ('frames' lists them). Usage: {USAGE}")
-    args.remove(values[0])
     page = ctx.page
-    index = int(values[0][1:])
+    index = int(value[1:])
     fr = page.frames.get(index)
     if fr is None or fr.detached or page.frames.current_loader(fr) is None:
         fr = next((f for f in ctx.session.scan_frames(page) if f.index == index), None)
     if fr is None:
-        raise UsageError(f"There is no frame {values[0]} on this page. 'frames' lists them.")
+        raise UsageError(f"There is no frame {value} on this page. 'frames' lists them.")
     return fr
 
 
-@command("snapshot", usage=USAGE, flags=("--all-refs", "--fresh", "--max-chars", "--frame", "--no-frames"), max_args=2,
+@command("snapshot", usage=USAGE, max_args=0, group="snapshot",
+         flags=("--all-refs", "--fresh", "--frame", "--no-frames", "--max-chars", "--within", "--interactive",
+                "--depth"),
+         value_flags=("--frame", "--max-chars", "--within", "--depth"),
          help="Show the page as an accessibility tree with refs (--all-refs: no compact mode; "
               "--fresh: capture even when the page is unchanged, reconnecting frames first; --frame fN: one frame; "
-              "--no-frames: frame boundaries only; --max-chars N: cut the text at N characters).")
->>>>>>> session
+              "--no-frames: frame boundaries only; --max-chars N: cut the text at N characters; --within TARGET: "
+              "one element's subtree; --interactive: only refs and the landmarks and headings above them; "
+              "--depth N: N levels).")
 def snapshot_cmd(ctx, args, flags):
     args = list(args)
-    frame = frame_scope(ctx, args, flags)
+    frame = frame_scope(ctx, flags)
     limit = max_chars(ctx, args, flags)
     depth = _depth(flags)
     page = ctx.page
     fresh = "--fresh" in flags
     if fresh:
         page.frames.forget_connections()
-<<<<<<< HEAD
     store = store_for(ctx)
     if "--within" in flags:
         data, root, compact = _within(page, store, flags.values["--within"])
     else:
-        snap = take_snapshot(page, store, all_refs="--all-refs" in flags)
+        snap, cached = cached_snapshot(page, store, all_refs="--all-refs" in flags, fresh=fresh,
+                                       frame=frame, follow="--no-frames" not in flags)
         _LAST[store] = snap
-        snap.notes.extend(page.take_notes())
         data, root, compact = snap.as_json(), snap.root, snap.compact
+        data["notes"] = list(data.get("notes", [])) + page.take_notes()
+        data["cached"] = cached
+        if cached:
+            data["notes"].append(f"The page has not changed since snapshot #{snap.number}: shown from the cache "
+                                 "('snapshot --fresh' captures it anew).")
     if "--interactive" in flags or depth is not None:
         view = filters.interactive(root, compact) if "--interactive" in flags else root
         within = "--within" in flags  # the element is level 0 there, not the document
         view = filters.depth(view, depth + within) if depth is not None else view
         text = TextRenderer(page.prefix, compact).render(view)
         data["text"] = _dedent(text) if "--within" in flags else text
-=======
-    snap, cached = cached_snapshot(page, store_for(ctx), all_refs="--all-refs" in flags, fresh=fresh,
-                                   frame=frame, follow="--no-frames" not in flags)
-    data = snap.as_json()
-    data["notes"] = data.get("notes", []) + page.take_notes()
-    data["cached"] = cached
-    if cached:
-        data["notes"].append(f"The page has not changed since snapshot #{snap.number}: shown from the cache "
-                             "('snapshot --fresh' captures it anew).")
->>>>>>> session
     data["text"], note = cut_text(data["text"], limit)
     if note:
         data["notes"] = list(data.get("notes", [])) + [note]
@@ -169,4 +148,5 @@ def _within(page, store: RefStore, raw: str) -> tuple[dict, dict, bool]:
         notes.append(f"{res.label} has no accessible content.")
     data = {"text": text, "refs": {r: {"role": i.role, "name": i.name, "frame": i.frame} for r, i in renderer.refs.items()},
             "frames": [f.as_json() for f in frames], "notes": notes + res.notes, "within": res.text}
+    data["cached"] = False
     return data, root, False

@@ -154,12 +154,8 @@ const __verdexBridge = (() => {
     else out.push(ch);
   }
 
-<<<<<<< HEAD
   function snapshot(within) {  // within: a ref number, for the subtree of that element only
-=======
-  function snapshot() {
-    Observer.clean();
->>>>>>> session
+    if (within === undefined) Observer.clean();  // a whole-frame capture: the frame is clean from here on
     owners = [];
     Aria.begin();
     Registry.begin();
@@ -410,11 +406,6 @@ const __verdexBridge = (() => {
 
   function element_(n) { return Registry.get(n) || null; }
 
-<<<<<<< HEAD
-  return { aria: Aria, init, snapshot, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
-    element: element_, issue, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
-=======
   return { aria: Aria, init, snapshot, dirty: Observer.isDirty, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
-    element: element_, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
->>>>>>> session
+    element: element_, issue, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
 })();

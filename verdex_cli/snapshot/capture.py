@@ -29,46 +29,34 @@ def aria_source() -> str:
 
 @lru_cache(maxsize=1)
 def bridge_source() -> str:
-<<<<<<< HEAD
     bridge = "".join((HERE / part).read_text(encoding="utf-8")
                      for part in ("bridge.js", "fields.js", "targets.js", "structure.js"))
-    registry = "".join((HERE / part).read_text(encoding="utf-8") for part in ("registry.js", "deep.js"))
-=======
-    bridge = "".join((HERE / part).read_text(encoding="utf-8") for part in ("bridge.js", "fields.js"))
     registry = "".join((HERE / part).read_text(encoding="utf-8") for part in ("registry.js", "deep.js", "observer.js"))
->>>>>>> session
     # One scope for all; idempotent, because Chrome hands back the same
     # isolated world when one with this name already exists in the document.
     return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + registry + "\n" + bridge
             + "\nglobalThis.__verdexBridge = __verdexBridge;\n})(); }\n")
 
 
-<<<<<<< HEAD
-def capture_tree(page: Page, within: tuple[Frame, int] | None = None) -> tuple[dict, list[FrameInfo], list[str]]:
-    """Return (stitched root, frames in index order, notes); `within` (frame, ref number): one subtree."""
-    page.frames.refresh()
-    notes: list[str] = []
-    seen: list[Frame] = []
-    facts: dict[int, dict] = {}
-    start, expr = (within[0], f"__verdexBridge.snapshot({within[1]})") if within else (page.frames.main, SNAP)
-    root = _capture_frame(page, start, seen, notes, depth=0, facts=facts, expr=expr)
-=======
 def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[int, dict] | None = None,
-                 start: Frame | None = None, follow: bool = True) -> tuple[dict, list[FrameInfo], list[str]]:
+                 start: Frame | None = None, follow: bool = True,
+                 within: tuple[Frame, int] | None = None) -> tuple[dict, list[FrameInfo], list[str]]:
     """Return (stitched root, frames in index order, notes).
 
     ``reuse``: frame index -> that frame's facts from an earlier capture (its tree under "root"), for
     frames known unchanged (see snapshot/cache.py); their trees are stitched in without a capture.
     ``facts`` (filled in): per captured frame, what the bridge said, its tree under "root".
     ``start``: capture from this frame instead of the main frame; ``follow=False``: frame owners show
-    their frame index but no content."""
+    their frame index but no content. ``within`` (frame, ref number): only that element's subtree."""
     page.frames.refresh()
     notes: list[str] = []
     seen: list[Frame] = []
     facts = {} if facts is None else facts
+    expr = SNAP
+    if within is not None:
+        start, expr, reuse = within[0], f"__verdexBridge.snapshot({within[1]})", None
     root = _capture_frame(page, start or page.frames.main, seen, notes, depth=0, facts=facts, reuse=reuse or {},
-                          follow=follow)
->>>>>>> session
+                          follow=follow, expr=expr)
     frames = []
     for f in seen:
         data = facts.get(f.index, {})
@@ -79,15 +67,9 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     return root, frames, notes
 
 
-<<<<<<< HEAD
 SNAP = "__verdexBridge.snapshot()"
 
 
-def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int,
-                   facts: dict[int, dict], expr: str = SNAP) -> dict:
-    res = page.frames.eval(fr, expr)
-    data = json.loads(res["value"])
-=======
 def _reuse_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int,
                  facts: dict[int, dict], reuse: dict[int, dict], follow: bool) -> dict:
     """An unchanged frame: its cached tree, with its child frames stitched in again (each reused or
@@ -117,13 +99,13 @@ def _reuse_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], dep
 
 
 def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int,
-                   facts: dict[int, dict], reuse: dict[int, dict] | None = None, follow: bool = True) -> dict:
+                   facts: dict[int, dict], reuse: dict[int, dict] | None = None, follow: bool = True,
+                   expr: str = SNAP) -> dict:
     if reuse and fr.index in reuse:
         return _reuse_frame(page, fr, seen, notes, depth, facts, reuse, follow)
     with phase(f"capture f{fr.index}"):
-        res = page.frames.eval(fr, "__verdexBridge.snapshot()")
+        res = page.frames.eval(fr, expr)
         data = json.loads(res["value"])
->>>>>>> session
     seen.append(fr)
     facts[fr.index] = data  # "gone": refs the page's registry let go of (tombstones); "tiers": ref counts
     if data.get("flat"):
