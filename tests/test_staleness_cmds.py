@@ -247,3 +247,23 @@ def test_diff_across_navigation_does_not_pair_different_elements(driver, demo):
     assert d["changed"] == []
     assert {r["ref"] for r in d["added"]} == set(s2.data["refs"])
     assert {r["ref"] for r in d["removed"]} == set(s1.data["refs"])
+
+
+# -- one verdict everywhere ------------------------------------------------------------------------------
+
+def test_refs_inspect_and_actions_give_one_verdict(shop):
+    """`refs`, `inspect` and an action ask the same classify(): they never disagree about a ref."""
+    driver, s1 = shop
+    mug, notebook, lamp, phones = (r for r, i in s1.data["refs"].items() if i["name"] == "Add to cart")
+    driver.ok("eval document.getElementById('add-notebook').textContent = 'Sold out'")   # changed
+    driver.ok("eval document.getElementById('add-lamp').remove()")                        # removed
+    driver.ok("eval document.getElementById('add-headphones').style.display = 'none'")  # hidden
+    table = rows(driver)
+    want = {mug: "live", notebook: "changed", lamp: "removed", phones: "hidden"}
+    assert {r: table[r]["status"] for r in want} == want
+    for ref, status in want.items():
+        assert driver.ok(f"inspect {ref}").data["status"] == status
+    assert driver.fail(f"click {notebook}").kind == "changed"
+    assert driver.fail(f"click {lamp}").kind == "removed"
+    assert driver.fail(f"click {phones}").kind == "not_actionable"
+    assert rows(driver)[lamp]["status"] == "removed"  # the action's verdict is the one recorded

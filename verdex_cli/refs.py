@@ -172,25 +172,39 @@ class RefStore:
         rec.last_seen, rec.status = no, "live"
 
     def mark_removed(self, ref: str) -> None:
-        rec = self.records.get(ref)
-        if rec is not None and rec.status != "removed":
-            rec.status = "removed"
-            rec.log(f"removed (noticed after snapshot #{self.snapshot_no})")
+        self.set_status(ref, "removed")
 
-    def adopt(self, ref: str, role: str, name: str, frame: int, tier: int, of: str) -> RefRecord:
-        """Record a ref issued outside a snapshot (the successor of removed ref `of`)."""
+    def set_status(self, ref: str, status: str) -> None:
+        """Write down what `staleness.classify` decided (the one writer of a ref's status outside a
+        snapshot). An element the page's registry no longer knows ('unknown') counts as removed."""
         rec = self.records.get(ref)
         if rec is None:
-            loader = self.frame_loaders.get(frame, "")
+            return
+        status = "removed" if status == "unknown" else status
+        if rec.status == status:
+            return
+        if status in ("removed", "navigated", "changed"):
+            rec.log(f"{status} (noticed after snapshot #{self.snapshot_no})")
+        rec.status = status
+
+    def adopt(self, ref: str, role: str, name: str, frame: int, tier: int, why: str,
+              loader: str | None = None) -> RefRecord:
+        """Record a ref issued outside a snapshot (a target's match, a successor of a removed element,
+        a --within view): ``why`` ends its first history line. A record of an earlier document of the
+        frame is replaced."""
+        loader = self.frame_loaders.get(frame, "") if loader is None else loader
+        rec = self.records.get(ref)
+        if rec is None or rec.loader != loader:
             no = self.snapshot_no
             rec = RefRecord(ref, role, name, frame, loader, tier, no, no)
-            rec.history.append(f"issued after snapshot #{no} as {describe(role, name)}, in the place of removed {of}")
+            rec.history.append(f"issued after snapshot #{no} as {describe(role, name)}, {why}")
             self.records[ref] = rec
             if frame in self.tombs:
                 self._unbury(frame, ref)
         else:
+            if rec.status != "live":
+                rec.log(f"found again as {describe(role, name)}, {why}")
             rec.role, rec.name, rec.status, rec.shown = role, name, "live", True
-            rec.log(f"named as the successor of removed {of}")
         return rec
 
     # -- tombstones ---------------------------------------------------------

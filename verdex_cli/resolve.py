@@ -1,7 +1,8 @@
 """Resolve a ref against the live page, in the contract's order of checks.
 
 invalid_ref -> context/page mismatch -> unknown_ref -> navigated -> removed -> changed.
-(not_actionable is decided when acting, in :mod:`verdex_cli.actions`.)
+What the element is now is decided by :func:`verdex_cli.staleness.classify`; this module turns the
+verdict into the contract's errors. (not_actionable is decided when acting, in :mod:`verdex_cli.actions`.)
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from dataclasses import dataclass, field
 from .browser.frames import Frame
 from .browser.page import Page
 from .errors import RefError, VerdexError
-from .refs import Ref, RefRecord, RefStore, describe, name_change, parse_ref
+from .refs import Ref, RefRecord, RefStore, describe, parse_ref
+from .staleness import NAVIGATED, REMOVED, UNKNOWN, classify, is_changed
 
 MINOR_NOTE = "Element may have changed. Using current state."
 
@@ -55,11 +57,6 @@ def check_scope(page: Page, ref: Ref, text: str) -> None:
                        f"Switch with 'tab {ref.page}'.", kind="page_mismatch")
 
 
-def _where(page: Page, old_loader: str, new_loader: str, url: str) -> str:
-    reloaded = getattr(page, "reloaded_since", None)
-    return "the page was reloaded" if reloaded and reloaded(old_loader, new_loader) else f"now at {url}"
-
-
 def _unknown(text: str) -> RefError:
     return RefError(f"Ref '{text}' not found. Take a new snapshot.", kind="unknown_ref")
 
@@ -83,7 +80,8 @@ def _successors(page: Page, store: RefStore, fr: Frame, ref: Ref, rec: RefRecord
                                      f"{json.dumps(rec.name)})")["value"] or []
     except VerdexError:
         return []  # only a hint: never let it change the verdict
-    return [store.adopt(f"{store.prefix}f{ref.frame}e{s['n']}", s["role"], s["name"], ref.frame, s["tier"], str(ref))
+    return [store.adopt(f"{store.prefix}f{ref.frame}e{s['n']}", s["role"], s["name"], ref.frame, s["tier"],
+                        f"in the place of removed {ref}")
             for s in found]
 
 
@@ -92,44 +90,28 @@ def identity_note(change: str) -> str:
     return f" {change[0].upper()}{change[1:]}." if change else ""
 
 
-def is_changed(rec: RefRecord, role: str, name: str, id_change: str) -> bool:
-    """The element the ref names is not the one the snapshot showed any more (the `changed` rule)."""
-    return role != rec.role or name_change(rec.name, name) == "significant" or bool(id_change)
-
-
 def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefRecord, Frame, dict]:
-    """Checks up to `removed`; returns the live description from the bridge."""
+    """Checks up to `removed` (decided by `staleness.classify`); returns the live description from the
+    bridge. A `changed` element is returned too: `resolve` refuses it, `inspect` shows it."""
     ref = parse_ref(raw)
     text = str(ref)
     check_scope(page, ref, raw.strip())
     rec = store.get(text) if store is not None else None
     if rec is None:
         raise _unknown(text)
-    if ref.frame != 0:  # a new main document takes every child frame's refs with it
-        main_now = page.frames.current_loader(page.frames.main)
-        main_then = store.frame_loaders.get(0)
-        if main_now is not None and main_then is not None and main_now[0] != main_then:
-            rec.status = "navigated"
-            raise RefError(f"Ref '{text}' is from a previous page ({_where(page, main_then, *main_now)}). "
-                           "Take a new snapshot.", kind="navigated")
-    fr = page.frames.get(ref.frame)
-    current = page.frames.current_loader(fr) if fr is not None and not fr.detached else None
-    if current is None:
-        raise _removed(text, rec)
-    loader, url = current
-    if loader != rec.loader:
-        fr.loader_id, fr.url = loader, url
-        rec.status = "navigated"
-        where = _where(page, rec.loader, loader, url) if fr.index == 0 else f"now at {url}"
-        raise RefError(f"Ref '{text}' is from a previous page ({where}). Take a new snapshot.", kind="navigated")
-    live = page.frames.eval(fr, f"__verdexBridge.describe({ref.n})")["value"]
-    status = live.get("status")
-    if status == "removed":
-        store.mark_removed(text)
-        raise _removed(text, rec, _successors(page, store, fr, ref, rec))
-    if status != "live":
+    verdict = classify(page, store, [rec], detail=True).get(text)
+    if verdict is None:
         raise _unknown(text)
-    return ref, text, rec, fr, live
+    if verdict.status == NAVIGATED:
+        raise RefError(f"Ref '{text}' is from a previous page ({verdict.where}). Take a new snapshot.",
+                       kind="navigated")
+    if verdict.status == REMOVED:
+        fr = page.frames.get(ref.frame)
+        successors = [] if verdict.frame_gone or fr is None else _successors(page, store, fr, ref, rec)
+        raise _removed(text, rec, successors)
+    if verdict.status == UNKNOWN:
+        raise _unknown(text)
+    return ref, text, rec, page.frames.get(ref.frame), verdict.live
 
 
 def resolve(page: Page, store: RefStore | None, raw: str) -> Resolved:
@@ -138,7 +120,6 @@ def resolve(page: Page, store: RefStore | None, raw: str) -> Resolved:
     notes = []
     id_change = live.get("idChange") or ""
     if is_changed(rec, role, name, id_change):
-        rec.status = "changed"
         raise RefError(f"Element changed since snapshot. Was: {describe(rec.role, rec.name)}, "
                        f"Now: {describe(role, name)}. Take a new snapshot.{identity_note(id_change)}",
                        kind="changed")

@@ -299,16 +299,7 @@ def _issue(page: Page, store: RefStore, hits: list[Hit], target: Target) -> list
 
 def adopt(store: RefStore, fr: Frame, n: int, role: str, name: str, tier: int, why: str) -> RefRecord:
     """Record a ref issued outside a snapshot (the page's bridge already holds it)."""
-    ref = f"{store.prefix}f{fr.index}e{n}"
-    rec = store.records.get(ref)
-    if rec is None or rec.loader != fr.loader_id:
-        no = store.snapshot_no
-        rec = RefRecord(ref, role, name, fr.index, fr.loader_id, tier, no, no)
-        rec.history.append(f"issued after snapshot #{no} as {describe(role, name)}, {why}")
-        store.records[ref] = rec
-    else:
-        rec.role, rec.name, rec.status, rec.shown = role, name, "live", True
-    return rec
+    return store.adopt(f"{store.prefix}f{fr.index}e{n}", role, name, fr.index, tier, why, loader=fr.loader_id)
 
 
 def _unique(page: Page, t: Target, notes: list[str]) -> tuple[Frame, int]:

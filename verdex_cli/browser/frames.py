@@ -80,6 +80,10 @@ class FrameRegistry:
     def get(self, index: int) -> Frame | None:
         return self.by_index.get(index)
 
+    def note_document(self, fr: Frame, loader: str, url: str) -> None:
+        """The frame was found showing another document (loader id) than last recorded."""
+        fr.loader_id, fr.url = loader, url
+
     def tree(self, target: Target | None = None) -> dict:
         return (target or self.page.target).call("Page.getFrameTree")["frameTree"]
 

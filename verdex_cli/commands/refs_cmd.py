@@ -2,54 +2,20 @@
 
 from __future__ import annotations
 
-import json
-
 from ..errors import RefError, VerdexError
 from ..fields import MASK
 from ..locators import stable_locator
 from ..refs import RefStore, describe, parse_ref
-from ..resolve import check_scope, is_changed, locate, resolve_target
+from ..resolve import check_scope, locate, resolve_target
+from ..staleness import classify
 from ..targets import parse_target
 from .registry import Result, command
 from .snapshot_cmd import store_for
 
 
 def refresh_statuses(page, store: RefStore) -> None:
-    """Bring every record's status up to date with the live page."""
-    main_now = page.frames.current_loader(page.frames.main)
-    if main_now is not None and store.frame_loaders.get(0) not in (None, main_now[0]):
-        for rec in store.records.values():  # a new main document: every ref is from a previous page
-            rec.status = "navigated"
-        return
-    by_frame: dict[int, list] = {}
-    for rec in store.records.values():
-        by_frame.setdefault(rec.frame, []).append(rec)
-    for fi, recs in by_frame.items():
-        fr = page.frames.get(fi)
-        current = page.frames.current_loader(fr) if fr is not None and not fr.detached else None
-        if current is None:
-            for rec in recs:
-                rec.status = "removed"
-            continue
-        if any(rec.loader != current[0] for rec in recs):
-            for rec in recs:
-                rec.status = "navigated"
-            continue
-        ns = [int(rec.ref.rsplit("e", 1)[1]) for rec in recs]
-        try:
-            live = page.frames.eval(fr, f"__verdexBridge.brief({json.dumps(ns)})")["value"]
-        except VerdexError:
-            continue
-        for rec, info in zip(recs, live):
-            st = info["status"]
-            if st == "removed":
-                store.mark_removed(rec.ref)
-            elif st == "unknown":
-                rec.status = "removed"
-            elif is_changed(rec, info["role"], info["name"], info.get("idChange") or ""):
-                rec.status = "changed"
-            else:
-                rec.status = "live" if st == "live" else "hidden"
+    """Bring every record's status up to date with the live page (one `classify` for all)."""
+    classify(page, store, list(store.records.values()))
 
 
 @command("refs", usage="refs", help="List every ref of the current page with its status.")
@@ -92,13 +58,11 @@ def inspect_cmd(ctx, args, flags):
             attrs["value"] = MASK  # a password is never echoed
         data.update(tag=live.get("tag"), attributes=attrs, box=live.get("box"),
                     states=live.get("states", {}), current={"role": live.get("role"), "name": live.get("name")})
-        changed = is_changed(rec, live.get("role"), live.get("name", ""), live.get("idChange") or "")
-        data["status"] = "changed" if changed else ("hidden" if live.get("hidden") else "live")
-        if changed:
+        data["status"] = rec.status  # live, hidden or changed, as classify() wrote it
+        if rec.status == "changed":
             data["history"].append(f"now {describe(live.get('role', ''), live.get('name', ''))} (not yet snapshotted)")
         loc = stable_locator(page, fr, ref.n)  # the best stable target, and the same in Playwright
         data.update(locator=loc and loc["locator"], playwright=loc and loc["playwright"])
-    rec.status = data["status"] if data["status"] in ("live", "changed", "removed", "navigated", "hidden") else rec.status
     return Result("inspect", data)
 
 

@@ -1,0 +1,104 @@
+"""One decision of what a ref's element is now: `classify()`.
+
+Action resolution (`resolve.locate`), `refs`, `inspect` and `wait REF` all ask this module, and the
+ref store (`RefStore.set_status`) is the only place that writes the answer down. The checks, in the
+contract's order after the ref's scope was checked:
+
+- navigated: the ref's frame (or the main frame, for a ref of any frame) shows another document;
+- removed: its frame is gone, or the page's registry says the element left the document;
+- unknown: the page's registry never issued it (it was reset);
+- changed: the role changed, the name changed significantly (see `refs.name_change`), or an identity
+  attribute (id, data-*, href, value, name, keyed position) changed: a recycled element;
+- hidden / live: the element is there; hidden when it is not in the accessibility tree.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .browser.page import Page
+from .errors import VerdexError
+from .refs import RefRecord, RefStore, name_change
+
+LIVE, HIDDEN, CHANGED, REMOVED, NAVIGATED, UNKNOWN = "live", "hidden", "changed", "removed", "navigated", "unknown"
+
+
+@dataclass
+class Verdict:
+    status: str
+    where: str = ""           # navigated: "now at URL" or "the page was reloaded"
+    live: dict = field(default_factory=dict)  # the bridge's description of the element (live/hidden/changed)
+    id_change: str = ""       # changed: which identity attribute changed, in words
+    frame_gone: bool = False  # removed because its frame no longer exists
+
+
+def is_changed(rec: RefRecord, role: str, name: str, id_change: str) -> bool:
+    """The element the ref names is not the one the snapshot showed any more (the `changed` rule)."""
+    return role != rec.role or name_change(rec.name, name) == "significant" or bool(id_change)
+
+
+def _where(page: Page, old_loader: str, new_loader: str, url: str) -> str:
+    reloaded = getattr(page, "reloaded_since", None)
+    return "the page was reloaded" if reloaded and reloaded(old_loader, new_loader) else f"now at {url}"
+
+
+def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = False) -> dict[str, Verdict]:
+    """The verdict for each record (by ref), written into the store. ``detail``: ask the page for the
+    full description of each live element (tag, attributes, box, states), as actions and `inspect` need;
+    otherwise a brief one (role, name, hidden). A frame the page cannot be asked about right now keeps
+    its records' last status (no verdict for them)."""
+    verdicts: dict[str, Verdict] = {}
+    main_now = page.frames.current_loader(page.frames.main)
+    main_then = store.frame_loaders.get(0)
+    new_main = main_now is not None and main_then is not None and main_now[0] != main_then
+    by_frame: dict[int, list[RefRecord]] = {}
+    for rec in recs:
+        if new_main and rec.frame != 0:  # a new main document takes every child frame's refs with it
+            verdicts[rec.ref] = Verdict(NAVIGATED, _where(page, main_then, *main_now))
+        else:
+            by_frame.setdefault(rec.frame, []).append(rec)
+    for fi, group in by_frame.items():
+        fr = page.frames.get(fi)
+        current = page.frames.current_loader(fr) if fr is not None and not fr.detached else None
+        if current is None:
+            verdicts.update((rec.ref, Verdict(REMOVED, frame_gone=True)) for rec in group)
+            continue
+        loader, url = current
+        stale = [rec for rec in group if rec.loader != loader]
+        if stale:
+            page.frames.note_document(fr, loader, url)
+            for rec in stale:
+                where = _where(page, rec.loader, loader, url) if fi == 0 else f"now at {url}"
+                verdicts[rec.ref] = Verdict(NAVIGATED, where)
+            group = [rec for rec in group if rec.loader == loader]
+        if not group:
+            continue
+        ns = [int(rec.ref.rsplit("e", 1)[1]) for rec in group]
+        try:
+            if detail:
+                found = [page.frames.eval(fr, f"__verdexBridge.describe({n})")["value"] for n in ns]
+            else:
+                found = page.frames.eval(fr, f"__verdexBridge.brief({json.dumps(ns)})")["value"]
+        except VerdexError:
+            if detail:
+                raise
+            continue
+        for rec, live in zip(group, found):
+            verdicts[rec.ref] = _judge(rec, live or {})
+    for ref, verdict in verdicts.items():
+        store.set_status(ref, verdict.status)
+    return verdicts
+
+
+def _judge(rec: RefRecord, live: dict) -> Verdict:
+    status = live.get("status")
+    if status == REMOVED:
+        return Verdict(REMOVED)
+    if status not in (LIVE, HIDDEN):
+        return Verdict(UNKNOWN)
+    id_change = live.get("idChange") or ""
+    if is_changed(rec, live.get("role", ""), live.get("name", ""), id_change):
+        return Verdict(CHANGED, live=live, id_change=id_change)
+    hidden = status == HIDDEN or bool(live.get("hidden"))
+    return Verdict(HIDDEN if hidden else LIVE, live=live)
