@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.commands.context import Context  # noqa: E402
+from verdex_cli.commands.context import Workspace  # noqa: E402
 from verdex_cli.demo_server import serve  # noqa: E402
 from verdex_cli.runner import execute  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
@@ -44,7 +44,7 @@ def main() -> None:
     proc = launch.launch()
     try:
         opts = Options(connect=proc.http_endpoint, timeout=30)
-        ctx = Context(lambda: Session.start(opts, init_script=bridge_source()))
+        ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
         url = server.url("blank.html")
         assert execute(ctx, "open " + url).ok
 

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.commands.context import Context  # noqa: E402
+from verdex_cli.commands.context import Workspace  # noqa: E402
 from verdex_cli.demo_server import serve  # noqa: E402
 from verdex_cli.runner import execute  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
@@ -50,7 +50,7 @@ def main() -> None:
     args = ap.parse_args()
     server, proc = serve(), launch.launch(headless=True)
     try:
-        ctx = Context(lambda: Session.start(Options(connect=proc.http_endpoint, timeout=30),
+        ctx = Workspace(lambda: Session.start(Options(connect=proc.http_endpoint, timeout=30),
                                             init_script=bridge_source()))
         execute(ctx, "open " + server.url("form.html"))
         snap = execute(ctx, "snapshot").result

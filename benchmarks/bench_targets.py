@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.commands.context import Context  # noqa: E402
+from verdex_cli.commands.context import Workspace  # noqa: E402
 from verdex_cli.demo_server import serve  # noqa: E402
 from verdex_cli.runner import execute  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
@@ -46,7 +46,7 @@ def main() -> None:
     proc = launch.launch(headless=True)
     server = serve()
     try:
-        ctx = Context(lambda: Session.start(Options(connect=proc.http_endpoint, new_tab=True), init_script=bridge_source()))
+        ctx = Workspace(lambda: Session.start(Options(connect=proc.http_endpoint, new_tab=True), init_script=bridge_source()))
         cases = {
             "form.html": ("button:Bold", "text button:Bold", "click button:Bold"),
             "table.html": ('"button:Buy 1999"', 'text "button:Buy 1999"', 'click "button:Buy 1999"'),

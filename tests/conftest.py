@@ -9,7 +9,7 @@ import pytest
 from verdex_cli.app import AppOptions
 from verdex_cli.browser import launch
 from verdex_cli.browser.session import Options, Session
-from verdex_cli.commands.context import Context
+from verdex_cli.commands.context import Workspace
 from verdex_cli.demo_server import serve
 from verdex_cli.runner import execute
 from verdex_cli.snapshot.capture import bridge_source
@@ -39,7 +39,7 @@ class Driver:
 
     def __init__(self, endpoint: str, timeout: float = 10.0):
         opts = Options(connect=endpoint, new_tab=True, timeout=timeout)
-        self.ctx = Context(lambda: Session.start(opts, init_script=bridge_source()))
+        self.ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
 
     def run(self, line: str):
         return execute(self.ctx, line)

@@ -108,10 +108,27 @@ def test_commands_and_modes_invalidate(driver, demo):
     assert snap(driver, "snapshot --all-refs")["cached"] is True
     assert snap(driver)["cached"] is False
     ref = next(r for r, i in first["refs"].items() if i["role"] == "link")
-    driver.ok("hover " + ref)  # no DOM change needed: any command that may change the page invalidates
+    driver.ctx.show_changes = False  # without the capture an action makes for its changes,
+    driver.ok("hover " + ref)  # any command that may change the page invalidates, DOM change or not
     assert snap(driver)["cached"] is False
+    driver.ctx.show_changes = True
+    acted = driver.ok("hover " + ref).data["changes"]  # the action's own capture vouches for the page
+    again = snap(driver)
+    assert again["cached"] is True and again["snapshot"] == acted["snapshot"]
     driver.ok("reload")
     assert snap(driver)["cached"] is False
+
+
+def test_hover_revealing_a_menu_through_css_is_seen(driver, demo):
+    """A :hover rule that shows an element changes no DOM: the watcher knows such rules exist."""
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<style>.menu{display:none}.nav:hover .menu{display:block}</style>'
+      + '<div class="nav"><a href="#">Products</a><ul class="menu"><li><a href="#x">Mugs</a></li></ul></div>'""")
+    data = snap(driver)
+    products = next(r for r, i in data["refs"].items() if i["name"] == "Products")
+    changes = driver.ok("hover " + products).data["changes"]
+    assert [(a["role"], a["name"]) for a in changes["added"] if a["ref"]] == [("link", "Mugs")]
+    assert "Mugs" in snap(driver)["text"]
 
 
 def _frame_indices(data):
@@ -140,10 +157,14 @@ def test_a_changed_child_frame_is_the_only_one_captured(driver, demo, monkeypatc
     assert set(data["refs"]) <= set(out["refs"])
     new_ref = next(r for r, i in out["refs"].items() if i["name"] == "Only in the child")
     assert new_ref.startswith(f"c0p0f{index}e")
-    driver.ok("click " + new_ref)
     calls.clear()
-    assert snap(driver)["cached"] is False  # the click invalidates
-    assert snap(driver)["cached"] is True and calls == list(sorted(calls))
+    driver.ok("click " + new_ref)  # focus moved into the child frame: its capture for the changes sees it
+    assert index in calls and 0 not in calls[1:]
+    calls.clear()
+    assert snap(driver)["cached"] is True and calls == []
+    driver.ctx.show_changes = False
+    driver.ok("click " + new_ref)
+    assert snap(driver)["cached"] is False  # without that capture, the click invalidates
 
 
 def test_child_frame_input_in_cross_origin_frame_misses(driver, demo):

@@ -13,7 +13,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from verdex_cli.app import AppOptions, make_context
+from verdex_cli.app import AppOptions, make_workspace
 from verdex_cli.browser import launch
 from verdex_cli.errors import CDPTimeout, ErrorKind, ExitStatus
 from verdex_cli.render import Renderer
@@ -86,7 +86,7 @@ def test_a_crash_during_a_command_ends_it_at_once(driver):
 
 @pytest.fixture
 def own_browser_ctx():
-    ctx = make_context(AppOptions(timeout=5))
+    ctx = make_workspace(AppOptions(timeout=5))
     yield ctx
     ctx.close()
 
@@ -152,7 +152,7 @@ def test_the_repl_survives_a_lost_browser(own_browser_ctx):
 
 def test_closed_connect_endpoint_is_browser_lost():
     chrome = launch.launch(headless=True)
-    ctx = make_context(AppOptions(connect=chrome.http_endpoint, timeout=5))
+    ctx = make_workspace(AppOptions(connect=chrome.http_endpoint, timeout=5))
     try:
         ok(ctx, f"open {SHOP}")
         chrome.stop()

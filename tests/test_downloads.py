@@ -11,7 +11,7 @@ import pytest
 
 from verdex_cli.browser.downloads import human_size, safe_name
 from verdex_cli.browser.session import Options, Session
-from verdex_cli.commands.context import Context
+from verdex_cli.commands.context import Workspace
 from verdex_cli.runner import execute
 from verdex_cli.snapshot.capture import bridge_source
 
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 class _Session:
     def __init__(self, endpoint: str, downloads: str | None):
         opts = Options(connect=endpoint, new_tab=True, timeout=10.0, downloads=downloads)
-        self.ctx = Context(lambda: Session.start(opts, init_script=bridge_source()))
+        self.ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
 
     def ok(self, line: str):
         out = execute(self.ctx, line)

@@ -19,7 +19,7 @@ def test_frames_lists_every_frame_without_a_snapshot(driver, demo):
     leaf = next(r for r in rows if "frame-leaf" in r["url"])
     assert leaf["parent"] == cross["index"]
     # no ref was issued, no snapshot counted: the first snapshot starts at e1 in every frame
-    store = driver.ctx.stores.get(driver.ctx.session.current)
+    store = driver.ctx.page_state().store
     assert store is None or store.snapshot_no == 0
     snap = driver.ok("snapshot").data
     assert snap["snapshot"] == 1

@@ -21,7 +21,7 @@ from verdex_cli.render import Renderer, SafeConsole, make_console, run_pager
 from verdex_cli.repl.app import Repl
 from verdex_cli.runner import Outcome
 from verdex_cli.sanitize import clean, clean_data, json_line
-from verdex_cli.commands.context import Context
+from verdex_cli.commands.context import Workspace
 from verdex_cli.commands.registry import Result
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -268,6 +268,6 @@ def test_ctrl_c_while_printing_stops_the_output_not_the_repl():
 
     renderer.show = boom
     with create_pipe_input() as inp:
-        repl = Repl(ctx=Context(lambda: None), renderer=renderer, input=inp, output=DummyOutput())
+        repl = Repl(ctx=Workspace(lambda: None), renderer=renderer, input=inp, output=DummyOutput())
         repl._show(Outcome("snapshot", True, Result("value", {"value": 1})))
     assert "Output stopped." in out.file.getvalue()

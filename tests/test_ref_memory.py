@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from verdex_cli.commands.snapshot_cmd import store_for
 
 
 def registered(driver) -> int:
@@ -25,7 +24,7 @@ def test_dropped_ref_is_removed_not_unknown(driver, demo):
     for _ in range(6):  # more than the 5 snapshots a gone element is kept for (captures: --fresh,
         driver.ok("snapshot --fresh")  # as an unchanged page is otherwise answered from the cache)
     assert registered(driver) == before - 1
-    store = store_for(driver.ctx)
+    store = driver.ctx.page_state().store
     assert b2 not in store.records and store.tombstone_count == 1
     out = driver.fail(f"click {b2}", "removed")
     assert out.message == f'Element button "Button 2" (ref {b2}) no longer exists. Take a new snapshot.'
@@ -42,7 +41,7 @@ def test_rerenders_keep_the_registry_flat(driver, demo):
         driver.ok("snapshot")
         sizes.append(registered(driver))
     assert sizes[-1] == sizes[5] and sizes[-1] <= 6 * 6  # the page's 6 refs, for at most 6 snapshots
-    assert len(store_for(driver.ctx).records) <= 6 * 6
+    assert len(driver.ctx.page_state().store.records) <= 6 * 6
 
 
 def test_element_back_after_being_let_go_keeps_its_ref(driver, demo):

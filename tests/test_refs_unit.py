@@ -244,28 +244,6 @@ def test_store_frame_navigation_drops_only_that_frames_refs():
     assert store.get("c0p0f0e1").first_seen == 1
 
 
-def test_store_diff():
-    store = RefStore("c0p0")
-    record(store, {"c0p0f0e1": ("button", "Save"), "c0p0f0e2": ("link", "Home"), "c0p0f0e3": ("button", "Old")})
-    one = store.diff()
-    assert one["from"] is None and one["added"] == one["removed"] == one["changed"] == []
-    record(store, {"c0p0f0e1": ("button", "Saving..."), "c0p0f0e2": ("link", "Home"),
-                   "c0p0f0e4": ("button", "New")})
-    d = store.diff()
-    assert (d["from"], d["to"]) == (1, 2)
-    assert d["added"] == [{"ref": "c0p0f0e4", "role": "button", "name": "New"}]
-    assert d["removed"] == [{"ref": "c0p0f0e3", "role": "button", "name": "Old"}]
-    assert d["changed"] == [{"ref": "c0p0f0e1", "was": {"role": "button", "name": "Save"},
-                             "now": {"role": "button", "name": "Saving..."}}]
-    # only the last two snapshots count
-    record(store, {"c0p0f0e1": ("button", "Saving..."), "c0p0f0e2": ("tab", "Home"), "c0p0f0e4": ("button", "New")})
-    d = store.diff()
-    assert (d["from"], d["to"]) == (2, 3)
-    assert d["added"] == d["removed"] == []
-    assert d["changed"] == [{"ref": "c0p0f0e2", "was": {"role": "link", "name": "Home"},
-                             "now": {"role": "tab", "name": "Home"}}]
-
-
 def test_store_reset():
     store = RefStore("c0p0")
     record(store, {"c0p0f0e1": ("button", "Save")})
@@ -273,7 +251,6 @@ def test_store_reset():
     store.reset()
     assert store.get("c0p0f0e1") is None
     assert store.completions() == []
-    assert store.diff()["from"] is None
 
 
 # -- RefStore: tombstones (bounded memory) --------------------------------------------------------

@@ -13,7 +13,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from verdex_cli.commands import REGISTRY
-from verdex_cli.commands.context import Context
+from verdex_cli.commands.context import Workspace
 from verdex_cli.commands.registry import Command, Registry, Result
 from verdex_cli.errors import UsageError
 from verdex_cli.repl.completer import VerdexCompleter
@@ -45,10 +45,10 @@ def _text_registry(name, usage):
     return registry_with(name, usage, min_args=2, max_args=2, rest="after_first", ref_args=(0,))
 
 
-def no_browser() -> Context:
+def no_browser() -> Workspace:
     def factory():
         raise AssertionError("this command must not start a browser")
-    return Context(factory)
+    return Workspace(factory)
 
 
 # -- the registry's contents ---------------------------------------------------------------

@@ -16,7 +16,7 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from verdex_cli.browser.session import Options, Session
-from verdex_cli.commands.context import Context
+from verdex_cli.commands.context import Workspace
 from verdex_cli.render import Renderer
 from verdex_cli.repl import app as repl_app
 from verdex_cli.repl.app import Repl
@@ -76,7 +76,7 @@ def test_piped_stdin_with_json(chrome_http, tmp_path):
 
 @pytest.fixture
 def ctx(chrome_http):
-    c = Context(lambda: Session.start(Options(connect=chrome_http, new_tab=True, timeout=10),
+    c = Workspace(lambda: Session.start(Options(connect=chrome_http, new_tab=True, timeout=10),
                                       init_script=bridge_source()))
     yield c
     c.close()

@@ -7,13 +7,13 @@ from prompt_toolkit.input import create_pipe_input
 
 from test_repl import console, make_repl, run_loop, type_lines  # noqa: F401 (console is a fixture)
 from verdex_cli.browser.session import Options, Session
-from verdex_cli.commands.context import Context
+from verdex_cli.commands.context import Workspace
 from verdex_cli.snapshot.capture import bridge_source
 
 
 @pytest.fixture
 def ctx(chrome_http):
-    c = Context(lambda: Session.start(Options(connect=chrome_http, new_tab=True, timeout=10),
+    c = Workspace(lambda: Session.start(Options(connect=chrome_http, new_tab=True, timeout=10),
                                       init_script=bridge_source()))
     yield c
     c.close()

@@ -7,7 +7,6 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from verdex_cli.commands import REGISTRY
-from verdex_cli.commands.snapshot_cmd import store_for
 from verdex_cli.repl.completer import VerdexCompleter
 
 
@@ -190,7 +189,7 @@ def test_diff_role_change(driver, demo):
 # -- completion ------------------------------------------------------------------------------------------------
 
 def complete(driver, text: str):
-    completer = VerdexCompleter(REGISTRY, refs=lambda: store_for(driver.ctx).completions())
+    completer = VerdexCompleter(REGISTRY, refs=lambda: driver.ctx.page_state().store.completions())
     return list(completer.get_completions(Document(text), CompleteEvent()))
 
 

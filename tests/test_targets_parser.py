@@ -9,7 +9,7 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from verdex_cli.commands import REGISTRY
-from verdex_cli.commands.context import Context
+from verdex_cli.commands.context import Workspace
 from verdex_cli.commands.registry import is_comment
 from verdex_cli.errors import ErrorKind, VerdexError
 from verdex_cli.repl.completer import VerdexCompleter
@@ -105,7 +105,7 @@ def test_comments():
 
 
 def test_help_is_grouped_in_the_stated_order():
-    ctx = Context(lambda: (_ for _ in ()).throw(AssertionError("no browser")))
+    ctx = Workspace(lambda: (_ for _ in ()).throw(AssertionError("no browser")))
     out = execute(ctx, "help")
     assert out.ok
     groups = out.result.data["groups"]

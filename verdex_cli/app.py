@@ -7,16 +7,18 @@ code (:class:`~verdex_cli.errors.ExitStatus`).
 
 from __future__ import annotations
 
+import itertools
 import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable, Iterator
 
 from .browser.launch import endpoint_host, is_loopback
 from .browser.session import Options, Session
 from .browser.urls import normalize_url
-from .commands.context import Context
-from .errors import ExitStatus, UsageError, VerdexError
+from .commands.context import Workspace
+from .errors import ExitStatus, UsageError, VerdexError, exit_status
 from .render import Renderer
 from .runner import Outcome, execute, failure, parse_all
 from .snapshot.capture import bridge_source
@@ -34,13 +36,15 @@ class AppOptions:
     pager: bool = True
     downloads: str | None = None
     trace: bool = False
+    changes: bool = True  # actions report what they changed (--no-changes: off)
 
 
-def make_context(opts: AppOptions) -> Context:
+def make_workspace(opts: AppOptions) -> Workspace:
     session_opts = Options(headless=not opts.headed, chrome=opts.chrome, connect=opts.connect, timeout=opts.timeout,
                            downloads=opts.downloads)
-    ctx = Context(lambda: Session.start(session_opts, init_script=bridge_source()))
+    ctx = Workspace(lambda: Session.start(session_opts, init_script=bridge_source()))
     ctx.trace = opts.trace
+    ctx.show_changes = opts.changes
     return ctx
 
 
@@ -55,7 +59,7 @@ def warn_remote_endpoint(opts: AppOptions, renderer: Renderer) -> None:
                       "connection is unencrypted and gives full control of that browser.")
 
 
-def open_first(ctx: Context, url: str) -> Outcome:
+def open_first(ctx: Workspace, url: str) -> Outcome:
     """Start the browser and open the first URL, inside the error boundary."""
     line = "open " + url
     try:
@@ -69,7 +73,7 @@ def open_first(ctx: Context, url: str) -> Outcome:
 
 def read_script(script: str) -> list[str]:
     try:
-        text = sys.stdin.read() if script == "-" else Path(script).read_text(encoding="utf-8")
+        text = Path(script).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise UsageError(f"Cannot read script {script}: {reason}") from exc
@@ -80,10 +84,27 @@ def script_lines(text: str) -> list[str]:
     return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
 
 
+def live_lines(stream=None) -> Iterator[str]:
+    """Command lines from a pipe, each handed over as soon as it arrives (never read ahead): a program
+    can write a line, read its result, and decide the next. End of input ends the run."""
+    stream = sys.stdin if stream is None else stream
+    while True:
+        try:
+            raw = stream.readline()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"Cannot read commands from stdin: {getattr(exc, 'strerror', None) or exc}") from exc
+        if not raw:
+            return
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield line
+
+
 def run_oneshot(opts: AppOptions, url: str, lines: list[str], keep_going: bool, script: str | None = None) -> int:
     renderer = make_renderer(opts)
     lines = list(lines)
-    if script is not None:
+    live = script == "-"  # stdin: run each line as it arrives
+    if script is not None and not live:
         try:
             lines += read_script(script)
         except VerdexError as exc:
@@ -94,35 +115,44 @@ def run_oneshot(opts: AppOptions, url: str, lines: list[str], keep_going: bool, 
         renderer.show(bad)
         return ExitStatus.USAGE
     warn_remote_endpoint(opts, renderer)
-    ctx = make_context(opts)
+    ctx = make_workspace(opts)
     try:
         nav = open_first(ctx, url)
         if not nav.ok:
             renderer.show(nav)
             return nav.exit_status
-        return run_lines(ctx, renderer, lines, keep_going)
+        return run_lines(ctx, renderer, itertools.chain(lines, live_lines()) if live else lines, keep_going)
     finally:
         ctx.close()
 
 
-def run_lines(ctx: Context, renderer: Renderer, lines: list[str], keep_going: bool) -> int:
-    failed = False
-    for line in lines:
-        outcome = execute(ctx, line)
-        renderer.show(outcome)
-        if not outcome.ok:
-            failed = True
-            if not keep_going:
+def run_lines(ctx: Workspace, renderer: Renderer, lines: Iterable[str], keep_going: bool) -> int:
+    """Run the lines in order, each result written and flushed before the next line is read; the
+    exit status of the first failure (0 when none failed)."""
+    status = ExitStatus.OK
+    try:
+        for line in lines:
+            outcome = execute(ctx, line)
+            renderer.show(outcome)
+            renderer.flush()
+            if not outcome.ok:
+                status = status or outcome.exit_status
+                if not keep_going:
+                    break
+            if ctx.quit_requested:
                 break
-        if ctx.quit_requested:
-            break
-    return ExitStatus.FAILED if failed else ExitStatus.OK
+    except VerdexError as exc:  # the input itself could not be read
+        renderer.show(failure("(stdin)", exc))
+        return status or exit_status(exc.kind)
+    except BrokenPipeError:  # whoever reads our output went away: end quietly
+        return status or ExitStatus.FAILED
+    return status
 
 
 def run_repl(opts: AppOptions, url: str | None) -> int:
     renderer = make_renderer(opts)
     warn_remote_endpoint(opts, renderer)
-    ctx = make_context(opts)
+    ctx = make_workspace(opts)
     server = None
     try:
         if url is None:
@@ -137,7 +167,7 @@ def run_repl(opts: AppOptions, url: str | None) -> int:
             return nav.exit_status
         renderer.show(nav)
         if not interactive:
-            return run_lines(ctx, renderer, script_lines(sys.stdin.read()), keep_going=False)
+            return run_lines(ctx, renderer, live_lines(), keep_going=False)
         from .repl.app import Repl
 
         ctx.interactive = True

@@ -32,6 +32,8 @@ NO_COLOR = typer.Option(False, "--no-color", help="Plain output without colours.
 DEBUG = typer.Option(False, "--debug", help="Show tracebacks for errors.")
 TRACE = typer.Option(False, "--trace", help="Print each command's phases with milliseconds (stderr; JSON: \"trace\").")
 NO_PAGER = typer.Option(False, "--no-pager", help="REPL: never page long output.")
+NO_CHANGES = typer.Option(False, "--no-changes",
+                          help="Actions do not capture and report what they changed on the page.")
 DOWNLOADS = typer.Option(None, "--downloads", metavar="DIR",
                          help="Save downloads in DIR (default: a private temporary folder removed on exit).")
 
@@ -51,10 +53,11 @@ def repl_main(
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
     no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE,
+    no_changes: bool = NO_CHANGES,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
 ):
     opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=not no_pager, downloads=downloads,
-                      trace=trace)
+                      trace=trace, changes=not no_changes)
     raise typer.Exit(int(run_repl(opts, url)))
 
 
@@ -70,9 +73,10 @@ def run_main(
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
     no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE,
+    no_changes: bool = NO_CHANGES,
 ):
     opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=False, downloads=downloads,
-                      trace=trace)
+                      trace=trace, changes=not no_changes)
     raise typer.Exit(int(run_oneshot(opts, url, list(commands or []), keep_going, script=script)))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from .errors import RefError
@@ -98,7 +98,7 @@ TOMB_NAMES = 5000   # tombstones that still know the role and name of their elem
 
 
 class RefStore:
-    """All refs of one page, plus the last two snapshots for diff/staleness.
+    """All refs of one page and their history (the snapshots themselves: page_state.py).
 
     Memory stays bounded on pages that re-render all the time: when the page's registry drops a
     long-gone element (see snapshot/registry.js) its record here becomes a tombstone -- one bit per
@@ -113,8 +113,6 @@ class RefStore:
         self.tomb_names: OrderedDict[str, tuple[str, str]] = OrderedDict()
         self.tombstone_count = 0
         self.snapshot_no = 0
-        self.last: deque[dict[str, tuple[str, str]]] = deque(maxlen=2)
-        self.last_loaders: deque[dict[int, str]] = deque(maxlen=2)  # frame -> document, per snapshot
         self.last_snapshot_at: float | None = None
         self.frame_loaders: dict[int, str] = {}
         self.frame_urls: dict[int, str] = {}
@@ -150,8 +148,6 @@ class RefStore:
         for f in snap.frames:
             if f.gone and f.index in captured_frames:
                 self._bury(f.index, f.gone)
-        self.last.append({r: (i.role, i.name) for r, i in snap.refs.items()})
-        self.last_loaders.append(dict(loaders))
 
     def _seen(self, ref: str, info: RefInfo, loader: str, no: int) -> None:
         rec = self.records.get(ref)
@@ -260,8 +256,6 @@ class RefStore:
     def reset(self) -> None:
         self._clear_tombs(None)
         self.records.clear()
-        self.last.clear()
-        self.last_loaders.clear()
         self.last_snapshot_at = None
         self.frame_loaders.clear()
 
@@ -281,33 +275,3 @@ class RefStore:
             if rec.status in ("live", "changed") and rec.shown:
                 out.append((ref, describe(rec.role, rec.name[:60])))
         return out
-
-    def diff(self) -> dict:
-        if len(self.last) < 2:
-            return {"from": None, "to": self.snapshot_no or None, "added": [], "removed": [], "changed": [],
-                    "navigated_frames": []}
-        before, after = self.last[0], self.last[1]
-        docs_before, docs_after = self.last_loaders[0], self.last_loaders[1]
-        # a frame that shows another document: the same ref string names another element
-        navigated = sorted(f for f in docs_after if f in docs_before and docs_before[f] != docs_after[f])
-        if 0 in navigated:
-            navigated = sorted(set(docs_before) | set(docs_after))
-
-        def same_doc(ref: str) -> bool:
-            return _frame_of(ref) not in navigated
-
-        added = [{"ref": r, "role": after[r][0], "name": after[r][1]}
-                 for r in after if r not in before or not same_doc(r)]
-        removed = [{"ref": r, "role": before[r][0], "name": before[r][1]}
-                   for r in before if r not in after or not same_doc(r)]
-        changed = []
-        for r in after:
-            if r in before and same_doc(r) and before[r] != after[r]:
-                changed.append({"ref": r, "was": {"role": before[r][0], "name": before[r][1]},
-                                "now": {"role": after[r][0], "name": after[r][1]}})
-        return {"from": self.snapshot_no - 1, "to": self.snapshot_no, "added": added, "removed": removed,
-                "changed": changed, "navigated_frames": navigated}
-
-
-def _frame_of(ref: str) -> int:
-    return int(ref.split("f", 1)[1].split("e", 1)[0])

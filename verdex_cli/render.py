@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .runner import Outcome
+from .render_changes import paint_changes, paint_diff
 from .render_targets import PAINTERS
 from .sanitize import clean, clean_data, json_line
 
@@ -97,6 +98,14 @@ class Renderer:
         if text.count("\n") < max(self.out.height - 2, 5) or not run_pager(text):
             self.out.file.write(text)
             self.out.file.flush()
+
+    def flush(self) -> None:
+        """Hand everything shown so far to whoever reads it (a program driving a live session)."""
+        for console in (self.out, self.err):
+            try:
+                console.file.flush()
+            except (AttributeError, ValueError):
+                pass
 
     def error(self, message: str, trace: str = "") -> None:
         if trace:
@@ -178,10 +187,13 @@ class Renderer:
                 "focus": "Focused", "scroll": "Scrolled to", "press": "Pressed"}.get(d.get("action"), d.get("action"))
         if d.get("action") == "press":
             self.out.print(Text.assemble((verb + " ", "green"), (d["key"], "bold")))
-            return
-        if d.get("action") == "scroll" and "ref" not in d:
+        elif d.get("action") == "scroll" and "ref" not in d:
             self.out.print(Text(f"Scrolled {d['direction']} (scrollY={d.get('scroll_y')})", style="green"))
-            return
+        else:
+            self._action_line(verb, d)
+        paint_changes(self, d.get("changes"))
+
+    def _action_line(self, verb: str, d: dict) -> None:
         what = f'{d.get("role", "")} "{d["name"]}"' if d.get("name") else d.get("role", "")
         line = Text.assemble((verb + " ", "green"), (what, "bold"), (f" ({d.get('ref')})", "cyan"))
         if "value" in d and d["value"] is not None:
@@ -228,20 +240,7 @@ class Renderer:
             self._plain("  - " + h, style="dim")
 
     def _r_diff(self, d: dict) -> None:
-        if d["from"] is None:
-            return
-        if not (d["added"] or d["removed"] or d["changed"]):
-            self._plain(f"No ref changes between snapshot #{d['from']} and #{d['to']}.")
-            return
-        self._plain(f"Snapshot #{d['from']} -> #{d['to']}:", style="bold")
-        for a in d["added"]:
-            self._plain(f"+ {a['ref']} {a['role']} {json.dumps(a['name'], ensure_ascii=False)}", style="green")
-        for r in d["removed"]:
-            self._plain(f"- {r['ref']} {r['role']} {json.dumps(r['name'], ensure_ascii=False)}", style="red")
-        for c in d["changed"]:
-            was, now = c["was"], c["now"]
-            self._plain(f"~ {c['ref']} {was['role']} {json.dumps(was['name'], ensure_ascii=False)} -> "
-                        f"{now['role']} {json.dumps(now['name'], ensure_ascii=False)}", style="yellow")
+        paint_diff(self, d)
 
     def _r_reset(self, d: dict) -> None:
         how = "numbering continues" if d["keep_counter"] else "numbering restarts at 1"

@@ -11,10 +11,10 @@ import time
 import traceback
 from dataclasses import dataclass
 
-from . import session_log
+from . import changes, session_log
 from .browser.cdp import user_command
 from .commands import REGISTRY, Result
-from .commands.context import Context
+from .commands.context import ACTIONS, Workspace
 from .commands.registry import Parsed
 from .errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, exit_status
 from .fields import redact_line
@@ -63,7 +63,7 @@ def parse_all(lines: list[str]) -> Outcome | None:
     return None
 
 
-def execute(ctx: Context, line: str) -> Outcome:
+def execute(ctx: Workspace, line: str) -> Outcome:
     ctx.redact = False
     timings = Timings()
     with timings.running():
@@ -78,7 +78,7 @@ def execute(ctx: Context, line: str) -> Outcome:
     return outcome
 
 
-def _execute(ctx: Context, line: str) -> Outcome:
+def _execute(ctx: Workspace, line: str) -> Outcome:
     start = time.perf_counter()
     name = ""
     try:
@@ -105,10 +105,15 @@ def _execute(ctx: Context, line: str) -> Outcome:
                        elapsed_ms=_ms(start), trace=traceback.format_exc(), command=name)
 
 
-def _run(ctx: Context, parsed: Parsed) -> Result:
+def _run(ctx: Workspace, parsed: Parsed) -> Result:
     session_log.begin(ctx)
     ctx.before_command(parsed.command.name)
+    watch = _watch_changes(ctx, parsed.command.name)
     result = parsed.command.handler(ctx, parsed.args, parsed.flags)
+    if watch is not None and result.kind == "action":
+        state, page, main_before = watch
+        result.data["changes"], notes = changes.after_action(state, page, main_before)
+        result.notes.extend(notes)
     if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads
         notes, extra = ctx.session.after_command()
         result.notes.extend(notes)
@@ -117,11 +122,21 @@ def _run(ctx: Context, parsed: Parsed) -> Result:
     return result
 
 
+def _watch_changes(ctx: Workspace, name: str):
+    """For an action: (page state, page, its document) after making sure there is a snapshot to
+    compare the result with; None when changes are off or this is not an action."""
+    if not ctx.show_changes or name not in ACTIONS:
+        return None
+    page, state = ctx.page, ctx.page_state()
+    changes.baseline(state, page)
+    return state, page, page.frames.main.loader_id
+
+
 # Failures that may really mean "the tab crashed" or "the browser is gone".
 _SUSPECT = frozenset({ErrorKind.CONNECTION_LOST, ErrorKind.TIMEOUT, ErrorKind.CDP_ERROR})
 
 
-def _diagnose(ctx: Context, exc: VerdexError) -> VerdexError:
+def _diagnose(ctx: Workspace, exc: VerdexError) -> VerdexError:
     """Name the real cause of a lost connection or a time-out: a crashed tab or a gone browser."""
     session = ctx.session
     if session is None:
@@ -152,7 +167,7 @@ def _crashed_by_navigation(session, exc: VerdexError, wait: float = 1.0) -> Verd
     return exc
 
 
-def _stop_navigation(ctx: Context, kind: str) -> str:
+def _stop_navigation(ctx: Workspace, kind: str) -> str:
     """A timed-out or cancelled command leaves no navigation running (see Session.after_failure)."""
     try:
         return ctx.session.after_failure(kind) if ctx.session is not None else ""

@@ -18,6 +18,7 @@ STATUS_JS = "(() => { const e = performance.getEntriesByType('navigation')[0]; r
 
 
 class Navigation:
+    acted_at: float = 0.0  # monotonic time the last action's input was sent (set per instance)
     # -- events (pychrome's thread) ---------------------------------------------------
     def _on_load(self, **_):
         self._load_event.set()
@@ -211,7 +212,8 @@ class Navigation:
 
     def settle_after_action(self, nav_before: int, grace: float = 0.08) -> list[str]:
         """After an input action: if it started a navigation, wait for it to load (or stop it)."""
-        deadline = time.monotonic() + grace
+        self.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
+        deadline = self.acted_at + grace
         while time.monotonic() < deadline and self._nav_count == nav_before:
             time.sleep(0.02)
         self.target.drain_events()

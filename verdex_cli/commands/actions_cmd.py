@@ -9,13 +9,12 @@ from ..resolve import resolve_target
 from ..session_log import note_target
 from ..targets import parse_target
 from .registry import Result, command
-from .snapshot_cmd import store_for
 
 
 def _resolve(ctx, raw):
     page = ctx.page
     page.progress = ctx.progress  # the core reports what a waiting action waits for through it
-    res = resolve_target(page, store_for(ctx), raw)
+    res = resolve_target(page, ctx.page_state().store, raw)
     note_target(ctx, res, raw)  # the stable locator, for 'export'
     return res
 

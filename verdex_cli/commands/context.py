@@ -1,4 +1,7 @@
-"""What every command handler gets: the session and per-run state."""
+"""The Workspace: what every command handler gets -- the browser session (contexts -> pages ->
+frames, browser/session.py), one PageState per tab (page_state.py) and per-run state.
+
+("Context" alone means a browser context, the `c` of a ref.)"""
 
 from __future__ import annotations
 
@@ -7,7 +10,12 @@ from typing import Callable
 
 from ..browser.page import Page
 from ..browser.session import Session
+from ..page_state import PageState
 
+
+# Actions: their results carry what they changed on the page (changes.py), unless --no-changes.
+ACTIONS = frozenset({"click", "dblclick", "hover", "type", "fill", "press", "select", "check", "uncheck", "upload",
+                     "focus", "scroll"})
 
 # Commands that leave every page as it was (the snapshot cache survives them). Anything else -- actions,
 # navigation, eval, reset-refs, tab and context changes -- may change what a page shows.
@@ -17,11 +25,12 @@ READ_ONLY = frozenset({"snapshot", "refs", "inspect", "diff", "frames", "tabs", 
 
 
 @dataclass
-class Context:
+class Workspace:
     session_factory: Callable[[], Session]
     session: Session | None = None
     quit_requested: bool = False
-    stores: dict = field(default_factory=dict)  # per-page ref stores, keyed by (context, page)
+    states: dict = field(default_factory=dict)  # (context, page) -> PageState, for open tabs only
+    show_changes: bool = True  # actions report what they changed (--no-changes turns it off)
     interactive: bool = False  # the REPL on a terminal (long output is cut and paged there only)
     progress: Callable[[str], None] | None = None  # told what a waiting action waits for (the REPL sets it)
     redact: bool = False  # the running command carries a secret: its line must not be echoed or kept
@@ -45,10 +54,23 @@ class Context:
     def page(self) -> Page:
         return self.ensure_session().page
 
+    def page_state(self) -> PageState:
+        """The current tab's state (made on first use; states of closed tabs are let go of here)."""
+        session = self.ensure_session()
+        key = session.current
+        state = self.states.get(key)
+        if state is None:
+            for gone in [k for k in self.states if k not in session.pages]:
+                del self.states[gone]
+            state = self.states[key] = PageState(session.page.prefix)
+        return state
+
+    def peek_state(self) -> PageState | None:
+        """The current tab's state if it has one (no browser started for it)."""
+        return self.states.get(self.session.current) if self.session is not None else None
+
     def close(self) -> None:
         if self.session is not None:
             session, self.session = self.session, None
             session.close()
 
-
-Workspace = Context  # what a command works in: the session, per-page ref stores, run state

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import RefError, VerdexError
+from ..errors import RefError, UsageError, VerdexError
 from ..fields import MASK
 from ..locators import stable_locator
 from ..refs import RefStore, describe, parse_ref
@@ -10,7 +10,6 @@ from ..resolve import check_scope, locate, resolve_target
 from ..staleness import classify
 from ..targets import parse_target
 from .registry import Result, command
-from .snapshot_cmd import store_for
 
 
 def refresh_statuses(page, store: RefStore) -> None:
@@ -21,7 +20,7 @@ def refresh_statuses(page, store: RefStore) -> None:
 @command("refs", usage="refs", help="List every ref of the current page with its status.")
 def refs_cmd(ctx, args, flags):
     page = ctx.page
-    store = store_for(ctx)
+    store = ctx.page_state().store
     refresh_statuses(page, store)
     rows = [{"ref": r.ref, "role": r.role, "name": r.name, "status": r.status, "first_seen": r.first_seen,
              "last_seen": r.last_seen, "frame": r.frame} for r in store.records.values()]
@@ -33,7 +32,7 @@ def refs_cmd(ctx, args, flags):
          help="Show everything known about a ref: element details, status, history and a stable locator.")
 def inspect_cmd(ctx, args, flags):
     page = ctx.page
-    store = store_for(ctx)
+    store = ctx.page_state().store
     target = parse_target(args[0])  # a ref (also pasted as [ref=...]) or a target by meaning
     raw = target.value if target.kind == "ref" else resolve_target(page, store, args[0]).text
     ref = parse_ref(raw)
@@ -66,10 +65,18 @@ def inspect_cmd(ctx, args, flags):
     return Result("inspect", data)
 
 
-@command("diff", usage="diff", help="Show what changed between the last two snapshots.")
+@command("diff", usage="diff [N [M]]", max_args=2,
+         help="Show every node that differs between two snapshots of this tab (default: the last two; "
+              "N alone: snapshot N and the latest).")
 def diff_cmd(ctx, args, flags):
-    store = store_for(ctx)
-    data = store.diff()
+    numbers = []
+    for a in args:
+        digits = a.lstrip("#")
+        if not digits.isdigit():
+            raise UsageError(f"diff takes snapshot numbers, like 'diff 1 3' (got {a!r}). Usage: diff [N [M]]")
+        numbers.append(int(digits))
+    state = ctx.page_state()
+    data = state.diff(*numbers)
     notes = [] if data["from"] is not None else ["Need two snapshots to compare; take another snapshot."]
     if data["navigated_frames"]:
         frames = ", ".join(f"f{f}" for f in data["navigated_frames"])
@@ -81,7 +88,7 @@ def diff_cmd(ctx, args, flags):
          help="Forget all refs of the current page and restart numbering.")
 def reset_refs_cmd(ctx, args, flags):
     page = ctx.page
-    store = store_for(ctx)
+    store = ctx.page_state().store
     keep = "--keep-counter" in flags
     dropped = len(store.records)
     for fr in page.frames.all_frames():
@@ -93,5 +100,5 @@ def reset_refs_cmd(ctx, args, flags):
             fr.world_id = None
         if not keep:
             fr.issued.clear()
-    store.reset()
+    ctx.page_state().reset()
     return Result("reset", {"dropped": dropped, "keep_counter": keep})

@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 import re
-from weakref import WeakKeyDictionary
 
 from ..errors import UsageError
 from ..refs import RefStore
 from ..resolve import resolve_target
 from ..snapshot import filters
 from ..snapshot.capture import capture_tree
-from ..snapshot.model import Snapshot
 from ..snapshot.render_text import TextRenderer
-from ..snapshot.take import cached_snapshot
 from ..targets import adopt
 from .registry import Result, command
 
 REPL_MAX_CHARS = 200_000  # the REPL's default cut; one-shot and JSON output are whole unless asked
-
-
-def store_for(ctx) -> RefStore:
-    session = ctx.ensure_session()
-    key = session.current
-    store = ctx.stores.get(key)
-    if store is None:
-        store = ctx.stores[key] = RefStore(session.page.prefix)
-    return store
 
 
 def max_chars(ctx, args: list[str], flags) -> int:
@@ -63,13 +51,6 @@ def cut_text(text: str, limit: int) -> tuple[str, str | None]:
 
 USAGE = ("snapshot [--all-refs] [--fresh] [--frame fN] [--no-frames] [--max-chars N] [--within TARGET] "
          "[--interactive] [--depth N]")
-_LAST: "WeakKeyDictionary[RefStore, Snapshot]" = WeakKeyDictionary()  # for `find`
-
-
-def last_snapshot(store: RefStore) -> Snapshot | None:
-    return _LAST.get(store)
-
-
 def frame_scope(ctx, flags):
     """The frame of --frame fN, or None."""
     if "--frame" not in flags:
@@ -105,13 +86,12 @@ def snapshot_cmd(ctx, args, flags):
     fresh = "--fresh" in flags
     if fresh:
         page.frames.forget_connections()
-    store = store_for(ctx)
+    state = ctx.page_state()
     if "--within" in flags:
-        data, root, compact = _within(page, store, flags.values["--within"])
+        data, root, compact = _within(page, state.store, flags.values["--within"])
     else:
-        snap, cached = cached_snapshot(page, store, all_refs="--all-refs" in flags, fresh=fresh,
-                                       frame=frame, follow="--no-frames" not in flags)
-        _LAST[store] = snap
+        snap, cached = state.snapshot(page, all_refs="--all-refs" in flags, fresh=fresh, frame=frame,
+                                      follow="--no-frames" not in flags)
         data, root, compact = snap.as_json(), snap.root, snap.compact
         data["notes"] = list(data.get("notes", [])) + page.take_notes()
         data["cached"] = cached

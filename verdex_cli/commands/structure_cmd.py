@@ -10,12 +10,11 @@ from ..resolve import resolve_target
 from ..snapshot import filters
 from ..targets import adopt
 from .registry import Result, command
-from .snapshot_cmd import last_snapshot, store_for
 
 
 def _element(ctx, raw: str):
     page = ctx.page
-    store = store_for(ctx)
+    store = ctx.page_state().store
     return page, store, resolve_target(page, store, raw)
 
 
@@ -50,8 +49,8 @@ def _level(args: list[str], usage: str) -> int | None:
 @command("find", usage="find TEXT", min_args=1, max_args=1, rest="line", group="snapshot",
          help="List the nodes of the last snapshot whose role, name or text contain TEXT, with ref and path.")
 def find_cmd(ctx, args, flags):
-    store = store_for(ctx)
-    snap = last_snapshot(store)
+    store = ctx.page_state().store
+    snap = ctx.page_state().last
     if snap is None:
         raise UsageError("No snapshot yet: take one with 'snapshot', then 'find TEXT'.")
     text = args[0].strip()

@@ -12,7 +12,6 @@ from ..resolve import locate, resolve_target
 from ..session_log import note_target
 from ..targets import parse_target
 from .registry import Result, command
-from .snapshot_cmd import store_for
 
 USAGE = "wait text TEXT | wait REF | wait gone REF | wait url TEXT | wait MS"
 POLL = 0.1
@@ -83,14 +82,14 @@ def _ref_state(ctx, raw: str) -> tuple[str, str]:
     page = ctx.page
     if parse_target(raw).kind != "ref":  # a target by meaning: gone while nothing visible matches it
         try:
-            res = resolve_target(page, store_for(ctx), raw)
+            res = resolve_target(page, ctx.page_state().store, raw)
         except VerdexError as exc:
             if exc.kind == ErrorKind.NO_MATCH:
                 return "absent", raw  # may still appear
             raise
         return ("hidden" if res.live.get("hidden") else "visible"), res.label
     try:
-        ref, text, rec, fr, live = locate(page, store_for(ctx), raw)
+        ref, text, rec, fr, live = locate(page, ctx.page_state().store, raw)
     except RefError as exc:
         if exc.kind in ("removed", "navigated"):
             return "gone", raw
@@ -102,7 +101,7 @@ def _ref_state(ctx, raw: str) -> tuple[str, str]:
 def _note(ctx, raw: str) -> None:
     """The stable target of the awaited element, for 'export' (when it can be resolved now)."""
     try:
-        note_target(ctx, resolve_target(ctx.page, store_for(ctx), raw), raw)
+        note_target(ctx, resolve_target(ctx.page, ctx.page_state().store, raw), raw)
     except VerdexError:
         pass
 

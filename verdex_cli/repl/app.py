@@ -13,7 +13,7 @@ from prompt_toolkit.patch_stdout import patch_stdout
 
 from ..browser.status import page_status
 from ..commands import REGISTRY
-from ..commands.context import Context
+from ..commands.context import Workspace
 from ..commands.registry import is_comment
 from ..render import Renderer
 from ..runner import execute
@@ -37,7 +37,7 @@ def _history():
 
 
 class Repl:
-    def __init__(self, ctx: Context, renderer: Renderer, input=None, output=None, pager: bool = False):
+    def __init__(self, ctx: Workspace, renderer: Renderer, input=None, output=None, pager: bool = False):
         self.ctx = ctx
         self.renderer = renderer
         self.pager = pager
@@ -70,7 +70,8 @@ class Repl:
         session = self.ctx.session
         if session is None:
             return None
-        return self.ctx.stores.get(session.current)
+        state = self.ctx.peek_state()
+        return state.store if state is not None else None
 
     def _toolbar(self):
         title = self.status.get("title") or "(no title)"

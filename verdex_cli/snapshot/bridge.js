@@ -406,6 +406,6 @@ const __verdexBridge = (() => {
 
   function element_(n) { return Registry.get(n) || null; }
 
-  return { aria: Aria, init, snapshot, dirty: Observer.isDirty, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
+  return { aria: Aria, init, snapshot, dirty: Observer.isDirty, quiet: Observer.quiet, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
     element: element_, issue, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
 })();

@@ -40,14 +40,19 @@ def forget(page: Page) -> None:
     page.snapshot_cache = None
 
 
-def lookup(page: Page, mode: tuple) -> tuple[Snapshot | None, dict[int, dict] | None]:
+def lookup(page: Page, mode: tuple, trust_observer: bool = False) -> tuple[Snapshot | None, dict[int, dict] | None]:
     """(the cached snapshot, None) when nothing changed; (None, reusable frames) when some frames
-    changed; (None, None) when everything must be captured."""
+    changed; (None, None) when everything must be captured. ``trust_observer``: the capture right
+    after an action (changes.py), which settled the page first -- the watchers vouch for the
+    frames even though a command ran since."""
     entry: Entry | None = getattr(page, "snapshot_cache", None)
-    if entry is None or entry.mode != mode or entry.serial != page.serial:
+    if entry is None or entry.mode != mode or (entry.serial != page.serial and not trust_observer):
         return None, None
     with phase("cache check"):
-        return _check(page, entry)
+        hit, reuse = _check(page, entry)
+    if hit is not None:
+        entry.serial = page.serial  # vouched for after the command: the next `snapshot` may use it
+    return hit, reuse
 
 
 def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] | None]:

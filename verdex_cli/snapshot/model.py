@@ -45,6 +45,7 @@ class Snapshot:
     frames: list[FrameInfo]
     notes: list[str] = field(default_factory=list)
     compact: bool = False
+    hidden: dict[int, str] = field(default_factory=dict)  # text line index -> ref not shown there (compact)
 
     def as_json(self) -> dict:
         return {

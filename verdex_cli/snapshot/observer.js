@@ -9,8 +9,12 @@
 //   orientation, print),
 // - a CSS transition or animation starting or ending; and while any animation or transition is
 //   running the document always counts as dirty (animations can hide or reveal elements).
+// - the pointer moving or pressing, when the document's style sheets have :hover/:active rules that
+//   can show, hide or rename elements (display, visibility, content, opacity); a sheet the
+//   isolated world cannot read (cross-origin) counts as having them.
+// It also keeps the time of the last change, so an action can wait for the page to settle (quiet()).
 // What it cannot see (documented in README): style changes made only through the CSSOM
-// (insertRule, adoptedStyleSheets), :hover changes from a real mouse, and canvas drawing.
+// (insertRule, adoptedStyleSheets) and canvas drawing.
 const Observer = (() => {
   let dirty = true;            // nothing captured yet
   let started = false;
@@ -23,7 +27,10 @@ const Observer = (() => {
 
   let active = null;           // the focused element at the last capture (focus events do not fire
   let hadFocus = false;        // while the window has no focus, so this is compared as well)
-  const mark = () => { dirty = true; };
+  let changedAt = 0;           // performance.now() of the last change seen
+  const mark = () => { dirty = true; changedAt = performance.now(); };
+  let pointerRules = null;     // [sheet count, answer]: do :hover/:active rules change the tree?
+  const TREE_PROPS = /(^|[;{\s])(display|visibility|content|opacity)\s*:/;
 
   function deepActive() {
     let a = document.activeElement;
@@ -34,7 +41,7 @@ const Observer = (() => {
   function start() {
     if (started) return;
     started = true;
-    mo = new MutationObserver(mark);
+    mo = new MutationObserver(() => { pointerRules = null; mark(); });
     mo.observe(document, OPTIONS);
     const opts = { capture: true, passive: true };
     for (const type of ['input', 'change', 'toggle', 'focusin', 'focusout', 'reset', 'load', 'error'])
@@ -45,11 +52,36 @@ const Observer = (() => {
     for (const type of ['animationend', 'animationcancel', 'transitionend', 'transitioncancel']) {
       document.addEventListener(type, () => { running = Math.max(0, running - 1); dirty = true; }, opts);
     }
+    for (const type of ['pointerover', 'pointerout', 'pointerdown', 'pointerup'])
+      document.addEventListener(type, () => { if (pointerSensitive()) mark(); }, opts);
     window.addEventListener('resize', mark, opts);
     if (window.visualViewport) window.visualViewport.addEventListener('resize', mark, { passive: true });
     for (const q of MEDIA) {
       try { window.matchMedia(q).addEventListener('change', mark); } catch (e) { /* old engines */ }
     }
+  }
+
+  function rulesChangeTree(rules) {
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i];
+      if (r.cssRules && r.cssRules.length && rulesChangeTree(r.cssRules)) return true;  // @media, @supports
+      const sel = r.selectorText;
+      if (sel && (sel.includes(':hover') || sel.includes(':active')) && TREE_PROPS.test(r.cssText)) return true;
+    }
+    return false;
+  }
+
+  // Whether moving or pressing the pointer can change what a snapshot shows (cached per sheet count;
+  // any DOM mutation re-checks, since it may have added or changed a <style>).
+  function pointerSensitive() {
+    const sheets = document.styleSheets;
+    if (pointerRules && pointerRules[0] === sheets.length) return pointerRules[1];
+    let answer = false;
+    for (let i = 0; i < sheets.length && !answer; i++) {
+      try { answer = rulesChangeTree(sheets[i].cssRules); } catch (e) { answer = true; }  // unreadable sheet
+    }
+    pointerRules = [sheets.length, answer];
+    return answer;
   }
 
   // Open shadow roots are not covered by an observer on the document: watch each one a snapshot saw.
@@ -83,5 +115,13 @@ const Observer = (() => {
     return dirty || deepActive() !== active || document.hasFocus() !== hadFocus || animating();
   }
 
-  return { start, clean, isDirty, watchShadow, mark };
+  // For settling after an action: dirty or not, and milliseconds since the last DOM change, input
+  // or focus move (running animations do not count here: a spinner must not hold an action up).
+  function quiet() {
+    if (mo && mo.takeRecords().length) mark();
+    const d = isDirty();
+    return { dirty: d, idle: changedAt ? performance.now() - changedAt : 1e9 };
+  }
+
+  return { start, clean, isDirty, quiet, watchShadow, mark };
 })();

@@ -52,6 +52,7 @@ class TextRenderer:
         self.compact = compact
         self.lines: list[str] = []
         self.refs: dict[str, RefInfo] = {}
+        self.hidden: dict[int, str] = {}  # line index -> ref, for refs compact mode does not show
 
     def render(self, root: dict) -> str:
         head = "- document"
@@ -111,6 +112,8 @@ class TextRenderer:
             self.refs[ref] = RefInfo(ref, role, name, frame, tier, shown)
             if shown:
                 line.append(f" [ref={ref}]")
+            else:
+                self.hidden[len(self.lines)] = ref  # this node's line is the next one
         if "err" in node:
             self.lines.append("".join(line) + ":")
             self.lines.append(f"{indent}  - note: {node['err']}")

@@ -17,13 +17,14 @@ COMPACT_LIMIT = 100
 
 
 def cached_snapshot(page: Page, store: RefStore, all_refs: bool = False, fresh: bool = False,
-                    frame: Frame | None = None, follow: bool = True) -> tuple[Snapshot, bool]:
+                    frame: Frame | None = None, follow: bool = True,
+                    trust_observer: bool = False) -> tuple[Snapshot, bool]:
     """(snapshot, cached): the last snapshot when the page has not changed since (snapshot/cache.py),
     else a capture of the frames that changed. ``fresh`` always captures everything. ``frame``: only
     that frame (and the frames inside it); ``follow=False``: frame boundaries only."""
     reuse = None
     if not fresh:
-        hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow))
+        hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow), trust_observer)
         if hit is not None:
             return hit, True
     return take_snapshot(page, store, all_refs, reuse=reuse, frame=frame, follow=follow), False
@@ -65,7 +66,7 @@ def _take(page: Page, store: RefStore, all_refs: bool, reuse: dict | None, frame
                      f"(list items, options, rows, cells) exist. 'snapshot --all-refs' shows them.")
     if not root.get("c"):
         notes.append("The page has no accessible content (it is blank, or everything on it is hidden).")
-    snap = Snapshot(store.next_number(), text, root, renderer.refs, frames, notes, compact)
+    snap = Snapshot(store.next_number(), text, root, renderer.refs, frames, notes, compact, renderer.hidden)
     loaders = {}
     for f in frames:
         fr = page.frames.get(f.index)

@@ -1,0 +1,160 @@
+"""Every action shows what it changed; diff any two snapshots (real browser, demo pages)."""
+
+from __future__ import annotations
+
+import pytest
+
+from verdex_cli.snapshot import capture
+
+
+def ref_named(data: dict, name: str, role: str = "button") -> str:
+    return next(r for r, i in data["refs"].items() if i["name"] == name and i["role"] == role)
+
+
+def items(changes: dict, key: str) -> list[tuple]:
+    return [(i["role"], i["name"], i.get("value", ""), i["ref"] is not None) for i in changes[key]]
+
+
+def test_add_to_cart_shows_the_renamed_button_the_new_line_and_the_total(driver, demo):
+    driver.ok("open " + demo.url("shop.html"))
+    snap = driver.ok("snapshot").data
+    mug = next(r for r, i in snap["refs"].items() if i["name"] == "Add to cart")
+    out = driver.ok("click " + mug).data
+    ch = out["changes"]
+    assert ch["since"] == snap["snapshot"] and ch["snapshot"] == snap["snapshot"] + 1
+    renamed = next(c for c in ch["changed"] if c["ref"] == mug)  # the same element: same ref
+    assert (renamed["was"]["name"], renamed["name"]) == ("Add to cart", "Added")
+    total = next(c for c in ch["changed"] if c["role"] == "strong")
+    assert (total["was"]["value"], total["value"]) == ("Total: $0.00", "Total: $12.00")
+    added = {(i["role"], i["name"]): i["ref"] for i in ch["added"]}
+    assert ("text", "Coffee mug × 1 — $12.00") in added
+    remove = added[("button", "Remove")]
+    assert remove and remove.startswith("c0p0f0e")
+    assert ("paragraph", "", "Your cart is empty.", False) in items(ch, "removed")
+    # the refs it shows are usable at once: no snapshot in between
+    again = driver.ok("click " + remove).data["changes"]
+    assert ("button", "Remove", "", True) in items(again, "removed")
+    assert ("paragraph", "", "Your cart is empty.", False) in items(again, "added")
+
+
+def test_a_re_render_is_removed_plus_added_with_new_refs(driver, demo):
+    driver.ok("open " + demo.url("shop.html"))
+    old = ref_named(driver.ok("snapshot").data, "Re-render me")
+    ch = driver.ok("click " + old).data["changes"]
+    assert [(i["ref"], i["name"]) for i in ch["removed"] if i["ref"]] == [(old, "Re-render me")]
+    new = [i["ref"] for i in ch["added"] if i["name"] == "Re-render me"]
+    assert len(new) == 1 and new[0] != old
+    assert [(c["was"]["name"], c["name"]) for c in ch["changed"]] == [("Re-rendered 0 times", "Re-rendered 1 time")]
+    assert driver.ok("inspect " + old).data["status"] == "removed"  # staleness compares with that capture
+
+
+def test_an_action_in_a_cross_origin_frame_reports_that_frames_changes(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    snap = driver.ok("snapshot").data
+    cross = next(f["index"] for f in snap["frames"] if f["cross_origin"] and "nested=1" in f["url"])
+    button = next(r for r, i in snap["refs"].items() if i["name"] == "Frame button" and f"f{cross}e" in r)
+    ch = driver.ok("click " + button).data["changes"]
+    counts = [c for c in ch["changed"] if "Clicked" in (c.get("value") or c["name"])]
+    assert counts and all(not c["ref"] or f"f{cross}e" in c["ref"] for c in counts)
+    field = next(r for r, i in snap["refs"].items() if i["name"] == "Frame input" and f"f{cross}e" in r)
+    ch = driver.ok("fill " + field + " hello there").data["changes"]
+    assert [(c["ref"], c["was"].get("value", ""), c["value"]) for c in ch["changed"] if c["ref"] == field] == \
+        [(field, "", "hello there")]
+
+
+def test_an_action_that_changes_nothing_captures_nothing(driver, demo, monkeypatch):
+    driver.ok("open " + demo.url("shop.html"))
+    snap = driver.ok("snapshot").data
+    home = ref_named(snap, "Home", "link")
+    driver.ok("focus " + home)  # focus moved: a capture
+    calls = []
+    real = capture.capture_tree
+    monkeypatch.setattr("verdex_cli.snapshot.take.capture_tree", lambda *a, **k: calls.append(1) or real(*a, **k))
+    ch = driver.ok("focus " + home).data["changes"]
+    assert (ch["added"], ch["removed"], ch["changed"], calls) == ([], [], [], [])
+
+
+def test_no_changes_turns_it_off(driver, demo):
+    driver.ok("open " + demo.url("shop.html"))
+    driver.ctx.show_changes = False
+    mug = next(r for r, i in driver.ok("snapshot").data["refs"].items() if i["name"] == "Add to cart")
+    assert "changes" not in driver.ok("click " + mug).data
+
+
+def test_first_action_without_a_snapshot_still_has_a_baseline(driver, demo):
+    driver.ok("open " + demo.url("shop.html"))
+    ch = driver.ok('click "article:Coffee mug >> button:Add to cart"').data["changes"]
+    assert ch["since"] == 1 and any(c["name"] == "Added" for c in ch["changed"])
+    assert ("button", "Remove", "", True) in items(ch, "added")
+
+
+def test_settling_waits_for_a_burst_of_changes_to_end(driver, demo):
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<button id=go>Go</button><p id=out>idle</p>';
+      document.getElementById('go').onclick = () => { let n = 0; const t = setInterval(() => {
+        document.getElementById('out').textContent = 'step ' + (++n); if (n === 6) clearInterval(t); }, 40); }""")
+    go = ref_named(driver.ok("snapshot").data, "Go")
+    out = driver.ok("click " + go)
+    assert [(c["was"]["value"], c["value"]) for c in out.data["changes"]["changed"]] == [("idle", "step 6")]
+    assert not any("still changing" in n for n in out.notes)
+
+
+def test_a_page_that_never_settles_is_said_so_within_the_timeout(driver, demo):
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<button id=go>Go</button><p id=out>0</p>';
+      document.getElementById('go').onclick = () => { let n = 0;
+        window.busy = setInterval(() => { document.getElementById('out').textContent = String(++n); }, 15); }""")
+    go = ref_named(driver.ok("snapshot").data, "Go")
+    driver.ctx.page.timeout = 1.0
+    out = driver.run("click " + go)
+    driver.js("clearInterval(window.busy)")
+    assert out.ok and out.elapsed_ms < 4000
+    assert any("still changing after 1 s" in n for n in out.result.notes)
+    assert out.result.data["changes"]["changed"]
+
+
+def test_diff_reports_every_node_between_any_two_snapshots(driver, demo):
+    driver.ok("open " + demo.url("shop.html"))
+    first = driver.ok("snapshot").data["snapshot"]
+    driver.js("document.querySelector('h1').textContent = 'Our Shop'")
+    driver.ok("snapshot")
+    driver.js("document.querySelector('#save').setAttribute('aria-pressed', 'true')")
+    third = driver.ok("snapshot").data["snapshot"]
+    d = driver.ok(f"diff {first} {third}").data
+    changed = {(c["role"], c["was"]["name"], c["name"]) for c in d["changed"]}
+    assert ("heading", "Demo Shop", "Our Shop") in changed
+    save = next(c for c in d["changed"] if c["name"] == "Save")
+    assert (save["was"].get("states"), save["states"]) == ([], ["pressed"])
+    last_two = driver.ok("diff").data
+    assert (last_two["from"], last_two["to"]) == (third - 1, third)
+    assert [c["name"] for c in last_two["changed"]] == ["Save"]
+    assert driver.ok(f"diff {first}").data["to"] == third  # N alone: N and the latest
+
+
+def test_diff_errors_and_history_bound(driver, demo):
+    driver.ok("open " + demo.url("shop.html"))
+    driver.fail("diff one", "usage")
+    for _ in range(22):
+        driver.ok("snapshot --fresh")
+    out = driver.fail("diff 1 2", "usage")
+    assert "not kept" in out.message and "#3..#22" in out.message
+    driver.ok("snapshot --no-frames")
+    assert "same scope" in driver.fail("diff 22 23", "usage").message
+
+
+@pytest.mark.parametrize("mode", ["--all-refs", ""])
+def test_compact_options_keep_their_refs_in_changes(driver, demo, mode):
+    """Compact mode does not print option refs; the changes still carry them."""
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<div role=listbox aria-label=Pick>' + Array.from({length: 120},
+      (_, i) => `<div role=option tabindex=-1>Choice ${i}</div>`).join('') + '</div><button>Go</button>'""")
+    snap = driver.ok(f"snapshot {mode}".strip()).data
+    assert ("[ref=" in snap["text"].split("Choice 7")[1].split("\n")[0]) == (mode == "--all-refs")
+    go = ref_named(snap, "Go")
+    option = next(r for r, i in snap["refs"].items() if i["name"] == "Choice 7") if mode else None
+    driver.js("document.querySelectorAll('[role=option]')[7].textContent = 'Renamed'")
+    ch = driver.ok("focus " + go).data["changes"]
+    renamed = [c for c in ch["changed"] if c["name"] == "Renamed"]
+    assert len(renamed) == 1 and renamed[0]["ref"] and renamed[0]["was"]["name"] == "Choice 7"
+    if option:
+        assert renamed[0]["ref"] == option

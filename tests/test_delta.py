@@ -1,0 +1,93 @@
+"""snapshot/delta.py: comparing two snapshot texts node by node (no browser)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from verdex_cli.snapshot import delta
+from verdex_cli.snapshot.delta import Node, parse_line
+
+BEFORE = """- document "Shop":
+  - heading "Cart (0)" [level=2]
+  - button "Add to cart" [ref=c0p0f0e1]
+  - button "Re-render" [ref=c0p0f0e2]
+  - checkbox "Gift wrap" [ref=c0p0f0e3]
+  - textbox "Note" [ref=c0p0f0e4]
+  - text: Total: $0.00"""
+
+AFTER = """- document "Shop":
+  - heading "Cart (1)" [level=2]
+  - button "Added" [ref=c0p0f0e1]
+  - button "Re-render" [ref=c0p0f0e5]
+  - checkbox "Gift wrap" [checked] [ref=c0p0f0e3]
+  - textbox "Note" [ref=c0p0f0e4]: hello
+  - list:
+    - listitem: Mug
+  - text: Total: $12.00"""
+
+
+def test_parse_line_reads_every_part():
+    assert parse_line('    - button "Say \\"hi\\" [ref=x]" [pressed] [ref=c1p2f3e4]: v: w') == \
+        Node("button", 'Say "hi" [ref=x]', ("pressed",), "v: w", "c1p2f3e4")
+    assert parse_line("  - text: a [b]: c") == Node("text", "a [b]: c", (), "", None)
+    assert parse_line('- iframe "Ads" [frame=f2] [ref=c0p0f0e9]:') == Node("iframe", "Ads", ("frame=f2",), "", "c0p0f0e9")
+    assert parse_line("  - row", hidden_ref="c0p0f0e7") == Node("row", "", (), "", "c0p0f0e7")
+    assert parse_line("  - paragraph:") == Node("paragraph", "", (), "", None)
+
+
+def test_compare_names_states_values_text_and_new_refs():
+    d = delta.compare(BEFORE, {}, AFTER, {})
+    changed = {(c["ref"], c["role"]): (c["was"], c["name"], c.get("states"), c.get("value")) for c in d["changed"]}
+    assert changed[("c0p0f0e1", "button")][0]["name"] == "Add to cart"
+    assert changed[("c0p0f0e1", "button")][1] == "Added"
+    assert changed[("c0p0f0e3", "checkbox")][2] == ["checked"]
+    assert changed[("c0p0f0e4", "textbox")][3] == "hello"
+    assert changed[(None, "heading")][1] == "Cart (1)"
+    assert changed[(None, "text")][0]["name"] == "Total: $0.00" and changed[(None, "text")][1] == "Total: $12.00"
+    assert [(a["ref"], a["role"], a["name"]) for a in d["added"]] == [
+        ("c0p0f0e5", "button", "Re-render"), (None, "list", ""), (None, "listitem", "")]
+    assert [(r["ref"], r["name"]) for r in d["removed"]] == [("c0p0f0e2", "Re-render")]
+
+
+def test_identical_texts_and_hidden_refs():
+    assert delta.compare(BEFORE, {}, BEFORE, {}) == {"added": [], "removed": [], "changed": []}
+    rows_a = "- document:\n  - row: a\n  - row: b"
+    # the same text, but the second row is another element now (compact mode hid its ref)
+    d = delta.compare(rows_a, {1: "c0p0f0e1", 2: "c0p0f0e2"}, rows_a, {1: "c0p0f0e1", 2: "c0p0f0e3"})
+    assert [a["ref"] for a in d["added"]] == ["c0p0f0e3"] and [r["ref"] for r in d["removed"]] == ["c0p0f0e2"]
+
+
+def test_a_navigated_frame_makes_its_refs_new_elements():
+    a = '- document:\n  - button "Go" [ref=c0p0f1e1]'
+    b = '- document:\n  - button "Go!" [ref=c0p0f1e1]'
+    same = delta.compare(a, {}, b, {})
+    assert [c["ref"] for c in same["changed"]] == ["c0p0f1e1"]
+    moved = delta.compare(a, {}, b, {}, navigated=frozenset({1}))
+    assert [x["name"] for x in moved["removed"]] == ["Go"] and [x["name"] for x in moved["added"]] == ["Go!"]
+
+
+def test_a_page_rebuilt_wholesale_falls_back_to_multisets(monkeypatch):
+    monkeypatch.setattr(delta, "MATCH_LIMIT", 10)
+    a = "- document:\n" + "\n".join(f"  - text: line {i}" for i in range(20))
+    b = "- document:\n" + "\n".join(f"  - text: line {i}" for i in range(5, 25))
+    d = delta.compare(a, {}, b, {})
+    assert [x["name"] for x in d["removed"]] == [f"line {i}" for i in range(5)]
+    assert [x["name"] for x in d["added"]] == [f"line {i}" for i in range(20, 25)]
+
+
+lines = st.lists(st.sampled_from(['  - button "A" [ref=c0p0f0e1]', '  - button "B" [ref=c0p0f0e2]',
+                                  "  - text: x", "  - text: y", '  - heading "H" [level=1]', "  - row: r"]),
+                 max_size=12, unique_by=lambda s: s if "ref=" in s else object())
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines, lines)
+def test_counts_balance(old, new):
+    """Whatever the texts, every node of each side is accounted for exactly once."""
+    a, b = "\n".join(["- document:"] + old), "\n".join(["- document:"] + new)
+    d = delta.compare(a, {}, b, {})
+    kept_old = len(old) - len(d["removed"]) - len(d["changed"])
+    kept_new = len(new) - len(d["added"]) - len(d["changed"])
+    assert kept_old == kept_new >= 0
+    if old == new:
+        assert delta.count(d) == 0

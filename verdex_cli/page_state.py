@@ -1,0 +1,93 @@
+"""Everything verdex keeps about one tab: its ref store, its recent snapshots and the last one.
+
+One PageState per page (context, tab), owned by the Workspace (commands/context.py) and dropped
+with its tab. The snapshot cache itself rides on the browser's Page object (snapshot/cache.py), so
+it goes away with the tab too. A ref's status is written only by the ref store (refs.py), decided
+by one function (staleness.classify).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from .errors import UsageError
+from .refs import RefStore
+from .snapshot import delta
+from .snapshot.model import Snapshot
+from .snapshot.take import cached_snapshot
+
+HISTORY = 20  # snapshots kept per page for `diff`
+
+
+@dataclass
+class Shot:
+    """One snapshot as the history keeps it: its text, not its tree (a big page's tree is large)."""
+
+    number: int
+    text: str
+    hidden: dict[int, str]  # line index -> ref compact mode did not print
+    loaders: dict[int, str]  # frame index -> document (loader id) at capture
+    scope: str  # "page", "frame fN" or "page without frames"
+    taken_at: float = field(default_factory=time.monotonic)
+
+
+class PageState:
+    def __init__(self, prefix: str):
+        self.store = RefStore(prefix)
+        self.history: deque[Shot] = deque(maxlen=HISTORY)
+        self.last: Snapshot | None = None  # the last snapshot shown or captured (for `find`)
+
+    def snapshot(self, page, all_refs: bool = False, fresh: bool = False, frame=None, follow: bool = True,
+                 trust_observer: bool = False) -> tuple[Snapshot, bool]:
+        """(snapshot, cached): see snapshot/take.py. Every capture enters the history."""
+        snap, cached = cached_snapshot(page, self.store, all_refs=all_refs, fresh=fresh, frame=frame, follow=follow,
+                                       trust_observer=trust_observer)
+        self.last = snap
+        if not cached:
+            scope = (f"frame f{frame.index}" if frame is not None and frame.index else
+                     "page" if follow else "page without frames")
+            self.history.append(Shot(snap.number, snap.text, snap.hidden, dict(self.store.frame_loaders), scope))
+        return snap, cached
+
+    def latest(self) -> Shot | None:
+        return self.history[-1] if self.history else None
+
+    def shot(self, number: int) -> Shot:
+        for s in self.history:
+            if s.number == number:
+                return s
+        kept = (f"#{self.history[0].number}..#{self.history[-1].number}" if self.history else "none yet")
+        raise UsageError(f"Snapshot #{number} is not kept (the last {HISTORY} snapshots of this tab are: {kept}).")
+
+    def diff(self, first: int | None = None, second: int | None = None) -> dict:
+        """Every node that differs between snapshots ``first`` and ``second`` (default: the last two)."""
+        if first is None:
+            if len(self.history) < 2:
+                return {"from": None, "to": self.history[-1].number if self.history else None,
+                        "added": [], "removed": [], "changed": [], "navigated_frames": []}
+            a, b = self.history[-2], self.history[-1]
+        else:
+            a = self.shot(first)
+            b = self.shot(second) if second is not None else self.history[-1]
+        return compare(a, b)
+
+    def reset(self) -> None:
+        self.store.reset()
+        self.history.clear()
+        self.last = None
+
+
+def compare(a: Shot, b: Shot) -> dict:
+    if a.scope != b.scope:
+        raise UsageError(f"Snapshot #{a.number} shows the {a.scope}, #{b.number} the {b.scope}: "
+                         "diff compares snapshots of the same scope.")
+    main_moved = a.loaders.get(0) != b.loaders.get(0)
+    navigated = {f for f in b.loaders if f in a.loaders and a.loaders[f] != b.loaders[f]}
+    if main_moved:
+        navigated |= set(a.loaders) | set(b.loaders)
+    out = {"from": a.number, "to": b.number}
+    out.update(delta.compare(a.text, a.hidden, b.text, b.hidden, frozenset(navigated)))
+    out["navigated_frames"] = sorted(navigated)
+    return out

@@ -1,0 +1,79 @@
+"""Painters for what changed: the `changes` under an action and the `diff` command (used by render.py).
+
+    + button "Remove" [ref=c0p0f0e9]
+    - text "Your cart is empty"
+    ~ button "Add to cart" -> "Added" [ref=c0p0f0e3]
+
+Data arrives cleaned by render._paintable (page strings on one line).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from .sanitize import json_quote
+
+ACTION_LINES = 12  # change lines shown under an action; `diff` lists them all
+
+
+def _desc(it: dict, role: bool = True) -> str:
+    """A node as its snapshot line says it: role "name" [state]: value (text nodes: text: ...)."""
+    if it.get("role") == "text":
+        return ("text: " if role else "") + str(it.get("name", ""))[:100]
+    parts = [it.get("role", "")] if role else []
+    if it.get("name"):
+        parts.append(json_quote(str(it["name"])[:100]))
+    parts.extend(f"[{s}]" for s in it.get("states") or ())
+    text = " ".join(p for p in parts if p)
+    if it.get("value"):
+        text += (": " if text else "") + str(it["value"])[:100]
+    return text
+
+
+def _ref(it: dict) -> str:
+    return f" [ref={it['ref']}]" if it.get("ref") else ""
+
+
+def lines(d: dict) -> list[tuple[str, str]]:
+    """(line, style) for every added, removed and changed node."""
+    out = []
+    for it in d.get("added") or ():
+        out.append(("+ " + _desc(it) + _ref(it), "green"))
+    for it in d.get("removed") or ():
+        out.append(("- " + _desc(it) + _ref(it), "red"))
+    for it in d.get("changed") or ():
+        was = it.get("was") or {}
+        same_role = was.get("role") == it.get("role")
+        now = _desc(it, role=not same_role) or '""'
+        out.append((f"~ {_desc(was)} -> {now}{_ref(it)}", "yellow"))
+    return out
+
+
+def paint_changes(r, changes: dict | None) -> None:
+    """Under an action: at most ACTION_LINES lines, then how many more."""
+    if not changes:
+        return
+    if changes.get("navigated"):
+        r._plain("~ the page navigated: 'snapshot' shows the new page", style="yellow")
+        return
+    shown = lines(changes)
+    if not shown:
+        r._plain("  (no change on the page)", style="dim")
+        return
+    for text, style in shown[:ACTION_LINES]:
+        r.out.print(Text("  " + text, style=style))
+    rest = len(shown) - ACTION_LINES
+    if rest > 0:
+        r._plain(f"  ... and {rest} more ('diff' lists every change)", style="dim")
+
+
+def paint_diff(r, d: dict) -> None:
+    if d.get("from") is None:
+        return
+    shown = lines(d)
+    if not shown:
+        r._plain(f"No change between snapshot #{d['from']} and #{d['to']}.")
+        return
+    r._plain(f"Snapshot #{d['from']} -> #{d['to']}: {len(shown)} changes", style="bold")
+    for text, style in shown:
+        r.out.print(Text(text, style=style))
