@@ -189,7 +189,9 @@ def test_press_enter_submits_form(form):
     driver.ok(f"fill {ref_of(snap, 'Name')} Ada")
     out = driver.ok("press Enter")
     name = ref_of(snap, "Name")
+    changes = out.data.pop("changes")
     assert out.data == {"action": "press", "key": "Enter", "ref": name, "role": "textbox", "name": "Name"}
+    assert any("submitted" in (c.get("value") or c["name"]).lower() for c in changes["changed"] + changes["added"]), changes
     assert f'Sent to textbox "Name" ({name}).' in out.notes
     result = driver.js("document.getElementById('result').textContent")
     assert result.startswith("Submitted") and "Name: Ada" in result and "Email: ada@example.com" in result

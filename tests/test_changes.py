@@ -81,11 +81,15 @@ def test_no_changes_turns_it_off(driver, demo):
     assert "changes" not in driver.ok("click " + mug).data
 
 
-def test_first_action_without_a_snapshot_still_has_a_baseline(driver, demo):
+def test_no_snapshot_means_no_changes_and_no_refs_made_behind_the_users_back(driver, demo):
     driver.ok("open " + demo.url("shop.html"))
-    ch = driver.ok('click "article:Coffee mug >> button:Add to cart"').data["changes"]
-    assert ch["since"] == 1 and any(c["name"] == "Added" for c in ch["changed"])
-    assert ("button", "Remove", "", True) in items(ch, "added")
+    out = driver.ok('click "article:Coffee mug >> button:Add to cart"')
+    assert out.data["changes"] is None and any("take a 'snapshot' first" in n for n in out.notes)
+    driver.fail("click c0p0f0e9", "unknown_ref")  # no capture issued refs the user never saw
+    snap = driver.ok("snapshot").data
+    driver.ok("open " + demo.url("shop.html"))  # a new document: the old snapshot is no baseline
+    assert driver.ok('click "article:Notebook >> button:Add to cart"').data["changes"] is None
+    assert snap["snapshot"] == driver.ctx.page_state().latest().number
 
 
 def test_settling_waits_for_a_burst_of_changes_to_end(driver, demo):

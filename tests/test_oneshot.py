@@ -181,11 +181,21 @@ def test_script_stops_at_first_failure(run):
     assert len(objs) == 2 and objs[1]["error"]["kind"] == "js_error"
 
 
-def test_script_with_a_usage_error_runs_nothing(run):
-    proc = run("--json", "--script", "-", INDEX, input="eval 1\nnope\neval 2\n")
+def test_script_file_with_a_usage_error_runs_nothing(run, tmp_path):
+    script = tmp_path / "steps.txt"
+    script.write_text("eval 1\nnope\neval 2\n")
+    proc = run("--json", "--script", str(script), INDEX)
     assert proc.returncode == 2
     (obj,) = json_lines(proc.stdout)
     assert obj["command"] == "nope" and obj["error"]["kind"] == "usage"
+
+
+def test_live_stdin_script_parses_each_line_as_it_arrives(run):
+    """`--script -` runs lines as they come, so a bad line is found when it is reached."""
+    proc = run("--json", "--script", "-", INDEX, input="eval 1\nnope\neval 2\n")
+    assert proc.returncode == 2
+    first, bad = json_lines(proc.stdout)
+    assert first["ok"] and bad["command"] == "nope" and bad["error"]["kind"] == "usage"
 
 
 # -- navigation failures -------------------------------------------------------------------------

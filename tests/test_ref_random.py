@@ -121,6 +121,21 @@ def _run(d: Driver, demo, rng: random.Random) -> None:
         assert len(latest) == len(dom), (sorted(by_name), snap.data["refs"])
         m.latest = latest
 
+    def seen_in_changes(changes: dict | None) -> None:
+        """An action's changes count as a snapshot: the refs they show are what the user has seen now."""
+        if not changes:
+            return
+        m.snapshots += 1
+        by_name = {s["name"]: s for s in state() if not s["hidden"]}
+        for it in changes["added"] + changes["changed"]:
+            node = by_name.get(it["name"])
+            if it["ref"] is None or node is None:
+                continue
+            assert it["role"] == node["role"], (it, node)
+            assert m.ref_uid.setdefault(it["ref"], node["uid"]) == node["uid"], \
+                f"{it['ref']} named {m.ref_uid[it['ref']]} and now {node['uid']}"
+            m.seen[it["ref"]] = (it["role"], it["name"])
+
     def mutate(focus_uid: str | None = None) -> None:
         """One random DOM mutation; with focus_uid, a random mutation of that node."""
         cur = state()
@@ -210,6 +225,7 @@ def _run(d: Driver, demo, rng: random.Random) -> None:
                 assert MINOR_NOTE in out.result.notes, where
             else:
                 assert MINOR_NOTE not in out.result.notes, where
+            seen_in_changes(out.result.data.get("changes"))
         else:
             counts[out.kind] += 1
             assert out.kind in CONTRACT_FAILURES, f"{where}: {out.kind}: {out.message}"

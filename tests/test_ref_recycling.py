@@ -90,6 +90,8 @@ def test_recycled_rows_are_refused_or_hit_the_item_the_snapshot_showed(page):
             assert out.ok, f"{where}: refused: {out.message}"
             assert got == [[lst, item]], f"{where}: clicks reached {got}"
             counts[f"{lst} ok"] += 1
+            if out.result.data.get("changes") is not None:
+                snapshot()  # the click's changes were a capture, shown to the user: the refs' new baseline
         else:
             assert not out.ok, f"{where}: succeeded, clicks reached {got}"
             assert out.kind == "changed", f"{where}: {out.kind}: {out.message}"

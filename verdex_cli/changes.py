@@ -10,25 +10,29 @@ from __future__ import annotations
 import time
 
 from .errors import VerdexError
-from .page_state import PageState, compare
+from .page_state import PageState, Shot, compare
 from .timing import phase
 
 QUIET_MS = 80.0    # settled: no DOM change, input or focus move for this long (and this long since the input)
 SETTLE_MAX = 3.0   # at most this long (or --timeout, if shorter) waiting for a page that keeps changing
 
 
-def baseline(state: PageState, page) -> None:
-    """Make sure there is a whole-page snapshot of the current document to compare with."""
-    last = state.latest()
-    if last is None or last.scope != "page" or last.loaders.get(0) != page.frames.main.loader_id:
-        with phase("changes: baseline capture"):
-            state.snapshot(page, all_refs=_all_refs(page))
+NO_BASELINE = ("No snapshot of this page to compare with, so no changes are shown: take a 'snapshot' "
+               "first (verdex never captures one behind your back: it would make refs you have not seen usable).")
+
+
+def baseline(state: PageState, main_loader: str) -> Shot | None:
+    """The tab's last whole-page snapshot, if it shows the document ``main_loader``."""
+    last = state.latest("page")
+    return last if last is not None and last.loaders.get(0) == main_loader else None
 
 
 def after_action(state: PageState, page, main_before: str) -> tuple[dict | None, list[str]]:
     """(changes, notes) for the action just done on ``page``; changes is None when they could not be
     captured (the notes say why; the action itself stands)."""
-    before = state.latest()
+    before = baseline(state, main_before)
+    if before is None:
+        return None, [NO_BASELINE]
     if page.frames.main.loader_id != main_before:
         return {"added": [], "removed": [], "changed": [], "navigated": True}, []
     notes = []
@@ -44,15 +48,15 @@ def after_action(state: PageState, page, main_before: str) -> tuple[dict | None,
         return None, notes + [f"Could not capture what changed: {exc.message}"]
     if page.frames.main.loader_id != main_before:  # navigated while settling
         return {"added": [], "removed": [], "changed": [], "navigated": True}, notes
-    if cached or before is None:
+    if cached:
         out = {"added": [], "removed": [], "changed": []}
     else:
         with phase("changes: compare"):
-            out = compare(before, state.latest())
+            out = compare(before, state.latest("page"))
         out.pop("from"), out.pop("to")
         if not out["navigated_frames"]:
             out.pop("navigated_frames")
-    out["since"] = before.number if before is not None else None
+    out["since"] = before.number
     out["snapshot"] = snap.number
     return out, notes
 

@@ -51,8 +51,12 @@ class PageState:
             self.history.append(Shot(snap.number, snap.text, snap.hidden, dict(self.store.frame_loaders), scope))
         return snap, cached
 
-    def latest(self) -> Shot | None:
-        return self.history[-1] if self.history else None
+    def latest(self, scope: str | None = None) -> Shot | None:
+        """The newest kept snapshot (of that scope: "page", "frame fN", "page without frames")."""
+        for shot in reversed(self.history):
+            if scope is None or shot.scope == scope:
+                return shot
+        return None
 
     def shot(self, number: int) -> Shot:
         for s in self.history:

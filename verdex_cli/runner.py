@@ -123,13 +123,12 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
 
 
 def _watch_changes(ctx: Workspace, name: str):
-    """For an action: (page state, page, its document) after making sure there is a snapshot to
-    compare the result with; None when changes are off or this is not an action."""
+    """For an action: (page state, page, its document before the action); None when changes are
+    off or this is not an action."""
     if not ctx.show_changes or name not in ACTIONS:
         return None
-    page, state = ctx.page, ctx.page_state()
-    changes.baseline(state, page)
-    return state, page, page.frames.main.loader_id
+    page = ctx.page
+    return ctx.page_state(), page, page.frames.main.loader_id
 
 
 # Failures that may really mean "the tab crashed" or "the browser is gone".

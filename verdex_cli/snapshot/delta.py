@@ -81,9 +81,13 @@ def _frame(ref: str) -> int:
 
 def compare(old_text: str, old_hidden: dict[int, str], new_text: str, new_hidden: dict[int, str],
             navigated: frozenset[int] | set[int] = frozenset()) -> dict:
-    """{"added", "removed", "changed"} between two snapshot texts, in document order. ``navigated``:
-    frames whose document changed in between (a ref of theirs names another element now)."""
+    """{"added", "removed", "changed"} between two snapshot texts, each in document order. ``navigated``:
+    frames whose document changed in between (a ref of theirs names another element now; frame 0:
+    the whole page is another document)."""
     a, b = old_text.split("\n"), new_text.split("\n")
+    if 0 in navigated:  # another main document: nothing pairs up
+        return {"added": [parse_line(line, new_hidden.get(j)).item() for j, line in enumerate(b)],
+                "removed": [parse_line(line, old_hidden.get(i)).item() for i, line in enumerate(a)], "changed": []}
     lo, a_end, b_end = _common_ends(a, old_hidden, b, new_hidden)
     old = [parse_line(a[i], old_hidden.get(i)) for i in range(lo, a_end)]
     new = [parse_line(b[j], new_hidden.get(j)) for j in range(lo, b_end)]
