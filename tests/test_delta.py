@@ -91,3 +91,15 @@ def test_counts_balance(old, new):
     assert kept_old == kept_new >= 0
     if old == new:
         assert delta.count(d) == 0
+
+
+def test_change_lines_say_only_what_differs():
+    from verdex_cli.render_changes import lines
+
+    d = delta.compare(BEFORE, {}, AFTER, {})
+    text = [line for line, _ in lines(d)]
+    assert '~ button "Add to cart" -> "Added" [ref=c0p0f0e1]' in text
+    assert '~ checkbox "Gift wrap" -> [checked] [ref=c0p0f0e3]' in text
+    assert '~ textbox "Note": "" -> "hello" [ref=c0p0f0e4]' in text
+    assert "~ text: Total: $0.00 -> Total: $12.00" in text
+    assert '+ button "Re-render" [ref=c0p0f0e5]' in text and '- button "Re-render" [ref=c0p0f0e2]' in text

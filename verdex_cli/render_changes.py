@@ -42,11 +42,32 @@ def lines(d: dict) -> list[tuple[str, str]]:
     for it in d.get("removed") or ():
         out.append(("- " + _desc(it) + _ref(it), "red"))
     for it in d.get("changed") or ():
-        was = it.get("was") or {}
-        same_role = was.get("role") == it.get("role")
-        now = _desc(it, role=not same_role) or '""'
-        out.append((f"~ {_desc(was)} -> {now}{_ref(it)}", "yellow"))
+        out.append((f"~ {_changed(it)}{_ref(it)}", "yellow"))
     return out
+
+
+def _changed(it: dict) -> str:
+    """`button "Add to cart" -> "Added"`, `textbox "Email": "" -> "ada@example.com"`,
+    `checkbox "Gift" -> [checked]`: the node as it was, then only what differs now."""
+    was = it.get("was") or {}
+    if was.get("role") != it.get("role"):
+        return f"{_desc(was)} -> {_desc(it)}"
+    if it.get("role") == "text":
+        return f"text: {str(was.get('name', ''))[:100]} -> {str(it.get('name', ''))[:100]}"
+    name_moved = was.get("name", "") != it.get("name", "")
+    states_moved = list(was.get("states") or ()) != list(it.get("states") or ())
+    old_value, new_value = str(was.get("value") or "")[:100], str(it.get("value") or "")[:100]
+    if not name_moved and not states_moved:  # only the value (or text) changed
+        head = _desc({**it, "value": ""})
+        return f"{head}: {json_quote(old_value)} -> {json_quote(new_value)}"
+    now = []
+    if name_moved:
+        now.append(json_quote(str(it.get("name", ""))[:100]))
+    if states_moved:
+        now.append(" ".join(f"[{s}]" for s in it.get("states") or ()) or "[no states]")
+    if old_value != new_value:
+        now.append(": " + json_quote(new_value))
+    return f"{_desc(was)} -> {' '.join(now)}"
 
 
 def paint_changes(r, changes: dict | None) -> None:
