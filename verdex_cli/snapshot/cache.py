@@ -62,7 +62,11 @@ def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] |
     clean: dict[int, dict] = {}
     for index, facts in entry.facts.items():
         fr = page.frames.get(index)
-        if fr is None or fr.detached or not _owners_followed(facts["root"]):
+        if fr is None or fr.detached:
+            return None, None
+        if "followed" not in facts:  # no frame owner (the bridge counts them), else one walk per capture
+            facts["followed"] = facts.get("owners", 1) == 0 or _owners_followed(facts["root"])
+        if not facts["followed"]:
             return None, None
         try:
             dirty = page.frames.eval(fr, "__verdexBridge.dirty()", timeout=min(page.timeout, 5.0))["value"]
