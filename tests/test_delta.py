@@ -103,3 +103,27 @@ def test_change_lines_say_only_what_differs():
     assert '~ textbox "Note": "" -> "hello" [ref=c0p0f0e4]' in text
     assert "~ text: Total: $0.00 -> Total: $12.00" in text
     assert '+ button "Re-render" [ref=c0p0f0e5]' in text and '- button "Re-render" [ref=c0p0f0e2]' in text
+
+
+def test_history_keeps_twenty_snapshots_and_bounds_their_text(monkeypatch):
+    from verdex_cli import page_state
+    from verdex_cli.snapshot.model import Snapshot
+
+    numbers = iter(range(1, 100))
+
+    def fake(page, store, **kw):
+        n = next(numbers)
+        return Snapshot(n, "- document:\n  - text: " + "x" * size, {}, {}, []), False
+
+    monkeypatch.setattr(page_state, "cached_snapshot", fake)
+    state = page_state.PageState("c0p0")
+    size = 10
+    for _ in range(25):
+        state.snapshot(page=None)
+    assert [s.number for s in state.history] == list(range(6, 26))
+    monkeypatch.setattr(page_state, "HISTORY_CHARS", 1000)
+    size = 400
+    for _ in range(3):
+        state.snapshot(page=None)
+    assert [s.number for s in state.history] == [27, 28]  # never fewer than two
+    assert state.diff()["from"] == 27

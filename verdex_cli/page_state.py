@@ -19,6 +19,7 @@ from .snapshot.model import Snapshot
 from .snapshot.take import cached_snapshot
 
 HISTORY = 20  # snapshots kept per page for `diff`
+HISTORY_CHARS = 24_000_000  # ... and at most this much text (huge pages keep fewer, never fewer than 2)
 
 
 @dataclass
@@ -49,6 +50,8 @@ class PageState:
             scope = (f"frame f{frame.index}" if frame is not None and frame.index else
                      "page" if follow else "page without frames")
             self.history.append(Shot(snap.number, snap.text, snap.hidden, dict(self.store.frame_loaders), scope))
+            while len(self.history) > 2 and sum(len(h.text) for h in self.history) > HISTORY_CHARS:
+                self.history.popleft()
         return snap, cached
 
     def latest(self, scope: str | None = None) -> Shot | None:
@@ -63,7 +66,8 @@ class PageState:
             if s.number == number:
                 return s
         kept = (f"#{self.history[0].number}..#{self.history[-1].number}" if self.history else "none yet")
-        raise UsageError(f"Snapshot #{number} is not kept (the last {HISTORY} snapshots of this tab are: {kept}).")
+        raise UsageError(f"Snapshot #{number} is not kept (this tab keeps its last {HISTORY} snapshots, fewer "
+                         f"for very large pages: {kept}).")
 
     def diff(self, first: int | None = None, second: int | None = None) -> dict:
         """Every node that differs between snapshots ``first`` and ``second`` (default: the last two)."""
