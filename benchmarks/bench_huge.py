@@ -21,9 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.demo_server import serve  # noqa: E402
-from verdex_cli.refs import RefStore  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-from verdex_cli.snapshot.take import take_snapshot  # noqa: E402
+from verdex_cli.page_state import PageState  # noqa: E402
 
 
 def main() -> int:
@@ -46,9 +45,9 @@ def main() -> int:
                 if fr.world_id is not None:
                     page.frames.eval(fr, "__verdexBridge.reset(false)")
                 fr.issued.clear()
-            store = RefStore(page.prefix)
+            state = PageState(page.prefix)
             t0 = time.perf_counter()
-            snap = take_snapshot(page, store)
+            snap, _ = state.snapshot(page, fresh=True)
             times.append(time.perf_counter() - t0)
         json_chars = page.frames.eval(page.frames.main, "__verdexBridge.snapshot().length", timeout=120)["value"]
         session.close()

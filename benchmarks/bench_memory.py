@@ -25,9 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.refs import RefStore  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-from verdex_cli.snapshot.take import take_snapshot  # noqa: E402
+from verdex_cli.page_state import PageState  # noqa: E402
 
 PAGE = """<!DOCTYPE html><title>Re-render</title><main id="app"></main><script>
 let round = 0;
@@ -72,12 +71,13 @@ def main() -> int:
         session = Session.start(Options(connect=proc.http_endpoint, timeout=60), init_script=bridge_source())
         page = session.page
         page.navigate("data:text/html," + PAGE.replace("#", "%23"))
-        store = RefStore(page.prefix)
+        state = PageState(page.prefix)
+        store = state.store
         checkpoints = {1, 10, 100, args.snapshots // 4, args.snapshots // 2, args.snapshots * 3 // 4, args.snapshots}
         started = time.perf_counter()
         for i in range(1, args.snapshots + 1):
             page.evaluate(f"rerender({args.buttons})")
-            snap = take_snapshot(page, store)
+            snap, _ = state.snapshot(page, fresh=True)
             assert sum(1 for r in snap.refs.values() if r.role == "button") == args.buttons
             if i in checkpoints:
                 gc.collect()

@@ -30,9 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.demo_server import serve  # noqa: E402
-from verdex_cli.refs import RefStore  # noqa: E402
+from verdex_cli.page_state import PageState  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-from verdex_cli.snapshot.take import cached_snapshot, take_snapshot  # noqa: E402
 
 
 def bench_verdex(url: str, runs: int, chrome_path: str) -> dict:
@@ -48,15 +47,15 @@ def bench_verdex(url: str, runs: int, chrome_path: str) -> dict:
                 if fr.world_id is not None:
                     page.frames.eval(fr, "__verdexBridge.reset(false)")
                 fr.issued.clear()
-            store = RefStore(page.prefix)
+            state = PageState(page.prefix)
             t0 = time.perf_counter()
-            snap = take_snapshot(page, store)
+            snap, _ = state.snapshot(page, fresh=True)
             times.append(time.perf_counter() - t0)
             text = snap.text
         cached = []  # the unchanged page again: answered from the snapshot cache (one check per frame)
         for _ in range(max(runs, 20)):
             t0 = time.perf_counter()
-            again, hit = cached_snapshot(page, store)
+            again, hit = state.snapshot(page)
             cached.append(time.perf_counter() - t0)
             assert hit and again is snap, "the unchanged page was captured again"
         expected = page.evaluate("document.querySelectorAll('a[href], button, input').length")

@@ -38,9 +38,8 @@ if not any(Path(p).resolve() != HERE.parent and (Path(p) / "verdex_cli").is_dir(
 
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.refs import RefStore  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-from verdex_cli.snapshot.take import take_snapshot  # noqa: E402
+from verdex_cli.page_state import PageState  # noqa: E402
 
 EXPECT_RE = re.compile(r"""data-expect\s*=\s*(?:'([^']*)'|"([^"]*)")""")
 LINE_RE = re.compile(r'^\s*- ([a-z][a-z-]*)(?: ("(?:[^"\\]|\\.)*"))?')
@@ -147,7 +146,7 @@ def run(only: str | None, chrome_path: str | None) -> dict:
                 continue
             for html in sorted(cat_dir.glob("*.html")):
                 page.navigate(html.as_uri())
-                snap = take_snapshot(page, RefStore(page.prefix), all_refs=True)
+                snap, _ = PageState(page.prefix).snapshot(page, all_refs=True, fresh=True)
                 exp = expectations(html)
                 results[f"{cat_dir.name}/{html.name}"] = {
                     "category": cat_dir.name,

@@ -17,6 +17,7 @@ from .refs import RefStore
 from .snapshot import delta
 from .snapshot.model import Snapshot
 from .snapshot.take import cached_snapshot
+from .timing import phase
 
 HISTORY = 20  # snapshots kept per page for `diff`
 HISTORY_CHARS = 24_000_000  # ... and at most this much text (huge pages keep fewer, never fewer than 2)
@@ -42,11 +43,14 @@ class PageState:
 
     def snapshot(self, page, all_refs: bool = False, fresh: bool = False, frame=None, follow: bool = True,
                  trust_observer: bool = False) -> tuple[Snapshot, bool]:
-        """(snapshot, cached): see snapshot/take.py. Every capture enters the history."""
-        snap, cached = cached_snapshot(page, self.store, all_refs=all_refs, fresh=fresh, frame=frame, follow=follow,
-                                       trust_observer=trust_observer)
+        """(snapshot, cached): see snapshot/take.py. Every capture is recorded in the ref store and
+        enters the history."""
+        snap, cached = cached_snapshot(page, self.store.next_number(), all_refs=all_refs, fresh=fresh, frame=frame,
+                                       follow=follow, trust_observer=trust_observer)
         self.last = snap
         if not cached:
+            with phase("record refs"):
+                self.store.record(snap, snap.loaders, set(snap.loaders))
             scope = (f"frame f{frame.index}" if frame is not None and frame.index else
                      "page" if follow else "page without frames")
             self.history.append(Shot(snap.number, snap.text, snap.hidden, dict(self.store.frame_loaders), scope))

@@ -291,7 +291,7 @@ def _issue(page: Page, store: RefStore, hits: list[Hit], target: Target) -> list
     for hs in by_frame.values():
         fr = hs[0].frame
         out = _eval(page, fr, f"__verdexTargets.issue({json.dumps([h.i for h in hs])})")
-        fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), out["counter"])
+        page.frames.note_issued(fr, out["counter"])
         for h, n in zip(hs, out["numbers"]):
             records[id(h)] = adopt(store, fr, n, h.role, h.name, h.tier, f"for target {target}")
     return [records[id(h)] for h in hits]
@@ -311,7 +311,7 @@ def _unique(page: Page, t: Target, notes: list[str]) -> tuple[Frame, int]:
         raise VerdexError(f"Target '{t}' matches {len(hits)} elements; make it narrower.", kind=ErrorKind.AMBIGUOUS)
     fr = hits[0].frame
     out = _eval(page, fr, f"__verdexTargets.issue([{hits[0].i}])")
-    fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), out["counter"])
+    page.frames.note_issued(fr, out["counter"])
     return fr, out["numbers"][0]
 
 

@@ -8,19 +8,25 @@ living in their own renderer are reached through their own DevTools target.
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from .cdp import Target
+from .js_values import describe_exception
+from .launch import list_targets
 
 if TYPE_CHECKING:  # pragma: no cover
     from .page import Page
 
 WORLD_NAME = "verdex"
+
+
+def frame_url(frame: dict) -> str:
+    """The URL of a frame dict from Page.getFrameTree / Page.frameNavigated (with its #fragment; an
+    error page's unreachable URL)."""
+    return frame.get("unreachableUrl") or frame.get("url", "") + frame.get("urlFragment", "")
 
 
 @dataclass
@@ -98,7 +104,7 @@ class FrameRegistry:
         f = node["frame"]
         fr = self.by_id.get(f["id"])
         if fr is not None:
-            fr.url = f.get("url", "") + f.get("urlFragment", "")
+            fr.url = frame_url(f)
             fr.name = f.get("name", "")
             fr.loader_id = f.get("loaderId", "")
         for child in node.get("childFrames", ()):
@@ -137,7 +143,7 @@ class FrameRegistry:
 
     @staticmethod
     def _fill(fr: Frame, f: dict) -> None:
-        fr.url = f.get("url", "") + f.get("urlFragment", "")
+        fr.url = frame_url(f)
         fr.name = f.get("name", "")
         fr.loader_id = f.get("loaderId", fr.loader_id)
 
@@ -158,7 +164,7 @@ class FrameRegistry:
             return
         fr = self.by_id.get(frame.get("id", ""))
         if fr is not None:
-            fr.url = frame.get("url", "") + frame.get("urlFragment", "")
+            fr.url = frame_url(frame)
             fr.name = frame.get("name", "")
             fr.loader_id = frame.get("loaderId", fr.loader_id)
 
@@ -185,7 +191,7 @@ class FrameRegistry:
         found = find_frame(tree, fr.frame_id)
         if found is None:
             return None
-        return found.get("loaderId", ""), found.get("url", "") + found.get("urlFragment", "")
+        return found.get("loaderId", ""), frame_url(found)
 
     # -- isolated worlds -----------------------------------------------------------
     def world(self, fr: Frame) -> int:
@@ -216,7 +222,6 @@ class FrameRegistry:
                     continue
                 raise
             if "exceptionDetails" in res:
-                from .page import describe_exception
                 raise JSError(describe_exception(res["exceptionDetails"]))
             return res["result"]
         raise AssertionError("unreachable")  # pragma: no cover
@@ -232,8 +237,7 @@ class FrameRegistry:
         if t is not None and t.alive:
             return t
         try:
-            with urllib.request.urlopen(self.http_endpoint + "/json/list", timeout=self.page.timeout) as r:
-                entries = json.loads(r.read().decode("utf-8"))
+            entries = list_targets(self.http_endpoint, self.page.timeout)
         except OSError:
             return None
         for e in entries:
@@ -247,6 +251,26 @@ class FrameRegistry:
                 self._oopif_targets[frame_id] = t
                 return t
         return None
+
+    # -- refs the frame's bridge has issued --------------------------------------
+    def note_issued(self, fr: Frame, counter: int, url: str | None = None) -> None:
+        """The bridge of ``fr`` has issued ref numbers up to ``counter`` in its current document
+        (and, from a capture, reports the document's URL)."""
+        fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), counter)
+        if url:
+            fr.url = url
+
+    def reset_refs(self, keep_counter: bool) -> None:
+        """Every frame's bridge forgets its refs (numbering restarts unless ``keep_counter``)."""
+        for fr in self.all_frames():
+            if fr.world_id is None:
+                continue
+            try:
+                self.eval(fr, f"__verdexBridge.reset({'true' if keep_counter else 'false'})")
+            except (CDPError, CDPTimeout, JSError, ConnectionLost):
+                fr.world_id = None
+            if not keep_counter:
+                fr.issued.clear()
 
     def forget_connections(self) -> None:
         """Drop cached world ids and cross-origin frame connections (rebuilt on demand)."""

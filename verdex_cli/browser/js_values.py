@@ -150,3 +150,10 @@ def display_lines(data: dict) -> list[tuple[str, str]]:
     for entry in data.get("console") or []:
         lines.append((f"console.{entry['type']}: " + _visible(entry["text"]), "dim"))
     return lines
+
+
+def describe_exception(details: dict) -> str:
+    exc = details.get("exception") or {}
+    text = exc.get("description") or details.get("text") or "Script error"
+    first = text.strip().splitlines()[0] if text.strip() else "Script error"
+    return first

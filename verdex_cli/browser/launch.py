@@ -78,6 +78,11 @@ def _http_json(url: str, timeout: float):
         return json.loads(resp.read().decode("utf-8"))
 
 
+def list_targets(http_endpoint: str, timeout: float) -> list[dict]:
+    """The browser's DevTools targets (`/json/list`: pages, iframes, workers); OSError if unreachable."""
+    return _http_json(http_endpoint + "/json/list", timeout)
+
+
 @dataclass
 class ChromeProcess:
     """A running browser: either launched (owned) or attached to (not owned)."""

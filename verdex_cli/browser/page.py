@@ -10,8 +10,8 @@ from typing import Callable
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, UsageError
 from .cdp import Target
 from .dialogs import DialogAnswers
-from .frames import FrameRegistry
-from .js_values import console_text, to_data
+from .frames import FrameRegistry, frame_url
+from .js_values import console_text, describe_exception, to_data
 from .navigation import Navigation
 
 MAX_SHOT_HEIGHT = 16384
@@ -147,7 +147,7 @@ class Page(Navigation):
                                      expression="document.title", returnByValue=True)["result"].get("value", "")
         except (CDPError, CDPTimeout):
             title = ""
-        url = frame.get("unreachableUrl") or frame.get("url", "") + frame.get("urlFragment", "")  # error pages
+        url = frame_url(frame)
         return {"url": url, "title": title or ""}
 
     def screenshot(self, path: str, full_page: bool = False) -> dict:
@@ -185,10 +185,3 @@ class Page(Navigation):
     def close(self) -> None:
         self.frames.close()
         self.target.close()
-
-
-def describe_exception(details: dict) -> str:
-    exc = details.get("exception") or {}
-    text = exc.get("description") or details.get("text") or "Script error"
-    first = text.strip().splitlines()[0] if text.strip() else "Script error"
-    return first

@@ -65,8 +65,7 @@ class Session:
 
     def _targets(self) -> list[dict]:
         try:
-            with urllib.request.urlopen(self.chrome.http_endpoint + "/json/list", timeout=self.options.timeout) as r:
-                return json.loads(r.read().decode("utf-8"))
+            return launcher.list_targets(self.chrome.http_endpoint, self.options.timeout)
         except OSError as exc:
             raise ConnectionLost(f"Cannot list the browser's tabs: {exc}") from exc
 

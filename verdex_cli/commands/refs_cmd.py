@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import RefError, UsageError, VerdexError
+from ..errors import RefError, UsageError
 from ..fields import MASK
 from ..locators import stable_locator
 from ..refs import RefStore, describe, parse_ref
@@ -91,14 +91,6 @@ def reset_refs_cmd(ctx, args, flags):
     store = ctx.page_state().store
     keep = "--keep-counter" in flags
     dropped = len(store.records)
-    for fr in page.frames.all_frames():
-        if fr.world_id is None:
-            continue
-        try:
-            page.frames.eval(fr, f"__verdexBridge.reset({'true' if keep else 'false'})")
-        except VerdexError:
-            fr.world_id = None
-        if not keep:
-            fr.issued.clear()
+    page.frames.reset_refs(keep)
     ctx.page_state().reset()
     return Result("reset", {"dropped": dropped, "keep_counter": keep})

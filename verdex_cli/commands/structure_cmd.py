@@ -96,7 +96,7 @@ def siblings_cmd(ctx, args, flags):
     if not out.get("found"):
         return Result("siblings", {"ref": res.text, "level": level, "signature": None, "count": 0, "differ": [],
                                    "items": []}, [f"No ancestor of {res.label} repeats (no look-alike siblings)."])
-    res.frame.issued[res.frame.loader_id] = max(res.frame.issued.get(res.frame.loader_id, 0), out["counter"])
+    page.frames.note_issued(res.frame, out["counter"])
     items = []
     for it in out["items"]:
         item = {"index": it["index"], "self": it["self"], "role": it["role"], "name": it["name"],

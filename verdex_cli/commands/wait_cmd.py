@@ -6,6 +6,7 @@ import json
 import re
 import time
 
+from ..browser.frames import frame_url
 from ..errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefError, UsageError, VerdexError
 from ..refs import describe
 from ..resolve import locate, resolve_target
@@ -157,7 +158,7 @@ def wait_cmd(ctx, args, flags):
             return done({"for": "text", "text": want})
         def url_now(_t=None) -> str:
             frame = page.frames.tree()["frame"]
-            return frame.get("url", "") + frame.get("urlFragment", "")
+            return frame_url(frame)
 
         if _poll(lambda t: want in url_now(), limit) is None:
             raise _Timeout(f"Waited {limit:g} s for the URL to contain {want!r}; it is still {url_now()}.")

@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from ..browser.frames import Frame, find_frame
+from ..browser.frames import Frame, find_frame, frame_url
 from ..browser.page import Page
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
 from ..timing import phase
@@ -110,9 +110,7 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
     facts[fr.index] = data  # "gone": refs the page's registry let go of (tombstones); "tiers": ref counts
     if data.get("flat"):
         _flat_note(notes, fr, data["flat"])
-    fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), data["counter"])
-    if data.get("url"):
-        fr.url = data["url"]
+    page.frames.note_issued(fr, data["counter"], data.get("url"))
     root = data.pop("root")
     data["root"] = root
     root["fi"] = fr.index
@@ -182,7 +180,7 @@ def _child_frame(page: Page, parent: Frame, slot: int, local_tree: dict,
             return None
         child = page.frames.ensure(frame_id, target, parent.index, oopif=True)
         found = target.call("Page.getFrameTree")["frameTree"]["frame"]
-    child.url = found.get("url", "") + found.get("urlFragment", "")
+    child.url = frame_url(found)
     child.name = found.get("name", "")
     child.loader_id = found.get("loaderId", "")
     return child

@@ -46,6 +46,7 @@ class Snapshot:
     notes: list[str] = field(default_factory=list)
     compact: bool = False
     hidden: dict[int, str] = field(default_factory=dict)  # text line index -> ref not shown there (compact)
+    loaders: dict[int, str] = field(default_factory=dict)  # frame index -> its document (loader id) at capture
 
     def as_json(self) -> dict:
         return {

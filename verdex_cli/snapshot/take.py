@@ -1,4 +1,5 @@
-"""Take a snapshot of a page and record it in the page's ref store."""
+"""Take a snapshot of a page: capture (or the cache), compact-mode decision, text. Recording its refs is
+the page state's job (page_state.py), one layer up."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import gc
 
 from ..browser.frames import Frame
 from ..browser.page import Page
-from ..refs import RefStore
 from . import cache
 from .capture import capture_tree
 from ..timing import phase
@@ -16,38 +16,38 @@ from .render_text import TextRenderer, count_refs
 COMPACT_LIMIT = 100
 
 
-def cached_snapshot(page: Page, store: RefStore, all_refs: bool = False, fresh: bool = False,
+def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool = False,
                     frame: Frame | None = None, follow: bool = True,
                     trust_observer: bool = False) -> tuple[Snapshot, bool]:
     """(snapshot, cached): the last snapshot when the page has not changed since (snapshot/cache.py),
-    else a capture of the frames that changed. ``fresh`` always captures everything. ``frame``: only
+    else a capture of the frames that changed, numbered ``number``. ``fresh`` always captures everything. ``frame``: only
     that frame (and the frames inside it); ``follow=False``: frame boundaries only."""
     reuse = None
     if not fresh:
         hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow), trust_observer)
         if hit is not None:
             return hit, True
-    return take_snapshot(page, store, all_refs, reuse=reuse, frame=frame, follow=follow), False
+    return take_snapshot(page, number, all_refs, reuse=reuse, frame=frame, follow=follow), False
 
 
 def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True) -> tuple:
     return ("all-refs" if all_refs else "default", frame.index if frame is not None else 0, follow)
 
 
-def take_snapshot(page: Page, store: RefStore, all_refs: bool = False, reuse: dict | None = None,
+def take_snapshot(page: Page, number: int, all_refs: bool = False, reuse: dict | None = None,
                   frame: Frame | None = None, follow: bool = True) -> Snapshot:
     # A big page makes tens of thousands of small dicts at once: keep the cyclic
     # garbage collector out of the way until they are built (it finds nothing).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _take(page, store, all_refs, reuse, frame, follow)
+        return _take(page, number, all_refs, reuse, frame, follow)
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _take(page: Page, store: RefStore, all_refs: bool, reuse: dict | None, frame: Frame | None,
+def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Frame | None,
           follow: bool) -> Snapshot:
     serial, events = page.serial, page.frames.structure_events
     cache.forget(page)
@@ -66,14 +66,12 @@ def _take(page: Page, store: RefStore, all_refs: bool, reuse: dict | None, frame
                      f"(list items, options, rows, cells) exist. 'snapshot --all-refs' shows them.")
     if not root.get("c"):
         notes.append("The page has no accessible content (it is blank, or everything on it is hidden).")
-    snap = Snapshot(store.next_number(), text, root, renderer.refs, frames, notes, compact, renderer.hidden)
     loaders = {}
     for f in frames:
         fr = page.frames.get(f.index)
         if fr is not None:
             loaders[f.index] = fr.loader_id
-    with phase("record refs"):
-        store.record(snap, loaders, set(loaders))
+    snap = Snapshot(number, text, root, renderer.refs, frames, notes, compact, renderer.hidden, loaders)
     cache.store(page, cache.Entry(_mode(all_refs, frame, follow), serial, events, page.frames.main.loader_id, snap,
                                   {i: f for i, f in facts.items() if i in loaders}))
     return snap
