@@ -7,7 +7,8 @@ import stat
 
 import pytest
 
-from verdex_cli.fields import MASK, redact_line
+from verdex_cli.commands.registry import redact_line
+from verdex_cli.fields import MASK
 from verdex_cli.repl.app import _history
 from verdex_cli.repl.history import PrivateHistory
 

@@ -40,17 +40,6 @@ HINTS = {
 }
 
 
-def redact_line(line: str) -> str:
-    """`fill REF secret` -> `fill REF ••••••`: the command and its target kept, the text masked."""
-    from .commands.registry import _after_first_word  # (late: the commands import this module)
-
-    head, _, tail = line.strip().partition(" ")
-    tail = tail.strip()
-    rest = _after_first_word(tail)
-    target = tail[: len(tail) - len(rest)].strip()
-    return f"{head} {target} {MASK}"
-
-
 def field_info(page: Page, res: Resolved) -> dict:
     info = fields_call(page, res.frame, f"info({res.ref.n})")
     if info.get("status") == "removed":

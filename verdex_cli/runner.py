@@ -15,9 +15,8 @@ from . import changes, session_log
 from .browser.cdp import user_command
 from .commands import REGISTRY, Result
 from .commands.context import ACTIONS, Workspace
-from .commands.registry import Parsed
+from .commands.registry import Parsed, redact_line
 from .errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, exit_status
-from .fields import redact_line
 from .timing import Timings, phase
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import UsageError, VerdexError
+from ..fields import MASK
 
 
 @dataclass
@@ -256,3 +257,12 @@ def command(name: str, *, usage: str, help: str, aliases: tuple[str, ...] = (), 
         return fn
 
     return wrap
+
+
+def redact_line(line: str) -> str:
+    """`fill REF secret` -> `fill REF ••••••`: the command and its target kept, the text masked."""
+    head, _, tail = line.strip().partition(" ")
+    tail = tail.strip()
+    rest = _after_first_word(tail)
+    target = tail[: len(tail) - len(rest)].strip()
+    return f"{head} {target} {MASK}"
