@@ -103,6 +103,20 @@ def test_settling_waits_for_a_burst_of_changes_to_end(driver, demo):
     assert not any("still changing" in n for n in out.notes)
 
 
+def test_a_script_animating_inline_styles_does_not_hold_an_action_up(driver, demo):
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<div id=spin>*</div><button id=go>Go</button><p id=out>idle</p>';
+      document.getElementById('go').onclick = () => { document.getElementById('out').textContent = 'went'; };
+      let a = 0; window.spin = setInterval(() => {
+        document.getElementById('spin').style.transform = 'rotate(' + (a += 5) + 'deg)'; }, 10)""")
+    go = ref_named(driver.ok("snapshot").data, "Go")
+    out = driver.run("click " + go)
+    driver.js("clearInterval(window.spin)")
+    assert out.ok and not any("still changing" in n for n in out.result.notes)
+    assert out.elapsed_ms < 1500
+    assert [(c["was"]["value"], c["value"]) for c in out.result.data["changes"]["changed"]] == [("idle", "went")]
+
+
 def test_a_page_that_never_settles_is_said_so_within_the_timeout(driver, demo):
     driver.ok("open " + demo.url("blank.html"))
     driver.js("""document.body.innerHTML = '<button id=go>Go</button><p id=out>0</p>';

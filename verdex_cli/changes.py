@@ -14,7 +14,7 @@ from .page_state import PageState, Shot, compare
 from .timing import phase
 
 QUIET_MS = 80.0    # settled: no DOM change, input or focus move for this long (and this long since the input)
-SETTLE_MAX = 3.0   # at most this long (or --timeout, if shorter) waiting for a page that keeps changing
+SETTLE_MAX = 2.0   # at most this long (or --timeout, if shorter) waiting for a page that keeps changing
 
 
 NO_BASELINE = ("No snapshot of this page to compare with, so no changes are shown: take a 'snapshot' "

@@ -29,6 +29,16 @@ const Observer = (() => {
   let hadFocus = false;        // while the window has no focus, so this is compared as well)
   let changedAt = 0;           // performance.now() of the last change seen
   const mark = () => { dirty = true; changedAt = performance.now(); };
+  // A DOM change: dirty. Inline-style-only changes (a script animating transform or opacity every
+  // frame) leave the settle clock alone, so they cannot hold an action up; they still make it dirty.
+  function changed(records) {
+    pointerRules = null;
+    dirty = true;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i];
+      if (r.type !== 'attributes' || r.attributeName !== 'style') { changedAt = performance.now(); return; }
+    }
+  }
   let pointerRules = null;     // [sheet count, answer]: do :hover/:active rules change the tree?
   const TREE_PROPS = /(^|[;{\s])(display|visibility|content|opacity)\s*:/;
 
@@ -41,7 +51,7 @@ const Observer = (() => {
   function start() {
     if (started) return;
     started = true;
-    mo = new MutationObserver(() => { pointerRules = null; mark(); });
+    mo = new MutationObserver(changed);
     mo.observe(document, OPTIONS);
     const opts = { capture: true, passive: true };
     for (const type of ['input', 'change', 'toggle', 'focusin', 'focusout', 'reset', 'load', 'error'])
@@ -111,14 +121,15 @@ const Observer = (() => {
   // The cache check: pending mutation records count, so no microtask timing matters.
   function isDirty() {
     if (!started) return true;
-    if (mo && mo.takeRecords().length) dirty = true;
+    if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
     return dirty || deepActive() !== active || document.hasFocus() !== hadFocus || animating();
   }
 
   // For settling after an action: dirty or not, and milliseconds since the last DOM change, input
-  // or focus move (running animations do not count here: a spinner must not hold an action up).
+  // or focus move (running animations and inline-style changes do not count here: a spinner must
+  // not hold an action up).
   function quiet() {
-    if (mo && mo.takeRecords().length) mark();
+    if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
     const d = isDirty();
     return { dirty: d, idle: changedAt ? performance.now() - changedAt : 1e9 };
   }
