@@ -176,3 +176,16 @@ def test_compact_options_keep_their_refs_in_changes(driver, demo, mode):
     assert len(renamed) == 1 and renamed[0]["ref"] and renamed[0]["was"]["name"] == "Choice 7"
     if option:
         assert renamed[0]["ref"] == option
+
+
+def test_ctrl_c_while_capturing_changes_keeps_the_actions_result(driver, demo, monkeypatch):
+    driver.ok("open " + demo.url("shop.html"))
+    mug = next(r for r, i in driver.ok("snapshot").data["refs"].items() if i["name"] == "Add to cart")
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("verdex_cli.changes.settle", interrupted)
+    out = driver.ok("click " + mug)  # the click happened: it is reported, not 'cancelled'
+    assert out.data["changes"] is None and any("Stopped before" in n for n in out.notes)
+    assert driver.js("document.getElementById('add-mug').textContent") == "Added"

@@ -36,16 +36,18 @@ def after_action(state: PageState, page, main_before: str) -> tuple[dict | None,
     if page.frames.main.loader_id != main_before:
         return {"added": [], "removed": [], "changed": [], "navigated": True}, []
     notes = []
-    with phase("changes: settle"):
-        settled = settle(page, min(SETTLE_MAX, page.timeout))
-    if not settled:
-        notes.append(f"The page was still changing after {min(SETTLE_MAX, page.timeout):g} s; "
-                     "the changes are as of then.")
     try:
+        with phase("changes: settle"):
+            settled = settle(page, min(SETTLE_MAX, page.timeout))
+        if not settled:
+            notes.append(f"The page was still changing after {min(SETTLE_MAX, page.timeout):g} s; "
+                         "the changes are as of then.")
         with phase("changes: capture"):
             snap, cached = state.snapshot(page, all_refs=_all_refs(page), trust_observer=True)
     except VerdexError as exc:
         return None, notes + [f"Could not capture what changed: {exc.message}"]
+    except KeyboardInterrupt:  # the action itself happened: its result stands
+        return None, notes + ["Stopped before what changed was captured ('snapshot' shows the page)."]
     if page.frames.main.loader_id != main_before:  # navigated while settling
         return {"added": [], "removed": [], "changed": [], "navigated": True}, notes
     if cached:
