@@ -21,6 +21,10 @@ const __verdexBridge = (() => {
   const MAYBE_INTERACTIVE = 'a[href], area[href], button, input, select, textarea, [tabindex], [role], [contenteditable]';
 
   let owners = [];                 // frame owner elements of the last snapshot
+  // owner element -> {id: frame id, win: its contentWindow} as Python found it (tagOwners): the next
+  // capture names the frame at once. A new browsing context in the element (re-inserted, replaced)
+  // has another window, so the cached id is not used for it.
+  const ownerFrames = new WeakMap();
   const init = Registry.init;
   const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
 
@@ -66,6 +70,8 @@ const __verdexBridge = (() => {
       nameInto(node, el, role);
       node.fo = owners.length;
       owners.push(el);
+      const known = ownerFrames.get(el);
+      if (known && known.win === el.contentWindow && known.win) node.fid = known.id;
       out.push(node);
       return;
     }
@@ -179,6 +185,10 @@ const __verdexBridge = (() => {
   }
 
   function owner(k) { return owners[k]; }
+  function tagOwners(ids) {  // {slot: frame id} for owners of the last snapshot
+    for (const k in ids) { const el = owners[k]; if (el) ownerFrames.set(el, { id: ids[k], win: el.contentWindow }); }
+    return true;
+  }
 
   // ---- resolving a ref for an action -------------------------------------
   function composedContains(outer, inner) {
@@ -406,6 +416,6 @@ const __verdexBridge = (() => {
 
   function element_(n) { return Registry.get(n) || null; }
 
-  return { aria: Aria, init, snapshot, dirty: Observer.isDirty, quiet: Observer.quiet, owner, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
+  return { aria: Aria, init, snapshot, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
     element: element_, issue, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
 })();

@@ -118,28 +118,74 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
     if data.get("owners", 1):  # the bridge says how many frame owners it found
         _collect_owners(root, owners)
     if owners:
-        local_tree = fr.target.call("Page.getFrameTree")["frameTree"]  # frames this target hosts
-        for node in owners:
+        _stitch(page, fr, owners, seen, notes, depth, facts, reuse, follow)
+    return root
+
+
+def _stitch(page: Page, fr: Frame, owners: list[dict], seen: list[Frame], notes: list[str], depth: int,
+            facts: dict[int, dict], reuse: dict[int, dict] | None, follow: bool) -> None:
+    """Find and capture the frame behind each frame owner of ``fr``'s tree. An owner the bridge
+    remembers (``fid``: the frame id found for that element before, same browsing context) costs no
+    lookup; the others are looked up through the DOM and remembered for next time."""
+    lookup = _OwnerLookup(page, fr)
+    for node in owners:
+        known = page.frames.by_id.get(node.pop("fid", ""))
+        if known is not None and (known.detached or (known.oopif and not known.target.alive)):
+            known = None
+        try:
+            child = known or lookup.find(node["fo"])
+            if child is None:
+                node["err"] = "frame content is not available (not loaded yet or blocked)"
+                continue
+            node["fi"] = child.index
+            if not follow:
+                continue
+            if depth + 1 > MAX_FRAME_DEPTH:
+                node["err"] = "frame nesting is too deep to capture"
+                continue
             try:
-                with phase(f"stitch f{fr.index}"):
-                    child = _child_frame(page, fr, node["fo"], local_tree)
+                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, facts, reuse, follow)
+            except (CDPError, JSError, ConnectionLost):
+                if known is None:
+                    raise
+                child = lookup.find(node["fo"])  # the remembered frame moved (another process): look again
                 if child is None:
                     node["err"] = "frame content is not available (not loaded yet or blocked)"
                     continue
                 node["fi"] = child.index
-                if not follow:
-                    continue
-                if depth + 1 > MAX_FRAME_DEPTH:
-                    node["err"] = "frame nesting is too deep to capture"
-                    continue
                 node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, facts, reuse, follow)
-            except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
-                node["err"] = f"frame could not be captured: {_short(exc)}"
+        except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
+            node["err"] = f"frame could not be captured: {_short(exc)}"
+    lookup.done()
+
+
+class _OwnerLookup:
+    """Owner element -> frame through the DOM (frame tree, owner object, DOM.describeNode), made
+    only when needed; what it finds is told to the bridge (tagOwners) in one call at the end."""
+
+    def __init__(self, page: Page, fr: Frame):
+        self.page, self.fr = page, fr
+        self.local_tree: dict | None = None
+        self.found: dict[int, str] = {}
+
+    def find(self, slot: int) -> Frame | None:
+        if self.local_tree is None:
+            self.local_tree = self.fr.target.call("Page.getFrameTree")["frameTree"]  # frames this target hosts
+        with phase(f"stitch f{self.fr.index}"):
+            child = _child_frame(self.page, self.fr, slot, self.local_tree)
+        if child is not None:
+            self.found[slot] = child.frame_id
+        return child
+
+    def done(self) -> None:
+        if self.local_tree is None:
+            return
         try:
-            fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
+            self.fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
+            if self.found:
+                self.page.frames.eval(self.fr, f"__verdexBridge.tagOwners({json.dumps(self.found)})")
         except VerdexError:
             pass
-    return root
 
 
 def _flat_note(notes: list[str], fr: Frame, flat: int) -> None:
