@@ -156,7 +156,6 @@ def main() -> None:
     SITE.mkdir(parents=True, exist_ok=True)
     (SITE / "cross.js").write_text(CROSS_JS)
     write_embeds()
-    (SITE / "embeds" / "cross.js").write_text(CROSS_JS)
     p = page
     p("news-front.html", "Daily News", header("Daily News", 9) + "<main><h1>Top stories</h1>" +
       "".join(f"<article><h2><a href='#'>{title(7)}</a></h2><p>{words(30)}</p></article>" for _ in range(40)) +
