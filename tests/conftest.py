@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
+
+# Every patched capture (snapshot/incremental.js) in the suite is compared with a whole capture of
+# the same page, and a difference fails the command (set before verdex_cli is imported).
+os.environ.setdefault("VERDEX_CHECK_PATCHES", "1")
 
 from verdex_cli.app import AppOptions
 from verdex_cli.browser import launch

@@ -25,6 +25,7 @@ const __verdexBridge = (() => {
   // capture names the frame at once. A new browsing context in the element (re-inserted, replaced)
   // has another window, so the cached id is not used for it.
   const ownerFrames = new WeakMap();
+  const EL = Incremental.EL;        // node -> its element, for patches (incremental.js)
   const init = Registry.init;
   const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
 
@@ -65,6 +66,7 @@ const __verdexBridge = (() => {
     const tag = el.localName;
     const tier = tierOf(el, role, inContainer, tag);
     const node = { r: role };
+    node[EL] = el;
     if (tier) { node.e = issue(el, tier); node.t = tier; }
     if (role === 'iframe') {
       nameInto(node, el, role);
@@ -160,8 +162,20 @@ const __verdexBridge = (() => {
     else out.push(ch);
   }
 
-  function snapshot(within) {  // within: a ref number, for the subtree of that element only
-    if (within === undefined) Observer.clean();  // a whole-frame capture: the frame is clean from here on
+  // A whole frame (within: none or 0) or the subtree of one element (within: its ref number). With
+  // `cap` (the number of this frame's last capture, as the caller holds its tree), the answer may be
+  // patches to that tree (incremental.js) instead of the whole tree.
+  // `check`: a whole capture that changes nothing the next capture relies on (tests compare it with
+  // a patched tree).
+  function snapshot(within, cap, check) {
+    const whole = !within && !check;
+    if (whole) {
+      const dirt = Observer.take();  // what changed since the last capture; clean from here on
+      if (cap) {
+        const out = patch(cap, dirt);
+        if (out !== null) return out;
+      }
+    }
     owners = [];
     Aria.begin();
     Registry.begin();
@@ -169,19 +183,51 @@ const __verdexBridge = (() => {
     let root;
     let gone;
     let flat = 0;
+    let deep = false;
     try {
-      root = { r: 'document', n: (document.title || '').replace(WS, ' ').trim(), c: [] };
+      root = { r: 'document', n: title(), c: [] };
       const start = within ? Registry.get(within) : document.body || document.documentElement;
       if (within && start && start.isConnected) element(start, root.c, false);
       else if (!within && start) walk(start, root.c, false);
-      if (Deep.drain(walk)) Deep.expand(root);
+      if (Deep.drain(walk)) { Deep.expand(root); deep = true; }
       flat = Deep.flatten(root);
+    } finally {
+      gone = carried.concat(Registry.end());
+      carried = [];
+      Aria.end();
+    }
+    const tiers = Registry.tiers();
+    const out = { root, counter: Registry.counter, url: location.href, gone, flat, owners: owners.length, tiers };
+    if (whole) out.cap = Incremental.remember(root, tiers, !deep && !flat);
+    return JSON.stringify(out);
+  }
+
+  let carried = [];  // refs let go of by a patch attempt that gave way to a whole capture
+
+  function title() { return (document.title || '').replace(WS, ' ').trim(); }
+
+  // Patches for what changed since capture `cap`, as JSON; null when the whole frame must be captured.
+  function patch(cap, dirt) {
+    Aria.begin();
+    Registry.begin();
+    let res = null;
+    let gone;
+    try {
+      res = Incremental.update(cap, dirt, (el, inContainer) => {
+        Deep.begin();
+        const out = [];
+        element(el, out, inContainer);
+        return Deep.drain(walk) ? null : out;
+      });
     } finally {
       gone = Registry.end();
       Aria.end();
     }
-    return JSON.stringify({ root, counter: Registry.counter, url: location.href, gone, flat, owners: owners.length,
-      tiers: Registry.tiers() });
+    if (res === null) { carried = gone; return null; }  // the whole capture reports them
+    const t = title();
+    Incremental.title(t);
+    return JSON.stringify({ patch: res.patches, title: t, counter: Registry.counter, url: location.href, gone,
+      flat: 0, owners: owners.length, tiers: res.tiers, cap: Incremental.cap });
   }
 
   function owner(k) { return owners[k]; }
@@ -398,7 +444,7 @@ const __verdexBridge = (() => {
   }
 
   // Forget every ref of this document (reset-refs); numbering restarts unless kept.
-  const reset = Registry.reset;
+  function reset(keepCounter) { Incremental.forget(); Registry.reset(keepCounter); }
 
   // Look-alikes of removed ref n in its place (see Registry.successors); each gets a ref.
   function successors(n, role, name) {
@@ -416,6 +462,6 @@ const __verdexBridge = (() => {
 
   function element_(n) { return Registry.get(n) || null; }
 
-  return { aria: Aria, init, snapshot, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
+  return { aria: Aria, init, snapshot, check: () => snapshot(0, 0, true), dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
     element: element_, issue, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
 })();

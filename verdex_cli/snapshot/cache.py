@@ -30,14 +30,18 @@ class Entry:
     main_loader: str
     snap: Snapshot
     facts: dict[int, dict] = field(default_factory=dict)  # frame index -> bridge facts, tree under "root"
+    memo: object = None  # the text renderer's memo of this snapshot's subtrees (render_text.Memo)
 
 
 def store(page: Page, entry: Entry) -> None:
     page.snapshot_cache = entry
 
 
-def forget(page: Page) -> None:
+def forget(page: Page) -> object:
+    """Drop the entry; returns its text renderer memo (rendering the next capture may reuse it)."""
+    entry = getattr(page, "snapshot_cache", None)
     page.snapshot_cache = None
+    return entry.memo if entry is not None else None
 
 
 def lookup(page: Page, mode: tuple, trust_observer: bool = False) -> tuple[Snapshot | None, dict[int, dict] | None]:

@@ -31,7 +31,8 @@ def aria_source() -> str:
 def bridge_source() -> str:
     bridge = "".join((HERE / part).read_text(encoding="utf-8")
                      for part in ("bridge.js", "fields.js", "targets.js", "structure.js"))
-    registry = "".join((HERE / part).read_text(encoding="utf-8") for part in ("registry.js", "deep.js", "observer.js"))
+    registry = "".join((HERE / part).read_text(encoding="utf-8")
+                       for part in ("registry.js", "deep.js", "sheets.js", "observer.js", "incremental.js"))
     # One scope for all; idempotent, because Chrome hands back the same
     # isolated world when one with this name already exists in the document.
     return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + registry + "\n" + bridge
@@ -40,23 +41,27 @@ def bridge_source() -> str:
 
 def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[int, dict] | None = None,
                  start: Frame | None = None, follow: bool = True,
-                 within: tuple[Frame, int] | None = None) -> tuple[dict, list[FrameInfo], list[str]]:
+                 within: tuple[Frame, int] | None = None,
+                 prior: dict[int, dict] | None = None, check: bool = False) -> tuple[dict, list[FrameInfo], list[str]]:
     """Return (stitched root, frames in index order, notes).
 
     ``reuse``: frame index -> that frame's facts from an earlier capture (its tree under "root"), for
     frames known unchanged (see snapshot/cache.py); their trees are stitched in without a capture.
     ``facts`` (filled in): per captured frame, what the bridge said, its tree under "root".
     ``start``: capture from this frame instead of the main frame; ``follow=False``: frame owners show
-    their frame index but no content. ``within`` (frame, ref number): only that element's subtree."""
+    their frame index but no content. ``within`` (frame, ref number): only that element's subtree.
+    ``prior``: frame index -> facts of the last capture (all frames); a changed frame whose bridge
+    still holds that capture's tree answers with patches to it (incremental.js), spliced in here.
+    ``check``: capture every frame whole, leaving the bridges' change tracking as it was."""
     page.frames.refresh()
     notes: list[str] = []
     seen: list[Frame] = []
     facts = {} if facts is None else facts
-    expr = SNAP
+    expr = CHECK if check else SNAP
     if within is not None:
-        start, expr, reuse = within[0], f"__verdexBridge.snapshot({within[1]})", None
-    root = _capture_frame(page, start or page.frames.main, seen, notes, depth=0, facts=facts, reuse=reuse or {},
-                          follow=follow, expr=expr)
+        start, expr, reuse, prior = within[0], f"__verdexBridge.snapshot({within[1]})", None, None
+    ctx = _Ctx(page, seen, notes, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP)
+    root = _capture_frame(ctx, start or page.frames.main, depth=0, expr=expr)
     frames = []
     for f in seen:
         data = facts.get(f.index, {})
@@ -68,48 +73,39 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
 
 
 SNAP = "__verdexBridge.snapshot()"
+CHECK = "__verdexBridge.check()"
 
 
-def _reuse_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int,
-                 facts: dict[int, dict], reuse: dict[int, dict], follow: bool) -> dict:
-    """An unchanged frame: its cached tree, with its child frames stitched in again (each reused or
-    captured, whichever it needs)."""
-    old = reuse[fr.index]
-    seen.append(fr)
-    facts[fr.index] = dict(old, gone=[])  # its tombstones were recorded when it was captured
-    if old.get("flat"):
-        _flat_note(notes, fr, old["flat"])
-    root = old["root"]
-    owners: list = []
-    _collect_owners(root, owners)
-    for node in owners:
-        child = page.frames.get(node.get("fi", -1))
-        node.pop("sub", None)
-        if child is None or child.detached:
-            node["err"] = "frame content is not available (not loaded yet or blocked)"
-            continue
-        node.pop("err", None)
-        if not follow:
-            continue
-        try:
-            node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, facts, reuse, follow)
-        except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
-            node["err"] = f"frame could not be captured: {_short(exc)}"
-    return root
+class _Ctx:
+    """What one capture carries from frame to frame."""
+
+    def __init__(self, page: Page, seen: list[Frame], notes: list[str], facts: dict[int, dict],
+                 reuse: dict[int, dict], follow: bool, prior: dict[int, dict], whole: str):
+        self.page, self.seen, self.notes, self.facts = page, seen, notes, facts
+        self.reuse, self.follow, self.prior, self.whole = reuse, follow, prior, whole
 
 
-def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], depth: int,
-                   facts: dict[int, dict], reuse: dict[int, dict] | None = None, follow: bool = True,
-                   expr: str = SNAP) -> dict:
-    if reuse and fr.index in reuse:
-        return _reuse_frame(page, fr, seen, notes, depth, facts, reuse, follow)
+def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: str | None = None) -> dict:
+    page = ctx.page
+    expr = expr or ctx.whole
+    if fr.index in ctx.reuse:  # unchanged: its cached tree; its tombstones were recorded when captured
+        old = ctx.reuse[fr.index]
+        return _frame_tree(ctx, fr, depth, dict(old, gone=[]), old["root"])
+    old = ctx.prior.get(fr.index)
+    if old is not None and old.get("cap") and expr == SNAP:
+        expr = f"__verdexBridge.snapshot(0, {int(old['cap'])})"
     with phase(f"capture f{fr.index}"):
         res = page.frames.eval(fr, expr)
         data = json.loads(res["value"])
-    seen.append(fr)
-    facts[fr.index] = data  # "gone": refs the page's registry let go of (tombstones); "tiers": ref counts
+    if "patch" in data:  # the frame's bridge patched the tree of the last capture
+        with phase(f"patch f{fr.index}"):
+            root = splice(old["root"], data.pop("patch"), data.pop("title"))
+        page.frames.note_issued(fr, data["counter"], data.get("url"))
+        return _frame_tree(ctx, fr, depth, dict(old, **data, patched=True), root)
+    ctx.seen.append(fr)
+    ctx.facts[fr.index] = data  # "gone": refs the page's registry let go of (tombstones); "tiers": ref counts
     if data.get("flat"):
-        _flat_note(notes, fr, data["flat"])
+        _flat_note(ctx.notes, fr, data["flat"])
     page.frames.note_issued(fr, data["counter"], data.get("url"))
     root = data.pop("root")
     data["root"] = root
@@ -118,15 +114,61 @@ def _capture_frame(page: Page, fr: Frame, seen: list[Frame], notes: list[str], d
     if data.get("owners", 1):  # the bridge says how many frame owners it found
         _collect_owners(root, owners)
     if owners:
-        _stitch(page, fr, owners, seen, notes, depth, facts, reuse, follow)
+        _stitch(ctx, fr, owners, depth)
     return root
 
 
-def _stitch(page: Page, fr: Frame, owners: list[dict], seen: list[Frame], notes: list[str], depth: int,
-            facts: dict[int, dict], reuse: dict[int, dict] | None, follow: bool) -> None:
+def splice(root: dict, patches: list[dict], title: str) -> dict:
+    """The frame tree ``root`` with each patch's node put at its path (child indices from the root).
+    Copy on write: the nodes on each path are copied, the old tree stays as it was (an earlier
+    snapshot holds it), and every untouched subtree is shared."""
+    if root.get("n", "") != title:
+        root = dict(root, n=title)
+    for p in patches:
+        path = p["p"]
+        root = dict(root, c=list(root["c"]))
+        parent = root
+        for i in path[:-1]:
+            child = parent["c"][i]
+            child = dict(child, c=list(child["c"]))
+            parent["c"][i] = child
+            parent = child
+        parent["c"][path[-1]] = p["n"]
+    return root
+
+
+def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> dict:
+    """A frame tree known without a whole capture (unchanged, or patched): its child frames are
+    stitched in again (each reused, patched or captured, whichever it needs)."""
+    ctx.seen.append(fr)
+    ctx.facts[fr.index] = facts
+    facts["root"] = root
+    if facts.get("flat"):
+        _flat_note(ctx.notes, fr, facts["flat"])
+    owners: list = []
+    if facts.get("owners", 1):
+        _collect_owners(root, owners)
+    for node in owners:
+        child = ctx.page.frames.get(node.get("fi", -1))
+        node.pop("sub", None)
+        if child is None or child.detached:
+            node["err"] = "frame content is not available (not loaded yet or blocked)"
+            continue
+        node.pop("err", None)
+        if not ctx.follow:
+            continue
+        try:
+            node["sub"] = _capture_frame(ctx, child, depth + 1)
+        except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
+            node["err"] = f"frame could not be captured: {_short(exc)}"
+    return root
+
+
+def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
     """Find and capture the frame behind each frame owner of ``fr``'s tree. An owner the bridge
     remembers (``fid``: the frame id found for that element before, same browsing context) costs no
     lookup; the others are looked up through the DOM and remembered for next time."""
+    page = ctx.page
     lookup = _OwnerLookup(page, fr)
     for node in owners:
         known = page.frames.by_id.get(node.pop("fid", ""))
@@ -138,13 +180,13 @@ def _stitch(page: Page, fr: Frame, owners: list[dict], seen: list[Frame], notes:
                 node["err"] = "frame content is not available (not loaded yet or blocked)"
                 continue
             node["fi"] = child.index
-            if not follow:
+            if not ctx.follow:
                 continue
             if depth + 1 > MAX_FRAME_DEPTH:
                 node["err"] = "frame nesting is too deep to capture"
                 continue
             try:
-                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, facts, reuse, follow)
+                node["sub"] = _capture_frame(ctx, child, depth + 1)
             except (CDPError, JSError, ConnectionLost):
                 if known is None:
                     raise
@@ -153,7 +195,7 @@ def _stitch(page: Page, fr: Frame, owners: list[dict], seen: list[Frame], notes:
                     node["err"] = "frame content is not available (not loaded yet or blocked)"
                     continue
                 node["fi"] = child.index
-                node["sub"] = _capture_frame(page, child, seen, notes, depth + 1, facts, reuse, follow)
+                node["sub"] = _capture_frame(ctx, child, depth + 1)
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
             node["err"] = f"frame could not be captured: {_short(exc)}"
     lookup.done()

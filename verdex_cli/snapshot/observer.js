@@ -12,7 +12,11 @@
 // - the pointer moving or pressing, when the document's style sheets have :hover/:active rules that
 //   can show, hide or rename elements (display, visibility, content, opacity); a sheet the
 //   isolated world cannot read (cross-origin) counts as having them.
-// It also keeps the time of the last change, so an action can wait for the page to settle (quiet()).
+// It also keeps the time of the last change, so an action can wait for the page to settle (quiet()),
+// and *where* the page changed (take()), so a capture can re-walk only those parts (incremental.js):
+// the element each mutation or input event touched, or "everything" (overflow) for changes that
+// can reach any element (resize, media queries, :hover/:focus rules that show or hide things,
+// style sheet edits, animations of display/visibility/content, a modal dialog opening).
 // What it cannot see (documented in README): style changes made only through the CSSOM
 // (insertRule, adoptedStyleSheets) and canvas drawing.
 const Observer = (() => {
@@ -29,18 +33,70 @@ const Observer = (() => {
   let hadFocus = false;        // while the window has no focus, so this is compared as well)
   let changedAt = 0;           // performance.now() of the last change seen
   const mark = () => { dirty = true; changedAt = performance.now(); };
+  // Where it changed since the last capture: node -> kinds (TEXT, LIST, ATTR, EVENT), or overflow.
+  const TEXT = 1, LIST = 2, ATTR = 4, EVENT = 8;
+  const MAX_ROOTS = 300;
+  let roots = new Map();
+  let overflow = false;
+  function touch(node, kind) {
+    if (overflow || !node) return;
+    if (roots.size >= MAX_ROOTS && !roots.has(node)) { everything(); return; }
+    roots.set(node, (roots.get(node) | 0) | kind);
+  }
+  function everything() { overflow = true; roots = new Map(); }
+  const markAll = () => { mark(); everything(); };
+  // attributes whose change can reach other elements (idrefs, a modal dialog, slot assignment)
+  const FAR_ATTRS = new Set(['id', 'for', 'slot', 'open', 'usemap', 'name']);
+  function note(r) {
+    const t = r.target;
+    if (inHead(t)) { if (!inTitle(t)) everything(); return; }
+    if (r.type === 'characterData') { touch(t.parentNode, TEXT); return; }
+    if (r.type === 'childList') {
+      if (t.localName === 'style' || sheetNodes(r.addedNodes) || sheetNodes(r.removedNodes)) { everything(); return; }
+      touch(t, LIST);
+      return;
+    }
+    const a = r.attributeName;
+    if (FAR_ATTRS.has(a) && (a !== 'open' || t.localName === 'dialog') && (a !== 'name' || t.localName === 'map')) {
+      everything();
+      return;
+    }
+    if (t.localName === 'link' || t.localName === 'style') { everything(); return; }
+    touch(t, ATTR);
+  }
+  function inHead(n) { const h = document.head; return !!h && (n === h || h.contains(n)); }
+  function inTitle(n) { for (; n; n = n.parentNode) if (n.localName === 'title') return true; return false; }
+  function sheetNodes(list) {
+    for (let i = 0; i < list.length; i++) {
+      const n = list[i];
+      if (n.nodeType !== 1) continue;
+      if (n.localName === 'style' || n.localName === 'link' || (n.firstElementChild && n.querySelector('style, link'))) return true;
+    }
+    return false;
+  }
   // A DOM change: dirty. Inline-style-only changes (a script animating transform or opacity every
   // frame) leave the settle clock alone, so they cannot hold an action up; they still make it dirty.
   function changed(records) {
-    pointerRules = null;
     dirty = true;
+    let settled = true;
     for (let i = 0; i < records.length; i++) {
       const r = records[i];
-      if (r.type !== 'attributes' || r.attributeName !== 'style') { changedAt = performance.now(); return; }
+      if (settled && (r.type !== 'attributes' || r.attributeName !== 'style')) { changedAt = performance.now(); settled = false; }
+      note(r);
     }
   }
-  let pointerRules = null;     // [sheet count, answer]: do :hover/:active rules change the tree?
-  const TREE_PROPS = /(^|[;{\s])(display|visibility|content|opacity)\s*:/;
+  // User input changes a field's state without a mutation: the field (and its radio group).
+  function input(ev) {
+    mark();
+    const t = ev.composedPath ? ev.composedPath()[0] : ev.target;
+    if (!t || t.nodeType !== 1) { everything(); return; }
+    if (t.localName === 'input' && t.type === 'radio' && t.name) {
+      const scope = t.form || t.getRootNode();
+      const all = scope.querySelectorAll ? scope.querySelectorAll('input[type=radio]') : [];
+      for (let i = 0; i < all.length; i++) if (all[i].name === t.name) touch(all[i], EVENT);
+    }
+    touch(t, EVENT);
+  }
 
   function deepActive() {
     let a = document.activeElement;
@@ -54,8 +110,10 @@ const Observer = (() => {
     mo = new MutationObserver(changed);
     mo.observe(document, OPTIONS);
     const opts = { capture: true, passive: true };
-    for (const type of ['input', 'change', 'toggle', 'focusin', 'focusout', 'reset', 'load', 'error'])
-      document.addEventListener(type, mark, opts);
+    for (const type of ['input', 'change', 'toggle', 'reset', 'load', 'error'])
+      document.addEventListener(type, input, opts);
+    for (const type of ['focusin', 'focusout'])
+      document.addEventListener(type, () => { mark(); if (Sheets.any('focus')) everything(); }, opts);
     for (const type of ['animationstart', 'transitionrun']) {
       document.addEventListener(type, () => { running++; dirty = true; }, opts);
     }
@@ -63,35 +121,12 @@ const Observer = (() => {
       document.addEventListener(type, () => { running = Math.max(0, running - 1); dirty = true; }, opts);
     }
     for (const type of ['pointerover', 'pointerout', 'pointerdown', 'pointerup'])
-      document.addEventListener(type, () => { if (pointerSensitive()) mark(); }, opts);
-    window.addEventListener('resize', mark, opts);
-    if (window.visualViewport) window.visualViewport.addEventListener('resize', mark, { passive: true });
+      document.addEventListener(type, () => { if (Sheets.any('hover')) markAll(); }, opts);
+    window.addEventListener('resize', markAll, opts);
+    if (window.visualViewport) window.visualViewport.addEventListener('resize', markAll, { passive: true });
     for (const q of MEDIA) {
-      try { window.matchMedia(q).addEventListener('change', mark); } catch (e) { /* old engines */ }
+      try { window.matchMedia(q).addEventListener('change', markAll); } catch (e) { /* old engines */ }
     }
-  }
-
-  function rulesChangeTree(rules) {
-    for (let i = 0; i < rules.length; i++) {
-      const r = rules[i];
-      if (r.cssRules && r.cssRules.length && rulesChangeTree(r.cssRules)) return true;  // @media, @supports
-      const sel = r.selectorText;
-      if (sel && (sel.includes(':hover') || sel.includes(':active')) && TREE_PROPS.test(r.cssText)) return true;
-    }
-    return false;
-  }
-
-  // Whether moving or pressing the pointer can change what a snapshot shows (cached per sheet count;
-  // any DOM mutation re-checks, since it may have added or changed a <style>).
-  function pointerSensitive() {
-    const sheets = document.styleSheets;
-    if (pointerRules && pointerRules[0] === sheets.length) return pointerRules[1];
-    let answer = false;
-    for (let i = 0; i < sheets.length && !answer; i++) {
-      try { answer = rulesChangeTree(sheets[i].cssRules); } catch (e) { answer = true; }  // unreadable sheet
-    }
-    pointerRules = [sheets.length, answer];
-    return answer;
   }
 
   // Open shadow roots are not covered by an observer on the document: watch each one a snapshot saw.
@@ -114,8 +149,22 @@ const Observer = (() => {
     start();
     if (mo) mo.takeRecords();
     dirty = false;
+    roots = new Map();
+    overflow = false;
     active = deepActive();
     hadFocus = document.hasFocus();
+  }
+
+  // What changed since the last capture ({overflow, roots}), then clean: the capture that asks
+  // sees the new state. Before the first capture everything counts as changed.
+  function take() {
+    const wasStarted = started;
+    if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
+    if (deepActive() !== active && Sheets.any('focus')) everything();
+    if (animating() && Sheets.animatesTree()) everything();
+    const out = { overflow: overflow || !wasStarted, roots };
+    clean();
+    return out;
   }
 
   // The cache check: pending mutation records count, so no microtask timing matters.
@@ -134,5 +183,5 @@ const Observer = (() => {
     return { dirty: d, idle: changedAt ? performance.now() - changedAt : 1e9 };
   }
 
-  return { start, clean, isDirty, quiet, watchShadow, mark };
+  return { start, clean, take, isDirty, quiet, watchShadow, mark, TEXT, LIST, ATTR, EVENT };
 })();

@@ -46,13 +46,51 @@ def _states(s: dict) -> str:
     return "".join(parts)
 
 
-class TextRenderer:
+MEMO_DEPTH = 40  # subtrees are remembered down to this many levels (bounds the memo on deep pages)
+
+
+class Memo:
+    """The rendered lines of a snapshot's subtrees, so the next render of a tree that shares them (a
+    patched tree: snapshot/capture.py splices copies, untouched subtrees are the same objects) copies
+    their lines instead of rendering them again. id(node) -> (node, indent, frame, lines, refs,
+    hidden lines relative to the subtree's first line). Subtrees holding a frame are not kept (their
+    frame's content is stitched in place and may change). Entries of nodes no longer in the tree are
+    dropped when they outnumber the lines (see prune)."""
+
     def __init__(self, prefix: str, compact: bool):
+        self.prefix, self.compact = prefix, compact
+        self.entries: dict[int, tuple] = {}
+
+    def prune(self, root: dict, lines: int) -> None:
+        if len(self.entries) <= 2 * lines + 1000:
+            return
+        live: dict[int, tuple] = {}
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            m = self.entries.get(id(n))
+            if m is not None and m[0] is n:
+                live[id(n)] = m
+            for k in n.get("c") or ():
+                if not isinstance(k, str):
+                    stack.append(k)
+            if "sub" in n:
+                stack.append(n["sub"])
+        self.entries = live
+
+
+class TextRenderer:
+    def __init__(self, prefix: str, compact: bool, memo: Memo | None = None):
         self.prefix = prefix
         self.compact = compact
         self.lines: list[str] = []
         self.refs: dict[str, RefInfo] = {}
         self.hidden: dict[int, str] = {}  # line index -> ref, for refs compact mode does not show
+        usable = memo is not None and memo.prefix == prefix and memo.compact == compact
+        self.memo = memo if usable else Memo(prefix, compact)
+        self._ref_order: list[tuple[str, RefInfo]] = []
+        self._hidden_order: list[tuple[int, str]] = []
+        self._frames = 0  # frame owners rendered so far (a subtree holding one is not remembered)
 
     def render(self, root: dict) -> str:
         head = "- document"
@@ -61,26 +99,49 @@ class TextRenderer:
         kids = root.get("c") or []
         self.lines.append(head + (":" if kids else ""))
         self._children(kids, "  ", root.get("fi", 0), named_from_content=False)
+        self.memo.prune(root, len(self.lines))
         return "\n".join(self.lines)
 
     def _children(self, kids: list, indent: str, frame: int, named_from_content: bool) -> None:
         # an explicit stack, not recursion: a page can nest thousands of levels deep
-        stack = [(iter(kids), indent, frame, named_from_content)]
+        lines, memo = self.lines, self.memo.entries
+        stack = [(iter(kids), indent, frame, named_from_content, None, 0, 0, 0, 0)]
         while stack:
-            it, indent, frame, named_from_content = stack[-1]
+            it, indent, frame, named_from_content = stack[-1][:4]
             for ch in it:
                 if isinstance(ch, str):
                     if not named_from_content:
                         text = ch.strip()
                         if text:
-                            self.lines.append(f"{indent}- text: {one_line(text)}")
-                else:
-                    nested = self._node(ch, indent, frame)
-                    if nested is not None:
-                        stack.append((iter(nested[0]), *nested[1:]))
-                        break
+                            lines.append(f"{indent}- text: {one_line(text)}")
+                    continue
+                m = memo.get(id(ch))
+                if m is not None and m[0] is ch and m[1] == indent and m[2] == frame:
+                    self._replay(m)
+                    continue
+                start, frames, refs, hidden = len(lines), self._frames, len(self._ref_order), len(self._hidden_order)
+                nested = self._node(ch, indent, frame)
+                if nested is not None:
+                    stack.append((iter(nested[0]), *nested[1:], ch, start, refs, hidden, frames))
+                    break
             else:
-                stack.pop()
+                top = stack.pop()
+                node, start = top[4], top[5]
+                if node is not None and top[8] == self._frames and len(top[1]) <= 2 * MEMO_DEPTH + 2:
+                    hidden = [(line - start, ref) for line, ref in self._hidden_order[top[7]:]]
+                    memo[id(node)] = (node, stack[-1][1] if stack else indent, stack[-1][2] if stack else frame,
+                                      lines[start:], self._ref_order[top[6]:], hidden)
+
+    def _replay(self, m: tuple) -> None:
+        base = len(self.lines)
+        self.lines.extend(m[3])
+        refs = self.refs
+        for ref, info in m[4]:
+            refs[ref] = info
+        self._ref_order.extend(m[4])
+        for rel, ref in m[5]:
+            self.hidden[base + rel] = ref
+            self._hidden_order.append((base + rel, ref))
 
     def _node(self, node: dict, indent: str, frame: int) -> tuple | None:
         """Add the node's line; return (children, indent, frame, named_from_content) to list under it."""
@@ -102,6 +163,7 @@ class TextRenderer:
             line.append(" [native]")  # drawn by the browser (media controls): no element, no ref
         child_frame = frame
         if "fo" in node:
+            self._frames += 1
             child_frame = node.get("fi", frame)
             if "fi" in node:
                 line.append(f" [frame=f{child_frame}]")
@@ -109,11 +171,13 @@ class TextRenderer:
             ref = f"{self.prefix}f{frame}e{ref_no}"
             tier = node.get("t", 1)
             shown = not (self.compact and tier == 2)
-            self.refs[ref] = RefInfo(ref, role, name, frame, tier, shown)
+            info = self.refs[ref] = RefInfo(ref, role, name, frame, tier, shown)
+            self._ref_order.append((ref, info))
             if shown:
                 line.append(f" [ref={ref}]")
             else:
                 self.hidden[len(self.lines)] = ref  # this node's line is the next one
+                self._hidden_order.append((len(self.lines), ref))
         if "err" in node:
             self.lines.append("".join(line) + ":")
             self.lines.append(f"{indent}  - note: {node['err']}")

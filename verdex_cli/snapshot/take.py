@@ -3,7 +3,9 @@ the page state's job (page_state.py), one layer up."""
 
 from __future__ import annotations
 
+import difflib
 import gc
+import os
 
 from ..browser.frames import Frame
 from ..browser.page import Page
@@ -14,6 +16,21 @@ from .model import Snapshot
 from .render_text import TextRenderer, count_refs
 
 COMPACT_LIMIT = 100
+# Developer check (the test suite sets it): every patched capture is compared with a whole capture.
+CHECK_PATCHES = bool(os.environ.get("VERDEX_CHECK_PATCHES"))
+
+
+class PatchMismatch(AssertionError):
+    """A patched snapshot differs from a whole capture of the same page (a bug in incremental.js)."""
+
+
+def _check_patched(page: Page, text: str, compact: bool, frame: Frame | None, follow: bool) -> None:
+    root, _, _ = capture_tree(page, start=frame, follow=follow, check=True)
+    whole = TextRenderer(page.prefix, compact).render(root)
+    if whole != text:
+        diff = "\n".join(difflib.unified_diff(whole.splitlines(), text.splitlines(), "whole", "patched", n=1,
+                                              lineterm=""))
+        raise PatchMismatch("patched snapshot differs from a whole capture:\n" + diff[:4000])
 
 
 def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool = False,
@@ -22,12 +39,14 @@ def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool
     """(snapshot, cached): the last snapshot when the page has not changed since (snapshot/cache.py),
     else a capture of the frames that changed, numbered ``number``. ``fresh`` always captures everything. ``frame``: only
     that frame (and the frames inside it); ``follow=False``: frame boundaries only."""
-    reuse = None
+    reuse = prior = None
     if not fresh:
         hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow), trust_observer)
         if hit is not None:
             return hit, True
-    return take_snapshot(page, number, all_refs, reuse=reuse, frame=frame, follow=follow), False
+        if reuse is not None:  # the watchers vouch for the page: changed frames may be patched
+            prior = page.snapshot_cache.facts
+    return take_snapshot(page, number, all_refs, reuse=reuse, frame=frame, follow=follow, prior=prior), False
 
 
 def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True) -> tuple:
@@ -35,30 +54,30 @@ def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True) -> tu
 
 
 def take_snapshot(page: Page, number: int, all_refs: bool = False, reuse: dict | None = None,
-                  frame: Frame | None = None, follow: bool = True) -> Snapshot:
+                  frame: Frame | None = None, follow: bool = True, prior: dict | None = None) -> Snapshot:
     # A big page makes tens of thousands of small dicts at once: keep the cyclic
     # garbage collector out of the way until they are built (it finds nothing).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _take(page, number, all_refs, reuse, frame, follow)
+        return _take(page, number, all_refs, reuse, frame, follow, prior)
     finally:
         if was_enabled:
             gc.enable()
 
 
 def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Frame | None,
-          follow: bool) -> Snapshot:
+          follow: bool, prior: dict | None) -> Snapshot:
     serial, events = page.serial, page.frames.structure_events
-    cache.forget(page)
+    memo = cache.forget(page)
     facts: dict[int, dict] = {}
-    root, frames, notes = capture_tree(page, reuse, facts, start=frame, follow=follow)
+    root, frames, notes = capture_tree(page, reuse, facts, start=frame, follow=follow, prior=prior)
     if all(f.tiers is not None for f in frames):  # counted by the bridge: no walk over the tree here
         t1, t2 = sum(f.tiers[0] for f in frames), sum(f.tiers[1] for f in frames)
     else:
         t1, t2 = count_refs(root)
     compact = (t1 + t2) > COMPACT_LIMIT and not all_refs
-    renderer = TextRenderer(page.prefix, compact)
+    renderer = TextRenderer(page.prefix, compact, memo)
     with phase("render"):
         text = renderer.render(root)
     if compact and t2:
@@ -71,7 +90,9 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
         fr = page.frames.get(f.index)
         if fr is not None:
             loaders[f.index] = fr.loader_id
+    if CHECK_PATCHES and any(f.get("patched") for f in facts.values()):
+        _check_patched(page, text, compact, frame, follow)
     snap = Snapshot(number, text, root, renderer.refs, frames, notes, compact, renderer.hidden, loaders)
     cache.store(page, cache.Entry(_mode(all_refs, frame, follow), serial, events, page.frames.main.loader_id, snap,
-                                  {i: f for i, f in facts.items() if i in loaders}))
+                                  {i: f for i, f in facts.items() if i in loaders}, renderer.memo))
     return snap
