@@ -21,6 +21,7 @@ const __verdexBridge = (() => {
   const MAYBE_INTERACTIVE = 'a[href], area[href], button, input, select, textarea, [tabindex], [role], [contenteditable]';
 
   let owners = [];                 // frame owner elements of the last snapshot
+  let tracking = false;            // this walk is what the next capture compares with (fields)
   // owner element -> {id: frame id, win: its contentWindow} as Python found it (tagOwners): the next
   // capture names the frame at once. A new browsing context in the element (re-inserted, replaced)
   // has another window, so the cached id is not used for it.
@@ -64,6 +65,7 @@ const __verdexBridge = (() => {
     const role = Aria.role(el);
     if (role === null || role === undefined) { walk(el, out, inContainer); return; }
     const tag = el.localName;
+    if (tracking && (tag === 'input' || tag === 'select' || tag === 'textarea')) Observer.field(el);
     const tier = tierOf(el, role, inContainer, tag);
     const node = { r: role };
     node[EL] = el;
@@ -177,6 +179,8 @@ const __verdexBridge = (() => {
       }
     }
     owners = [];
+    if (whole) Observer.resetFields();
+    tracking = whole;
     Aria.begin();
     Registry.begin();
     Deep.begin();
@@ -213,6 +217,7 @@ const __verdexBridge = (() => {
     let res = null;
     let gone;
     try {
+      tracking = true;
       res = Incremental.update(cap, dirt, (el, inContainer) => {
         Deep.begin();
         const out = [];

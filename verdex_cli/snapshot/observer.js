@@ -85,6 +85,36 @@ const Observer = (() => {
       note(r);
     }
   }
+  // A script can set a field's value, checked or selected state with no mutation and no event (a
+  // "select all" checkbox checking the others): each field a capture showed is kept with its state,
+  // and compared at the next check.
+  let fields = new Map();
+  function fieldKey(el) {
+    if (el.localName === 'select') {
+      let k = '';
+      for (let i = 0; i < el.options.length; i++) k += el.options[i].selected ? '1' : '0';
+      return k;
+    }
+    if (el.type === 'checkbox' || el.type === 'radio') return (el.checked ? 'c' : '') + (el.indeterminate ? 'i' : '');
+    return el.value;
+  }
+  function field(el) { fields.set(el, fieldKey(el)); }
+  function resetFields() { fields = new Map(); }
+  // Did a field change since it was shown? With `note`, each changed field counts as changed there.
+  function fieldsChanged(noteThem) {
+    let any = false;
+    for (const [el, k] of fields) {
+      if (!el.isConnected) { fields.delete(el); continue; }
+      const now = fieldKey(el);
+      if (now === k) continue;
+      any = true;
+      if (!noteThem) return true;
+      touch(el, EVENT);
+      fields.set(el, now);
+    }
+    return any;
+  }
+
   // User input changes a field's state without a mutation: the field (and its radio group).
   function input(ev) {
     mark();
@@ -110,7 +140,8 @@ const Observer = (() => {
     mo = new MutationObserver(changed);
     mo.observe(document, OPTIONS);
     const opts = { capture: true, passive: true };
-    for (const type of ['input', 'change', 'toggle', 'reset', 'load', 'error'])
+    for (const type of ['input', 'change', 'toggle', 'reset', 'load', 'error', 'play', 'pause', 'volumechange',
+      'durationchange', 'emptied'])
       document.addEventListener(type, input, opts);
     for (const type of ['focusin', 'focusout'])
       document.addEventListener(type, () => { mark(); if (Sheets.any('focus')) everything(); }, opts);
@@ -161,6 +192,7 @@ const Observer = (() => {
     const wasStarted = started;
     if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
     if (deepActive() !== active && Sheets.any('focus')) everything();
+    if (fieldsChanged(true)) dirty = true;
     if (animating() && Sheets.animatesTree()) everything();
     const out = { overflow: overflow || !wasStarted, roots };
     clean();
@@ -171,7 +203,7 @@ const Observer = (() => {
   function isDirty() {
     if (!started) return true;
     if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
-    return dirty || deepActive() !== active || document.hasFocus() !== hadFocus || animating();
+    return dirty || deepActive() !== active || document.hasFocus() !== hadFocus || animating() || fieldsChanged(false);
   }
 
   // For settling after an action: dirty or not, and milliseconds since the last DOM change, input
@@ -183,5 +215,5 @@ const Observer = (() => {
     return { dirty: d, idle: changedAt ? performance.now() - changedAt : 1e9 };
   }
 
-  return { start, clean, take, isDirty, quiet, watchShadow, mark, TEXT, LIST, ATTR, EVENT };
+  return { start, clean, take, isDirty, quiet, watchShadow, mark, field, resetFields, TEXT, LIST, ATTR, EVENT };
 })();
