@@ -9,7 +9,8 @@
 // How far a change reaches (the "anchor" re-walked for a changed element D):
 // - the nearest ancestor-or-self of D that emitted a node, widened to its parent element first when
 //   a style sheet has sibling rules (`+`/`~`) that set what a snapshot reads;
-// - then up to the topmost emitted ancestor whose name came from its content (it includes D's text);
+// - then up to the topmost emitted ancestor whose name comes from the part of its subtree that holds D
+//   (its content, or its legend, caption, figcaption, svg title; a dialog's heading);
 // - then up again while the re-walk does not give exactly one node (it became hidden, collapsed...);
 // - names given from elsewhere follow their source: a label's control, the elements whose
 //   aria-labelledby names an id inside D or around it, the image of an image map;
@@ -26,6 +27,7 @@ const Incremental = (() => {
   function remember(root, tiers, usable) {
     capNo++;
     last = usable ? { root, tiers: tiers.slice() } : null;
+    named = new Map();
     return capNo;
   }
 
@@ -60,6 +62,20 @@ const Incremental = (() => {
       path.push(next);
       nodes.push(node);
     }
+  }
+
+  // Does this node's name come from a part of its subtree that holds the change (chain: the changed
+  // element and its ancestors)? Names from content, and names from a legend, caption, figcaption,
+  // an svg title, or a dialog's heading.
+  const NAMING_CHILD = { fieldset: 'legend', table: 'caption', figure: 'figcaption', svg: 'title' };
+  function namedBelow(node, chain) {
+    if (node.nc) return true;
+    if (node.r === 'dialog' || node.r === 'alertdialog') return true;
+    const el = node[EL];
+    const want = el && NAMING_CHILD[el.localName];
+    if (!want) return false;
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (c.localName === want && chain.has(c)) return true;
+    return false;
   }
 
   function hasOwner(node) {
@@ -110,9 +126,17 @@ const Incremental = (() => {
   }
 
   // Elements whose name comes from a changed element elsewhere.
-  function dependents(els) {
+  function dependents(els, removedIds) {
     const add = [];
-    let byId = null;
+    if (removedIds.size) {
+      namers(document);
+      for (const m of named.values()) for (const id of removedIds) if (m.has(id)) add.push(...m.get(id));
+      for (const id of removedIds) {
+        const control = id.startsWith('for:') ? document.getElementById(id.slice(4)) : null;
+        if (control) add.push(control);
+      }
+    }
+    for (const el of els) noteNamers(el);  // namers inside changed parts may be new
     for (const el of els) {
       const label = el.closest('label');
       if (label && label.control) add.push(label.control);
@@ -121,7 +145,7 @@ const Incremental = (() => {
       if (map && map.name) for (const img of document.querySelectorAll('img[usemap]')) {
         if (img.getAttribute('usemap') === '#' + map.name) add.push(img);
       }
-      if (byId === null) byId = namedBy(el.getRootNode());
+      const byId = namers(el.getRootNode());
       if (!byId.size) continue;
       for (let n = el; n; n = flatParent(n)) if (n.id && byId.has(n.id)) add.push(...byId.get(n.id));
       if (el.firstElementChild) for (const d of el.querySelectorAll('[id]')) if (byId.has(d.id)) add.push(...byId.get(d.id));
@@ -129,19 +153,33 @@ const Incremental = (() => {
     for (const el of add) els.add(el);
   }
 
-  // id -> elements that take their name (or role) from it, in one tree scope
-  function namedBy(scope) {
-    const m = new Map();
-    if (!scope.querySelectorAll) return m;
-    for (const el of scope.querySelectorAll('[aria-labelledby], [aria-labeledby], input[list]')) {
-      const v = el.getAttribute('aria-labelledby') || el.getAttribute('aria-labeledby') || el.getAttribute('list') || '';
-      for (const id of v.trim().split(/\s+/)) {
-        if (!id) continue;
-        if (!m.has(id)) m.set(id, []);
-        m.get(id).push(el);
-      }
+  // Per tree scope, id -> the elements that take their name (or role) from the element with that
+  // id; listed once after a whole capture, then kept up to date from the changed parts.
+  const NAMERS = '[aria-labelledby], [aria-labeledby], input[list]';
+  let named = new Map();
+  function namers(scope) {
+    let m = named.get(scope);
+    if (m === undefined) {
+      m = new Map();
+      named.set(scope, m);
+      if (scope.querySelectorAll) for (const el of scope.querySelectorAll(NAMERS)) addNamer(m, el);
     }
     return m;
+  }
+  function noteNamers(el) {
+    const m = named.get(el.getRootNode());
+    if (m === undefined) return;  // listed in full when first asked
+    if (el.matches(NAMERS)) addNamer(m, el);
+    if (el.firstElementChild) for (const d of el.querySelectorAll(NAMERS)) addNamer(m, d);
+  }
+  function addNamer(m, el) {
+    const v = el.getAttribute('aria-labelledby') || el.getAttribute('aria-labeledby') || el.getAttribute('list') || '';
+    for (const id of v.trim().split(/\s+/)) {
+      if (!id) continue;
+      let list = m.get(id);
+      if (list === undefined) m.set(id, list = []);
+      if (!list.includes(el)) list.push(el);
+    }
   }
 
   // Patches for what changed, or null (capture the whole frame). `rewalk(el, inContainer)` walks one
@@ -150,7 +188,7 @@ const Incremental = (() => {
     if (last === null || cap !== capNo || dirt.overflow) return null;
     const els = widen(dirt);
     if (els === null) return null;
-    dependents(els);
+    dependents(els, dirt.removedIds);
     const order = [...els].filter((e) => e.isConnected).map((e) => ({ el: e, at: locate(e) }));
     order.sort((a, b) => a.at.path.length - b.at.path.length);
     const done = new Set();
@@ -162,7 +200,7 @@ const Incremental = (() => {
       if (skip) continue;
       const at = locate(item.el);  // again: an earlier patch may have replaced nodes on its path
       let k = at.nodes.length - 1;
-      for (let i = 1; i < k; i++) if (at.nodes[i].nc) { k = i; break; }
+      for (let i = 1; i < k; i++) if (namedBelow(at.nodes[i], at.chain)) { k = i; break; }
       for (;;) {
         if (k <= 0) return null;
         const old = at.nodes[k];

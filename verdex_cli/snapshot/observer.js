@@ -43,7 +43,19 @@ const Observer = (() => {
     if (roots.size >= MAX_ROOTS && !roots.has(node)) { everything(); return; }
     roots.set(node, (roots.get(node) | 0) | kind);
   }
-  function everything() { overflow = true; roots = new Map(); }
+  function everything() { overflow = true; roots = new Map(); removedIds = new Set(); }
+  // ids of removed elements (an element elsewhere may have taken its name from one), and 'for:ID'
+  // for removed labels of a control elsewhere
+  let removedIds = new Set();
+  function idsOf(n) {
+    if (overflow || n.nodeType !== 1) return;
+    if (n.id) removedIds.add(n.id);
+    if (n.localName === 'label' && n.htmlFor) removedIds.add('for:' + n.htmlFor);
+    if (n.firstElementChild) {
+      for (const d of n.querySelectorAll('[id]')) removedIds.add(d.id);
+      for (const d of n.querySelectorAll('label[for]')) removedIds.add('for:' + d.htmlFor);
+    }
+  }
   const markAll = () => { mark(); everything(); };
   // attributes whose change can reach other elements (idrefs, a modal dialog, slot assignment)
   const FAR_ATTRS = new Set(['id', 'for', 'slot', 'open', 'usemap', 'name']);
@@ -54,6 +66,7 @@ const Observer = (() => {
     if (r.type === 'childList') {
       if (t.localName === 'style' || sheetNodes(r.addedNodes) || sheetNodes(r.removedNodes)) { everything(); return; }
       touch(t, LIST);
+      for (let i = 0; i < r.removedNodes.length; i++) idsOf(r.removedNodes[i]);
       return;
     }
     const a = r.attributeName;
@@ -181,6 +194,7 @@ const Observer = (() => {
     if (mo) mo.takeRecords();
     dirty = false;
     roots = new Map();
+    removedIds = new Set();
     overflow = false;
     active = deepActive();
     hadFocus = document.hasFocus();
@@ -194,7 +208,7 @@ const Observer = (() => {
     if (deepActive() !== active && Sheets.any('focus')) everything();
     if (fieldsChanged(true)) dirty = true;
     if (animating() && Sheets.animatesTree()) everything();
-    const out = { overflow: overflow || !wasStarted, roots };
+    const out = { overflow: overflow || !wasStarted, roots, removedIds };
     clean();
     return out;
   }
