@@ -206,6 +206,15 @@ const __verdexBridge = (() => {
     return JSON.stringify(out);
   }
 
+  // A whole capture for tests to compare a patched tree with; `changed`: the page changed since that
+  // patch (timers run between two evaluations), so the two may differ.
+  function check() {
+    const changed = Observer.isDirty();
+    const out = JSON.parse(snapshot(0, 0, true));
+    out.changed = changed;
+    return JSON.stringify(out);
+  }
+
   let carried = [];  // refs let go of by a patch attempt that gave way to a whole capture
 
   function title() { return (document.title || '').replace(WS, ' ').trim(); }
@@ -467,6 +476,6 @@ const __verdexBridge = (() => {
 
   function element_(n) { return Registry.get(n) || null; }
 
-  return { aria: Aria, init, snapshot, check: () => snapshot(0, 0, true), dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
+  return { aria: Aria, init, snapshot, check, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, hits, describe, prepare, arm, disarm, focus, selectAll, fieldValue, options, optionPoint, brief, reset, successors,
     element: element_, issue, get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
 })();
