@@ -30,7 +30,7 @@ def aria_source() -> str:
 @lru_cache(maxsize=1)
 def bridge_source() -> str:
     bridge = "".join((HERE / part).read_text(encoding="utf-8")
-                     for part in ("bridge.js", "fields.js", "targets.js", "structure.js"))
+                     for part in ("act.js", "bridge.js", "fields.js", "targets.js", "structure.js"))
     registry = "".join((HERE / part).read_text(encoding="utf-8")
                        for part in ("registry.js", "deep.js", "sheets.js", "observer.js", "incremental.js"))
     # One scope for all; idempotent, because Chrome hands back the same
