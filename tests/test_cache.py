@@ -91,12 +91,18 @@ def test_resize_and_running_animation_miss(driver, demo):
         page.target.call("Emulation.clearDeviceMetricsOverride")
     driver.js(SETTLE)
     snap(driver)
-    driver.js("document.querySelector('h1').animate([{opacity: 0}, {opacity: 1}], {duration: 60000})")
+    driver.js("document.querySelector('h1').animate([{visibility: 'hidden'}, {visibility: 'visible'}], "
+              "{duration: 60000})")
     assert snap(driver)["cached"] is False
-    assert snap(driver)["cached"] is False  # running animation: never answered from the cache
+    assert snap(driver)["cached"] is False  # an animation that can hide: never answered from the cache
     driver.js("document.getAnimations().forEach(a => a.cancel())")
     snap(driver)
     assert snap(driver)["cached"] is True
+    # a spinner (opacity, transform) cannot change what a snapshot shows: the cache still answers
+    driver.js("document.querySelector('h1').animate([{opacity: 0, transform: 'rotate(0)'}, "
+              "{opacity: 1, transform: 'rotate(360deg)'}], {duration: 60000, iterations: Infinity})")
+    assert snap(driver)["cached"] is True
+    driver.js("document.getAnimations().forEach(a => a.cancel())")
 
 
 def test_commands_and_modes_invalidate(driver, demo):
@@ -181,7 +187,7 @@ def test_child_frame_input_in_cross_origin_frame_misses(driver, demo):
     "document.querySelector('p').firstChild && (document.querySelector('p').firstChild.data += ' more'); 1",
     "document.body.dispatchEvent(new Event('toggle')); 1",
     "document.querySelector('#frame-input').focus(); 1",
-    "document.body.animate([{opacity: 0}, {opacity: 1}], {duration: 60000}); 1",
+    "document.body.animate([{display: 'none'}, {display: 'block'}], {duration: 60000}); 1",
     "document.querySelector('#frame-input').dispatchEvent(new Event('change', {bubbles: true})); 1",
 ])
 def test_each_kind_of_change_in_a_cross_origin_frame_misses(driver, demo, monkeypatch, change):

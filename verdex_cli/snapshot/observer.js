@@ -7,11 +7,14 @@
 //   the focused element compared with the one at the capture),
 // - window resize, visual viewport resize, and media-query changes (colour scheme, reduced motion,
 //   orientation, print),
-// - a CSS transition or animation starting or ending; and while any animation or transition is
-//   running the document always counts as dirty (animations can hide or reveal elements).
+// - a CSS transition or animation starting or ending; and while an animation or transition of a
+//   property a snapshot reads (display, visibility, content, ...: sheets.js) is running, the
+//   document always counts as dirty (it can hide or reveal elements); opacity, transforms and
+//   colours cannot change a snapshot.
 // - the pointer moving or pressing, when the document's style sheets have :hover/:active rules that
-//   can show, hide or rename elements (display, visibility, content, opacity); a sheet the
+//   can show, hide or rename elements (display, visibility, content, ...: sheets.js); a sheet the
 //   isolated world cannot read (cross-origin) counts as having them.
+// - a form field whose value, checked or selected state a script changed (no event, no mutation).
 // It also keeps the time of the last change, so an action can wait for the page to settle (quiet()),
 // and *where* the page changed (take()), so a capture can re-walk only those parts (incremental.js):
 // the element each mutation or input event touched, or "everything" (overflow) for changes that
@@ -217,7 +220,8 @@ const Observer = (() => {
   function isDirty() {
     if (!started) return true;
     if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
-    return dirty || deepActive() !== active || document.hasFocus() !== hadFocus || animating() || fieldsChanged(false);
+    return dirty || deepActive() !== active || document.hasFocus() !== hadFocus || (animating() && Sheets.animatesTree())
+      || fieldsChanged(false);
   }
 
   // For settling after an action: dirty or not, and milliseconds since the last DOM change, input
