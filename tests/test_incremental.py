@@ -208,3 +208,20 @@ def test_random_changes_match_whole_captures(driver, demo, patched, seed):
               return 1; }})()""")
         driver.ok("snapshot")
     assert patched[0] >= 10
+
+
+def test_patches_that_cross_the_compact_limit(driver, demo, patched):
+    """Ref counts are kept through patches: crossing 100 interactive elements turns compact mode on
+    and off exactly as a whole capture would."""
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<main>' + Array.from({length: 96}, (_, i) => '<button>B' + i + '</button>')
+      .join('') + '<div role="listbox" aria-label="Pick"><div id="opts"></div></div></main>'; 1""")
+    assert "note" not in driver.ok("snapshot").data["text"]
+    driver.js("""document.getElementById('opts').innerHTML = Array.from({length: 8},
+      (_, i) => '<div role="option">O' + i + '</div>').join(''); 1""")
+    out = driver.ok("snapshot").data
+    assert any("refs shown for the 96 controls only" in n for n in out["notes"]), out["notes"]
+    driver.js("document.getElementById('opts').innerHTML = ''; 1")
+    out = driver.ok("snapshot").data
+    assert not any("controls only" in n for n in out["notes"])
+    assert patched[0] >= 2
