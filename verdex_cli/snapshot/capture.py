@@ -90,7 +90,7 @@ def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: str | None = None) ->
     expr = expr or ctx.whole
     if fr.index in ctx.reuse:  # unchanged: its cached tree; its tombstones were recorded when captured
         old = ctx.reuse[fr.index]
-        return _frame_tree(ctx, fr, depth, dict(old, gone=[]), old["root"])
+        return _frame_tree(ctx, fr, depth, dict(old, gone=[], patched=False), old["root"])
     old = ctx.prior.get(fr.index)
     if old is not None and old.get("cap") and expr == SNAP:
         expr = f"__verdexBridge.snapshot(0, {int(old['cap'])})"
