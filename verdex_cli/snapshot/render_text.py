@@ -104,7 +104,9 @@ class TextRenderer:
 
     def _children(self, kids: list, indent: str, frame: int, named_from_content: bool) -> None:
         # an explicit stack, not recursion: a page can nest thousands of levels deep
-        lines, memo = self.lines, self.memo.entries
+        lines, memo, compact = self.lines, self.memo.entries, self.compact
+        ref_order, hidden_order = self._ref_order, self._hidden_order
+        reuse = bool(memo)  # a first render has nothing to reuse: no lookups
         stack = [(iter(kids), indent, frame, named_from_content, None, 0, 0, 0, 0)]
         while stack:
             it, indent, frame, named_from_content = stack[-1][:4]
@@ -115,22 +117,31 @@ class TextRenderer:
                         if text:
                             lines.append(f"{indent}- text: {one_line(text)}")
                     continue
-                m = memo.get(id(ch))
-                if m is not None and m[0] is ch and m[1] == indent and m[2] == frame:
-                    self._replay(m)
-                    continue
-                start, frames, refs, hidden = len(lines), self._frames, len(self._ref_order), len(self._hidden_order)
+                if reuse:
+                    m = memo.get(id(ch))
+                    if m is not None and m[0] is ch and m[1] == indent and m[2] == frame:
+                        self._replay(m)
+                        continue
+                start = len(lines)
                 nested = self._node(ch, indent, frame)
                 if nested is not None:
-                    stack.append((iter(nested[0]), *nested[1:], ch, start, refs, hidden, frames))
+                    # where this subtree's refs, hidden lines and frames start (the node's own are in)
+                    rs, hs, fs = len(ref_order), len(hidden_order), self._frames
+                    if ch.get("e"):
+                        rs -= 1
+                        if compact and ch.get("t", 1) == 2:
+                            hs -= 1
+                    if "fo" in ch:
+                        fs -= 1
+                    stack.append((iter(nested[0]), *nested[1:], ch, start, rs, hs, fs))
                     break
             else:
                 top = stack.pop()
-                node, start = top[4], top[5]
+                node = top[4]
                 if node is not None and top[8] == self._frames and len(top[1]) <= 2 * MEMO_DEPTH + 2:
-                    hidden = [(line - start, ref) for line, ref in self._hidden_order[top[7]:]]
-                    memo[id(node)] = (node, stack[-1][1] if stack else indent, stack[-1][2] if stack else frame,
-                                      lines[start:], self._ref_order[top[6]:], hidden)
+                    start = top[5]
+                    hidden = [(line - start, ref) for line, ref in hidden_order[top[7]:]] if len(hidden_order) > top[7] else ()
+                    memo[id(node)] = (node, stack[-1][1], stack[-1][2], lines[start:], ref_order[top[6]:], hidden)
 
     def _replay(self, m: tuple) -> None:
         base = len(self.lines)
