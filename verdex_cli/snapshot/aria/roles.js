@@ -72,8 +72,12 @@
   function hasAccessibleNameAttr(el) {
     const l = el.getAttribute('aria-label');
     if (l && l.trim()) return true;
+    // aria-labelledby names only through a referenced element with some text (accname 2B)
     const lb = labelledbyAttr(el);
-    if (lb && lb.trim()) return true;
+    if (lb && lb.trim().split(/\s+/).some((id) => {
+      const ref = getById(el, id);
+      return !!ref && !!((ref.textContent || '').trim() || (ref.getAttribute('aria-label') || '').trim());
+    })) return true;
     const t = el.getAttribute('title');
     return !!(t && t.trim());
   }
@@ -106,8 +110,14 @@
         if (!isFocusable(el) && !hasGlobalAria(el)) return 'none';
         // Presentational role conflict: fall back to the implicit role.
       } else if (explicit === 'region' || explicit === 'form') {
-        // Unnamed regions and forms are not landmarks (Chrome: generic).
+        // Unnamed regions and forms are not landmarks (Chrome: generic); the next
+        // role token applies instead, if any (wai-aria 1.3 8.1, role fallback).
         if (hasAccessibleNameAttr(el)) return explicit;
+        const later = (el.getAttribute('role') || '').trim().toLowerCase().split(/\s+/);
+        const alt = later.slice(later.indexOf(explicit) + 1).find((t) => VALID_ROLES.has(t) &&
+          t !== 'region' && t !== 'form' && t !== 'none' && t !== 'presentation' &&
+          !REQUIRED_CONTEXT[t] && !NATIVE_FALLBACK_CONTEXT[t]);
+        if (alt) return alt === 'image' ? 'img' : alt;
       } else if (REQUIRED_CONTEXT[explicit]) {
         // Chrome drops option/treeitem/listitem outside their container.
         if (REQUIRED_CONTEXT[explicit].has(contextRole(el))) return explicit;
@@ -185,6 +195,8 @@
         if (Object.prototype.hasOwnProperty.call(INPUT_ROLES, type)) {
           const r = INPUT_ROLES[type];
           if (type === 'search' && hasDatalist(el)) return 'combobox';
+          // html-aam: <input type=checkbox switch> is a switch
+          if (type === 'checkbox' && el.hasAttribute('switch')) return 'switch';
           return r;
         }
         // text, email, tel, url and unknown types
