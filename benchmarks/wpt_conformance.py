@@ -51,6 +51,8 @@ from verdex_cli.page_state import PageState  # noqa: E402
 GROUPS = ("accname/name", "html-aam", "wai-aria/role")
 STUB_UTILS = "window.AriaUtils = new Proxy({}, { get: () => () => {} });\n"
 CALL_RE = re.compile(r"AriaUtils\.(verify\w*BySelector)\(\s*(?:\d+\s*,\s*)?([\"'])(.+?)\2")
+# Pages that test roles without aria-utils.js: get_computed_role(getElementById('x')) then an assertion.
+BY_ID_RE = re.compile(r"getElementById\('([\w-]+)'\)\);\s*assert_(?:equals\(role,\s*|true\(role\s*==\s*)\"([\w-]+)\"")
 REF_RE = re.compile(r"\[ref=([a-z0-9]+?)e(\d+)\]")
 GENERIC = {"generic", "none", "presentation", ""}
 SYNONYMS = {"img": "image", "presentation": "none"}
@@ -60,6 +62,7 @@ SYNONYMS = {"img": "image", "presentation": "none"}
 # index i names the same element in both.
 COLLECT_JS = r"""
 ((spec) => {
+  const SKIP = 'SPEC_AMBIGUOUS_LOG_VALUE';
   const els = [];
   const visit = (root) => {
     for (const el of root.querySelectorAll('*')) {
@@ -72,8 +75,9 @@ COLLECT_JS = r"""
   const out = [];
   const picked = [];
   for (const el of els) {
-    const lab = el.getAttribute('data-expectedlabel');
-    const rol = el.getAttribute('data-expectedrole');
+    const known = (v) => (v === SKIP ? null : v);
+    const lab = known(el.getAttribute('data-expectedlabel'));
+    const rol = known(el.getAttribute('data-expectedrole'));
     const e = { name: el.getAttribute('data-testname') || '', tag: el.localName };
     if (spec.all) {
       if (lab !== null) e.label = lab;
@@ -83,6 +87,7 @@ COLLECT_JS = r"""
       if (rol !== null && m(el, spec.role)) e.role = rol;
       if (e.role === undefined && m(el, spec.generic)) e.role = 'generic';
     }
+    if (e.role === undefined && el.id && spec.byId[el.id]) e.role = spec.byId[el.id];
     if (e.label !== undefined || e.role !== undefined) { out.push(e); picked.push(el); }
   }
   return [out, picked];
@@ -118,7 +123,7 @@ def serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 
 def selector_spec(source: str) -> dict:
-    spec = {"label": [], "role": [], "generic": [], "all": False}
+    spec = {"label": [], "role": [], "generic": [], "all": False, "byId": dict(BY_ID_RE.findall(source))}
     for fn, _, sel in CALL_RE.findall(source):
         if fn == "verifyLabelsBySelector":
             spec["label"].append(sel)
@@ -126,10 +131,10 @@ def selector_spec(source: str) -> dict:
             spec["role"].append(sel)
         elif fn == "verifyGenericRolesBySelector":
             spec["generic"].append(sel)
-        elif fn == "verifyRoleAndLabelBySelector":
+        elif fn in ("verifyRoleAndLabelBySelector", "verifyRolesAndLabelsBySelector"):
             spec["label"].append(sel)
             spec["role"].append(sel)
-    spec["all"] = not (spec["label"] or spec["role"] or spec["generic"])
+    spec["all"] = not (spec["label"] or spec["role"] or spec["generic"] or spec["byId"])
     return spec
 
 
@@ -140,7 +145,7 @@ def pages(root: Path, only: str | None) -> list[Path]:
             continue
         for p in sorted((root / g).rglob("*.html")):
             src = p.read_text(encoding="utf-8", errors="replace")
-            if "data-expected" in src or "verifyGenericRolesBySelector" in src:
+            if "data-expected" in src or CALL_RE.search(src) or BY_ID_RE.search(src):
                 out.append(p)
     return out
 
