@@ -107,7 +107,7 @@
     const explicit = explicitRole(el);
     if (explicit) {
       if (explicit === 'none' || explicit === 'presentation') {
-        if (!isFocusable(el) && !hasGlobalAria(el)) return 'none';
+        if (!isFocusable(el) && !hasGlobalAria(el)) return minimumRole(el, 'none');
         // Presentational role conflict: fall back to the implicit role.
       } else if (explicit === 'region' || explicit === 'form') {
         // Unnamed regions and forms are not landmarks (Chrome: generic); the next
@@ -122,12 +122,14 @@
         // Chrome drops option/treeitem/listitem outside their container.
         if (REQUIRED_CONTEXT[explicit].has(contextRole(el))) return explicit;
       } else if (NATIVE_FALLBACK_CONTEXT[explicit]) {
-        // A native control (<button role=gridcell>) outside the required
-        // context keeps its native role; other elements take the ARIA role.
+        // Outside its required context the role token is ignored (core-aam
+        // computed role): <button role=tab> stays a button, <span role=cell>
+        // is generic.  Chrome keeps the ARIA role here.
         if (NATIVE_FALLBACK_CONTEXT[explicit].has(contextRole(el))) return explicit;
-        const native = implicitRole(el, tag);
-        if (native === 'generic' || native === null) return explicit;
-        return native;
+        // (a caption keeps its role on a generic element: wpt wai-aria/role roles)
+        if (explicit === 'caption' && implicitRole(el, tag) === 'generic') return explicit;
+      } else if (explicit === 'generic') {
+        return minimumRole(el, explicit);
       } else {
         return explicit;
       }
@@ -135,11 +137,17 @@
     return implicitRole(el, tag);
   }
 
-  // Role of the nearest flat-tree ancestor that is not generic/none.
+  // Role of the nearest flat-tree ancestor that is not generic/none.  An
+  // ancestor that lost its own context role (an orphan rowgroup or row) still
+  // gives its children their context.
   function contextRole(el) {
     for (let n = flatParent(el); n; n = flatParent(n)) {
       const r = roleImpl(n);
       if (r !== 'generic' && r !== 'none' && r !== null) return r;
+      if (r === 'generic' && n.hasAttribute('role')) {
+        const x = explicitRole(n);
+        if (x && NATIVE_FALLBACK_CONTEXT[x]) return x;
+      }
       if (n.localName === 'body') return null;
     }
     return null;
@@ -174,14 +182,28 @@
       const p = el.parentElement;
       if (p && (p.localName === 'ul' || p.localName === 'ol' || p.localName === 'menu' ||
                 p.localName === 'dir' || p.localName === 'dl') && roleImpl(p) === 'none') return 'none';
+      // html-aam: an <li> outside a list (ul/ol/menu, or a list role) is generic;
+      // a list element given another role (<ul role=tablist>) is no list either.
+      if (tag === 'li' && p && !p.shadowRoot && !REQUIRED_CONTEXT.listitem.has(contextRole(el)) &&
+          !ownedByList(el)) return 'generic';
     }
     const r = nativeRole(el, tag);
-    // html-aam minimum role: a generic element that is draggable, autofocus
-    // or a popover is exposed as a group (Chrome does the same).
-    if (r === 'generic' && scanRoot(rootOf(el)).minGroup &&
-        ((el.getAttribute('draggable') || '').toLowerCase() === 'true' || el.hasAttribute('autofocus') ||
-         el.hasAttribute('popover'))) return 'group';
+    return r === 'generic' ? minimumRole(el, r) : r;
+  }
+
+  // html-aam minimum role: a generic (or role=none) element that is draggable,
+  // autofocus or a popover is exposed as a group (Chrome: for implicit generics).
+  function minimumRole(el, r) {
+    if ((r === 'generic' || r === 'none') && scanRoot(rootOf(el)).minGroup &&
+        (((el.getAttribute('draggable') ?? 'false').toLowerCase() !== 'false') ||
+         el.hasAttribute('autofocus') || el.hasAttribute('popover'))) return 'group';
     return r;
+  }
+
+  function ownedByList(el) {
+    if (!el.id || !scanRoot(rootOf(el)).owns) return false;
+    const owner = rootOf(el).querySelector('[aria-owns~="' + CSS.escape(el.id) + '"]');
+    return !!owner && REQUIRED_CONTEXT.listitem.has(roleImpl(owner));
   }
 
   function nativeRole(el, tag) {
