@@ -26,6 +26,19 @@ holds when the node's role equals the expected one; "img" and "image", "none"
 and "presentation" are synonyms (ARIA 1.3), and "generic", "none" and "" are
 one class (as WPT's verifyGenericRolesBySelector accepts), which an element
 without a node (a collapsed generic, an ignored node) also belongs to.
+
+Hidden elements: WPT's get_computed_label/role compute a name and role even for
+an element that is not rendered (an input inside a display:none label, an
+<rp>, an input[type=hidden], a closed popover).  No engine here shows such an
+element, so each scores it alike, as an element without a node: the empty name
+and a generic role.  Those expectations count as misses for every engine
+(about 45 on the full suite), not as exclusions.
+
+Pages whose expectations are built by script (html-aam/accname-computation-by-
+element/*, via html-aam/scripts/html-aam-accname-utils.js, which must be in the
+copy) are read after load; pages that assert get_computed_role on
+getElementById(...) are read from those asserts; data-expected* values of
+SPEC_AMBIGUOUS_LOG_VALUE are log values, not expectations.
 """
 
 from __future__ import annotations

@@ -132,7 +132,6 @@
       // rarely used attributes, so most elements need not be asked for them
       labeledby: q('[aria-labeledby]'),
       minGroup: q('[draggable]:not([draggable="false" i]), [autofocus], [popover]'),
-      owns: q('[aria-owns]'),
     };
     run.scan.set(root, f);
     return f;

@@ -200,8 +200,9 @@
     return r;
   }
 
+  // (asked only for an <li> outside a list, which is rare)
   function ownedByList(el) {
-    if (!el.id || !scanRoot(rootOf(el)).owns) return false;
+    if (!el.id) return false;
     const owner = rootOf(el).querySelector('[aria-owns~="' + CSS.escape(el.id) + '"]');
     return !!owner && REQUIRED_CONTEXT.listitem.has(roleImpl(owner));
   }
