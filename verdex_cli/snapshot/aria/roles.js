@@ -125,7 +125,7 @@
         // Outside its required context the role token is ignored (core-aam
         // computed role): <button role=tab> stays a button, <span role=cell>
         // is generic.  Chrome keeps the ARIA role here.
-        if (NATIVE_FALLBACK_CONTEXT[explicit].has(contextRole(el))) return explicit;
+        if (NATIVE_FALLBACK_CONTEXT[explicit].has(contextRole(el, true))) return explicit;
         // (a caption keeps its role on a generic element: wpt wai-aria/role roles)
         if (explicit === 'caption' && implicitRole(el, tag) === 'generic') return explicit;
       } else if (explicit === 'generic') {
@@ -139,10 +139,12 @@
 
   // Role of the nearest flat-tree ancestor that is not generic/none.  An
   // ancestor that lost its own context role (an orphan rowgroup or row) still
-  // gives its children their context.
-  function contextRole(el) {
+  // gives its children their context.  `overLists`: a native list wrapper
+  // (<div role=tablist><ul><li><button role=tab>) is passed over, as Chrome does.
+  function contextRole(el, overLists) {
     for (let n = flatParent(el); n; n = flatParent(n)) {
       const r = roleImpl(n);
+      if (overLists && (r === 'list' || r === 'listitem') && !n.hasAttribute('role')) continue;
       if (r !== 'generic' && r !== 'none' && r !== null) return r;
       if (r === 'generic' && n.hasAttribute('role')) {
         const x = explicitRole(n);
