@@ -92,7 +92,9 @@ def test_allow_list_is_small_and_documented():
             assert why and len(why.group(1)) > 20, f"{page.name}: {tag[:80]}"
             assert "data-spec-role=" in tag or "data-spec-name=" in tag, f"{page.name}: {tag[:80]}"
             assert "data-case=" in tag, f"{page.name}: {tag[:80]}"
-    assert marked <= 20
+    # (raised from 20 for issue 12's orphan-role rule: core-aam drops a role token
+    # outside its required context where Chrome keeps it, one fixture case per role)
+    assert marked <= 25
 
 
 def test_aria_agrees_with_chrome(ax_results):
@@ -128,7 +130,7 @@ def test_aria_agrees_with_chrome(ax_results):
     ratio = agreeing / total if total else 0.0
     raw = (agreeing - len(allowed_seen) - len(differs_seen)) / total if total else 0.0
     cases = sum(1 for r in ax_results.values() for c in r.comparisons if c.case)
-    assert len(differs_seen) <= 20, "too many deliberate differences from Chrome"
+    assert len(differs_seen) <= 25, "too many deliberate differences from Chrome"
     print(f"\nthe aria engine (snapshot/aria/) vs Chrome: {total} elements compared ({cases} marked cases) "
           f"over {len(ax_results)} pages, agreement {ratio:.2%} "
           f"({raw:.2%} before the allow-list)")

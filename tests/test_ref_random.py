@@ -173,7 +173,7 @@ def _run(d: Driver, demo, rng: random.Random) -> None:
         elif op == "rename_big":
             js = f"demo.rename({tid}, {json.dumps(fresh_name('Zed '))})"
         elif op == "setrole":
-            js = f"demo.setRole({tid}, {json.dumps(rng.choice(['link', 'tab', 'menuitem', None]))})"
+            js = f"demo.setRole({tid}, {json.dumps(rng.choice(['link', 'switch', 'checkbox', None]))})"
         elif op == "rerender":
             js = "demo.rerender()"
         elif op == "hide":

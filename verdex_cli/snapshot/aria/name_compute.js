@@ -77,7 +77,8 @@
     }
 
     // 2D: aria-label
-    const al = el.getAttribute('aria-label');
+    // (a <slot> is never rendered itself, so its aria-label names nothing: html-aam maps no role)
+    const al = el.localName === 'slot' ? null : el.getAttribute('aria-label');
     if (al && al.trim()) {
       st.attr = true;
       return al;

@@ -131,7 +131,7 @@
       disabled: q('[aria-disabled]'),
       // rarely used attributes, so most elements need not be asked for them
       labeledby: q('[aria-labeledby]'),
-      minGroup: q('[draggable="true" i], [autofocus], [popover]'),
+      minGroup: q('[draggable]:not([draggable="false" i]), [autofocus], [popover]'),
     };
     run.scan.set(root, f);
     return f;

@@ -72,8 +72,12 @@
   function hasAccessibleNameAttr(el) {
     const l = el.getAttribute('aria-label');
     if (l && l.trim()) return true;
+    // aria-labelledby names only through a referenced element with some text (accname 2B)
     const lb = labelledbyAttr(el);
-    if (lb && lb.trim()) return true;
+    if (lb && lb.trim().split(/\s+/).some((id) => {
+      const ref = getById(el, id);
+      return !!ref && !!((ref.textContent || '').trim() || (ref.getAttribute('aria-label') || '').trim());
+    })) return true;
     const t = el.getAttribute('title');
     return !!(t && t.trim());
   }
@@ -103,21 +107,29 @@
     const explicit = explicitRole(el);
     if (explicit) {
       if (explicit === 'none' || explicit === 'presentation') {
-        if (!isFocusable(el) && !hasGlobalAria(el)) return 'none';
+        if (!isFocusable(el) && !hasGlobalAria(el)) return minimumRole(el, 'none');
         // Presentational role conflict: fall back to the implicit role.
       } else if (explicit === 'region' || explicit === 'form') {
-        // Unnamed regions and forms are not landmarks (Chrome: generic).
+        // Unnamed regions and forms are not landmarks (Chrome: generic); the next
+        // role token applies instead, if any (wai-aria 1.3 8.1, role fallback).
         if (hasAccessibleNameAttr(el)) return explicit;
+        const later = (el.getAttribute('role') || '').trim().toLowerCase().split(/\s+/);
+        const alt = later.slice(later.indexOf(explicit) + 1).find((t) => VALID_ROLES.has(t) &&
+          t !== 'region' && t !== 'form' && t !== 'none' && t !== 'presentation' &&
+          !REQUIRED_CONTEXT[t] && !NATIVE_FALLBACK_CONTEXT[t]);
+        if (alt) return alt === 'image' ? 'img' : alt;
       } else if (REQUIRED_CONTEXT[explicit]) {
         // Chrome drops option/treeitem/listitem outside their container.
         if (REQUIRED_CONTEXT[explicit].has(contextRole(el))) return explicit;
       } else if (NATIVE_FALLBACK_CONTEXT[explicit]) {
-        // A native control (<button role=gridcell>) outside the required
-        // context keeps its native role; other elements take the ARIA role.
-        if (NATIVE_FALLBACK_CONTEXT[explicit].has(contextRole(el))) return explicit;
-        const native = implicitRole(el, tag);
-        if (native === 'generic' || native === null) return explicit;
-        return native;
+        // Outside its required context the role token is ignored (core-aam
+        // computed role): <button role=tab> stays a button, <span role=cell>
+        // is generic.  Chrome keeps the ARIA role here.
+        if (NATIVE_FALLBACK_CONTEXT[explicit].has(contextRole(el, true))) return explicit;
+        // (a caption keeps its role on a generic element: wpt wai-aria/role roles)
+        if (explicit === 'caption' && implicitRole(el, tag) === 'generic') return explicit;
+      } else if (explicit === 'generic') {
+        return minimumRole(el, explicit);
       } else {
         return explicit;
       }
@@ -125,11 +137,19 @@
     return implicitRole(el, tag);
   }
 
-  // Role of the nearest flat-tree ancestor that is not generic/none.
-  function contextRole(el) {
+  // Role of the nearest flat-tree ancestor that is not generic/none.  An
+  // ancestor that lost its own context role (an orphan rowgroup or row) still
+  // gives its children their context.  `overLists`: a native list wrapper
+  // (<div role=tablist><ul><li><button role=tab>) is passed over, as Chrome does.
+  function contextRole(el, overLists) {
     for (let n = flatParent(el); n; n = flatParent(n)) {
       const r = roleImpl(n);
+      if (overLists && (r === 'list' || r === 'listitem') && !n.hasAttribute('role')) continue;
       if (r !== 'generic' && r !== 'none' && r !== null) return r;
+      if (r === 'generic' && n.hasAttribute('role')) {
+        const x = explicitRole(n);
+        if (x && NATIVE_FALLBACK_CONTEXT[x]) return x;
+      }
       if (n.localName === 'body') return null;
     }
     return null;
@@ -164,14 +184,29 @@
       const p = el.parentElement;
       if (p && (p.localName === 'ul' || p.localName === 'ol' || p.localName === 'menu' ||
                 p.localName === 'dir' || p.localName === 'dl') && roleImpl(p) === 'none') return 'none';
+      // html-aam: an <li> outside a list (ul/ol/menu, or a list role) is generic;
+      // a list element given another role (<ul role=tablist>) is no list either.
+      if (tag === 'li' && p && !p.shadowRoot && !REQUIRED_CONTEXT.listitem.has(contextRole(el)) &&
+          !ownedByList(el)) return 'generic';
     }
     const r = nativeRole(el, tag);
-    // html-aam minimum role: a generic element that is draggable, autofocus
-    // or a popover is exposed as a group (Chrome does the same).
-    if (r === 'generic' && scanRoot(rootOf(el)).minGroup &&
-        ((el.getAttribute('draggable') || '').toLowerCase() === 'true' || el.hasAttribute('autofocus') ||
-         el.hasAttribute('popover'))) return 'group';
+    return r === 'generic' ? minimumRole(el, r) : r;
+  }
+
+  // html-aam minimum role: a generic (or role=none) element that is draggable,
+  // autofocus or a popover is exposed as a group (Chrome: for implicit generics).
+  function minimumRole(el, r) {
+    if ((r === 'generic' || r === 'none') && scanRoot(rootOf(el)).minGroup &&
+        (((el.getAttribute('draggable') ?? 'false').toLowerCase() !== 'false') ||
+         el.hasAttribute('autofocus') || el.hasAttribute('popover'))) return 'group';
     return r;
+  }
+
+  // (asked only for an <li> outside a list, which is rare)
+  function ownedByList(el) {
+    if (!el.id) return false;
+    const owner = rootOf(el).querySelector('[aria-owns~="' + CSS.escape(el.id) + '"]');
+    return !!owner && REQUIRED_CONTEXT.listitem.has(roleImpl(owner));
   }
 
   function nativeRole(el, tag) {
@@ -185,6 +220,8 @@
         if (Object.prototype.hasOwnProperty.call(INPUT_ROLES, type)) {
           const r = INPUT_ROLES[type];
           if (type === 'search' && hasDatalist(el)) return 'combobox';
+          // html-aam: <input type=checkbox switch> is a switch
+          if (type === 'checkbox' && el.hasAttribute('switch')) return 'switch';
           return r;
         }
         // text, email, tel, url and unknown types

@@ -152,10 +152,12 @@
     'rp', 'rt', 'ruby', 's', 'samp', 'small', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr',
   ]);
 
-  // Roles that need a parent of a given role; a native element that states
-  // one of these outside that context keeps its own (implicit) role.
+  // Roles that need a parent of a given role; an element that states one of
+  // these outside that context keeps its own (implicit) role.
   // (a cell inside a native cell, <td><button role=gridcell>, is in a row)
-  const CELL_CONTEXT = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
+  // (a cell straight inside a grid or table, as Chrome and wpt grid-roles keep it)
+  const CELL_CONTEXT = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader',
+    'grid', 'treegrid', 'table']);
   const MENU_CONTEXT = new Set(['menu', 'menubar', 'group']);
   const NATIVE_FALLBACK_CONTEXT = {
     row: new Set(['table', 'grid', 'treegrid', 'rowgroup']),
@@ -165,10 +167,12 @@
     rowheader: CELL_CONTEXT,
     rowgroup: new Set(['table', 'grid', 'treegrid']),
     caption: new Set(['figure', 'table', 'grid', 'treegrid']),
-    // (not tab or plain menuitem: <button role=tab> without a tablist and
-    // <a role=menuitem> without a menu are common, and Chrome keeps those roles)
+    // (Chrome keeps all of these roles outside their context; core-aam and
+    // WPT drop the token, see tests/fixtures/aria/spec.html)
+    menuitem: MENU_CONTEXT,
     menuitemcheckbox: MENU_CONTEXT,
     menuitemradio: MENU_CONTEXT,
+    tab: new Set(['tablist']),
   };
 
   const INPUT_ROLES = {
