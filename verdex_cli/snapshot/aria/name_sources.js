@@ -138,13 +138,14 @@
   }
 
   function mayHavePseudo(el) {
-    let m = run.pseudoEl.get(el);
-    if (m !== undefined) return m;
+    const pf = facts(el);
+    if (pf.pseudo !== 0) return pf.pseudo === 2;
+    let m;
     const f = scanRoot(rootOf(el)).pseudo;
     m = f.any && (f.selector === null || el.matches(f.selector));
     // :host::before rules of the element's own shadow tree style the element.
     if (!m && el.shadowRoot) m = scanRoot(el.shadowRoot).pseudo.any;
-    run.pseudoEl.set(el, m);
+    pf.pseudo = m ? 2 : 1;
     return m;
   }
 
