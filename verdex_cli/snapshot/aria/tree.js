@@ -226,26 +226,57 @@
   }
 
   // Does `el` remove itself and all its descendants from the tree?
+  // (2 yes, 1 no; no recursion: a 5,000-level page is asked bottom-up outside a walk)
   function hiddenSubtree(el) {
     const f = facts(el);
     if (f.hiddenSub !== 0) return f.hiddenSub === 2;
-    const h = computeHiddenSubtree(el, f);
-    f.hiddenSub = h ? 2 : 1;
-    return h;
+    let v = ownHidden(el, f);
+    if (v === 0) {
+      const pf = facts(up);
+      v = pf.hiddenSub !== 0 ? pf.hiddenSub : chainHidden(up, pf);  // known in a top-down walk
+    }
+    f.hiddenSub = v;
+    return v === 2;
   }
 
-  function computeHiddenSubtree(el, f) {
-    if (NEVER_RENDERED.has(el.localName)) return true;
+  let up = null;  // set by ownHidden when the answer is its flat parent's
+
+  // 2: `el` itself hides its subtree, 1: it is shown, 0: as its flat parent `up`.
+  function ownHidden(el, f) {
+    if (NEVER_RENDERED.has(el.localName)) return 2;
     const ah = el.getAttribute('aria-hidden');
-    if (ah !== null && ah.trim().toLowerCase() === 'true') return true;
-    if (el.hasAttribute('inert')) return true;
-    if ((f.cs === null ? loadStyle(el, f) : f).display === 'none' && !isSelectOption(el)) return true;
+    if (ah !== null && ah.trim().toLowerCase() === 'true') return 2;
+    if (el.hasAttribute('inert')) return 2;
+    if ((f.cs === null ? loadStyle(el, f) : f).display === 'none' && !isSelectOption(el)) return 2;
     const p = flatParent(el);
-    if (!p) return false;
+    if (!p) return 1;
     const m = modalInfo();
     // Outside an open modal dialog: inert.
-    if (m && m.chain.has(p) && el !== m.modal && !m.chain.has(el)) return true;
-    return parentHidesChild(p, el) || hiddenSubtree(p);
+    if (m && m.chain.has(p) && el !== m.modal && !m.chain.has(el)) return 2;
+    if (parentHidesChild(p, el)) return 2;
+    up = p;
+    return 0;
+  }
+
+  // hiddenSubtree of an element whose ancestors were not asked yet: up the chain to an answer.
+  function chainHidden(el, f) {
+    const pending = [];
+    for (;;) {
+      const v = ownHidden(el, f);
+      if (v !== 0) {
+        f.hiddenSub = v;
+        return settle(pending, v);
+      }
+      pending.push(f);
+      el = up;
+      f = facts(el);
+      if (f.hiddenSub !== 0) return settle(pending, f.hiddenSub);
+    }
+  }
+
+  function settle(pending, v) {
+    for (let i = 0; i < pending.length; i++) pending[i].hiddenSub = v;
+    return v;
   }
 
   function isHiddenImpl(node) {
