@@ -144,6 +144,7 @@
     states: (el, r) => (run !== null ? statesImpl(el, r) : once(statesImpl, el, r)),
     value: (el, r) => (run !== null ? valueImpl(el, r) : once(valueImpl, el, r)),
     isFocusableByTabindex,
+    rootOf: (el) => (run !== null ? rootOf(el) : el.getRootNode()),
     hasNameAttr,
     hasMediaControls: (el) => !!el && el.nodeType === 1 && hasMediaControls(el),
     mediaControls: inRun(mediaControlsImpl),

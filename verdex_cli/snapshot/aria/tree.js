@@ -7,8 +7,10 @@
   function newRun() {
     return {
       facts: new Map(),      // element -> Facts (one record per element: style, hidden-ness, role, name...)
-      lastEl: null,          // one-entry cache in front of `facts` (the walk asks about one element at a time)
-      lastFacts: null,
+      lastEl: null,          // a two-entry cache in front of `facts` (the walk asks about an element
+      lastFacts: null,       // and its parent at a time)
+      prevEl: null,
+      prevFacts: null,
       labels: null,          // control element -> [label elements]
       labelRoots: null,      // roots whose labels have been indexed
       scan: new Map(),       // tree root -> style sheet facts (see scanRoot)
@@ -56,11 +58,14 @@
   function facts(el) {
     const r = run;
     if (r.lastEl === el) return r.lastFacts;
+    if (r.prevEl === el) return r.prevFacts;
     let f = r.facts.get(el);
     if (f === undefined) {
       f = new Facts();
       r.facts.set(el, f);
     }
+    r.prevEl = r.lastEl;
+    r.prevFacts = r.lastFacts;
     r.lastEl = el;
     r.lastFacts = f;
     return f;
@@ -231,17 +236,15 @@
     const f = facts(el);
     if (f.hiddenSub !== 0) return f.hiddenSub === 2;
     let v = ownHidden(el, f);
-    if (v === 0) {
-      const pf = facts(up);
-      v = pf.hiddenSub !== 0 ? pf.hiddenSub : chainHidden(up, pf);  // known in a top-down walk
-    }
+    if (v === 0) v = chainHidden(up, upFacts);  // the parent not asked yet (not in a top-down walk)
     f.hiddenSub = v;
     return v === 2;
   }
 
-  let up = null;  // set by ownHidden when the answer is its flat parent's
+  let up = null;  // set by ownHidden when the answer is its flat parent's (not known yet)
+  let upFacts = null;
 
-  // 2: `el` itself hides its subtree, 1: it is shown, 0: as its flat parent `up`.
+  // 2: `el` hides its subtree, 1: it is shown, 0: as its flat parent `up`, not known yet.
   function ownHidden(el, f) {
     if (NEVER_RENDERED.has(el.localName)) return 2;
     const ah = el.getAttribute('aria-hidden');
@@ -253,8 +256,13 @@
     const m = modalInfo();
     // Outside an open modal dialog: inert.
     if (m && m.chain.has(p) && el !== m.modal && !m.chain.has(el)) return 2;
-    if (parentHidesChild(p, el)) return 2;
+    const pf = facts(p);
+    if (pf.hiddenSub === 2) return 2;
+    if (p.localName === 'details' && !p.open && p.namespaceURI === HTML_NS && firstSummaryChild(p) !== el) return 2;
+    if ((pf.cv !== null ? pf.cv : contentVisibilityOf(p)) === 'hidden') return 2;  // (parentHidesChild)
+    if (pf.hiddenSub === 1) return 1;
     up = p;
+    upFacts = pf;
     return 0;
   }
 
@@ -269,8 +277,7 @@
       }
       pending.push(f);
       el = up;
-      f = facts(el);
-      if (f.hiddenSub !== 0) return settle(pending, f.hiddenSub);
+      f = upFacts;
     }
   }
 
