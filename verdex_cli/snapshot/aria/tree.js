@@ -39,8 +39,9 @@
 
   // What one run knows about one element. One record (all fields set up front, so every record
   // has the same shape) instead of a Map per fact: one lookup per question.
-  function Facts() {
-    this.cs = null;          // computed style (display, visibility read at once; the rest lazily)
+  function Facts(el) {
+    this.el = el;
+    this.styled = false;     // display and visibility read (the rest of the style lazily, see `cs`)
     this.display = '';
     this.visibility = '';
     this.tt = null;          // text-transform, or null: not read yet
@@ -61,7 +62,7 @@
     if (r.prevEl === el) return r.prevFacts;
     let f = r.facts.get(el);
     if (f === undefined) {
-      f = new Facts();
+      f = new Facts(el);
       r.facts.set(el, f);
     }
     r.prevEl = r.lastEl;
@@ -71,18 +72,21 @@
     return f;
   }
 
+  // The computed style itself, for rarely needed properties (each read costs). It is not kept:
+  // thousands of style objects alive until the end of the run would only burden the GC.
+  Object.defineProperty(Facts.prototype, 'cs', { get() { return getComputedStyle(this.el); } });
+
   function loadStyle(el, s) {
     const cs = getComputedStyle(el);
-    // Rarely needed properties are read lazily (each read costs).
-    s.cs = cs;
     s.display = cs.display;
     s.visibility = cs.visibility;
+    s.styled = true;
     return s;
   }
 
   function style(el) {
     const s = facts(el);
-    return s.cs === null ? loadStyle(el, s) : s;
+    return s.styled ? s : loadStyle(el, s);
   }
 
   // The tree scope of `el`: its parent's (known in a top-down walk), else asked for.
@@ -250,7 +254,7 @@
     const ah = el.getAttribute('aria-hidden');
     if (ah !== null && ah.trim().toLowerCase() === 'true') return 2;
     if (el.hasAttribute('inert')) return 2;
-    if ((f.cs === null ? loadStyle(el, f) : f).display === 'none' && !isSelectOption(el)) return 2;
+    if ((f.styled ? f : loadStyle(el, f)).display === 'none' && !isSelectOption(el)) return 2;
     const p = flatParent(el);
     if (!p) return 1;
     const m = modalInfo();
@@ -298,7 +302,7 @@
     if (f.hidden !== 0) return f.hidden === 2;
     let h = hiddenSubtree(node);
     if (!h) {
-      const v = (f.cs === null ? loadStyle(node, f) : f).visibility;
+      const v = (f.styled ? f : loadStyle(node, f)).visibility;
       h = v === 'hidden' || v === 'collapse';
     }
     f.hidden = h ? 2 : 1;
