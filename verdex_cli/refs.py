@@ -6,6 +6,7 @@ The store is pure data; resolving a ref against the live page happens in
 
 from __future__ import annotations
 
+import gc
 import re
 import time
 from collections import OrderedDict
@@ -72,7 +73,7 @@ def name_change(old: str, new: str) -> str:
     return "significant"
 
 
-@dataclass
+@dataclass(slots=True)
 class RefRecord:
     ref: str
     role: str
@@ -140,14 +141,42 @@ class RefStore:
                 self._clear_tombs(fi)
         self.frame_loaders.update({fi: loaders[fi] for fi in captured_frames})
         self.frame_urls.update({f.index: f.url for f in snap.frames})
-        for ref, info in snap.refs.items():
-            self._seen(ref, info, loaders.get(info.frame, ""), no)
-        for ref, rec in self.records.items():
-            if rec.last_seen != no and rec.frame in captured_frames and rec.status in ("live", "changed"):
-                rec.status = "hidden"  # refined to 'removed' by the caller when the element is gone
+        # thousands of new records would set off the cyclic garbage collector several times, each
+        # pass also walking the snapshot tree just parsed; they make no cycles, so it waits
+        paused = gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
+            new = self._record_refs(snap, loaders, no)
+        finally:
+            if paused:
+                gc.enable()
+        if new != len(self.records):  # some record was not seen now
+            for rec in self.records.values():
+                if rec.last_seen != no and rec.frame in captured_frames and rec.status in ("live", "changed"):
+                    rec.status = "hidden"  # refined to 'removed' by the caller when the element is gone
         for f in snap.frames:
             if f.gone and f.index in captured_frames:
                 self._bury(f.index, f.gone)
+
+    def _record_refs(self, snap: Snapshot, loaders: dict[int, str], no: int) -> int:
+        """Record every ref of the snapshot; returns how many records are new."""
+        records = self.records
+        tombs = self.tombs
+        new = 0  # refs recorded for the first time (the common case of a fresh page): made here, inline
+        for ref, info in snap.refs.items():
+            rec = records.get(ref)
+            if rec is None:
+                role, name = info.role, info.name
+                line = f'issued in snapshot #{no} as {role} "{name}"' if name else f"issued in snapshot #{no} as {role}"
+                records[ref] = RefRecord(ref, role, name, info.frame, loaders.get(info.frame, ""), info.tier, no, no,
+                                         info.shown, "live", [line])
+                new += 1
+                if tombs and info.frame in tombs:  # an element that came back after its ref was buried
+                    self._unbury(info.frame, ref)
+            else:
+                self._seen(ref, info, loaders.get(info.frame, ""), no)
+        return new
 
     def _seen(self, ref: str, info: RefInfo, loader: str, no: int) -> None:
         rec = self.records.get(ref)

@@ -59,7 +59,7 @@ const Registry = (() => {
     if (n === undefined) { n = ++counter; refOf.set(el, n); }
     let e = entries.get(n);
     if (e === undefined) {
-      e = { el, seen: 0, sig: '', place: '', tag: el.localName, inShadow: el.getRootNode() !== document };
+      e = { el, seen: 0, sig: '', place: '', tag: el.localName, inShadow: Aria.rootOf(el) !== document };
       entries.set(n, e);
     }
     e.seen = snapNo;

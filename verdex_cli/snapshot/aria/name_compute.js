@@ -12,9 +12,9 @@
     // (Not inside a <label>: there the labelled control itself is skipped.)
     const plain = !isRoot && !st.inLabelledBy && !st.includeHidden && !st.inLabel;
     if (plain) {
-      const m = run.text.get(el);
-      if (m !== undefined) {
-        st.attr = m.attr;
+      const m = facts(el);
+      if (m.text !== null) {
+        st.attr = m.textAttr;
         return m.text;
       }
     }
@@ -23,7 +23,11 @@
     let text = textAlternativeSteps(el, st, isRoot, r);
     if (!isRoot && REPLACED_TAGS.has(el.localName)) st.attr = true;
     if (text.length > MAX_NAME_CHARS) text = text.slice(0, MAX_NAME_CHARS);
-    if (plain && st.skips === skips) run.text.set(el, { text, attr: st.attr });
+    if (plain && st.skips === skips) {
+      const m = facts(el);
+      m.text = text;
+      m.textAttr = st.attr;
+    }
     return text;
   }
 
@@ -340,13 +344,14 @@
 
   function nameImpl(el, r) {
     if (!el || el.nodeType !== 1) return { name: '', fromContent: false };
-    let res = run.name.get(el);
-    if (res !== undefined) return res;
+    const f = facts(el);
+    let res = f.name;
+    if (res !== null) return res;
     if (r === undefined) r = roleImpl(el);
     // Fast path: most elements (generic, paragraph...) cannot have a name.
     if (NAME_PROHIBITED.has(r) && !hasNameAttr(el) && !isFocusable(el)) {
       res = { name: '', fromContent: false };
-      run.name.set(el, res);
+      f.name = res;
       return res;
     }
     const st = {
@@ -355,7 +360,7 @@
     };
     const n = collapse(textAlternative(el, st, true) || '');
     res = { name: n, fromContent: st.fromContent && n !== '' };
-    run.name.set(el, res);
+    f.name = res;
     return res;
   }
 

@@ -55,6 +55,9 @@
   //   tt, cv: text-transform / content-visibility may be set somewhere
   //   disabled: the scope has elements with aria-disabled
   const PSEUDO_RE = /::?(before|after)\b/gi;
+  // every attribute selector of the queries in scanRoot
+  const RARE_ATTRS = '[style*="text-transform" i], [style*="content-visibility" i], [hidden="until-found" i], ' +
+    '[aria-disabled], [aria-labeledby], [draggable="true" i], [autofocus], [popover]';
 
   function scanRoot(root) {
     let f = run.scan.get(root);
@@ -123,7 +126,10 @@
         pseudo = { any: true, selector: null };
       }
     }
-    const q = (sel) => typeof root.querySelector === 'function' && !!root.querySelector(sel);
+    // each query below looks at every element of the scope: one look first for any of them (the
+    // common answer on a big page is "none", then the others are not asked)
+    const anyRare = typeof root.querySelector === 'function' && !!root.querySelector(RARE_ATTRS);
+    const q = (sel) => anyRare && !!root.querySelector(sel);
     f = {
       pseudo,
       tt: unknown || tt || q('[style*="text-transform" i]'),
@@ -138,13 +144,14 @@
   }
 
   function mayHavePseudo(el) {
-    let m = run.pseudoEl.get(el);
-    if (m !== undefined) return m;
+    const pf = facts(el);
+    if (pf.pseudo !== 0) return pf.pseudo === 2;
+    let m;
     const f = scanRoot(rootOf(el)).pseudo;
     m = f.any && (f.selector === null || el.matches(f.selector));
     // :host::before rules of the element's own shadow tree style the element.
     if (!m && el.shadowRoot) m = scanRoot(el.shadowRoot).pseudo.any;
-    run.pseudoEl.set(el, m);
+    pf.pseudo = m ? 2 : 1;
     return m;
   }
 

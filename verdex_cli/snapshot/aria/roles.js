@@ -93,10 +93,9 @@
 
   function roleImpl(el) {
     if (!el || el.nodeType !== 1) return null;
-    let r = run.role.get(el);
-    if (r !== undefined) return r;
-    r = computeRole(el);
-    run.role.set(el, r);
+    const f = facts(el);
+    let r = f.role;
+    if (r === undefined) f.role = r = computeRole(el);
     return r;
   }
 

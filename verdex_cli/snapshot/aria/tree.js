@@ -6,16 +6,14 @@
 
   function newRun() {
     return {
-      style: new Map(),      // element -> selected computed style values
-      hidden: new Map(),     // element -> bool (excluded from the tree)
-      hiddenSub: new Map(),  // element -> bool (element hides itself and its subtree)
-      role: new Map(),       // element -> role string | null
-      name: new Map(),       // element -> {name, fromContent}
-      text: new Map(),       // element -> {text, attr}: text alternative in content recursion
+      facts: new Map(),      // element -> Facts (one record per element: style, hidden-ness, role, name...)
+      lastEl: null,          // a two-entry cache in front of `facts` (the walk asks about an element
+      lastFacts: null,       // and its parent at a time)
+      prevEl: null,
+      prevFacts: null,
       labels: null,          // control element -> [label elements]
       labelRoots: null,      // roots whose labels have been indexed
       scan: new Map(),       // tree root -> style sheet facts (see scanRoot)
-      pseudoEl: new Map(),   // element -> may have ::before/::after content
       modal: undefined,      // {modal, chain} for an open modal <dialog>, or null
       layoutTable: new Map(), // table -> bool (see isLayoutTable)
     };
@@ -25,37 +23,87 @@
   function inRun(fn) {
     return function (a, b) {
       if (run) return fn(a, b);
-      run = newRun();
-      try {
-        return fn(a, b);
-      } finally {
-        run = null;
-      }
+      return once(fn, a, b);
     };
   }
 
-  function style(el) {
-    let s = run.style.get(el);
-    if (s === undefined) {
-      const cs = getComputedStyle(el);
-      // Rarely needed properties are read lazily (each read costs).
-      s = {
-        cs, display: cs.display, visibility: cs.visibility, tt: null, cv: null, root: null,
-      };
-      run.style.set(el, s);
+  // One call outside begin/end, with a throwaway run context.
+  function once(fn, a, b) {
+    run = newRun();
+    try {
+      return fn(a, b);
+    } finally {
+      run = null;
     }
+  }
+
+  // What one run knows about one element. One record (all fields set up front, so every record
+  // has the same shape) instead of a Map per fact: one lookup per question.
+  function Facts(el) {
+    this.el = el;
+    this.styled = false;     // display and visibility read (the rest of the style lazily, see `cs`)
+    this.display = '';
+    this.visibility = '';
+    this.tt = null;          // text-transform, or null: not read yet
+    this.cv = null;          // content-visibility, or null
+    this.root = null;        // getRootNode()
+    this.hidden = 0;         // isHidden: 0 not known yet, 1 no, 2 yes
+    this.hiddenSub = 0;      // hiddenSubtree: 0 not known yet, 1 no, 2 yes
+    this.role = undefined;   // role string or null; undefined: not computed yet
+    this.name = null;        // {name, fromContent}
+    this.text = null;        // text alternative in content recursion
+    this.textAttr = false;   // ... and whether it came from an attribute
+    this.pseudo = 0;         // may have ::before/::after content: 0 not known yet, 1 no, 2 yes
+  }
+
+  function facts(el) {
+    const r = run;
+    if (r.lastEl === el) return r.lastFacts;
+    if (r.prevEl === el) return r.prevFacts;
+    let f = r.facts.get(el);
+    if (f === undefined) {
+      f = new Facts(el);
+      r.facts.set(el, f);
+    }
+    r.prevEl = r.lastEl;
+    r.prevFacts = r.lastFacts;
+    r.lastEl = el;
+    r.lastFacts = f;
+    return f;
+  }
+
+  // The computed style itself, for rarely needed properties (each read costs). It is not kept:
+  // thousands of style objects alive until the end of the run would only burden the GC.
+  Object.defineProperty(Facts.prototype, 'cs', { get() { return getComputedStyle(this.el); } });
+
+  function loadStyle(el, s) {
+    const cs = getComputedStyle(el);
+    s.display = cs.display;
+    s.visibility = cs.visibility;
+    s.styled = true;
     return s;
+  }
+
+  function style(el) {
+    const s = facts(el);
+    return s.styled ? s : loadStyle(el, s);
+  }
+
+  // The tree scope of `el`: its parent's (known in a top-down walk), else asked for.
+  function rootOf(el) {
+    const s = facts(el);
+    if (s.root === null) {
+      const p = el.parentNode;
+      let pf;
+      if (p !== null && p.nodeType === 1 && (pf = run.facts.get(p)) !== undefined && pf.root !== null) s.root = pf.root;
+      else s.root = el.getRootNode();
+    }
+    return s.root;
   }
 
   // text-transform and content-visibility are inherited/rare: only read them
   // when some style sheet (or inline style) of the element's tree scope or of
   // an enclosing one can set them.
-  function rootOf(el) {
-    const s = style(el);
-    if (s.root === null) s.root = el.getRootNode();
-    return s.root;
-  }
-
   function scopesMention(el, key) {
     let root = rootOf(el);
     for (;;) {
@@ -102,7 +150,13 @@
     } else if (type !== 9 && type !== 11) {
       return out;
     }
-    for (let c = parent.firstChild; c; c = c.nextSibling) {
+    const first = parent.firstChild;
+    if (first === null) return out;
+    if (first.nextSibling === null) {  // the common single child: an exact-size array
+      const t = first.nodeType;
+      return t === 1 || t === 3 ? [first] : out;
+    }
+    for (let c = first; c; c = c.nextSibling) {
       const t = c.nodeType;
       if (t === 1 || t === 3) out.push(c);
     }
@@ -181,30 +235,59 @@
   }
 
   // Does `el` remove itself and all its descendants from the tree?
+  // (2 yes, 1 no; no recursion: a 5,000-level page is asked bottom-up outside a walk)
   function hiddenSubtree(el) {
-    let h = run.hiddenSub.get(el);
-    if (h !== undefined) return h;
-    h = false;
-    const tag = el.localName;
-    if (NEVER_RENDERED.has(tag)) {
-      h = true;
-    } else {
-      const ah = el.getAttribute('aria-hidden');
-      if (ah !== null && ah.trim().toLowerCase() === 'true') h = true;
-      else if (el.hasAttribute('inert')) h = true;
-      else if (style(el).display === 'none' && !isSelectOption(el)) h = true;
-      else {
-        const p = flatParent(el);
-        if (p) {
-          const m = modalInfo();
-          // Outside an open modal dialog: inert.
-          if (m && m.chain.has(p) && el !== m.modal && !m.chain.has(el)) h = true;
-          else h = parentHidesChild(p, el) || hiddenSubtree(p);
-        }
+    const f = facts(el);
+    if (f.hiddenSub !== 0) return f.hiddenSub === 2;
+    let v = ownHidden(el, f);
+    if (v === 0) v = chainHidden(up, upFacts);  // the parent not asked yet (not in a top-down walk)
+    f.hiddenSub = v;
+    return v === 2;
+  }
+
+  let up = null;  // set by ownHidden when the answer is its flat parent's (not known yet)
+  let upFacts = null;
+
+  // 2: `el` hides its subtree, 1: it is shown, 0: as its flat parent `up`, not known yet.
+  function ownHidden(el, f) {
+    if (NEVER_RENDERED.has(el.localName)) return 2;
+    const ah = el.getAttribute('aria-hidden');
+    if (ah !== null && ah.trim().toLowerCase() === 'true') return 2;
+    if (el.hasAttribute('inert')) return 2;
+    if ((f.styled ? f : loadStyle(el, f)).display === 'none' && !isSelectOption(el)) return 2;
+    const p = flatParent(el);
+    if (!p) return 1;
+    const m = modalInfo();
+    // Outside an open modal dialog: inert.
+    if (m && m.chain.has(p) && el !== m.modal && !m.chain.has(el)) return 2;
+    const pf = facts(p);
+    if (pf.hiddenSub === 2) return 2;
+    if (p.localName === 'details' && !p.open && p.namespaceURI === HTML_NS && firstSummaryChild(p) !== el) return 2;
+    if ((pf.cv !== null ? pf.cv : contentVisibilityOf(p)) === 'hidden') return 2;  // (parentHidesChild)
+    if (pf.hiddenSub === 1) return 1;
+    up = p;
+    upFacts = pf;
+    return 0;
+  }
+
+  // hiddenSubtree of an element whose ancestors were not asked yet: up the chain to an answer.
+  function chainHidden(el, f) {
+    const pending = [];
+    for (;;) {
+      const v = ownHidden(el, f);
+      if (v !== 0) {
+        f.hiddenSub = v;
+        return settle(pending, v);
       }
+      pending.push(f);
+      el = up;
+      f = upFacts;
     }
-    run.hiddenSub.set(el, h);
-    return h;
+  }
+
+  function settle(pending, v) {
+    for (let i = 0; i < pending.length; i++) pending[i].hiddenSub = v;
+    return v;
   }
 
   function isHiddenImpl(node) {
@@ -215,14 +298,14 @@
       return isHiddenImpl(p) || parentHidesChild(p, node);
     }
     if (node.nodeType !== 1) return false;
-    let h = run.hidden.get(node);
-    if (h !== undefined) return h;
-    h = hiddenSubtree(node);
+    const f = facts(node);
+    if (f.hidden !== 0) return f.hidden === 2;
+    let h = hiddenSubtree(node);
     if (!h) {
-      const v = style(node).visibility;
+      const v = (f.styled ? f : loadStyle(node, f)).visibility;
       h = v === 'hidden' || v === 'collapse';
     }
-    run.hidden.set(node, h);
+    f.hidden = h ? 2 : 1;
     return h;
   }
 
