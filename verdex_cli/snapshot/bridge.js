@@ -67,9 +67,14 @@ const __verdexBridge = (() => {
     const tag = el.localName;
     if (tracking && (tag === 'input' || tag === 'select' || tag === 'textarea')) Observer.field(el);
     const tier = tierOf(el, role, inContainer, tag);
-    const node = { r: role };
+    // one shape for every node (fields left undefined stay out of the JSON)
+    const node = { r: role, e: undefined, t: undefined, s: undefined, v: undefined, c: undefined, n: undefined,
+      nc: undefined };
     node[EL] = el;
-    if (tier) { node.e = issue(el, tier); node.t = tier; }
+    if (tier) {
+      node.e = issue(el, tier);
+      if (tier === 2) node.t = 2;  // tier 1 is the default (model.py)
+    }
     if (role === 'iframe') {
       nameInto(node, el, role);
       node.fo = owners.length;
@@ -120,6 +125,8 @@ const __verdexBridge = (() => {
       || (hasElements && !tier && CONTENT_NAMED.has(role) && !el.hasAttribute('aria-label')
           && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('title'));
     if (!skipName) nameInto(node, el, role);
+    // a name from text-only content is that text: it is not sent twice (the text format drops it)
+    if (node.nc === 1 && !hasElements && node.c !== undefined && role !== 'label') node.c = undefined;
     if (role === 'label' && !node.e && el.control) {
       // a label's text is already its control's name: keep only the elements
       if (node.c) for (const ch of node.c) if (typeof ch !== 'string') out.push(ch);

@@ -84,6 +84,8 @@ def find(root: dict, prefix: str, text: str, limit: int = 100) -> tuple[list[dic
         nonlocal total
         kids = _kids(node)
         texts = " ".join(k.strip() for k in kids if isinstance(k, str) and k.strip())
+        if not texts and not kids and node.get("nc"):
+            texts = node.get("n", "")  # its text-only content, sent as its name
         hit = want in node["r"].casefold() or want in (node.get("n") or "").casefold() or want in texts.casefold() \
             or want in (node.get("v") or "").casefold()
         if hit and node is not root:

@@ -1,7 +1,8 @@
 """Plain data for snapshots.  Tree nodes stay the compact dicts the bridge returns:
 
 ``{"r": role, "n": name, "nc": 1 if the name came from content, "e": ref number,
-"t": tier, "s": {states}, "v": value, "c": [children: nodes or text strings],
+"t": tier (left out for 1), "s": {states}, "v": value, "c": [children: nodes or text strings; a node
+named from text-only content has no "c": its name is that text],
 "fo": frame-owner slot}``; capture adds ``"fi"`` (frame index) to each frame's
 root and ``"sub"`` (the child frame's root) or ``"err"`` to iframe nodes.
 """
