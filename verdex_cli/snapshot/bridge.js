@@ -84,13 +84,6 @@ const __verdexBridge = (() => {
       out.push(node);
       return;
     }
-    const st = Aria.states(el, role);
-    for (const key in st) { node.s = st; break; }
-    let v = Aria.value(el, role);
-    if (v !== undefined && v !== null && v !== '') {
-      if (el.localName === 'input' && el.type === 'password') v = '\u2022'.repeat(Math.min(String(v).length, 8));
-      node.v = String(v);
-    }
     const isField = tag === 'input' || tag === 'textarea' || LEAVES.has(role);
     let hasElements = false;
     if (tag === 'video' || tag === 'audio') {
@@ -135,6 +128,14 @@ const __verdexBridge = (() => {
     if ((COLLAPSIBLE.has(role) || (role === 'rowgroup' && Aria.soleBody(el))) && !node.e && !node.n) {
       if (node.c) for (const ch of node.c) pushMerged(out, ch);
       return;
+    }
+    // states and value only for a node that is shown (collapsed wrappers above drop theirs)
+    const st = Aria.states(el, role);
+    for (const key in st) { node.s = st; break; }
+    let v = Aria.value(el, role);
+    if (v !== undefined && v !== null && v !== '') {
+      if (el.localName === 'input' && el.type === 'password') v = '\u2022'.repeat(Math.min(String(v).length, 8));
+      node.v = String(v);
     }
     if (CELLS.has(role) && !node.e && !node.n && !node.s && node.c && node.c.length === 1 && hasElements) {
       out.push(node.c[0]);  // a cell that only wraps one control: show the control

@@ -158,26 +158,34 @@ class TextRenderer:
         """Add the node's line; return (children, indent, frame, named_from_content) to list under it."""
         role = node["r"]
         kids = node.get("c")
-        if "sub" in node:
-            kids = node["sub"].get("c") or []
-        has_elements = bool(kids) and any(not isinstance(k, str) for k in kids)
+        sub = node.get("sub")
+        if sub is not None:
+            kids = sub.get("c") or []
+        has_elements = False
+        if kids:
+            for k in kids:
+                if k.__class__ is not str:
+                    has_elements = True
+                    break
         name = node.get("n", "")
         ref_no = node.get("e")
-        from_content = bool(node.get("nc"))
+        from_content = node.get("nc") == 1
         show_name = bool(name) and not (from_content and has_elements and not ref_no and role != "heading")
-        line = [indent, "- ", role]
+        line = indent + "- " + role
         if show_name:
-            line.append(" " + quote(name))
-        if "s" in node:
-            line.append(_states(node["s"]))
+            line += " " + (json_quote(name) if len(name) <= MAX_TEXT else quote(name))
+        states = node.get("s")
+        if states is not None:
+            line += _states(states)
         if node.get("x"):
-            line.append(" [native]")  # drawn by the browser (media controls): no element, no ref
+            line += " [native]"  # drawn by the browser (media controls): no element, no ref
         child_frame = frame
         if "fo" in node:
             self._frames += 1
             child_frame = node.get("fi", frame)
             if "fi" in node:
-                line.append(f" [frame=f{child_frame}]")
+                line += f" [frame=f{child_frame}]"
+        lines = self.lines
         if ref_no:
             ref = f"{self.prefix}f{frame}e{ref_no}"
             tier = node.get("t", 1)
@@ -185,31 +193,32 @@ class TextRenderer:
             info = self.refs[ref] = RefInfo(ref, role, name, frame, tier, shown)
             self._ref_order.append((ref, info))
             if shown:
-                line.append(f" [ref={ref}]")
+                line += " [ref=" + ref + "]"
             else:
-                self.hidden[len(self.lines)] = ref  # this node's line is the next one
-                self._hidden_order.append((len(self.lines), ref))
+                self.hidden[len(lines)] = ref  # this node's line is the next one
+                self._hidden_order.append((len(lines), ref))
         if "err" in node:
-            self.lines.append("".join(line) + ":")
-            self.lines.append(f"{indent}  - note: {node['err']}")
-            return
-        text_only = bool(kids) and not has_elements
-        if text_only:
+            lines.append(line + ":")
+            lines.append(f"{indent}  - note: {node['err']}")
+            return None
+        if kids and not has_elements:  # text only
             if show_name and from_content:
                 kids = None
             else:
                 text = " ".join(k.strip() for k in kids if k.strip())
-                self.lines.append("".join(line) + (": " + one_line(text) if text else ""))
-                return
-        if not kids and node.get("v"):
-            line.append(": " + one_line(node["v"]))
-            self.lines.append("".join(line))
-            return
-        if kids or node.get("more"):
-            line.append(":")
-        self.lines.append("".join(line))
-        if node.get("more"):  # snapshot --depth cut this subtree
-            self.lines.append(f"{indent}  - ... ({node['more']} more nodes)")
+                lines.append(line + ": " + one_line(text) if text else line)
+                return None
+        if not kids:
+            value = node.get("v")
+            if value:
+                lines.append(line + ": " + one_line(value))
+                return None
+        more = node.get("more")
+        if kids or more:
+            line += ":"
+        lines.append(line)
+        if more:  # snapshot --depth cut this subtree
+            lines.append(f"{indent}  - ... ({more} more nodes)")
         if kids:
             return kids, indent + "  ", child_frame, show_name and from_content
         return None
