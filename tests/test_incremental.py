@@ -5,6 +5,7 @@ the command; these tests add that patches are really used, and drive many kinds 
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -131,25 +132,29 @@ def test_an_action_with_a_side_effect_elsewhere_shows_it(driver, demo, patched):
     assert patched[0] >= 1
 
 
+def _restyled(driver, demo, body: str, change: str) -> tuple[str, str]:
+    """Snapshot texts before and after `change` (JS) on a blank page whose body is `body`."""
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("document.body.innerHTML = " + json.dumps(body) + "; 1")
+    before = driver.ok("snapshot").data["text"]
+    driver.js(change + "; 1")
+    return before, driver.ok("snapshot").data["text"]
+
+
 def test_has_rules_make_the_whole_frame_captured(driver, demo, patched):
     """A :has() rule that hides can restyle an ancestor of the change: no patch is trusted."""
-    driver.ok("open " + demo.url("blank.html"))
-    driver.js("""document.body.innerHTML = '<style>.box:has(.on) .tip {display:none}</style>'
-      + '<div class="box"><p class="tip">Tip</p><div><span id="s">x</span></div></div>'; 1""")
-    assert "Tip" in driver.ok("snapshot").data["text"]
-    driver.js("document.getElementById('s').className = 'on'; 1")
-    before = patched[0]
-    out = driver.ok("snapshot").data
-    assert "Tip" not in out["text"] and patched[0] == before
+    count = patched[0]
+    before, after = _restyled(driver, demo, '<style>.box:has(.on) .tip {display:none}</style>'
+                              '<div class="box"><p class="tip">Tip</p><div><span id="s">x</span></div></div>',
+                              "document.getElementById('s').className = 'on'")
+    assert "Tip" in before and "Tip" not in after and patched[0] == count
 
 
 def test_sibling_rules_reach_the_later_siblings(driver, demo, patched):
-    driver.ok("open " + demo.url("blank.html"))
-    driver.js("""document.body.innerHTML = '<style>.a.on + .b {display:none}</style>'
-      + '<main><button class="a">First</button><button class="b">Second</button></main>'; 1""")
-    assert "Second" in driver.ok("snapshot").data["text"]
-    driver.js("document.querySelector('.a').classList.add('on'); 1")
-    assert "Second" not in driver.ok("snapshot").data["text"]
+    before, after = _restyled(driver, demo, '<style>.a.on + .b {display:none}</style>'
+                              '<main><button class="a">First</button><button class="b">Second</button></main>',
+                              "document.querySelector('.a').classList.add('on')")
+    assert "Second" in before and "Second" not in after
 
 
 OPS = [

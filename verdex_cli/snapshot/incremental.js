@@ -33,13 +33,7 @@ const Incremental = (() => {
 
   function forget() { last = null; }
 
-  function flatParent(n) {
-    if (n.assignedSlot) return n.assignedSlot;
-    const p = n.parentNode;
-    if (!p) return null;
-    if (p.nodeType === 11) return p.host || null;
-    return p.nodeType === 1 ? p : null;
-  }
+  const flatParent = Aria.flatParent;
 
   // The chain of emitted nodes from the root down to the nearest one of `el` or its ancestors.
   function locate(el) {

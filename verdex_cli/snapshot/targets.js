@@ -29,13 +29,7 @@ const __verdexTargets = (() => {
     return b && a.includes(b) ? 1 : 0;
   }
 
-  function flatParent(el) {
-    if (el.assignedSlot) return el.assignedSlot;
-    const p = el.parentNode;
-    if (!p) return null;
-    if (p.nodeType === 11) return p.host || null;
-    return p.nodeType === 1 ? p : null;
-  }
+  const flatParent = Aria.flatParent;
 
   // Pre-order walk of the flat tree below `root`; visit(el) === false skips el's subtree.
   function walk(root, visit, withHidden) {

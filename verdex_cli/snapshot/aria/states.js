@@ -136,6 +136,7 @@
     begin() { run = newRun(); },
     end() { run = null; },
     children,
+    flatParent,
     // (each checks for a run itself: a shared wrapper would make one call site for all of them)
     isHidden: (n) => (run !== null ? isHiddenImpl(n) : once(isHiddenImpl, n)),
     hidesSubtree: (el) => !!el && el.nodeType === 1 && (run !== null ? hiddenSubtree(el) : once(hiddenSubtree, el)),
