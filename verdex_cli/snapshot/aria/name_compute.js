@@ -205,12 +205,18 @@
     const labs = labelsFor(el);
     if (!labs) return '';
     const parts = [];
-    for (const lab of labs) {
+    // A hidden label still names its control (accname 2A: content a host-language label refers
+    // to directly counts even when hidden), but only when no label is shown: a form repeated in
+    // hidden tab panels with the same ids points all its labels at the first copy's controls,
+    // and Chrome, like a reader, names each by the label one can see.
+    const hidden = labs.map((lab) => isHiddenImpl(lab));
+    const anyShown = hidden.includes(false);
+    for (let i = 0; i < labs.length; i++) {
+      if (anyShown && hidden[i]) continue;
+      const lab = labs[i];
       const sub = {
-        // A hidden label still names its control (accname 2A: content a
-        // host-language label refers to directly counts even when hidden).
         root: st.root, inLabelledBy: st.inLabelledBy,
-        includeHidden: st.includeHidden || isHiddenImpl(lab),
+        includeHidden: st.includeHidden || hidden[i],
         visited: st.visited, fromContent: false, attr: false, skips: 0, inLabel: true,
       };
       parts.push(textAlternative(lab, sub, false));

@@ -195,6 +195,10 @@
         const attrName = s.slice(i + 5, j < 0 ? s.length : j).trim();
         parts.push(el.getAttribute(attrName) || '');
         i = j < 0 ? s.length : j + 1;
+      } else if (FUNC_START.test(s.slice(i, i + 40)) && (i === 0 || !/[\w-]/.test(s[i - 1]))) {
+        // url(), image-set(), gradients, counter(): an image or a number, no text of its own
+        // (its quoted arguments are not text either)
+        i = afterCall(s, s.indexOf('(', i));
       } else {
         i++;
       }
@@ -213,6 +217,24 @@
     // arrows, "*") attach to the text they decorate; block ones never do.
     if (out && (cs.display !== 'inline' || WORDISH.test(out))) out = ' ' + out + ' ';
     return out;
+  }
+
+  const FUNC_START = /^[a-z][\w-]*\(/i;
+
+  // The index just past the ")" that closes the call whose "(" is at `open` (quoted strings skipped).
+  function afterCall(s, open) {
+    let depth = 0;
+    for (let i = open; i < s.length; i++) {
+      const ch = s[i];
+      if (ch === '"' || ch === "'") {
+        for (i++; i < s.length && s[i] !== ch; i++) if (s[i] === '\\') i++;
+      } else if (ch === '(') {
+        depth++;
+      } else if (ch === ')' && --depth === 0) {
+        return i + 1;
+      }
+    }
+    return s.length;
   }
 
   // The quotation mark open-quote/close-quote generate (first nesting level).

@@ -208,10 +208,20 @@
     return !!owner && REQUIRED_CONTEXT.listitem.has(roleImpl(owner));
   }
 
+  // An <a> without href that the page made clickable: Chrome exposes it as a link when it has a
+  // click listener, which an isolated world cannot see; its own pointer cursor (set on it, not
+  // inherited from a clickable ancestor) is the sign scripts give such toggles (mdBook's chapter
+  // chevrons, "read more" anchors). Without it, an <a name> target stays generic (html-aam).
+  function clickableAnchor(el) {
+    if (style(el).cs.cursor !== 'pointer') return false;
+    const p = flatParent(el);
+    return !p || style(p).cs.cursor !== 'pointer';
+  }
+
   function nativeRole(el, tag) {
     switch (tag) {
       case 'a':
-        return el.hasAttribute('href') ? 'link' : 'generic';
+        return el.hasAttribute('href') || clickableAnchor(el) ? 'link' : 'generic';
       case 'area':
         return el.hasAttribute('href') ? 'link' : 'generic';
       case 'input': {
