@@ -93,8 +93,9 @@ def test_allow_list_is_small_and_documented():
             assert "data-spec-role=" in tag or "data-spec-name=" in tag, f"{page.name}: {tag[:80]}"
             assert "data-case=" in tag, f"{page.name}: {tag[:80]}"
     # (raised from 20 for issue 12's orphan-role rule: core-aam drops a role token
-    # outside its required context where Chrome keeps it, one fixture case per role)
-    assert marked <= 25
+    # outside its required context where Chrome keeps it, one fixture case per role;
+    # and to 26 for <wbr>, which Chrome turns into a space inside names)
+    assert marked <= 26
 
 
 def test_aria_agrees_with_chrome(ax_results):
@@ -130,7 +131,7 @@ def test_aria_agrees_with_chrome(ax_results):
     ratio = agreeing / total if total else 0.0
     raw = (agreeing - len(allowed_seen) - len(differs_seen)) / total if total else 0.0
     cases = sum(1 for r in ax_results.values() for c in r.comparisons if c.case)
-    assert len(differs_seen) <= 25, "too many deliberate differences from Chrome"
+    assert len(differs_seen) <= 26, "too many deliberate differences from Chrome"
     print(f"\nthe aria engine (snapshot/aria/) vs Chrome: {total} elements compared ({cases} marked cases) "
           f"over {len(ax_results)} pages, agreement {ratio:.2%} "
           f"({raw:.2%} before the allow-list)")

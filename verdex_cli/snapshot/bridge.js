@@ -18,7 +18,7 @@ const __verdexBridge = (() => {
     'separator', 'scrollbar', 'menuitemcheckbox', 'menuitemradio', 'math']);
   const WS = /\s+/g;
   // a cheap pre-check before looking for refs inside a children-presentational control
-  const MAYBE_INTERACTIVE = 'a[href], area[href], button, input, select, textarea, [tabindex], [role], [contenteditable]';
+  const MAYBE_INTERACTIVE = 'a[href], area[href], a[onclick], button, input, select, textarea, [tabindex], [role], [contenteditable]';
 
   let owners = [];                 // frame owner elements of the last snapshot
   let tracking = false;            // this walk is what the next capture compares with (fields)

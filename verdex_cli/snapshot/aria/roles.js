@@ -209,10 +209,13 @@
   }
 
   // An <a> without href that the page made clickable: Chrome exposes it as a link when it has a
-  // click listener, which an isolated world cannot see; its own pointer cursor (set on it, not
-  // inherited from a clickable ancestor) is the sign scripts give such toggles (mdBook's chapter
-  // chevrons, "read more" anchors). Without it, an <a name> target stays generic (html-aam).
+  // click listener. An isolated world sees an onclick attribute but not addEventListener; for
+  // those, the anchor's own pointer cursor (set on it, not inherited from a clickable ancestor) is
+  // the sign scripts give such toggles (mdBook's chapter chevrons, "read more" anchors). Without
+  // either, an <a name> target stays generic (html-aam). (An <area> without href stays out, as in
+  // Chrome; wpt's area-role-tentative would make one with onclick a link.)
   function clickableAnchor(el) {
+    if (el.hasAttribute('onclick')) return true;
     if (style(el).cs.cursor !== 'pointer') return false;
     const p = flatParent(el);
     return !p || style(p).cs.cursor !== 'pointer';
