@@ -17,6 +17,7 @@ from .errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable
 from .focus import Focus
 from .keys import parse_key
 from .resolve import Resolved
+from .timing import phase
 
 
 def _bridge(page: Page, fr: Frame, call: str, timeout: float | None = None):
@@ -52,6 +53,11 @@ SLICE = 0.25  # seconds of in-page waiting per bridge call, so the wait can be r
 
 
 def prepare(page: Page, res: Resolved, pointer: bool = True) -> tuple[float, float]:
+    with phase("wait actionable"):
+        return _prepare(page, res, pointer)
+
+
+def _prepare(page: Page, res: Resolved, pointer: bool) -> tuple[float, float]:
     for parent, owner in reversed(list(_owners(page, res.frame))):  # outermost frame first
         try:
             parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
@@ -120,31 +126,11 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     """click, dblclick or hover on the ref's own element."""
     x, y = prepare(page, res, pointer=True)
     nav_before = page.nav_count
-    if action != "hover":
-        _bridge(page, res.frame, f"arm({res.ref.n})")
-    _mouse(page, "mouseMoved", x, y, button="none")
     result = {"action": action, "ref": res.text, "role": res.role, "name": res.name, "x": round(x), "y": round(y)}
-    if action in ("click", "dblclick"):
-        _mouse(page, "mousePressed", x, y, button="left", clickCount=1)
-        try:
-            _mouse(page, "mouseReleased", x, y, button="left", clickCount=1)
-            if action == "dblclick":
-                _mouse(page, "mousePressed", x, y, button="left", clickCount=2)
-                _mouse(page, "mouseReleased", x, y, button="left", clickCount=2)
-        except ConnectionLost:
-            # the click closed its own tab (window.close()): it did land
-            return dict(result, notes=res.notes + ["The tab closed itself after the click."])
-    guard = {"received": -1, "blocked": []}
-    if action != "hover":
-        try:
-            guard = _bridge(page, res.frame, "disarm()", timeout=2)
-        except (CDPError, JSError, ConnectionLost):
-            pass  # the document went away (navigation): the click did land
-        except CDPTimeout:
-            # Chrome holds calls into a frame whose navigation has not committed yet (a slow server):
-            # the navigation the click started is the proof that it landed
-            if page.nav_count == nav_before:
-                raise
+    with phase("input events"):
+        guard = _pointer_events(page, res, action, x, y, nav_before)
+    if guard is None:  # the click closed its own tab (window.close()): it did land
+        return dict(result, notes=res.notes + ["The tab closed itself after the click."])
     notes = list(res.notes)
     if guard["blocked"]:
         raise NotActionable(f"Element {res.label} was not clicked: the events would have reached "
@@ -157,6 +143,34 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     except ConnectionLost:
         notes.append("The tab closed itself after the click.")
     return dict(result, notes=notes)
+
+
+def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, nav_before: int) -> dict | None:
+    """Send the mouse events, guarded: what the guard saw, or None when the click closed its tab."""
+    if action != "hover":
+        _bridge(page, res.frame, f"arm({res.ref.n})")
+    _mouse(page, "mouseMoved", x, y, button="none")
+    if action in ("click", "dblclick"):
+        _mouse(page, "mousePressed", x, y, button="left", clickCount=1)
+        try:
+            _mouse(page, "mouseReleased", x, y, button="left", clickCount=1)
+            if action == "dblclick":
+                _mouse(page, "mousePressed", x, y, button="left", clickCount=2)
+                _mouse(page, "mouseReleased", x, y, button="left", clickCount=2)
+        except ConnectionLost:
+            return None
+    guard = {"received": -1, "blocked": []}
+    if action != "hover":
+        try:
+            guard = _bridge(page, res.frame, "disarm()", timeout=2)
+        except (CDPError, JSError, ConnectionLost):
+            pass  # the document went away (navigation): the click did land
+        except CDPTimeout:
+            # Chrome holds calls into a frame whose navigation has not committed yet (a slow server):
+            # the navigation the click started is the proof that it landed
+            if page.nav_count == nav_before:
+                raise
+    return guard
 
 
 def focus(page: Page, res: Resolved, verb: str = "done") -> Focus:

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from urllib.parse import urlparse
 
 from ..errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed
+from ..timing import phase
 
 # Chrome shows its own error page for an empty 4xx/5xx answer; the server did answer, so it is a page.
 HTTP_ERROR_PAGE = "net::ERR_HTTP_RESPONSE_CODE_FAILURE"
@@ -214,9 +215,10 @@ class Navigation:
         """After an input action: if it started a navigation, wait for it to load (or stop it)."""
         self.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
         deadline = self.acted_at + grace
-        while time.monotonic() < deadline and self._nav_count == nav_before:
-            time.sleep(0.02)
-        self.target.drain_events()
+        with phase("navigation grace"):
+            while time.monotonic() < deadline and self._nav_count == nav_before:
+                time.sleep(0.02)
+            self.target.drain_events()
         notes = []
         if self._nav_count != nav_before:
             if not self._guarded(lambda: self.wait_for_load(self.timeout)):

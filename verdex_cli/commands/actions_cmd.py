@@ -8,14 +8,17 @@ from ..keys import parse_key
 from ..resolve import resolve_target
 from ..session_log import note_target
 from ..targets import parse_target
+from ..timing import phase
 from .registry import Result, command
 
 
 def _resolve(ctx, raw):
     page = ctx.page
     page.progress = ctx.progress  # the core reports what a waiting action waits for through it
-    res = resolve_target(page, ctx.page_state().store, raw)
-    note_target(ctx, res, raw)  # the stable locator, for 'export'
+    with phase("resolve"):
+        res = resolve_target(page, ctx.page_state().store, raw)
+    with phase("stable locator"):
+        note_target(ctx, res, raw)  # for 'export'
     return res
 
 
