@@ -105,6 +105,18 @@ def test_change_lines_say_only_what_differs():
     assert '+ button "Re-render" [ref=c0p0f0e5]' in text and '- button "Re-render" [ref=c0p0f0e2]' in text
 
 
+def test_containers_without_a_name_share_one_line_under_an_action():
+    from verdex_cli.render_changes import lines
+
+    d = {"added": [{"ref": None, "role": "list", "name": ""}, {"ref": "c0p0f0e9", "role": "button", "name": "Remove"},
+                   {"ref": None, "role": "listitem", "name": ""}, {"ref": None, "role": "text", "name": "Mug"}],
+         "removed": [{"ref": None, "role": "group", "name": ""}], "changed": []}
+    folded = [line for line, _ in lines(d, fold=True)]
+    assert folded == ['+ button "Remove" [ref=c0p0f0e9]', "+ text: Mug", "+ list, listitem (no name)",
+                      "- group (no name)"]
+    assert [line for line, _ in lines(d)][:2] == ["+ list", '+ button "Remove" [ref=c0p0f0e9]']  # diff: each
+
+
 def test_history_keeps_twenty_snapshots_and_bounds_their_text(monkeypatch):
     from verdex_cli import page_state
     from verdex_cli.snapshot.model import Snapshot

@@ -34,16 +34,29 @@ def _ref(it: dict) -> str:
     return f" [ref={it['ref']}]" if it.get("ref") else ""
 
 
-def lines(d: dict) -> list[tuple[str, str]]:
-    """(line, style) for every added, removed and changed node."""
-    out = []
-    for it in d.get("added") or ():
-        out.append(("+ " + _desc(it) + _ref(it), "green"))
-    for it in d.get("removed") or ():
-        out.append(("- " + _desc(it) + _ref(it), "red"))
+def _bare(it: dict) -> bool:
+    """A container that says nothing by itself (no ref, name, states or value): a list, a group..."""
+    return (it.get("role") != "text" and not it.get("ref") and not it.get("name")
+            and not it.get("states") and not it.get("value"))
+
+
+def lines(d: dict, fold: bool = False) -> list[tuple[str, str]]:
+    """(line, style) for every added, removed and changed node. With `fold`, the added or removed
+    containers that say nothing by themselves share one line each (`+ list, listitem (no name)`),
+    after the lines that carry names, text and refs."""
+    out, tail = [], []
+    for sign, key, style in (("+", "added", "green"), ("-", "removed", "red")):
+        bare = []
+        for it in d.get(key) or ():
+            if fold and _bare(it):
+                bare.append(it.get("role") or "?")
+            else:
+                out.append((f"{sign} {_desc(it)}{_ref(it)}", style))
+        if bare:
+            tail.append((f"{sign} {', '.join(bare[:8])}{', ...' if len(bare) > 8 else ''} (no name)", style))
     for it in d.get("changed") or ():
         out.append((f"~ {_changed(it)}{_ref(it)}", "yellow"))
-    return out
+    return out + tail
 
 
 def _changed(it: dict) -> str:
@@ -77,7 +90,7 @@ def paint_changes(r, changes: dict | None) -> None:
     if changes.get("navigated"):
         r._plain("~ the page navigated: 'snapshot' shows the new page", style="yellow")
         return
-    shown = lines(changes)
+    shown = lines(changes, fold=True)
     if not shown:
         r._plain("  (no change on the page)", style="dim")
         return
