@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 from rich.console import Console
+from rich.padding import Padding
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
@@ -166,7 +167,8 @@ class Renderer:
                 group = c.get("group")
                 table.add_row(Text(str(group).capitalize(), style="bold"), "")
             alias = f" (alias {', '.join(c['aliases'])})" if c["aliases"] else ""
-            table.add_row("  " + c["usage"], c["help"] + alias)
+            # indented as a block, so a usage folded onto a second line keeps the indent
+            table.add_row(Padding(Text(c["usage"]), (0, 0, 0, 2)), c["help"] + alias)
         self.out.print(table)
         self.out.print(Text("Type 'help COMMAND' for one command.", style="dim"))
 
