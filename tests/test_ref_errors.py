@@ -1,6 +1,6 @@
 """Every row of the ref-resolution error table, through the real commands and a real browser.
 
-Kinds and message shapes are contract (DESIGN.md, "Element references"). Every failing action is also
+Kinds and message shapes are contract (the README, "Errors" and "How refs work"). Every failing action is also
 checked for having had no effect on the page.
 """
 

@@ -1,4 +1,4 @@
-"""The snapshot text format (a contract: see DESIGN.md, "Snapshot text format").
+"""The snapshot text format (a contract: see the README, "Snapshot text format").
 
     - role "name" [state]... [frame=fN] [ref=cXpYfZeN]: value
       - child ...
