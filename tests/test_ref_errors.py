@@ -1,7 +1,7 @@
 """Every row of the ref-resolution error table, through the real commands and a real browser.
 
-Kinds and message shapes are contract (the README, "Errors" and "How refs work"). Every failing action is also
-checked for having had no effect on the page.
+Kinds and message shapes are contract (the README, "Errors" and "How refs work"). Every failing
+action is also checked for having had no effect on the page.
 """
 
 from __future__ import annotations
