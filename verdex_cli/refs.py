@@ -6,13 +6,13 @@ The store is pure data; resolving a ref against the live page happens in
 
 from __future__ import annotations
 
-import gc
 import re
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from .errors import RefError
+from .gc_pause import gc_paused
 from .snapshot.model import RefInfo, Snapshot
 
 _INDEX = r"(0|[1-9][0-9]*)"  # canonical numbers only: c00p0f0e1 is not a ref
@@ -141,16 +141,8 @@ class RefStore:
                 self._clear_tombs(fi)
         self.frame_loaders.update({fi: loaders[fi] for fi in captured_frames})
         self.frame_urls.update({f.index: f.url for f in snap.frames})
-        # thousands of new records would set off the cyclic garbage collector several times, each
-        # pass also walking the snapshot tree just parsed; they make no cycles, so it waits
-        paused = gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
+        with gc_paused():  # thousands of new records would each time walk the snapshot just parsed
             new = self._record_refs(snap, loaders, no)
-        finally:
-            if paused:
-                gc.enable()
         if new != len(self.records):  # some record was not seen now
             for rec in self.records.values():
                 if rec.last_seen != no and rec.frame in captured_frames and rec.status in ("live", "changed"):

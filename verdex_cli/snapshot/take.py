@@ -4,11 +4,11 @@ the page state's job (page_state.py), one layer up."""
 from __future__ import annotations
 
 import difflib
-import gc
 import os
 
 from ..browser.frames import Frame
 from ..browser.page import Page
+from ..gc_pause import gc_paused
 from . import cache
 from .capture import capture_tree
 from ..timing import phase
@@ -58,15 +58,8 @@ def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True) -> tu
 
 def take_snapshot(page: Page, number: int, all_refs: bool = False, reuse: dict | None = None,
                   frame: Frame | None = None, follow: bool = True, prior: dict | None = None) -> Snapshot:
-    # A big page makes tens of thousands of small dicts at once: keep the cyclic
-    # garbage collector out of the way until they are built (it finds nothing).
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():  # a big page makes tens of thousands of small dicts at once
         return _take(page, number, all_refs, reuse, frame, follow, prior)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Frame | None,
