@@ -18,7 +18,7 @@ from .browser.page import Page
 from .errors import CDPError, JSError, NotActionable, NotApplied, UsageError
 from .focus import fields_call, label_of, where_focus
 from .keys import char_events, parse_key
-from .readback import FieldWatch, quoted, settle_page
+from .readback import FieldWatch, quoted, settle_page, still_changing
 from .resolve import Resolved
 
 MASK = "••••••"  # shown instead of a password's value, always the same length
@@ -107,6 +107,8 @@ def _read_back(page: Page, res: Resolved, watch: FieldWatch, nav_before: int, gr
     back = watch.read()
     if back is None:
         return right_away, None, nav
+    if not watch.settled:
+        nav = [still_changing(page)] + nav
     return back["now"], (back["seen"][-1] if back["seen"] else None), nav
 
 
@@ -163,7 +165,8 @@ def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
         raise NotActionable(f"Element {res.label} was removed.", kind="removed")
     value, browser = out["value"], out.get("set")
     nav = page.settle_after_action(nav_before, grace=0)
-    settle_page(page)
+    if not settle_page(page):
+        nav = [still_changing(page)] + nav
     if not res.frame.detached and res.frame.loader_id == loader:
         try:
             value = _value(page, res)

@@ -22,12 +22,17 @@ from .resolve import Resolved
 _GONE = (CDPError, CDPTimeout, ConnectionLost, JSError)
 
 
-def settle_page(page: Page) -> None:
-    """Wait (bounded) until the page stopped changing after the action's input."""
+def settle_page(page: Page) -> bool:
+    """Wait (bounded) until the page stopped changing after the action's input; False when it was
+    still changing when the time ran out."""
     try:
-        settle(page, min(SETTLE_MAX, page.timeout))
+        return settle(page, min(SETTLE_MAX, page.timeout))
     except _GONE:
-        pass  # a frame going away: the read-back says what it can
+        return True  # a frame going away: the read-back says what it can
+
+
+def still_changing(page: Page) -> str:
+    return f"The page was still changing after {min(SETTLE_MAX, page.timeout):g} s; the value is as of then."
 
 
 class FieldWatch:
@@ -37,14 +42,14 @@ class FieldWatch:
         self.page, self.res = page, res
         self.loader = res.frame.loader_id
         self.open = bool(fields_call(page, res.frame, f"watchField({res.ref.n})"))
+        self.settled = True  # False when the page was still changing at the read-back
 
     def read(self, settled: bool = True) -> dict | None:
         """``{"seen": [states the browser gave], "now": state}`` after the page settled, the watch
         ended; None when the field's document is gone (it navigated) or the field was removed."""
         if not self.open:
             return None
-        if settled:
-            settle_page(self.page)
+        self.settled = settle_page(self.page) if settled else True
         return self.close()
 
     def close(self) -> dict | None:
