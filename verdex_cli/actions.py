@@ -16,6 +16,7 @@ from .browser.page import Page
 from .errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied, UsageError
 from .focus import Focus
 from .keys import parse_key
+from .readback import FieldWatch, quoted, settle_page
 from .resolve import Resolved
 from .timing import phase
 
@@ -195,20 +196,28 @@ def set_checked(page: Page, res: Resolved, want: bool) -> dict:
                 "notes": res.notes + [f"Already {'checked' if want else 'unchecked'}; nothing to do."]}
     if not want and res.role in ("radio", "menuitemradio"):
         raise NotActionable(f"Element {res.label} is a radio button; check another option instead.")
-    out = pointer(page, res, "click")
+    with FieldWatch(page, res) as watch:
+        out = pointer(page, res, "click")
     deadline = time.monotonic() + STATE_GRACE  # a widget may update its state a moment after the click
     while True:
+        settle_page(page)  # read back once the page's own handlers (timers, animation frames) have run
         try:
             after = (_bridge(page, res.frame, f"describe({res.ref.n})").get("states") or {}).get("checked")
         except (CDPError, JSError, ConnectionLost):
             # the click navigated away: the state cannot be read back
+            watch.close()
             raise NotApplied(f"Clicked {res.label}, but its state could not be read back (the page changed); "
                              f"it may not be {word}ed.")
         if (after is True) == want or time.monotonic() >= deadline:
             break
         time.sleep(0.05)
+    back = watch.read(settled=False)
+    # the browser did apply the state asked for (seen at its own input/change event) before the page's handlers ran
+    became = bool(back) and any(isinstance(v, bool) and v == want for v in back["seen"])
     if (after is True) != want:
         now = "mixed" if after == "mixed" else ("checked" if after is True else "unchecked")
+        if became:
+            raise NotApplied(f"Clicked {res.label}, but it is {now}: the page undid the {word}.")
         raise NotApplied(f"Clicked {res.label}, but it is still {now}: the page did not let it be {word}ed "
                          "(the click was cancelled or the widget ignored it).")
     out.update(action=word, checked=after is True)
@@ -232,26 +241,31 @@ def select(page: Page, res: Resolved, values: list[str]) -> dict:
         wanted.append(hit)
     if len(wanted) > 1 and not info["multiple"]:
         raise UsageError(f"Element {res.label} takes one value, not {len(wanted)}.")
-    with focus(page, res, "selected") as f:
+    with FieldWatch(page, res) as watch, focus(page, res, "selected") as f:
         nav_before = page.nav_count
         if info["multiple"]:
             _select_multiple(page, res, wanted)
         else:
             _select_single(page, res, wanted[0]["index"], f)
+    nav = page.settle_after_action(nav_before)
+    back = watch.read()  # after the page settled: a handler may have changed the selection back
     final = _bridge(page, res.frame, f"options({res.ref.n})")
     if final is None:
         raise NotApplied(f"Element {res.label} changed while options were chosen; nothing can be read back.")
     opts = final["options"]
     chosen = [o["label"] for o in opts if o["selected"]]
     values = [o["value"] for o in opts if o["selected"]]
-    missing = [w["label"] for w in wanted if not (w["index"] < len(opts) and opts[w["index"]]["selected"])]
-    extra = [o["label"] for o in opts if o["selected"] and o["index"] not in {w["index"] for w in wanted}]
-    if missing or extra:
-        raise NotApplied(f"Could not select {', '.join(map(repr, [w['label'] for w in wanted]))} in {res.label}: "
-                         f"it now has {', '.join(map(repr, chosen)) or 'nothing'} selected.")
+    asked = sorted(w["index"] for w in wanted)
+    if sorted(o["index"] for o in opts if o["selected"]) != asked:
+        head = f"Could not select {', '.join(map(repr, [w['label'] for w in wanted]))} in {res.label}"
+        if back and asked in [sorted(v) for v in back["seen"] if isinstance(v, list)]:  # the browser chose them
+            shown = ", ".join(map(quoted, chosen)) or "nothing"
+            back_to = " back" if chosen == [o["label"] for o in info["options"] if o["selected"]] else ""
+            raise NotApplied(f"{head}: the page changed the selection{back_to} to {shown}.")
+        raise NotApplied(f"{head}: it now has {', '.join(map(repr, chosen)) or 'nothing'} selected.")
     return {"action": "select", "ref": res.text, "role": res.role, "name": res.name, "selected": chosen,
             "value": values if final["multiple"] else (values[0] if values else None),
-            "notes": list(res.notes) + page.settle_after_action(nav_before)}
+            "notes": list(res.notes) + nav}
 
 
 NOT_SELECTED = "Selection stopped"

@@ -15,9 +15,10 @@ from pathlib import Path
 
 from .actions import focus
 from .browser.page import Page
-from .errors import CDPError, NotActionable, NotApplied, UsageError
+from .errors import CDPError, JSError, NotActionable, NotApplied, UsageError
 from .focus import fields_call, label_of, where_focus
 from .keys import char_events, parse_key
+from .readback import FieldWatch, quoted, settle_page, still_changing
 from .resolve import Resolved
 
 MASK = "••••••"  # shown instead of a password's value, always the same length
@@ -98,6 +99,27 @@ def _value(page: Page, res: Resolved):
     return fields_call(page, res.frame, f"value({res.ref.n})")
 
 
+def _read_back(page: Page, res: Resolved, watch: FieldWatch, nav_before: int, grace: float) -> tuple:
+    """(value once the page settled, the value the browser gave at the last input (None: unknown),
+    navigation notes). Read right away when the field's document went away."""
+    right_away = _value(page, res)
+    nav = page.settle_after_action(nav_before, grace=grace)
+    back = watch.read()
+    if back is None:
+        return right_away, None, nav
+    if not watch.settled:
+        nav = [still_changing(page)] + nav
+    return back["now"], (back["seen"][-1] if back["seen"] else None), nav
+
+
+def _value_notes(info: dict, value, wanted: str, browser) -> list[str]:
+    """The page changed what the browser entered (read after the page settled), or the field holds
+    something else than asked for another reason (maxlength, the input type)."""
+    if browser is not None and value is not None and value != browser:
+        return [f"The page changed the value to {quoted(_shown(info, value))}."]
+    return _differs_note(info, value, wanted)
+
+
 def _differs_note(info: dict, value, wanted: str) -> list[str]:
     if value is None or value == wanted:
         return []
@@ -116,7 +138,7 @@ def fill(page: Page, res: Resolved, text: str) -> dict:
     if info["kind"] == "picker":
         return _fill_picker(page, res, info, text)
     nav_before = page.nav_count
-    with focus(page, res, "filled") as f:
+    with FieldWatch(page, res) as watch, focus(page, res, "filled") as f:
         f.arm()
         if not fields_call(page, res.frame, f"selectAll({res.ref.n})"):
             raise NotActionable(f"Element {res.label} is not a text field.")
@@ -124,9 +146,9 @@ def fill(page: Page, res: Resolved, text: str) -> dict:
             f.insert(text, "Nothing was filled")
         else:
             f.keys(parse_key("Delete").events(), "Nothing was filled")
-    value = _value(page, res)
+    value, browser, nav = _read_back(page, res, watch, nav_before, grace=0)
     out = _base("fill", res, info, value)
-    out["notes"] = list(res.notes) + _differs_note(info, value, text) + page.settle_after_action(nav_before, grace=0)
+    out["notes"] = list(res.notes) + _value_notes(info, value, text, browser) + nav
     return out
 
 
@@ -137,14 +159,23 @@ def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
         raise UsageError(_picker_problem(res, info, text, check))
     with focus(page, res, "filled"):
         nav_before = page.nav_count
+        loader = res.frame.loader_id
         out = fields_call(page, res.frame, f"setPicker({res.ref.n}, {_js(check['value'])})")
     if out.get("status") != "ok":
         raise NotActionable(f"Element {res.label} was removed.", kind="removed")
-    value = out["value"]
+    value, browser = out["value"], out.get("set")
+    nav = page.settle_after_action(nav_before, grace=0)
+    if not settle_page(page):
+        nav = [still_changing(page)] + nav
+    if not res.frame.detached and res.frame.loader_id == loader:
+        try:
+            value = _value(page, res)
+        except (CDPError, JSError):
+            pass
     result = _base("fill", res, info, value)
     notes = list(res.notes) + [f"Set like a picker would: the {kind} input's value was set, then input and "
                                "change events fired (no keys were typed)."]
-    result["notes"] = notes + _differs_note(info, value, check["value"]) + page.settle_after_action(nav_before, grace=0)
+    result["notes"] = notes + _value_notes(info, value, check["value"], browser) + nav
     return result
 
 
@@ -178,7 +209,7 @@ def type_text(page: Page, res: Resolved, text: str) -> dict:
         raise NotActionable(f"Element {res.label} is a {info['type']} input: typing does not append to it; "
                             f"use 'fill {res.text} VALUE' ({FORMATS[info['type']]}).")
     nav_before = page.nav_count
-    with focus(page, res, "typed") as f:
+    with FieldWatch(page, res) as watch, focus(page, res, "typed") as f:
         f.arm()
         before = _value(page, res) or ""
         place = fields_call(page, res.frame, f"caretToEnd({res.ref.n})")
@@ -186,9 +217,9 @@ def type_text(page: Page, res: Resolved, text: str) -> dict:
             f.keys(parse_key("End").events(), "Nothing was typed")
         for i, ch in enumerate(text):
             f.keys(char_events(ch), "Nothing was typed" if i == 0 else f"Stopped after {i} of {len(text)} characters")
-    value = _value(page, res)
+    value, browser, nav = _read_back(page, res, watch, nav_before, grace=0.08)
     out = _base("type", res, info, value)
-    out["notes"] = list(res.notes) + _differs_note(info, value, before + text) + page.settle_after_action(nav_before)
+    out["notes"] = list(res.notes) + _value_notes(info, value, before + text, browser) + nav
     return out
 
 

@@ -1,7 +1,7 @@
 // The in-page half of acting on a ref (concatenated before bridge.js, in the isolated world): what an
 // element is now (describe, brief), getting it ready for a pointer action (scroll, wait until visible,
-// enabled, stable and hit-testable: prepare, hits), the guard that stops mouse events meant for another
-// element (arm, disarm), focus, selection, and a field's value and options.
+// enabled, stable and hit-testable: prepare, hits), the guard that stops trusted mouse events meant for
+// another element (arm, disarm), focus, selection, and a field's value and options.
 const Act = (() => {
   const WS = /\s+/g;
 
@@ -118,7 +118,9 @@ const Act = (() => {
     return best;
   }
 
-  // ---- the guard: mouse events that would reach another element are stopped
+  // ---- the guard: trusted mouse events (verdex's own input) that would reach another element are
+  // stopped. The page's own script-made events (a handler calling other.click(), opening a hidden
+  // file input, clicking a download link) are the page's business: never stopped, never counted.
   let guard = null;
   const GUARDED = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
 
@@ -128,6 +130,7 @@ const Act = (() => {
     if (!el) return false;
     const g = { el, received: 0, blocked: [], handler: null };
     g.handler = (ev) => {
+      if (!ev.isTrusted) return;
       const path = ev.composedPath();
       const ok = path.includes(el) || (el.labels && [...el.labels].some((l) => path.includes(l)));
       if (ok) { g.received++; return; }

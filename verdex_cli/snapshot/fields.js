@@ -102,7 +102,10 @@ const __verdexFields = (() => {
   // ---- values -------------------------------------------------------------------------------
   function value(n) {
     const el = B.element(n);
-    if (!el) return null;
+    return el ? valueOf(el) : null;
+  }
+
+  function valueOf(el) {
     if (el.localName !== 'input' && el.localName !== 'textarea' && el.isContentEditable) return el.textContent;
     return typeof el.value === 'string' ? el.value : null;
   }
@@ -172,9 +175,10 @@ const __verdexFields = (() => {
     const el = B.element(n);
     if (!el || !el.isConnected) return { status: 'removed' };
     valueSetter.call(el, v);
+    const set = el.value;  // what the browser made of it, before the page's handlers
     el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     el.dispatchEvent(new Event('change', { bubbles: true }));
-    return { status: 'ok', value: el.value };
+    return { status: 'ok', value: el.value, set };
   }
 
   function files(n) {
@@ -214,7 +218,44 @@ const __verdexFields = (() => {
     return out;
   }
 
+  // ---- the field watch: the state the browser itself gave the field at each trusted input/change
+  // event on it, seen before the page's own handlers on the element or document run (a capture
+  // listener on the window). A final state that differs from the last one seen was made by the page.
+  let watch = null;
+  const WATCHED = ['input', 'change'];
+
+  function stateOf(el) {
+    if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return el.checked;
+    if (el.localName === 'select') return [...el.options].filter((o) => o.selected).map((o) => o.index);
+    return valueOf(el);
+  }
+
+  function watchField(n) {
+    unwatchField();
+    const el = B.element(n);
+    if (!el) return false;
+    const w = { el, seen: [], handler: null };
+    w.handler = (ev) => {
+      if (!ev.isTrusted) return;  // the page's own synthetic events are not the browser's doing
+      const t = ev.composedPath()[0];
+      if (isOn(el, t && t.nodeType === 1 ? t : null)) w.seen.push(stateOf(el));
+    };
+    for (const t of WATCHED) window.addEventListener(t, w.handler, true);
+    watch = w;
+    return true;
+  }
+
+  // What the watch saw ({watched, seen: [...]}), and the field's state now ({now}); the watch ends.
+  function unwatchField(n) {
+    const w = watch;
+    if (w) for (const t of WATCHED) window.removeEventListener(t, w.handler, true);
+    watch = null;
+    const el = n ? B.element(n) : null;
+    const live = !!el && el.isConnected && (!w || w.el === el);
+    return { watched: !!w, seen: w ? w.seen : [], now: live ? stateOf(el) : null, removed: !!n && !live };
+  }
+
   return { info, focus, focusState, holds, focused, focusedElement, value, selectAll, caretToEnd, checkPicker,
-    setPicker, files, armKeys, disarmKeys };
+    setPicker, files, armKeys, disarmKeys, watchField, unwatchField };
 })();
 globalThis.__verdexFields = __verdexFields;

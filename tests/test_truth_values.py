@@ -1,0 +1,218 @@
+"""Action results tell the truth about values: fields are read back after the page settled, and the
+click guard stops only stray trusted input, never the page's own script-made clicks.
+
+Each page keeps its own log (window.__log, a plain page script in the main world) of what its
+handlers did; the tests compare verdex's results with it and with the fields' real state.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from verdex_cli.fields import MASK
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "truth"
+VALUES = (FIXTURES / "values.html").as_uri()
+SCRIPTED = (FIXTURES / "scripted.html").as_uri()
+
+
+def ref_of(snap, name: str, role: str | None = None) -> str:
+    hits = [r for r, i in snap.data["refs"].items() if i["name"] == name and (role is None or i["role"] == role)]
+    assert len(hits) == 1, f"{name!r}: {hits}"
+    return hits[0]
+
+
+def log(driver) -> list:
+    return driver.js("window.__log")
+
+
+def value(driver, element_id: str):
+    return driver.js(f"document.getElementById({json.dumps(element_id)}).value")
+
+
+def poll(fn, deadline_s: float = 5.0):
+    """fn() until it is truthy, or the deadline passes (then its last answer)."""
+    end = time.monotonic() + deadline_s
+    while True:
+        got = fn()
+        if got or time.monotonic() >= end:
+            return got
+        time.sleep(0.05)
+
+
+@pytest.fixture(params=[True, False], ids=["changes", "no-changes"])
+def values(request, driver):
+    driver.ctx.show_changes = request.param
+    driver.ok("open " + VALUES)
+    return driver, driver.ok("snapshot")
+
+
+# -- fill / type: the value the field holds once the page settled -------------------------------------
+
+def test_plain_field_has_no_note(values):
+    driver, snap = values
+    out = driver.ok(f"fill {ref_of(snap, 'Plain')} hello")
+    assert out.data["value"] == "hello" == value(driver, "plain")
+    assert not [n for n in out.notes if "value" in n]
+
+
+@pytest.mark.parametrize("verb", ["fill", "type"])
+def test_digits_filter_in_the_input_handler(values, verb):
+    driver, snap = values
+    out = driver.ok(f"{verb} {ref_of(snap, 'Digits')} 12ab")
+    assert value(driver, "digits") == "12" and log(driver)[-1] == ["digits", "12"]
+    assert out.data["value"] == "12"
+    assert 'The page changed the value to "12".' in out.notes
+
+
+def test_field_cleared_by_a_timer_later(values):
+    driver, snap = values
+    out = driver.ok(f"fill {ref_of(snap, 'Cleared later')} keep me")
+    assert ["cleared", ""] in log(driver) and value(driver, "cleared") == ""
+    assert out.data["value"] == ""
+    assert 'The page changed the value to "".' in out.notes
+
+
+def test_value_reformatted_in_an_animation_frame(values):
+    driver, snap = values
+    out = driver.ok(f"fill {ref_of(snap, 'Formatted')} 1234567")
+    assert ["formatted", "1,234,567"] in log(driver) and value(driver, "formatted") == "1,234,567"
+    assert out.data["value"] == "1,234,567"
+    assert 'The page changed the value to "1,234,567".' in out.notes
+
+
+def test_picker_value_changed_by_the_page(values):
+    driver, snap = values
+    out = driver.ok(f"fill {ref_of(snap, 'Day')} 2024-05-31")
+    assert ["day", "2024-01-01"] in log(driver)
+    assert out.data["value"] == "2024-01-01" == value(driver, "day")
+    assert 'The page changed the value to "2024-01-01".' in out.notes
+
+
+def test_password_changed_by_the_page_is_never_echoed(values):
+    driver, snap = values
+    out = driver.run(f"fill {ref_of(snap, 'Secret')} hunter2")
+    assert out.ok and ["secret"] in log(driver)
+    assert value(driver, "secret") == "rewritten-by-page"
+    assert out.result.data["value"] == MASK and out.result.data["masked"] is True
+    assert f'The page changed the value to "{MASK}".' in out.result.notes
+    raw = json.dumps(out.as_json())
+    assert "rewritten" not in raw and "hunter2" not in raw and "•" * len("rewritten-by-page") not in raw
+
+
+# -- select / check / uncheck: a state the page undid is not_applied --------------------------------------
+
+def test_select_reverted_in_onchange(values):
+    driver, snap = values
+    out = driver.fail(f"select {ref_of(snap, 'Currency')} USD", "not_applied")
+    assert ["currency", "USD"] in log(driver) and value(driver, "currency") == "EUR"
+    assert out.message.endswith(': the page changed the selection back to "EUR".'), out.message
+
+
+def test_select_reverted_by_a_timer(values):
+    driver, snap = values
+    out = driver.fail(f"select {ref_of(snap, 'Region')} West", "not_applied")
+    assert ["region reverted"] in log(driver) and value(driver, "region") == "North"
+    assert out.message.endswith(': the page changed the selection back to "North".'), out.message
+
+
+def test_check_undone_by_a_timer(values):
+    driver, snap = values
+    out = driver.fail(f"check {ref_of(snap, 'Newsletter')}", "not_applied")
+    assert log(driver)[:2] == [["newsletter", True], ["newsletter undone"]]
+    assert driver.js("document.getElementById('newsletter').checked") is False
+    assert out.message.endswith("is unchecked: the page undid the check."), out.message
+
+
+def test_uncheck_undone_by_a_timer(values):
+    driver, snap = values
+    out = driver.fail(f"uncheck {ref_of(snap, 'Terms')}", "not_applied")
+    assert log(driver)[:2] == [["terms", False], ["terms undone"]]
+    assert driver.js("document.getElementById('terms').checked") is True
+    assert out.message.endswith("is checked: the page undid the uncheck."), out.message
+
+
+def test_read_back_is_of_the_refs_own_element_in_a_shadow_root_and_a_frame(driver):
+    """The same digits filter on a field inside an open shadow root, inside an iframe."""
+    driver.ok("open " + VALUES)
+    driver.js("""(() => {
+      const f = document.createElement('iframe');
+      f.srcdoc = '<div id=host></div><label>Digits <input id=digits></label>';
+      document.body.append(f);
+      return new Promise(r => f.onload = () => {
+        const d = f.contentDocument;
+        const root = d.getElementById('host').attachShadow({mode: 'open'});
+        root.innerHTML = '<label>Inner digits <input id=inner></label>';
+        root.getElementById('inner').addEventListener('input', function () {
+          setTimeout(() => { this.value = this.value.replace(/\\D/g, ''); }, 20); });
+        r(true);
+      });
+    })()""")
+    snap = driver.ok("snapshot")
+    ref = ref_of(snap, "Inner digits")
+    assert re.fullmatch(r"c\d+p\d+f[1-9]\d*e\d+", ref), ref  # the field is in the child frame
+    out = driver.ok(f"fill {ref} 9x8y7")
+    inner = "document.querySelector('iframe').contentDocument.getElementById('host').shadowRoot"
+    assert driver.js(inner + ".getElementById('inner').value") == "987"
+    assert out.data["value"] == "987" and 'The page changed the value to "987".' in out.notes
+    # the main page's own Digits field, with the same label, was not touched
+    assert value(driver, "digits") == ""
+
+
+# -- the click guard stops only stray trusted input -----------------------------------------------------
+
+@pytest.fixture
+def scripted(driver):
+    driver.ok("open " + SCRIPTED)
+    return driver, driver.ok("snapshot")
+
+
+def test_a_handler_that_clicks_another_button(scripted):
+    driver, snap = scripted
+    out = driver.ok(f"click {ref_of(snap, 'Proxy')}")
+    assert out.data["action"] == "click"
+    assert log(driver) == [["proxy", True], ["other", False]]
+
+
+def test_a_styled_button_that_opens_a_hidden_file_input(scripted):
+    driver, snap = scripted
+    driver.ok(f"click {ref_of(snap, 'Choose a file')}")
+    got = poll(lambda: len(log(driver)) >= 3 and log(driver))
+    assert got == [["choose", True], ["file", False], ["file default prevented", False]]
+
+
+def test_a_handler_that_clicks_a_download_link(scripted):
+    driver, snap = scripted
+    out = driver.ok(f"click {ref_of(snap, 'Save')}")
+    got = poll(lambda: len(log(driver)) >= 3 and log(driver))
+    assert got == [["save", True], ["link", False], ["link default prevented", False]]
+    downloads = out.data.get("downloads") or driver.ok("snapshot").data.get("downloads") or []
+    assert downloads and downloads[0]["name"] == "hello.txt", out.data
+
+
+def test_a_stray_trusted_click_on_another_element_is_still_stopped(scripted):
+    driver, snap = scripted
+    out = driver.fail(f"click {ref_of(snap, 'Jumpy')}", "not_actionable")
+    assert "was not clicked" in out.message
+    assert log(driver) == [["jumpy down", True]]  # neither the cover nor the button got the rest
+
+
+def test_a_page_that_never_settles_is_read_when_the_time_runs_out(quick):
+    """A page that changes its text every few milliseconds: the read-back waits --timeout (1.5 s here)
+    at most and says the value is as of then."""
+    quick.ok("open " + VALUES)
+    snap = quick.ok("snapshot")
+    quick.js("window.__tick = setInterval(() => { document.querySelector('h1').textContent = 'Tick ' + "
+             "performance.now(); }, 10), true")
+    try:
+        out = quick.run(f"fill {ref_of(snap, 'Plain')} steady")
+        assert out.ok, out.message
+        assert out.result.data["value"] == "steady" == value(quick, "plain")
+        assert "The page was still changing after 1.5 s; the value is as of then." in out.result.notes
+    finally:
+        quick.js("clearInterval(window.__tick), true")

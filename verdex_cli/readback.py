@@ -1,0 +1,80 @@
+"""Reading a field back after the page has settled, not right after the input.
+
+A page's own handlers may filter, reformat or undo what was entered (at once in an ``input`` or
+``change`` handler, a moment later in a timer or an animation frame). :class:`FieldWatch` records,
+in the field's own document, the state the browser gave the field at each trusted ``input``/
+``change`` event on it (before the page's handlers on the element run); :meth:`FieldWatch.read`
+waits for the page to settle (the same settle as the changes shown after an action) and returns
+that record with the field's state then. A final state that differs from the last one the browser
+gave was made by the page. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .browser.page import Page
+from .changes import SETTLE_MAX, settle
+from .errors import CDPError, CDPTimeout, ConnectionLost, JSError
+from .focus import fields_call
+from .resolve import Resolved
+
+_GONE = (CDPError, CDPTimeout, ConnectionLost, JSError)
+
+
+def settle_page(page: Page) -> bool:
+    """Wait (bounded) until the page stopped changing after the action's input; False when it was
+    still changing when the time ran out."""
+    try:
+        return settle(page, min(SETTLE_MAX, page.timeout))
+    except _GONE:
+        return True  # a frame going away: the read-back says what it can
+
+
+def still_changing(page: Page) -> str:
+    return f"The page was still changing after {min(SETTLE_MAX, page.timeout):g} s; the value is as of then."
+
+
+class FieldWatch:
+    """Watch one ref's field from before the input until it is read back."""
+
+    def __init__(self, page: Page, res: Resolved):
+        self.page, self.res = page, res
+        self.loader = res.frame.loader_id
+        self.open = bool(fields_call(page, res.frame, f"watchField({res.ref.n})"))
+        self.settled = True  # False when the page was still changing at the read-back
+
+    def read(self, settled: bool = True) -> dict | None:
+        """``{"seen": [states the browser gave], "now": state}`` after the page settled, the watch
+        ended; None when the field's document is gone (it navigated) or the field was removed."""
+        if not self.open:
+            return None
+        self.settled = settle_page(self.page) if settled else True
+        return self.close()
+
+    def close(self) -> dict | None:
+        if not self.open:
+            return None
+        self.open = False
+        fr = self.res.frame
+        if fr.detached or fr.loader_id != self.loader:
+            return None
+        try:
+            out = fields_call(self.page, fr, f"unwatchField({self.res.ref.n})", timeout=5)
+        except _GONE:
+            return None
+        if not out or not out.get("watched") or out.get("removed"):
+            return None  # another document answered (no watch there), or the field is gone
+        return out
+
+    def __enter__(self) -> "FieldWatch":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if exc[0] is not None:
+            self.close()
+
+
+def quoted(text: str) -> str:
+    """A value in double quotes, as in `The page changed the value to "12".`"""
+    return json.dumps(text, ensure_ascii=False)
