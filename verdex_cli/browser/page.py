@@ -188,15 +188,24 @@ class Page(Navigation):
         script cannot fake it there)."""
         return self.frames.eval(self.frames.main, "document.visibilityState")["value"]
 
+    def _visible_or_gone(self) -> str:
+        try:
+            return self.visibility()
+        except (CDPError, JSError):
+            return "visible"  # the document went away meanwhile: nothing is left to wait for
+
     def ensure_front(self) -> str | None:
         """Before an action: a tab that is not in front (a tab the page opened took the front, or
         another tab was opened) draws no frames and gets no focus, so it is brought to the front and
         waited for (bounded) until its page reports it visible. Returns a note when it was moved."""
-        if self.visibility() == "visible":
+        try:
+            if self.visibility() == "visible":
+                return None
+        except (CDPError, JSError):  # no document to ask (it is being replaced): the action will tell
             return None
         self.bring_to_front()
         deadline = time.monotonic() + min(self.timeout, 2.0)
-        while self.visibility() != "visible":
+        while self._visible_or_gone() != "visible":
             if time.monotonic() >= deadline:
                 return f"Brought tab {self.index} to the front, but its page still reports it is hidden."
             time.sleep(0.02)
