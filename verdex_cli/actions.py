@@ -15,6 +15,7 @@ from .browser.frames import Frame
 from .browser.page import Page
 from .errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied, UsageError
 from .focus import Focus
+from .frame_points import Point, climb, owners
 from .keys import parse_key
 from .readback import FieldWatch, quoted, settle_page
 from .resolve import Resolved
@@ -23,30 +24,6 @@ from .timing import phase
 
 def _bridge(page: Page, fr: Frame, call: str, timeout: float | None = None):
     return page.frames.eval(fr, "__verdexBridge." + call, timeout=timeout)["value"]
-
-
-def _owners(page: Page, fr: Frame):
-    """From the frame up to the top: (parent frame, backend id of the iframe element in it)."""
-    while fr.parent is not None:
-        parent = page.frames.get(fr.parent)
-        if parent is None:
-            raise NotActionable("Its frame is no longer attached to the page.")
-        yield parent, parent.target.call("DOM.getFrameOwner", frameId=fr.frame_id)["backendNodeId"]
-        fr = parent
-
-
-def _content_origin(parent: Frame, owner: int) -> tuple[float, float]:
-    quad = parent.target.call("DOM.getBoxModel", backendNodeId=owner)["model"]["content"]
-    return quad[0], quad[1]
-
-
-def frame_offset(page: Page, fr: Frame) -> tuple[float, float]:
-    """Top-left of the frame's viewport in top-level viewport coordinates."""
-    x = y = 0.0
-    for parent, owner in _owners(page, fr):
-        dx, dy = _content_origin(parent, owner)
-        x, y = x + dx, y + dy
-    return x, y
 
 
 STATE_GRACE = 0.5  # seconds a checkbox-like widget gets to show its new state
@@ -59,34 +36,50 @@ def prepare(page: Page, res: Resolved, pointer: bool = True) -> tuple[float, flo
 
 
 def _prepare(page: Page, res: Resolved, pointer: bool) -> tuple[float, float]:
-    for parent, owner in reversed(list(_owners(page, res.frame))):  # outermost frame first
+    for parent, owner in reversed(list(owners(page, res.frame, res.label))):  # outermost frame first
         try:
             parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
         except CDPError:
             pass
-    out = _wait_actionable(page, res, pointer)
-    x, y = out["x"], out["y"]
-    for parent, owner in _owners(page, res.frame):  # climb, checking each iframe element gets the point
-        dx, dy = _content_origin(parent, owner)
-        x, y = x + dx, y + dy
-        if pointer:
-            _check_owner_hit(page, parent, owner, x, y, res)
-    return x, y
+    deadline = time.monotonic() + page.timeout
+    told: list = [None]
+    while True:
+        out = _wait_actionable(page, res, pointer, deadline, told)
+        if not pointer:
+            return out["x"], out["y"]
+        # the point climbs out through each frame; each iframe element on the way must get it
+        point = climb(page, res.frame, Point(out["x"], out["y"], out["w"], out["h"]), res.label)
+        if not isinstance(point, str):
+            return point
+        if time.monotonic() >= deadline:
+            raise NotActionable(f"Element {res.label} is not actionable after {page.timeout:.1f} s: {point}.")
+        _tell(page, res, point, told)
+        time.sleep(min(SLICE, max(0.0, deadline - time.monotonic())))
 
 
-def _wait_actionable(page: Page, res: Resolved, pointer: bool) -> dict:
+def _tell(page: Page, res: Resolved, reason: str, told: list) -> None:
+    """Tell the page's optional ``progress`` callback (set by the REPL) a new reason for waiting."""
+    report = getattr(page, "progress", None)
+    if report is None or reason == told[0]:
+        return
+    told[0] = reason
+    try:
+        report(f"waiting for {res.label}: {reason}")
+    except Exception:  # a display problem must not break the action
+        pass
+
+
+def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, told: list) -> dict:
     """Poll the bridge's `prepare` in short slices until the element is actionable or time is up.
 
     Each time the reason for waiting is new, the page's optional ``progress``
-    callback (set by the REPL) hears "waiting for ...: reason".
+    callback (set by the REPL) hears "waiting for ...: reason". The box measured in
+    one slice goes to the next, so stability is always judged on two measurements.
     """
-    report = getattr(page, "progress", None)
-    start = time.monotonic()
-    deadline = start + page.timeout
-    told = None
+    last = None
     while True:
         left = deadline - time.monotonic()
-        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000)})
+        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last})
         out = _bridge(page, res.frame, f"prepare({res.ref.n}, {opts})", timeout=SLICE + 5)
         status = out.get("status")
         if status == "ok":
@@ -94,29 +87,10 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool) -> dict:
         if status == "removed":
             raise NotActionable(f"Element {res.label} was removed while waiting for it.", kind="removed")
         reason = out.get("reason", status)
+        last = out.get("last")
         if time.monotonic() >= deadline:
             raise NotActionable(f"Element {res.label} is not actionable after {page.timeout:.1f} s: {reason}.")
-        if report is not None and reason != told:
-            told = reason
-            try:
-                report(f"waiting for {res.label}: {reason}")
-            except Exception:  # a display problem must not break the action
-                pass
-
-
-def _check_owner_hit(page: Page, parent: Frame, owner: int, x: float, y: float, res: Resolved) -> None:
-    """The point must reach the iframe element in its parent too, not a cover above it."""
-    ctx = page.frames.world(parent)
-    obj = parent.target.call("DOM.resolveNode", backendNodeId=owner, executionContextId=ctx,
-                             objectGroup="verdex-hit")["object"]
-    try:
-        hit = parent.target.call("Runtime.callFunctionOn", objectId=obj["objectId"], returnByValue=True,
-                                 functionDeclaration="function (x, y) { return __verdexBridge.hits(this, x, y); }",
-                                 arguments=[{"value": x}, {"value": y}])["result"].get("value")
-    finally:
-        parent.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-hit")
-    if hit is not True:
-        raise NotActionable(f"Element {res.label} is not actionable: its frame is covered by {hit}.")
+        _tell(page, res, reason, told)
 
 
 def _mouse(page: Page, kind: str, x: float, y: float, **extra) -> None:
@@ -312,8 +286,7 @@ def _select_multiple(page: Page, res: Resolved, wanted: list[dict]) -> None:
         box = _bridge(page, res.frame, f"optionPoint({res.ref.n}, {opt['index']})")
         if box is None:
             raise NotActionable(f"Option {opt['label']!r} of {res.label} is not visible.")
-        ox, oy = frame_offset(page, res.frame)
-        x, y = box["x"] + ox, box["y"] + oy
+        x, y = climb(page, res.frame, Point(box["x"], box["y"], box["w"], box["h"]), res.label, check=False)
         mods = 0 if i == 0 else 2
         _mouse(page, "mousePressed", x, y, button="left", clickCount=1, modifiers=mods)
         _mouse(page, "mouseReleased", x, y, button="left", clickCount=1, modifiers=mods)

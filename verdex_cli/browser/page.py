@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -181,6 +182,34 @@ class Page(Navigation):
             self.target.call("Page.bringToFront")
         except (CDPError, CDPTimeout):
             pass
+
+    def visibility(self) -> str:
+        """``document.visibilityState`` of the main frame, read in verdex's isolated world (a page
+        script cannot fake it there)."""
+        return self.frames.eval(self.frames.main, "document.visibilityState")["value"]
+
+    def _visible_or_gone(self) -> str:
+        try:
+            return self.visibility()
+        except (CDPError, JSError):
+            return "visible"  # the document went away meanwhile: nothing is left to wait for
+
+    def ensure_front(self) -> str | None:
+        """Before an action: a tab that is not in front (a tab the page opened took the front, or
+        another tab was opened) draws no frames and gets no focus, so it is brought to the front and
+        waited for (bounded) until its page reports it visible. Returns a note when it was moved."""
+        try:
+            if self.visibility() == "visible":
+                return None
+        except (CDPError, JSError):  # no document to ask (it is being replaced): the action will tell
+            return None
+        self.bring_to_front()
+        deadline = time.monotonic() + min(self.timeout, 2.0)
+        while self._visible_or_gone() != "visible":
+            if time.monotonic() >= deadline:
+                return f"Brought tab {self.index} to the front, but its page still reports it is hidden."
+            time.sleep(0.02)
+        return f"Brought tab {self.index} to the front."
 
     def close(self) -> None:
         self.frames.close()

@@ -19,7 +19,14 @@ def _resolve(ctx, raw):
         res = resolve_target(page, ctx.page_state().store, raw)
     with phase("stable locator"):
         note_target(ctx, res, raw)  # for 'export'
+    res.notes[:0] = _front(ctx)
     return res
+
+
+def _front(ctx) -> list[str]:
+    """An action on a tab that is not in front acts as on the front tab: it is brought there first."""
+    note = ctx.page.ensure_front()
+    return [note] if note else []
 
 
 def _result(out: dict, ctx=None) -> Result:
@@ -70,7 +77,10 @@ def press_cmd(ctx, args, flags):
     key = args[-1]
     parse_key(key)  # a bad key name fails before anything happens
     res = _resolve(ctx, args[0]) if len(args) == 2 else None
-    return _result(fields.press(ctx.page, res, key), ctx)
+    front = [] if res is not None else _front(ctx)
+    out = fields.press(ctx.page, res, key)
+    out["notes"] = front + out.get("notes", [])
+    return _result(out, ctx)
 
 
 @command("select", usage="select REF VALUE...", min_args=2, max_args=None, rest="words", ref_args=(0,),
@@ -111,7 +121,10 @@ def focus_cmd(ctx, args, flags):
 def scroll_cmd(ctx, args, flags):
     target = args[0]
     if target in ("up", "down"):
-        return _result(actions.scroll(ctx.page, None, target))
+        front = _front(ctx)
+        out = actions.scroll(ctx.page, None, target)
+        out["notes"] = front + out.get("notes", [])
+        return _result(out)
     if not target.startswith("c"):
         try:
             parse_target(target)

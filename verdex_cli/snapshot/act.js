@@ -1,7 +1,8 @@
 // The in-page half of acting on a ref (concatenated before bridge.js, in the isolated world): what an
 // element is now (describe, brief), getting it ready for a pointer action (scroll, wait until visible,
-// enabled, stable and hit-testable: prepare, hits), the guard that stops trusted mouse events meant for
-// another element (arm, disarm), focus, selection, and a field's value and options.
+// enabled, stable and hit-testable: prepare; the same point through each frame around it: ownerHit),
+// the guard that stops trusted mouse events meant for another element (arm, disarm), focus, selection,
+// and a field's value and options.
 const Act = (() => {
   const WS = /\s+/g;
 
@@ -52,51 +53,88 @@ const Act = (() => {
     };
   }
 
-  // a background tab runs no animation frames: fall back to a timer there
-  const raf = () => new Promise((res) => {
-    if (document.hidden) setTimeout(res, 16); else requestAnimationFrame(() => res());
+  // One animation frame, or (a page that draws none: a background tab, a frame that is not rendered)
+  // a short timer; resolves to whether a frame was drawn, so no reason is made up from a missing one.
+  const nextFrame = () => new Promise((res) => {
+    let done = false;
+    const timer = setTimeout(() => { if (!done) { done = true; res(false); } }, 100);
+    requestAnimationFrame(() => { if (!done) { done = true; clearTimeout(timer); res(true); } });
   });
 
-  // Does the point (in this document's viewport) reach `el` (an iframe owner)?
-  function hits(el, x, y) {
-    const hit = deepHit(x, y);
-    if (hit && composedContains(el, hit)) return true;
-    return hit ? Aria.label(coverOf(hit, el)) : 'nothing (the point is outside the viewport)';
+  // Inverse of the affine map of a content quad [x0,y0, x1,y1, x2,y2, x3,y3] (corners from the top
+  // left, clockwise): the point (x, y) as fractions (u, v) of the quad's sides.
+  function inverseQuad(q, x, y) {
+    const ax = q[2] - q[0], ay = q[3] - q[1], bx = q[6] - q[0], by = q[7] - q[1];
+    const det = ax * by - ay * bx;
+    if (!det) return null;
+    const dx = x - q[0], dy = y - q[1];
+    return [(dx * by - dy * bx) / det, (ax * dy - ay * dx) / det];
   }
 
-  // Prepare an element for a pointer action: scroll, wait until visible,
-  // enabled, stable and hit-testable; return its click point.
+  // The click point climbing out of a child frame into this document, whose iframe element `el` holds
+  // that frame. `q` is the point in the coordinates of this frame's local root (the frame at the top
+  // of its renderer's frame tree, where DevTools box models are measured); `quad` is the content quad
+  // of this frame's own iframe element there, or null when this frame is that local root. Answers the
+  // point in this frame's viewport, the viewport's size, and whether the point reaches `el`: hit true,
+  // or the cover's label, or outside true.
+  function ownerHit(el, q, quad) {
+    let x = q[0];
+    let y = q[1];
+    if (quad) {
+      const uv = inverseQuad(quad, x, y);
+      if (!uv) return { outside: true, w: innerWidth, h: innerHeight };
+      x = uv[0] * innerWidth;
+      y = uv[1] * innerHeight;
+    }
+    const out = { x, y, w: innerWidth, h: innerHeight };
+    const hit = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? deepHit(x, y) : null;
+    if (hit && composedContains(el, hit)) out.hit = true;
+    else if (hit) out.cover = Aria.label(coverOf(hit, el));
+    else out.outside = true;
+    return out;
+  }
+
+  const sameBox = (a, b) => a && b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+
+  // Prepare an element for an action: scroll, wait until visible, enabled, stable (the same box at two
+  // measurements) and, for a pointer, hit-testable; return its click point in this frame's viewport
+  // and the viewport's size. `opts.last` carries the box of an earlier call, so a wait cut into slices
+  // still compares two measurements. A reason is only ever what was seen: "moving" needs two different
+  // boxes; when no second measurement could be made, it says so.
   async function prepare(n, opts) {
     const st = Registry.status(n);
     if (st !== 'live') return { status: st };
     const el = Registry.get(n);
     const deadline = performance.now() + (opts.timeoutMs || 5000);
     let reason = 'not ready';
-    let lastBox = null;
+    let lastBox = opts.last || null;
+    let drawn = true;
     for (;;) {
       const cur = current(el);
+      let b = null;
       if (cur.hidden) reason = 'it is hidden';
       else if (cur.states && cur.states.disabled && !opts.allowDisabled) reason = 'it is disabled';
       else {
         el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-        await raf();
-        const b = el.getBoundingClientRect();
+        drawn = await nextFrame();
+        const r = el.getBoundingClientRect();
+        b = { x: r.x, y: r.y, width: r.width, height: r.height };
         if (b.width <= 0 || b.height <= 0) reason = 'it has zero size';
         else if (getComputedStyle(el).pointerEvents === 'none' && opts.pointer) reason = 'it does not receive pointer events (pointer-events: none)';
-        else if (lastBox && lastBox.x === b.x && lastBox.y === b.y && lastBox.width === b.width && lastBox.height === b.height) {
+        else if (sameBox(lastBox, b)) {
           const x = b.x + b.width / 2;
           const y = b.y + b.height / 2;
-          if (!opts.pointer) return { status: 'ok', x, y, box: { x: b.x, y: b.y, width: b.width, height: b.height } };
+          const ok = { status: 'ok', x, y, box: b, w: innerWidth, h: innerHeight };
+          if (!opts.pointer) return ok;
           const hit = deepHit(x, y);
-          if (hit && (composedContains(el, hit) || hitIsOwnLabel(el, hit))) {
-            return { status: 'ok', x, y, box: { x: b.x, y: b.y, width: b.width, height: b.height } };
-          }
+          if (hit && (composedContains(el, hit) || hitIsOwnLabel(el, hit))) return ok;
           reason = hit ? 'it is covered by ' + Aria.label(coverOf(hit, el)) : 'its centre is outside the viewport';
-        } else reason = 'it is moving';
-        lastBox = b;
+        } else if (lastBox) reason = 'it is moving';
+        else reason = drawn ? 'its position was measured only once' : 'the page draws no frames, so whether it is still could not be checked';
       }
-      if (performance.now() > deadline) return { status: 'not_actionable', reason };
-      await raf();
+      lastBox = b;
+      if (performance.now() > deadline) return { status: 'not_actionable', reason, last: b };
+      if (!b) drawn = await nextFrame();
     }
   }
 
@@ -211,8 +249,8 @@ const Act = (() => {
     opt.scrollIntoView({ block: 'nearest', behavior: 'instant' });
     const b = opt.getBoundingClientRect();
     if (b.width <= 0 || b.height <= 0) return null;
-    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: innerWidth, h: innerHeight };
   }
 
-  return { current, describe, hits, prepare, arm, disarm, focus, selectAll, fieldValue, options, brief, optionPoint };
+  return { current, describe, ownerHit, prepare, arm, disarm, focus, selectAll, fieldValue, options, brief, optionPoint };
 })();
