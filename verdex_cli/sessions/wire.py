@@ -1,0 +1,97 @@
+"""The session protocol: one JSON object per line over a Unix stream socket (light).
+
+Client -> server: ``hello`` (who, what output it wants), ``check`` (parse lines before running any),
+``run`` (one command line, with the client's own ``id``), ``cancel`` (that id), ``info``, ``stop``,
+``status`` (attach: toolbar and completions).
+Server -> client: ``welcome``, ``checked``, ``result`` (for that id: the output prepared for this
+client, ``out``/``err``, or the outcome itself for an attached REPL), ``feed`` (attach: another
+client's command with its outcome), ``status``, ``info``, ``notice`` (e.g. the browser died).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+
+from .names import NoSession, check_socket, session_dir, socket_path
+
+MAX_LINE = 64 * 1024 * 1024
+
+
+def encode(obj: dict) -> bytes:
+    return (json.dumps(obj, ensure_ascii=True, separators=(",", ":"), default=str) + "\n").encode("ascii")
+
+
+class Channel:
+    """One connected socket: ``send`` whole objects, ``recv`` the next one (None at end)."""
+
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+        self._buf = b""
+
+    def send(self, obj: dict) -> None:
+        self.sock.sendall(encode(obj))
+
+    def recv(self) -> dict | None:
+        while True:
+            cut = self._buf.find(b"\n")
+            if cut >= 0:
+                line, self._buf = self._buf[:cut], self._buf[cut + 1:]
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    return None
+                return obj if isinstance(obj, dict) else None
+            if len(self._buf) > MAX_LINE:
+                return None
+            try:
+                chunk = self.sock.recv(1 << 16)
+            except (ConnectionResetError, BrokenPipeError):
+                return None
+            if not chunk:
+                return None
+            self._buf += chunk
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+def connect(name: str) -> Channel:
+    """Connect to session ``name``: NoSession at once when no server listens there (never a hang);
+    UsageError for an unsafe directory or a socket that is not ours."""
+    directory = session_dir()
+    path = socket_path(name, directory)
+    try:
+        check_socket(path)
+    except FileNotFoundError:
+        raise NoSession(name) from None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+    except (ConnectionRefusedError, FileNotFoundError):
+        sock.close()
+        raise NoSession(name) from None
+    except OSError as exc:
+        sock.close()
+        raise NoSession(name, f"Cannot reach session '{name}': {exc.strerror or exc}.") from None
+    return Channel(sock)
+
+
+def hello(channel: Channel, name: str, kind: str, **settings) -> dict:
+    """Introduce this client; the server's welcome (NoSession when it closed on us)."""
+    channel.send({"op": "hello", "kind": kind, "pid": os.getpid(), "cwd": _cwd(), **settings})
+    reply = channel.recv()
+    if reply is None or reply.get("op") != "welcome":
+        raise NoSession(name, (reply or {}).get("message"))
+    return reply
+
+
+def _cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:
+        return ""
