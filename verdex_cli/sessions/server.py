@@ -348,7 +348,8 @@ class SessionServer:
         return {"name": self.name, "pid": os.getpid(), "browser": browser,
                 "tabs": len(session.pages) if session is not None else 0,
                 "clients": len(others), "attached": sum(1 for c in others if c.kind == "attach"),
-                "idle_s": round(time.monotonic() - self.last_spoke, 1),
+                "idle_s": round(time.monotonic() - self.last_spoke, 1), "busy": self.current is not None,
+                "queued": self.jobs.qsize(),
                 "idle_timeout_min": self.idle_s / 60.0}
 
     # -- shutdown ------------------------------------------------------------------------------------
