@@ -9,7 +9,6 @@ directory others may write to, a symlink -- is refused with one line.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import stat
@@ -108,6 +107,8 @@ def take_lock(path: str) -> int | None:
 
     The file may be removed by whoever cleans a stale session; a lock on a removed file is no lock, so
     after locking we check that the path still names the file we locked (else try again)."""
+    import fcntl  # not needed by the light client
+
     for _ in range(5):
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         try:

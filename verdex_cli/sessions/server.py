@@ -202,8 +202,6 @@ class SessionServer:
             self.current = None
         if outcome is None:
             outcome = Outcome(job.line, False, kind=ErrorKind.CANCELLED, message="Cancelled.")
-        if job.cancel and outcome.kind == ErrorKind.CANCELLED:
-            self._stop_page_script()
         quit_asked, ctx.quit_requested = ctx.quit_requested, False  # a client's quit ends that client only
         client.pending.pop(job.id, None)
         self.last_spoke = time.monotonic()
@@ -230,14 +228,14 @@ class SessionServer:
             c.send(status)
 
     def _stop_page_script(self) -> None:
-        """After a cancel: a page whose script still runs has it stopped (Runtime.terminateExecution),
-        as a time-out does; a page that answers at once is left alone."""
+        """On a cancel: a page whose script still runs has it stopped (Runtime.terminateExecution), as
+        a time-out does; a page that answers at once is left alone. Reads only (from another thread)."""
         session = self.ctx.session
         if session is None or session.current not in session.pages:
             return
         page = session.pages[session.current]
         targets = {id(page.target): page.target}
-        for fr in list(page.frames.by_index.values()):
+        for fr in list(page.frames.by_index.values()):  # cross-origin frames run in targets of their own
             if not fr.detached and fr.target is not None:
                 targets.setdefault(id(fr.target), fr.target)
         for target in targets.values():
@@ -288,7 +286,8 @@ class SessionServer:
                 msg = client.channel.recv()
                 if msg is None:
                     break
-                self.last_spoke = time.monotonic()
+                if msg.get("op") != "info":  # `session list` looking in does not keep a session alive
+                    self.last_spoke = time.monotonic()
                 self._handle(client, msg)
         finally:
             client.gone = True
@@ -338,6 +337,9 @@ class SessionServer:
             if self.current is job and self.interruptible and not job.signalled:
                 job.signalled = True
                 signal.pthread_kill(self.main_ident, signal.SIGINT)
+                # at once, beside the command: a page busy in a script would keep the cancelled command
+                # (and the runner's stop-navigation check after it) waiting for the page
+                threading.Thread(target=self._stop_page_script, daemon=True, name="cancel").start()
 
     def info(self, asking: Client | None = None) -> dict:
         session = self.ctx.session

@@ -10,9 +10,9 @@ client's command with its outcome), ``status``, ``info``, ``notice`` (e.g. the b
 
 from __future__ import annotations
 
+import _socket  # the C module: `socket` would pull in selectors and more (the light client starts fast)
 import json
 import os
-import socket
 
 from .names import NoSession, check_socket, session_dir, socket_path
 
@@ -26,7 +26,7 @@ def encode(obj: dict) -> bytes:
 class Channel:
     """One connected socket: ``send`` whole objects, ``recv`` the next one (None at end)."""
 
-    def __init__(self, sock: socket.socket):
+    def __init__(self, sock):
         self.sock = sock
         self._buf = b""
 
@@ -69,7 +69,7 @@ def connect(name: str) -> Channel:
         check_socket(path)
     except FileNotFoundError:
         raise NoSession(name) from None
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.connect(path)
     except (ConnectionRefusedError, FileNotFoundError):
