@@ -121,9 +121,11 @@ def settings(args: Args) -> dict:
             "width": width}
 
 
-def ask(channel: wire.Channel, name: str, job_id: int, line: str) -> dict:
-    """Run one line in the session and wait for its result; Ctrl-C cancels it (a second one gives up)."""
-    channel.send({"op": "run", "id": job_id, "line": line})
+def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = False) -> dict:
+    """Run one line in the session (``sent``: it already went out) and wait for its result; Ctrl-C
+    cancels it (a second Ctrl-C gives up waiting)."""
+    if not sent:
+        channel.send({"op": "run", "id": job_id, "line": line})
     cancelled = False
     while True:
         try:
@@ -164,17 +166,15 @@ def main(argv: list[str]) -> int:
         except VerdexError as exc:
             out.failure("--script " + args.script, exc.kind, exc.message)
             return ExitStatus.USAGE
+    first = {"op": "run", "id": 1, "line": lines[0]} if lines else None
     try:
         channel = wire.connect(name)
-        wire.hello(channel, name, "run", **settings(args))
-        if lines:  # every line is checked before any runs, as in one-shot mode
-            channel.send({"op": "check", "lines": lines})
-            checked = channel.recv()
-            if checked is None:
-                raise names.NoSession(name)
-            if not checked.get("ok"):
-                out.write(checked.get("out", ""), checked.get("err", ""))
-                return checked.get("exit", ExitStatus.USAGE)
+        # the server checks every line before any runs (as in one-shot mode); the first line goes out
+        # with the hello and runs only if they all parse
+        welcome = wire.hello(channel, name, "run", then=first, check=lines, **settings(args))
+        if not welcome.get("ok", True):
+            out.write(welcome.get("out", ""), welcome.get("err", ""))
+            return welcome.get("exit", ExitStatus.USAGE)
     except VerdexError as exc:
         out.failure("--session " + name, exc.kind, exc.message)
         return exit_status(exc.kind)
@@ -186,19 +186,19 @@ def main(argv: list[str]) -> int:
 
         lines = chain(lines, live_lines())
     try:
-        return run_lines(channel, name, out, lines, args.keep_going)
+        return run_lines(channel, name, out, lines, args.keep_going, sent=first is not None)
     finally:
         channel.close()
 
 
-def run_lines(channel: wire.Channel, name: str, out: Output, lines, keep_going: bool) -> int:
+def run_lines(channel: wire.Channel, name: str, out: Output, lines, keep_going: bool, sent: bool = False) -> int:
     status = ExitStatus.OK
     job_id = 0
     try:
         for line in lines:
             job_id += 1
             try:
-                res = ask(channel, name, job_id, line)
+                res = ask(channel, name, job_id, line, sent=sent and job_id == 1)
             except OSError:
                 res = {"ok": False, "kind": ErrorKind.NO_SESSION, "message": names.NoSession(name).message}
             if "out" in res:

@@ -41,6 +41,7 @@ class Client:
         self.settings: dict = {}
         self.lock = threading.Lock()
         self.gone = False
+        self.rejected = False  # a line of its invocation did not parse: nothing of it runs
         self.pending: dict = {}  # id -> Job, queued or running
 
     @property
@@ -303,17 +304,18 @@ class SessionServer:
         if op == "hello":
             client.kind = "attach" if msg.get("kind") == "attach" else "run"
             client.settings = msg
-            client.send({"op": "welcome", "name": self.name, "pid": os.getpid()})
+            welcome = {"op": "welcome", "name": self.name, "pid": os.getpid(), "ok": True}
+            # every line of the invocation is parsed before any runs, as in one-shot mode; the client
+            # sends its first `run` right behind its hello (one round trip), dropped if a line is bad
+            bad = parse_all([str(x) for x in msg.get("check") or ()])
+            if bad is not None:
+                client.rejected = True
+                welcome.update(ok=False, exit=int(bad.exit_status))
+                welcome["out"], welcome["err"] = render_for(client.settings, bad)
+            client.send(welcome)
             if client.kind == "attach":
                 self.jobs.put(lambda: self._send_status([client]))
-        elif op == "check":
-            bad = parse_all([str(x) for x in msg.get("lines") or ()])
-            reply = {"op": "checked", "ok": bad is None}
-            if bad is not None:
-                reply["exit"] = int(bad.exit_status)
-                reply["out"], reply["err"] = render_for(client.settings, bad)
-            client.send(reply)
-        elif op == "run":
+        elif op == "run" and not client.rejected:
             job = Job(client, msg.get("id"), str(msg.get("line", "")))
             client.pending[job.id] = job
             self.jobs.put(job)

@@ -1,9 +1,8 @@
 """The session protocol: one JSON object per line over a Unix stream socket (light).
 
-Client -> server: ``hello`` (who, what output it wants), ``check`` (parse lines before running any),
-``run`` (one command line, with the client's own ``id``), ``cancel`` (that id), ``info``, ``stop``,
-``status`` (attach: toolbar and completions).
-Server -> client: ``welcome``, ``checked``, ``result`` (for that id: the output prepared for this
+Client -> server: ``hello`` (who, what output it wants, ``check``: the lines to parse before any
+runs), ``run`` (one command line, with the client's own ``id``), ``cancel`` (that id), ``info``, ``stop``.
+Server -> client: ``welcome`` (with the first bad line's output, if any), ``result`` (for that id: the output prepared for this
 client, ``out``/``err``, or the outcome itself for an attached REPL), ``feed`` (attach: another
 client's command with its outcome), ``status``, ``info``, ``notice`` (e.g. the browser died).
 """
@@ -81,9 +80,11 @@ def connect(name: str) -> Channel:
     return Channel(sock)
 
 
-def hello(channel: Channel, name: str, kind: str, **settings) -> dict:
-    """Introduce this client; the server's welcome (NoSession when it closed on us)."""
-    channel.send({"op": "hello", "kind": kind, "pid": os.getpid(), "cwd": _cwd(), **settings})
+def hello(channel: Channel, name: str, kind: str, then: dict | None = None, **settings) -> dict:
+    """Introduce this client (``then``: a first message sent in the same write); the server's
+    welcome (NoSession when it closed on us)."""
+    data = encode({"op": "hello", "kind": kind, "pid": os.getpid(), "cwd": _cwd(), **settings})
+    channel.sock.sendall(data + encode(then) if then else data)
     reply = channel.recv()
     if reply is None or reply.get("op") != "welcome":
         raise NoSession(name, (reply or {}).get("message"))
