@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -34,10 +35,16 @@ def env_for(runtime: str) -> dict:
     return env
 
 
+CPU: list[float] = []  # CPU time (user + sys) of the last child, ms: less at the mercy of machine load
+
+
 def timed(argv: list[str], env: dict) -> tuple[float, str]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
     wall = (time.perf_counter() - start) * 1000.0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU[:] = [((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000.0]
     if proc.returncode != 0:
         raise SystemExit(f"failed ({proc.returncode}): {' '.join(argv)}\n{proc.stdout}{proc.stderr}")
     return wall, proc.stdout
@@ -66,14 +73,16 @@ def main() -> int:
     wall, _ = timed(verdex + ["session", "start", "bench", str(PAGE)], env)
     print(f"session start (browser launch + open): {wall:.0f} ms")
     try:
-        session_wall, overhead, passes = [], [], []
+        session_wall, overhead, passes, client_cpu, pass_cpu = [], [], [], [], []
         for _ in range(n):
             w, out = timed(verdex + ["run", "--session", "bench", "eval 1", "--json"], env)
+            client_cpu.append(CPU[0])
             result = json.loads(out)
             assert result["ok"] and result["result"]["value"] == 1, result
             session_wall.append(w)
             overhead.append(w - result["elapsed_ms"])
             passes.append(timed([sys.executable, "-c", "pass"], env)[0])
+            pass_cpu.append(CPU[0])
         oneshot = []
         for _ in range(n_oneshot):
             oneshot.append(timed(verdex + ["run", str(PAGE), "eval 1", "--json"], env)[0])
@@ -86,6 +95,10 @@ def main() -> int:
     print(summary(f"verdex run {PAGE.name} 'eval 1' (one-shot)", oneshot))
     ratio = statistics.median(overhead) / statistics.median(passes)
     print(f"overhead / python -c pass (medians): {ratio:.2f}x   (goal <= 3x)")
+    print(summary("client CPU time (user + sys)", client_cpu))
+    print(summary("python -c pass CPU time", pass_cpu))
+    print(f"client CPU / python -c pass CPU (medians): {statistics.median(client_cpu) / statistics.median(pass_cpu):.2f}x"
+          f"   load average: {os.getloadavg()[0]:.1f}")
     print(f"{n} commands: session {sum(session_wall) / 1000:.1f} s   vs one-shot "
           f"~{statistics.median(oneshot) * n / 1000:.1f} s (median x {n})")
     agent_browser(n, env)
