@@ -11,7 +11,6 @@ watchdog with this process as its parent, so a server killed with SIGKILL takes 
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import queue
@@ -21,15 +20,12 @@ import struct
 import sys
 import threading
 import time
-import urllib.parse
 
 from ..app import AppOptions, make_workspace, open_first
 from ..errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError, exit_status
-from ..render import Renderer, SafeConsole
 from ..runner import Outcome, execute, failure, parse_all
-from ..sanitize import json_line
 from . import names, wire
-from .outcomes import to_wire
+from .outcomes import masked_endpoint, render_for, to_wire
 from .status import status_of
 
 
@@ -63,16 +59,6 @@ class Job:
         self.client, self.id, self.line = client, job_id, line
         self.cancel = False
         self.signalled = False
-
-
-def masked_endpoint(url: str) -> str:
-    """A --connect URL for `session list`: query values (and a password) shown as ***."""
-    parts = urllib.parse.urlsplit(url if "://" in url else "http://" + url)
-    query = "&".join(f"{k}=***" for k, _ in urllib.parse.parse_qsl(parts.query, keep_blank_values=True))
-    netloc = parts.netloc
-    if parts.password is not None:
-        netloc = netloc.replace(":" + parts.password + "@", ":***@", 1)
-    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
 class SessionServer:
@@ -383,26 +369,6 @@ class SessionServer:
                 except FileNotFoundError:
                     pass
             os.close(self.lock_fd)
-
-
-def render_for(settings: dict, outcome: Outcome) -> tuple[str, str]:
-    """The outcome as a one-shot run would print it for this client (stdout text, stderr text):
-    JSON Lines, or text with colour only when the client's stdout is a colour terminal."""
-    if settings.get("json"):  # what Renderer._json writes, without building two consoles per command
-        return json_line(outcome.as_json()) + "\n", ""
-    out, err = io.StringIO(), io.StringIO()
-    width = int(settings.get("width") or 80)
-    system = settings.get("color_system") or "standard"
-
-    def console(buf, color: bool):
-        return SafeConsole(file=buf, width=width, color_system=system if color else None,
-                           force_terminal=color, no_color=not color, markup=False, emoji=False,
-                           highlight=False, soft_wrap=True)
-
-    Renderer(json_mode=bool(settings.get("json")), debug=bool(settings.get("debug")),
-             console=console(out, bool(settings.get("color"))),
-             err_console=console(err, bool(settings.get("err_color")))).show(outcome)
-    return out.getvalue(), err.getvalue()
 
 
 def main() -> int:
