@@ -11,8 +11,7 @@ import itertools
 import shlex
 import sys
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from .browser.launch import endpoint_host, is_loopback
 from .browser.session import Options, Session
@@ -21,6 +20,7 @@ from .commands.context import Workspace
 from .errors import ExitStatus, UsageError, VerdexError, exit_status
 from .render import Renderer
 from .runner import Outcome, execute, failure, parse_all
+from .script_input import live_lines, read_script, script_lines  # noqa: F401 (app.read_script etc. stay importable)
 from .snapshot.capture import bridge_source
 
 
@@ -69,35 +69,6 @@ def open_first(ctx: Workspace, url: str) -> Outcome:
     outcome = execute(ctx, "open " + shlex.quote(target))
     outcome.line = line
     return outcome
-
-
-def read_script(script: str) -> list[str]:
-    try:
-        text = Path(script).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise UsageError(f"Cannot read script {script}: {reason}") from exc
-    return script_lines(text)
-
-
-def script_lines(text: str) -> list[str]:
-    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
-
-
-def live_lines(stream=None) -> Iterator[str]:
-    """Command lines from a pipe, each handed over as soon as it arrives (never read ahead): a program
-    can write a line, read its result, and decide the next. End of input ends the run."""
-    stream = sys.stdin if stream is None else stream
-    while True:
-        try:
-            raw = stream.readline()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"Cannot read commands from stdin: {getattr(exc, 'strerror', None) or exc}") from exc
-        if not raw:
-            return
-        line = raw.strip()
-        if line and not line.startswith("#"):
-            yield line
 
 
 def run_oneshot(opts: AppOptions, url: str, lines: list[str], keep_going: bool, script: str | None = None) -> int:

@@ -15,7 +15,7 @@ from .app import AppOptions, run_oneshot, run_repl
 from .errors import ErrorKind, ExitStatus
 from .sanitize import json_line
 
-GLOBAL_VALUE_OPTIONS = {"--chrome", "--connect", "--timeout", "--script", "--downloads"}
+GLOBAL_VALUE_OPTIONS = {"--chrome", "--connect", "--timeout", "--script", "--downloads", "--session", "--idle-timeout"}
 
 repl_app = typer.Typer(add_completion=False, no_args_is_help=False, pretty_exceptions_enable=False,
                        context_settings={"help_option_names": ["-h", "--help"]})
@@ -62,6 +62,7 @@ def repl_main(
 
 
 @run_app.command(help="Open URL, run each COMMAND (one REPL line each) in order, and exit.\n\n"
+                      "'verdex run --session NAME COMMAND...' runs them in a running session instead.\n\n"
                       "Exit status: 0 when every command succeeded, 1 when one failed, 2 for usage errors.")
 def run_main(
     url: str = typer.Argument(..., metavar="URL", help="URL or local file to open first."),
@@ -70,6 +71,9 @@ def run_main(
     script: Optional[str] = typer.Option(None, "--script", metavar="FILE",
                                          help="Read commands one per line from FILE ('-' for stdin)."),
     keep_going: bool = typer.Option(False, "--keep-going", help="Run every command even after a failure."),
+    session: Optional[str] = typer.Option(None, "--session", metavar="NAME",
+                                          help="Run the commands in session NAME ('verdex session start'); "
+                                               "no URL then. Default: $VERDEX_SESSION."),
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
     no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE,
@@ -106,9 +110,23 @@ def main(argv: list[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _on_terminate)
-    is_run, rest = _split_run(argv)
-    app = run_app if is_run else repl_app
-    prog = "verdex run" if is_run else "verdex"
+    from .entry import light_run, split_word
+
+    session_rest = light_run(argv)
+    if session_rest is not None:  # `run --session NAME`: the light client (entry.py gets there faster)
+        from .sessions.client import main as run_in_session
+
+        raise SystemExit(run_in_session(session_rest))
+    word, word_rest = split_word(argv)
+    if word in ("session", "attach"):
+        from .sessions.control import attach_app, session_app
+
+        app, prog, rest = (session_app, "verdex session", word_rest) if word == "session" else \
+            (attach_app, "verdex attach", word_rest)
+    else:
+        is_run, rest = _split_run(argv)
+        app = run_app if is_run else repl_app
+        prog = "verdex run" if is_run else "verdex"
     if "--no-color" in argv or "NO_COLOR" in os.environ:
         typer.rich_utils.COLOR_SYSTEM = None  # help and usage errors without escape codes too
     if "--json" not in argv:

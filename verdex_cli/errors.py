@@ -43,6 +43,7 @@ class ErrorKind:
     AMBIGUOUS = "ambiguous"
     NO_MATCH = "no_match"
     CANCELLED = "cancelled"
+    NO_SESSION = "no_session"
     INTERNAL = "internal"
 
     @classmethod
@@ -51,7 +52,7 @@ class ErrorKind:
 
 
 # Kinds that say the command line (or the environment) is unusable, not that a command failed.
-USAGE_KINDS = frozenset({ErrorKind.USAGE, ErrorKind.BROWSER_NOT_FOUND})
+USAGE_KINDS = frozenset({ErrorKind.USAGE, ErrorKind.BROWSER_NOT_FOUND, ErrorKind.NO_SESSION})
 
 PAGE_CRASHED_MESSAGE = "The page crashed. Use 'reload' or 'open URL'."
 BROWSER_LOST_MESSAGE = "The browser is gone. Use 'relaunch'."

@@ -113,9 +113,15 @@ class Repl:
         except KeyboardInterrupt:  # Ctrl-C stops printing, not the REPL
             self.renderer.info("\nOutput stopped.")
 
+    greeting = "Type 'help' for commands, Tab to complete, Ctrl-D to quit."
+
+    def run_line(self, line: str):
+        """Run one line and return its Outcome (an attached REPL runs it in the session instead)."""
+        return execute(self.ctx, line)
+
     def loop(self) -> int:
         self._refresh_status()
-        self.renderer.info("Type 'help' for commands, Tab to complete, Ctrl-D to quit.")
+        self.renderer.info(self.greeting)
         with patch_stdout(raw=True):
             while True:
                 try:
@@ -126,7 +132,7 @@ class Repl:
                     return 0
                 if not line.strip() or is_comment(line):  # '#' starts a comment, as in scripts
                     continue
-                outcome = execute(self.ctx, line)
+                outcome = self.run_line(line)
                 if isinstance(self.prompt.history, PrivateHistory):
                     self.prompt.history.settle(outcome.line)  # masked when it carried a password
                 self._show(outcome)

@@ -1,0 +1,198 @@
+"""`verdex attach [NAME]`: the REPL (history, completion of live refs, toolbar) on a running session,
+with a live feed of the commands other clients run there, each marked with who ran it.
+
+Commands typed here run in the session like any client's; the server sends each Outcome whole and
+it is painted here by the one renderer. Ctrl-D detaches (the session keeps running); `quit` asks
+whether to stop the session too.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+
+from prompt_toolkit import PromptSession
+from rich.text import Text
+
+from ..app import AppOptions, make_renderer
+from ..commands.registry import Result, is_comment
+from ..errors import VerdexError, exit_status
+from ..repl.app import Repl
+from ..runner import Outcome, failure
+from ..sanitize import clean
+from ..script_input import live_lines
+from . import names, wire
+from .outcomes import from_wire
+
+
+class RemoteWorkspace:
+    """What the REPL needs of a workspace when the workspace lives in the session server."""
+
+    def __init__(self):
+        self.quit_requested = False
+        self.progress = None
+        self.session = None
+
+    def peek_state(self):
+        return None
+
+
+class AttachRepl(Repl):
+    def __init__(self, channel: wire.Channel, name: str, renderer, pager: bool = False, input=None, output=None):
+        self.channel = channel
+        self.name = name
+        self.remote = {"toolbar": "", "refs": [], "elements": []}
+        self.results: queue.Queue = queue.Queue()
+        self.print_lock = threading.RLock()
+        self.ended = False
+        self.next_id = 0
+        super().__init__(RemoteWorkspace(), renderer, input=input, output=output, pager=pager)
+        self.greeting = (f"Attached to session '{name}'. Type 'help' for commands, Tab to complete; Ctrl-D "
+                         "detaches, 'quit' asks whether to stop the session.")
+        threading.Thread(target=self._read, daemon=True, name="session feed").start()
+
+    # -- what the prompt shows --------------------------------------------------------------------
+    def _ref_choices(self):
+        return [tuple(r) for r in self.remote.get("refs") or ()]
+
+    def _elements(self):
+        return [tuple(e) for e in self.remote.get("elements") or ()]
+
+    def _toolbar(self):
+        return clean(f" [{self.name}]{self.remote.get('toolbar') or ''}")
+
+    def _refresh_status(self) -> None:
+        pass  # the server sends the status after every command
+
+    def _show(self, outcome) -> None:
+        with self.print_lock:
+            super()._show(outcome)
+
+    # -- the session's messages -------------------------------------------------------------------
+    def _read(self) -> None:
+        while True:
+            msg = self.channel.recv()
+            if msg is None:
+                break
+            op = msg.get("op")
+            if op == "result":
+                self.results.put(msg)
+            elif op == "feed":
+                self._feed(msg)
+            elif op == "status":
+                self.remote = msg
+                self._redraw()
+            elif op == "notice":
+                with self.print_lock:
+                    self.renderer.warn(str(msg.get("text", "")))
+            elif op == "progress":
+                self.renderer.info(str(msg.get("text", "")))
+        self.ended = True
+        self.results.put(None)
+        with self.print_lock:
+            self.renderer.warn(f"Session '{self.name}' ended.")
+        self._leave_prompt()
+
+    def _feed(self, msg: dict) -> None:
+        outcome = from_wire(msg["outcome"])
+        with self.print_lock:
+            self.renderer.out.print(Text.assemble((f"[{clean(str(msg.get('who')))}] ", "bold magenta"),
+                                                  (clean(outcome.line), "bold")))
+            self.renderer.show(outcome)
+            self.renderer.flush()
+
+    def _redraw(self) -> None:
+        app = self.prompt.app
+        if app.is_running:
+            app.invalidate()
+
+    def _leave_prompt(self) -> None:
+        app = self.prompt.app
+        loop = getattr(app, "loop", None)
+        if app.is_running and loop is not None:
+            loop.call_soon_threadsafe(lambda: app.is_running and app.exit(exception=EOFError()))
+
+    # -- running a line ---------------------------------------------------------------------------
+    def run_line(self, line: str) -> Outcome:
+        if self.ended:
+            return failure(line, names.NoSession(self.name, f"Session '{self.name}' ended."))
+        if line.split()[0] in ("quit", "exit"):
+            return self._quit(line)
+        self.next_id += 1
+        job_id = self.next_id
+        try:
+            self.channel.send({"op": "run", "id": job_id, "line": line})
+        except OSError:
+            return failure(line, names.NoSession(self.name, f"Session '{self.name}' ended."))
+        cancelled = False
+        while True:
+            try:
+                msg = self.results.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            except KeyboardInterrupt:  # Ctrl-C cancels this command only, in the session
+                if not cancelled:
+                    cancelled = True
+                    try:
+                        self.channel.send({"op": "cancel", "id": job_id})
+                    except OSError:
+                        pass
+                continue
+            if msg is None:
+                return failure(line, names.NoSession(self.name, f"Session '{self.name}' ended before "
+                                                                f"'{clean(line)}' finished."))
+            if msg.get("id") == job_id:
+                return from_wire(msg["outcome"])
+
+    def _quit(self, line: str) -> Outcome:
+        self.ctx.quit_requested = True
+        try:
+            answer = PromptSession(input=self.prompt.input, output=self.prompt.output).prompt(
+                f"Stop session '{self.name}' too (its browser closes)? [y/N] ")
+        except (EOFError, KeyboardInterrupt):
+            answer = ""
+        if answer.strip().lower() in ("y", "yes"):
+            try:
+                self.channel.send({"op": "stop"})
+            except OSError:
+                pass
+            while not self.ended:
+                try:
+                    if self.results.get(timeout=30) is None:
+                        break
+                except queue.Empty:
+                    break
+            return Outcome(line, True, Result("quit", {}))
+        self.renderer.info(f"Detached; session '{self.name}' keeps running.")
+        return Outcome(line, True, Result("quit", {}))
+
+
+def run_attach(opts: AppOptions, name: str | None) -> int:
+    renderer = make_renderer(opts)
+    try:
+        name = names.default_name(name)
+        channel = wire.connect(name)
+        wire.hello(channel, name, "attach")
+    except VerdexError as exc:
+        renderer.show(failure("attach", exc))
+        return int(exit_status(exc.kind))
+    repl = AttachRepl(channel, name, renderer, pager=opts.pager and sys.stdout.isatty())
+    try:
+        if not sys.stdin.isatty():  # piped lines: run them one by one, as a piped REPL does
+            for line in live_lines():
+                if is_comment(line):
+                    continue
+                outcome = repl.run_line(line)
+                repl._show(outcome)
+                if not outcome.ok:
+                    return int(outcome.exit_status)
+                if repl.ctx.quit_requested:
+                    break
+            return 0
+        code = repl.loop()
+        if not repl.ctx.quit_requested and not repl.ended:
+            renderer.info(f"Detached; session '{name}' keeps running.")
+        return code
+    finally:
+        channel.close()

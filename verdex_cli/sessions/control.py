@@ -1,0 +1,237 @@
+"""`verdex session start|list|stop` and `verdex attach`: the Typer side of sessions."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+from typing import Optional
+
+import typer
+
+from ..app import AppOptions, make_renderer, warn_remote_endpoint
+from ..cli import CHROME, CONNECT, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE
+from ..errors import ErrorKind, ExitStatus, UsageError, VerdexError, exit_status
+from ..render import Renderer
+from ..runner import Outcome, failure
+from ..sanitize import json_line
+from . import names, wire
+from .outcomes import from_wire
+
+SETTINGS = {"help_option_names": ["-h", "--help"]}
+session_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
+                          context_settings=SETTINGS,
+                          help="Sessions: one browser kept alive for many 'verdex run --session NAME' invocations "
+                               "and 'verdex attach NAME'.")
+attach_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, context_settings=SETTINGS)
+
+STOP_WAIT = 20.0
+
+
+def _fail(renderer: Renderer, line: str, exc: VerdexError) -> int:
+    renderer.show(failure(line, exc))
+    return int(exit_status(exc.kind))
+
+
+def _ok(renderer: Renderer, line: str, kind: str, data: dict, text: str) -> None:
+    if renderer.json_mode:
+        sys.stdout.write(json_line({"command": line, "ok": True, "result": data, "elapsed_ms": 0.0}) + "\n")
+    else:
+        renderer._plain(text)
+
+
+@session_app.command("start", help="Start session NAME (default: $VERDEX_SESSION, else 'default') in the "
+                                   "background, with its browser, opening URL if given; prints NAME.")
+def start_cmd(
+    name: Optional[str] = typer.Argument(None, metavar="NAME", help="Session name: 1-40 of A-Z a-z 0-9 _ -."),
+    url: Optional[str] = typer.Argument(None, metavar="URL", help="URL or local file to open first."),
+    idle_timeout: float = typer.Option(30.0, "--idle-timeout", metavar="MINUTES", min=0.0,
+                                       help="Stop when no client has spoken for this long (0: never)."),
+    headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
+    timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
+    downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE, no_changes: bool = NO_CHANGES,
+):
+    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=False, downloads=downloads,
+                      trace=False, changes=not no_changes)
+    if url is None and name and not names.NAME_RE.fullmatch(name) and any(c in name for c in "./:"):
+        name, url = None, name  # `session start URL`: the default name
+    raise typer.Exit(start_session(opts, name, url, idle_timeout))
+
+
+def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minutes: float) -> int:
+    renderer = make_renderer(opts)
+    try:
+        name = names.default_name(name)
+        directory = names.session_dir(create=True)
+        names.socket_path(name, directory)
+        pid = names.running_pid(name, directory)
+        if pid is not None:
+            raise UsageError(f"Session '{name}' is already running (pid {pid}). Stop it with "
+                             f"'verdex session stop {name}', or choose another name.")
+    except VerdexError as exc:
+        return _fail(renderer, "session start", exc)
+    warn_remote_endpoint(opts, renderer)
+    if downloads := opts.downloads:
+        opts.downloads = os.path.abspath(downloads)
+    config = {"name": name, "directory": directory, "idle_minutes": idle_minutes, "url": url,
+              "options": asdict(opts)}
+    env = dict(os.environ)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    log = os.open(names.log_path(name, directory), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    try:
+        server = subprocess.Popen([sys.executable, "-m", "verdex_cli.sessions.server"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=log, env=env, start_new_session=True)
+    except OSError as exc:
+        return _fail(renderer, "session start", UsageError(f"Could not start the session server: {exc}"))
+    finally:
+        os.close(log)
+    server.stdin.write((json.dumps(config) + "\n").encode())
+    server.stdin.close()
+    ready = _ready_line(server, deadline=time.monotonic() + max(60.0, 4 * opts.timeout))
+    if ready is None:
+        server.kill()
+        return _fail(renderer, "session start", UsageError(
+            f"The session server did not start; see {names.log_path(name, directory)}."))
+    if not ready.get("ok"):
+        server.wait(timeout=30)
+        outcome = from_wire(ready["outcome"])
+        renderer.show(outcome)
+        return int(ready.get("exit", ExitStatus.FAILED))
+    _ok(renderer, "session start", "session", {"name": name, "pid": ready.get("pid")}, name)
+    return 0
+
+
+def _ready_line(proc: subprocess.Popen, deadline: float) -> dict | None:
+    fd = proc.stdout.fileno()
+    data = b""
+    while b"\n" not in data and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            data += chunk
+    try:
+        return json.loads(data.split(b"\n", 1)[0]) if b"\n" in data else None
+    except ValueError:
+        return None
+
+
+def _info(name: str) -> dict | None:
+    try:
+        channel = wire.connect(name)
+    except VerdexError:
+        return None
+    try:
+        channel.sock.settimeout(3.0)
+        channel.send({"op": "info"})
+        reply = channel.recv()
+        return reply if reply and reply.get("op") == "info" else None
+    except OSError:
+        return None
+    finally:
+        channel.close()
+
+
+@session_app.command("list", help="List the running sessions: name, pid, browser, tabs, clients, idle time.")
+def list_cmd(json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG):
+    renderer = make_renderer(AppOptions(json_mode=json_mode, no_color=no_color, debug=debug))
+    try:
+        directory = names.session_dir()
+    except VerdexError as exc:
+        raise typer.Exit(_fail(renderer, "session list", exc))
+    rows = []
+    for name in names.known_names(directory):
+        pid = names.running_pid(name, directory)  # a dead server's socket is cleaned here
+        if pid is None:
+            continue
+        info = _info(name) or {"name": name, "pid": pid, "browser": "(starting or busy)", "tabs": None,
+                               "clients": None, "attached": None, "idle_s": None}
+        info.pop("op", None)
+        rows.append(info)
+    if json_mode:
+        sys.stdout.write(json_line({"command": "session list", "ok": True, "result": {"sessions": rows},
+                                    "elapsed_ms": 0.0}) + "\n")
+        return
+    if not rows:
+        renderer.info("No sessions.")
+        return
+    head = f"{'NAME':<16} {'PID':>7}  {'TABS':>4}  {'CLIENTS':>7}  {'IDLE':>7}  BROWSER"
+    renderer._plain(head, style="bold")
+    for r in rows:
+        clients = "?" if r["clients"] is None else f"{r['clients']}" + (f" ({r['attached']} attached)"
+                                                                         if r.get("attached") else "")
+        idle = "?" if r["idle_s"] is None else _age(r["idle_s"])
+        tabs = "?" if r["tabs"] is None else r["tabs"]
+        renderer._plain(f"{r['name']:<16} {r['pid']:>7}  {tabs:>4}  {clients:>7}  {idle:>7}  {r['browser']}")
+
+
+def _age(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.0f}s"
+    return f"{seconds / 60:.0f}m" if seconds < 3600 else f"{seconds / 3600:.1f}h"
+
+
+@session_app.command("stop", help="Stop session NAME (its browser closes), or every session with --all.")
+def stop_cmd(name: Optional[str] = typer.Argument(None, metavar="NAME", help="Default: $VERDEX_SESSION, else "
+                                                                              "'default'."),
+             all_: bool = typer.Option(False, "--all", help="Stop every running session."),
+             json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG):
+    renderer = make_renderer(AppOptions(json_mode=json_mode, no_color=no_color, debug=debug))
+    try:
+        directory = names.session_dir()
+        if all_:
+            targets = [n for n in names.known_names(directory) if names.running_pid(n, directory) is not None]
+        else:
+            targets = [names.default_name(name)]
+    except VerdexError as exc:
+        raise typer.Exit(_fail(renderer, "session stop", exc))
+    status = 0
+    for target in targets:
+        try:
+            stop_session(target)
+        except VerdexError as exc:
+            status = status or _fail(renderer, f"session stop {target}", exc)
+            continue
+        _ok(renderer, f"session stop {target}", "session", {"name": target, "stopped": True}, f"Stopped {target}.")
+    if all_ and not targets:
+        _ok(renderer, "session stop --all", "session", {"stopped": []}, "No sessions.")
+    raise typer.Exit(status)
+
+
+def stop_session(name: str) -> None:
+    """Ask the server to stop and wait until it has (its browser closed); NoSession if none runs."""
+    directory = names.session_dir()
+    pid = names.running_pid(name, directory)
+    if pid is None:
+        raise names.NoSession(name)
+    channel = wire.connect(name)
+    try:
+        channel.sock.settimeout(STOP_WAIT)
+        channel.send({"op": "stop"})
+        while channel.recv() is not None:  # the server closes us when it has shut down
+            pass
+    except OSError:
+        pass
+    finally:
+        channel.close()
+    deadline = time.monotonic() + STOP_WAIT
+    while names.running_pid(name, directory) is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+@attach_app.command(help="Open the REPL on session NAME (default: $VERDEX_SESSION, else 'default'): commands "
+                         "run by other clients appear as they run. Ctrl-D detaches; 'quit' asks whether to stop "
+                         "the session.")
+def attach_cmd(name: Optional[str] = typer.Argument(None, metavar="NAME", help="Session name."),
+               no_color: bool = NO_COLOR, debug: bool = DEBUG, no_pager: bool = NO_PAGER):
+    from .attach import run_attach
+
+    opts = AppOptions(no_color=no_color, debug=debug, pager=not no_pager)
+    raise typer.Exit(run_attach(opts, name))

@@ -1,0 +1,163 @@
+"""Session names, the private socket directory and its checks, and who holds a name (light).
+
+The directory is ``$XDG_RUNTIME_DIR/verdex`` (else ``$TMPDIR/verdex-UID``, else ``/tmp/verdex-UID``),
+mode 0700, owned by the user; it holds, per session, ``NAME.sock`` (mode 0600), ``NAME.lock`` (held
+with ``flock`` by the server for its whole life: a name is running exactly when its lock is held) and
+``NAME.log`` (the server's stderr). Anything else -- a directory or socket owned by another user, a
+directory others may write to, a symlink -- is refused with one line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+from ..errors import ErrorKind, UsageError, VerdexError
+
+NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,40}")
+DEFAULT = "default"
+ENV = "VERDEX_SESSION"
+MAX_SOCKET_PATH = 107  # sun_path is 108 bytes with the terminating NUL
+
+
+class NoSession(VerdexError):
+    kind = ErrorKind.NO_SESSION
+
+    def __init__(self, name: str, message: str | None = None):
+        super().__init__(message or f"No session '{name}'. Start one with 'verdex session start {name}'.")
+        self.name = name
+
+
+def check_name(name: str) -> str:
+    if not NAME_RE.fullmatch(name or ""):
+        raise UsageError(f"Bad session name '{name}': use 1 to 40 letters, digits, '_' or '-'.")
+    return name
+
+
+def default_name(given: str | None) -> str:
+    return check_name(given or os.environ.get(ENV) or DEFAULT)
+
+
+def base_dir() -> str:
+    uid = os.getuid()
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isabs(runtime) and os.path.isdir(runtime):
+        return os.path.join(runtime, "verdex")
+    tmp = os.environ.get("TMPDIR") or "/tmp"
+    return os.path.join(tmp if os.path.isabs(tmp) else "/tmp", f"verdex-{uid}")
+
+
+def check_dir(path: str, st: os.stat_result) -> None:
+    """Refuse a directory that is not ours alone to write to."""
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"Refusing session directory {path}: it is not a directory.")
+    if st.st_uid != os.getuid():
+        raise UsageError(f"Refusing session directory {path}: it is owned by another user.")
+    if st.st_mode & 0o022:
+        raise UsageError(f"Refusing session directory {path}: group or others may write to it "
+                         f"(mode {stat.S_IMODE(st.st_mode):04o}; it must be 0700).")
+
+
+def session_dir(create: bool = False) -> str:
+    """The checked directory; created (0700) when ``create``; UsageError when it is unsafe."""
+    path = base_dir()
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        if not create:
+            return path
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise UsageError(f"Cannot create session directory {path}: {exc.strerror}.") from exc
+        st = os.lstat(path)
+    check_dir(path, st)
+    return path
+
+
+def socket_path(name: str, directory: str | None = None) -> str:
+    path = os.path.join(directory or base_dir(), name + ".sock")
+    if len(path.encode()) > MAX_SOCKET_PATH:
+        raise UsageError(f"Session socket path too long for a Unix socket: {path}.")
+    return path
+
+
+def check_socket(path: str) -> None:
+    """Refuse a socket that is not a socket of ours (FileNotFoundError passes through)."""
+    st = os.lstat(path)
+    if not stat.S_ISSOCK(st.st_mode):
+        raise UsageError(f"Refusing {path}: it is not a socket.")
+    if st.st_uid != os.getuid():
+        raise UsageError(f"Refusing {path}: it is owned by another user.")
+
+
+def lock_path(name: str, directory: str | None = None) -> str:
+    return os.path.join(directory or base_dir(), name + ".lock")
+
+
+def log_path(name: str, directory: str | None = None) -> str:
+    return os.path.join(directory or base_dir(), name + ".log")
+
+
+def take_lock(path: str) -> int | None:
+    """Lock ``path`` (created 0600) without waiting: the open fd, or None when another holds it.
+
+    The file may be removed by whoever cleans a stale session; a lock on a removed file is no lock, so
+    after locking we check that the path still names the file we locked (else try again)."""
+    import fcntl  # not needed by the light client
+
+    for _ in range(5):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)
+    return None
+
+
+def running_pid(name: str, directory: str) -> int | None:
+    """The pid of the live server of ``name``, or None; a stale session's files are removed here."""
+    lock = lock_path(name, directory)
+    if not os.path.exists(lock):
+        _remove(socket_path(name, directory))
+        return None
+    fd = take_lock(lock)
+    if fd is None:  # held: a server lives
+        try:
+            with open(lock, encoding="ascii") as fh:
+                return int(fh.read().strip() or 0) or -1
+        except (OSError, ValueError):
+            return -1
+    try:  # nobody holds it: the server died (kill -9) -- clean its leftovers while we hold the lock
+        for path in (socket_path(name, directory), log_path(name, directory), lock):
+            _remove(path)
+    finally:
+        os.close(fd)
+    return None
+
+
+def known_names(directory: str) -> list[str]:
+    try:
+        entries = os.listdir(directory)
+    except OSError:
+        return []
+    names = {e.rsplit(".", 1)[0] for e in entries if e.endswith((".lock", ".sock"))}
+    return sorted(n for n in names if NAME_RE.fullmatch(n))
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass

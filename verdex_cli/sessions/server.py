@@ -1,0 +1,408 @@
+"""The session server: one process per session name, holding the browser and the whole workspace.
+
+Started by ``verdex session start`` as ``python -m verdex_cli.sessions.server`` in a session of its
+own (its settings arrive on stdin; it answers one JSON line on stdout when ready, then closes it).
+Commands from every client run one at a time, in arrival order, in the main thread, through the same
+runner as one-shot mode (runner.execute on a Workspace from app.make_workspace). A client's ``cancel``
+interrupts only its own command (SIGINT to the main thread, raised only while that command runs),
+then stops any page script still running, as a time-out does. A launched browser runs under the
+watchdog with this process as its parent, so a server killed with SIGKILL takes it along.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+
+from ..app import AppOptions, make_workspace, open_first
+from ..errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError, exit_status
+from ..runner import Outcome, execute, failure, parse_all
+from . import names, wire
+from .outcomes import masked_endpoint, render_for, to_wire
+from .status import status_of
+
+
+class Client:
+    def __init__(self, sock: socket.socket, pid: int):
+        self.channel = wire.Channel(sock)
+        self.pid = pid
+        self.kind = "run"
+        self.settings: dict = {}
+        self.lock = threading.Lock()
+        self.gone = False
+        self.rejected = False  # a line of its invocation did not parse: nothing of it runs
+        self.pending: dict = {}  # id -> Job, queued or running
+
+    @property
+    def who(self) -> str:
+        return f"{self.kind} {self.pid}"
+
+    def send(self, obj: dict) -> None:
+        if self.gone:
+            return
+        with self.lock:
+            try:
+                self.channel.send(obj)
+            except OSError:
+                self.gone = True
+
+
+class Job:
+    def __init__(self, client: Client, job_id, line: str):
+        self.client, self.id, self.line = client, job_id, line
+        self.cancel = False
+        self.signalled = False
+
+
+class SessionServer:
+    def __init__(self, name: str, directory: str, opts: AppOptions, idle_minutes: float):
+        self.name, self.directory, self.opts = name, directory, opts
+        self.idle_s = max(0.0, idle_minutes) * 60.0
+        self.ctx = make_workspace(opts)
+        self.show_changes = self.ctx.show_changes
+        self.jobs: queue.Queue = queue.Queue()
+        self.clients: list[Client] = []
+        self.clients_lock = threading.Lock()
+        self.cancel_lock = threading.Lock()
+        self.current: Job | None = None
+        self.interruptible = False
+        self.stopping = False
+        self.last_spoke = time.monotonic()
+        self.lost_noticed = False
+        self.lock_fd: int | None = None
+        self.listener: socket.socket | None = None
+        self.sock_path = names.socket_path(name, directory)
+
+    # -- start-up --------------------------------------------------------------------------------
+    def claim(self) -> None:
+        """Hold the name (its lock) and listen on its socket (0600); UsageError when it is taken."""
+        lock = names.lock_path(self.name, self.directory)
+        deadline = time.monotonic() + 0.5  # `session list` may hold a stale lock for a moment
+        while (fd := names.take_lock(lock)) is None:
+            if time.monotonic() > deadline:
+                raise VerdexError(f"Session '{self.name}' is already running.", ErrorKind.USAGE)
+            time.sleep(0.02)
+        self.lock_fd = fd
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        try:
+            os.unlink(self.sock_path)  # a dead server's leftover (we hold the name now)
+        except FileNotFoundError:
+            pass
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)  # the socket is born 0600: no moment in which others could connect
+        try:
+            listener.bind(self.sock_path)
+        finally:
+            os.umask(old)
+        os.chmod(self.sock_path, 0o600)
+        listener.listen(64)
+        self.listener = listener
+
+    def start_browser(self, url: str | None) -> Outcome | None:
+        """Launch (or connect to) the browser and open ``url``: the failure, or None."""
+        if url:
+            nav = open_first(self.ctx, url)
+            return None if nav.ok else nav
+        try:
+            self.ctx.ensure_session()
+        except VerdexError as exc:
+            return failure("session start", exc)
+        return None
+
+    # -- the main loop -----------------------------------------------------------------------------
+    def serve(self) -> str:
+        """Run commands until stopped or idle; the reason it ended."""
+        self.main_ident = threading.get_ident()
+        signal.signal(signal.SIGINT, self._on_sigint)
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, self._on_terminate)
+        threading.Thread(target=self._accept, daemon=True, name="accept").start()
+        reason = "stopped"
+        while not self.stopping:
+            wait = self._until_idle()
+            if wait <= 0:
+                reason = "idle"
+                break
+            try:
+                job = self.jobs.get(timeout=min(wait, 0.5))
+            except queue.Empty:
+                self._watch_browser()
+                continue
+            if job is None:
+                continue
+            if callable(job):
+                job()
+            else:
+                self._run(job)
+        return reason
+
+    def _until_idle(self) -> float:
+        if self.idle_s <= 0:
+            return 3600.0
+        return self.idle_s - (time.monotonic() - self.last_spoke)
+
+    def _on_sigint(self, signum, frame):
+        if self.interruptible:  # only a client's cancel of the running command (see _cancel)
+            raise KeyboardInterrupt
+
+    def _on_terminate(self, signum, frame):
+        self.stopping = True
+        if self.interruptible:
+            raise KeyboardInterrupt
+
+    def _run(self, job: Job) -> None:
+        client = job.client
+        if client.gone:
+            client.pending.pop(job.id, None)
+            return
+        ctx = self.ctx
+        ctx.trace = bool(client.settings.get("trace"))
+        ctx.show_changes = self.show_changes and not client.settings.get("no_changes")
+        ctx.interactive = client.kind == "attach"
+        ctx.progress = (lambda text: client.send({"op": "progress", "text": text})) if ctx.interactive else None
+        if client.settings.get("cwd"):
+            try:
+                os.chdir(client.settings["cwd"])  # relative paths (open, screenshot, upload) are the client's
+            except OSError:
+                pass
+        outcome = None
+        self.current = job
+        try:
+            with self.cancel_lock:
+                self.interruptible = True
+                cancelled = job.cancel
+            if cancelled:
+                raise KeyboardInterrupt
+            outcome = execute(ctx, job.line)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.interruptible = False
+            self.current = None
+        if outcome is None:
+            outcome = Outcome(job.line, False, kind=ErrorKind.CANCELLED, message="Cancelled.")
+        quit_asked, ctx.quit_requested = ctx.quit_requested, False  # a client's quit ends that client only
+        client.pending.pop(job.id, None)
+        self.last_spoke = time.monotonic()
+        self._reply(job, outcome, quit_asked)
+
+    def _reply(self, job: Job, outcome: Outcome, quit_asked: bool) -> None:
+        wired = to_wire(outcome)
+        msg = {"op": "result", "id": job.id, "ok": outcome.ok, "exit": int(outcome.exit_status), "quit": quit_asked}
+        if job.client.kind == "attach":
+            msg["outcome"] = wired
+        else:
+            msg["out"], msg["err"] = render_for(job.client.settings, outcome)
+        job.client.send(msg)
+        watchers = [c for c in self._clients() if c.kind == "attach"]
+        for c in watchers:
+            if c is not job.client:
+                c.send({"op": "feed", "who": job.client.who, "outcome": wired})
+        if watchers:
+            self._send_status(watchers)
+
+    def _send_status(self, clients: list[Client]) -> None:
+        status = {"op": "status", **status_of(self.ctx)}
+        for c in clients:
+            c.send(status)
+
+    def _stop_page_script(self) -> None:
+        """On a cancel: a page whose script still runs has it stopped (Runtime.terminateExecution), as
+        a time-out does; a page that answers at once is left alone. Reads only (from another thread)."""
+        session = self.ctx.session
+        if session is None or session.current not in session.pages:
+            return
+        page = session.pages[session.current]
+        targets = {id(page.target): page.target}
+        for fr in list(page.frames.by_index.values()):  # cross-origin frames run in targets of their own
+            if not fr.detached and fr.target is not None:
+                targets.setdefault(id(fr.target), fr.target)
+        for target in targets.values():
+            try:
+                target.call("Runtime.evaluate", timeout=0.5, interrupt=False, expression="0")
+            except VerdexError as exc:
+                if exc.kind == ErrorKind.TIMEOUT:
+                    target._interrupt()
+
+    def _watch_browser(self) -> None:
+        """Between commands: tell attached clients at once when the browser died."""
+        session = self.ctx.session
+        alive = session is None or session.chrome.alive()
+        if not alive and not self.lost_noticed:
+            for c in self._clients():
+                if c.kind == "attach":
+                    c.send({"op": "notice", "text": BROWSER_LOST_MESSAGE})
+        self.lost_noticed = not alive
+
+    # -- clients ---------------------------------------------------------------------------------------
+    def _clients(self) -> list[Client]:
+        with self.clients_lock:
+            return [c for c in self.clients if not c.gone]
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                sock, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                                                      struct.calcsize("3i")))
+            except OSError:
+                sock.close()
+                continue
+            if uid != os.getuid():  # the socket is 0600; this is a second lock on the door
+                sock.close()
+                continue
+            client = Client(sock, pid)
+            with self.clients_lock:
+                self.clients.append(client)
+            threading.Thread(target=self._serve_client, args=(client,), daemon=True, name=f"client {pid}").start()
+
+    def _serve_client(self, client: Client) -> None:
+        try:
+            while True:
+                msg = client.channel.recv()
+                if msg is None:
+                    break
+                if msg.get("op") != "info":  # `session list` looking in does not keep a session alive
+                    self.last_spoke = time.monotonic()
+                self._handle(client, msg)
+        finally:
+            client.gone = True
+            with self.clients_lock:
+                if client in self.clients:
+                    self.clients.remove(client)
+            for job in list(client.pending.values()):  # a client that left cancels what it asked for
+                self._cancel(job)
+            client.channel.close()
+
+    def _handle(self, client: Client, msg: dict) -> None:
+        op = msg.get("op")
+        if op == "hello":
+            client.kind = "attach" if msg.get("kind") == "attach" else "run"
+            client.settings = msg
+            welcome = {"op": "welcome", "name": self.name, "pid": os.getpid(), "ok": True}
+            # every line of the invocation is parsed before any runs, as in one-shot mode; the client
+            # sends its first `run` right behind its hello (one round trip), dropped if a line is bad
+            bad = parse_all([str(x) for x in msg.get("check") or ()])
+            if bad is not None:
+                client.rejected = True
+                welcome.update(ok=False, exit=int(bad.exit_status))
+                welcome["out"], welcome["err"] = render_for(client.settings, bad)
+            client.send(welcome)
+            if client.kind == "attach":
+                self.jobs.put(lambda: self._send_status([client]))
+        elif op == "run" and not client.rejected:
+            job = Job(client, msg.get("id"), str(msg.get("line", "")))
+            client.pending[job.id] = job
+            self.jobs.put(job)
+        elif op == "cancel":
+            job = client.pending.get(msg.get("id"))
+            if job is not None:
+                self._cancel(job)
+        elif op == "info":
+            client.send({"op": "info", **self.info(client)})
+        elif op == "stop":
+            self.stopping = True
+            for c in self._clients():
+                for job in list(c.pending.values()):
+                    self._cancel(job)
+            self.jobs.put(None)
+            client.send({"op": "stopping"})
+
+    def _cancel(self, job: Job) -> None:
+        with self.cancel_lock:
+            job.cancel = True
+            if self.current is job and self.interruptible and not job.signalled:
+                job.signalled = True
+                signal.pthread_kill(self.main_ident, signal.SIGINT)
+                # at once, beside the command: a page busy in a script would keep the cancelled command
+                # (and the runner's stop-navigation check after it) waiting for the page
+                threading.Thread(target=self._stop_page_script, daemon=True, name="cancel").start()
+
+    def info(self, asking: Client | None = None) -> dict:
+        session = self.ctx.session
+        others = [c for c in self._clients() if c is not asking]
+        browser = "launched" if not self.opts.connect else masked_endpoint(self.opts.connect)
+        if session is not None and not session.chrome.alive():
+            browser += " (gone)"
+        return {"name": self.name, "pid": os.getpid(), "browser": browser,
+                "tabs": len(session.pages) if session is not None else 0,
+                "clients": len(others), "attached": sum(1 for c in others if c.kind == "attach"),
+                "idle_s": round(time.monotonic() - self.last_spoke, 1), "busy": self.current is not None,
+                "queued": self.jobs.qsize(),
+                "idle_timeout_min": self.idle_s / 60.0}
+
+    # -- shutdown ------------------------------------------------------------------------------------
+    def shutdown(self) -> None:
+        """No new client gets in, the browser closes, then every client sees the end (EOF)."""
+        if self.listener is not None:
+            try:
+                os.unlink(self.sock_path)
+            except FileNotFoundError:
+                pass
+            self.listener.close()
+        try:
+            self.ctx.close()
+        except Exception:
+            pass
+        for c in self._clients():
+            c.gone = True
+            try:
+                c.channel.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            c.channel.close()
+        if self.lock_fd is not None:
+            for path in (names.log_path(self.name, self.directory), names.lock_path(self.name, self.directory)):
+                try:
+                    os.unlink(path)
+                except FileNotFoundError:
+                    pass
+            os.close(self.lock_fd)
+
+
+def main() -> int:
+    """Read the settings from stdin, claim the name, start the browser, say ready, serve."""
+    config = json.loads(sys.stdin.readline())
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    ready = sys.stdout
+    opts = AppOptions(**config["options"])
+    server = SessionServer(config["name"], config["directory"], opts, float(config["idle_minutes"]))
+
+    def say(obj: dict) -> None:
+        ready.write(json.dumps(obj) + "\n")
+        ready.flush()
+
+    try:
+        server.claim()
+    except VerdexError as exc:
+        say({"ok": False, "exit": int(exit_status(exc.kind)), "outcome": to_wire(failure("session start", exc))})
+        return 1
+    try:
+        bad = server.start_browser(config.get("url"))
+        if bad is not None:
+            say({"ok": False, "exit": int(bad.exit_status), "outcome": to_wire(bad)})
+            return 1
+        say({"ok": True, "pid": os.getpid()})
+        ready.close()
+        sys.stdout = open(os.devnull, "w")
+        reason = server.serve()
+        print(f"session {server.name} ended: {reason}", file=sys.stderr)
+        return 0
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""The session protocol: one JSON object per line over a Unix stream socket (light).
+
+Client -> server: ``hello`` (who, what output it wants, ``check``: the lines to parse before any
+runs), ``run`` (one command line, with the client's own ``id``), ``cancel`` (that id), ``info``, ``stop``.
+Server -> client: ``welcome`` (with the first bad line's output, if any), ``result`` (for that id: the output prepared for this
+client, ``out``/``err``, or the outcome itself for an attached REPL), ``feed`` (attach: another
+client's command with its outcome), ``status``, ``info``, ``notice`` (e.g. the browser died).
+"""
+
+from __future__ import annotations
+
+import _socket  # the C module: `socket` would pull in selectors and more (the light client starts fast)
+import json
+import os
+
+from .names import NoSession, check_socket, session_dir, socket_path
+
+MAX_LINE = 64 * 1024 * 1024
+
+
+def encode(obj: dict) -> bytes:
+    return (json.dumps(obj, ensure_ascii=True, separators=(",", ":"), default=str) + "\n").encode("ascii")
+
+
+class Channel:
+    """One connected socket: ``send`` whole objects, ``recv`` the next one (None at end)."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self._buf = b""
+
+    def send(self, obj: dict) -> None:
+        self.sock.sendall(encode(obj))
+
+    def recv(self) -> dict | None:
+        while True:
+            cut = self._buf.find(b"\n")
+            if cut >= 0:
+                line, self._buf = self._buf[:cut], self._buf[cut + 1:]
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    return None
+                return obj if isinstance(obj, dict) else None
+            if len(self._buf) > MAX_LINE:
+                return None
+            try:
+                chunk = self.sock.recv(1 << 16)
+            except (ConnectionResetError, BrokenPipeError):
+                return None
+            if not chunk:
+                return None
+            self._buf += chunk
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+def connect(name: str) -> Channel:
+    """Connect to session ``name``: NoSession at once when no server listens there (never a hang);
+    UsageError for an unsafe directory or a socket that is not ours."""
+    directory = session_dir()
+    path = socket_path(name, directory)
+    try:
+        check_socket(path)
+    except FileNotFoundError:
+        raise NoSession(name) from None
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+    except (ConnectionRefusedError, FileNotFoundError):
+        sock.close()
+        raise NoSession(name) from None
+    except OSError as exc:
+        sock.close()
+        raise NoSession(name, f"Cannot reach session '{name}': {exc.strerror or exc}.") from None
+    return Channel(sock)
+
+
+def hello(channel: Channel, name: str, kind: str, then: dict | None = None, **settings) -> dict:
+    """Introduce this client (``then``: a first message sent in the same write); the server's
+    welcome (NoSession when it closed on us)."""
+    data = encode({"op": "hello", "kind": kind, "pid": os.getpid(), "cwd": _cwd(), **settings})
+    channel.sock.sendall(data + encode(then) if then else data)
+    reply = channel.recv()
+    if reply is None or reply.get("op") != "welcome":
+        raise NoSession(name, (reply or {}).get("message"))
+    return reply
+
+
+def _cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:
+        return ""
