@@ -88,7 +88,7 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
             loaders[f.index] = fr.loader_id
     if CHECK_PATCHES and any(f.get("patched") for f in facts.values()):
         _check_patched(page, text, compact, frame, follow)
-    snap = Snapshot(number, text, root, renderer.refs, frames, notes, compact, renderer.hidden, loaders)
+    snap = Snapshot(number, text, root, renderer.refs, frames, notes, compact, renderer.hidden, loaders, renderer.ids)
     cache.store(page, cache.Entry(_mode(all_refs, frame, follow), serial, events, page.frames.main.loader_id, snap,
                                   {i: f for i, f in facts.items() if i in loaders}, renderer.memo))
     return snap
