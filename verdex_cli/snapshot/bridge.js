@@ -30,18 +30,18 @@ const __verdexBridge = (() => {
   const init = Registry.init;
   const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
   // Node identity for what has no ref, so a comparison can tell the same DOM node from another one
-  // with the same text (delta.py): a node without a ref carries `i` (its element's number here,
-  // times 1024); a node whose children mix elements and text runs carries `ti`, per text run in
-  // order: the number of the run's parent element (the element whose children were walked) times
-  // 1024, plus 1 + the run's place among that element's text runs (0: none past 1022). So text set
-  // anew in the same element (textContent) is the same run, changed; another element's text is not.
+  // with the same text (delta.py): a node without a ref carries `i` (its element's number here); a
+  // node whose children mix elements and text runs carries `ti`, per text run in order: the number
+  // of the run's parent element (the element whose children were walked) times 1024, plus 1 + the
+  // run's place among that element's text runs (0: none past 1022). So text set anew in the same
+  // element (textContent) is the same run, changed; another element's text is not.
   // Internal: never shown, never a ref, never reset.
   const ids = new WeakMap();
   let idNo = 0;
   function idOf(n) {
     let i = ids.get(n);
     if (i === undefined) { i = ++idNo; ids.set(n, i); }
-    return i * 1024;
+    return i;
   }
   // A text run's identity travels with the children list it is in: list.t (arrays keep it out of
   // the JSON) holds one per string of the list, in order.
@@ -69,7 +69,7 @@ const __verdexBridge = (() => {
       if (k.nodeType === 3) {
         const t = k.data.replace(WS, ' ');
         if (t === ' ' || t === '') continue;
-        if (!base) base = idOf(node);
+        if (!base) base = idOf(node) * 1024;
         pushText(out, t, ++runs < 1023 ? base + runs : 0);
       } else if (k.nodeType === 1) {
         element(k, out, inContainer);

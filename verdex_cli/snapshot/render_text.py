@@ -50,8 +50,9 @@ def _states(s: dict) -> str:
 
 def node_key(frame: int, ident: int) -> int:
     """A line's node identity for comparing snapshots (delta.py): the bridge's number for the DOM node
-    (``i``, or a text run's ``ti``) within its frame; 0 when the line has none (a ref says it, or
-    nothing does). The frame's document line is number 0 of its frame."""
+    within its frame (an element's ``i`` times 1024, or a text run's ``ti`` entry: its element's
+    number times 1024 plus its place); 0 when the line has none (a ref says it, or nothing does).
+    The frame's document line is number 0 of its frame."""
     return ((frame + 1) << 42) | ident
 
 
@@ -62,8 +63,8 @@ class Memo:
     """The rendered lines of a snapshot's subtrees, so the next render of a tree that shares them (a
     patched tree: snapshot/capture.py splices copies, untouched subtrees are the same objects) copies
     their lines instead of rendering them again. id(node) -> (node, indent, frame, lines, refs,
-    hidden lines relative to the subtree's first line, node identities of the lines). Subtrees holding a frame are not kept (their
-    frame's content is stitched in place and may change). Entries of nodes no longer in the tree are
+    hidden lines relative to the subtree's first line, node identities of the lines). Subtrees
+    holding a frame are not kept (their frame's content is stitched in place and may change). Entries of nodes no longer in the tree are
     dropped when they outnumber the lines (see prune)."""
 
     def __init__(self, prefix: str, compact: bool):
@@ -95,7 +96,8 @@ class TextRenderer:
         self.lines: list[str] = []
         self.refs: dict[str, RefInfo] = {}
         self.hidden: dict[int, str] = {}  # line index -> ref, for refs compact mode does not show
-        self.ids = array("q")  # per line: the node's identity (node_key), 0 for none; never shown
+        self.ids: list | array = []  # per line: the node's identity (node_key), 0 for none; never shown
+        # (a list while rendering, an array of 8-byte numbers once done: it is kept with the history)
         usable = memo is not None and memo.prefix == prefix and memo.compact == compact
         self.memo = memo if usable else Memo(prefix, compact)
         self._ref_order: list[tuple[str, RefInfo]] = []
@@ -111,6 +113,7 @@ class TextRenderer:
         self.ids.append(node_key(root.get("fi", 0), 0))
         self._children(kids, "  ", root.get("fi", 0), named_from_content=False, ti=root.get("ti"))
         self.memo.prune(root, len(self.lines))
+        self.ids = array("q", self.ids)
         return "\n".join(self.lines)
 
     def _children(self, kids: list, indent: str, frame: int, named_from_content: bool, ti: list | None = None) -> None:
@@ -120,20 +123,27 @@ class TextRenderer:
         reuse = bool(memo)  # a first render has nothing to reuse: no lookups
         # (children, indent, frame, named from content, node, its first line, ref/hidden/frame marks,
         # the node's text run identities, how many text runs so far)
-        stack = [(iter(kids), indent, frame, named_from_content, None, 0, 0, 0, 0, ti, [0])]
+        stack = [(iter(kids), indent, frame, named_from_content, None, 0, 0, 0, 0, ti or None, [0])]
         while stack:
             top = stack[-1]
             it, indent, frame, named_from_content = top[:4]
             ti, runs = top[9], top[10]
             for ch in it:
                 if isinstance(ch, str):
+                    if ti is None:
+                        if not named_from_content:
+                            text = ch.strip()
+                            if text:
+                                lines.append(f"{indent}- text: {one_line(text)}")
+                                ids.append(0)
+                        continue
+                    j = runs[0]
+                    runs[0] = j + 1
                     if not named_from_content:
                         text = ch.strip()
                         if text:
                             lines.append(f"{indent}- text: {one_line(text)}")
-                            j = runs[0]
-                            ids.append(node_key(frame, ti[j]) if ti and j < len(ti) and ti[j] else 0)
-                    runs[0] += 1
+                            ids.append(((frame + 1) << 42 | ti[j]) if j < len(ti) and ti[j] else 0)  # node_key
                     continue
                 if reuse:
                     m = memo.get(id(ch))
@@ -141,6 +151,8 @@ class TextRenderer:
                         self._replay(m)
                         continue
                 start = len(lines)
+                ident = ch.get("i")  # the node's identity (node_key): its line is the next one
+                ids.append(((frame + 1) << 42 | ident << 10) if ident else 0)
                 nested = self._node(ch, indent, frame)
                 if nested is not None:
                     # where this subtree's refs, hidden lines and frames start (the node's own are in)
@@ -151,7 +163,8 @@ class TextRenderer:
                             hs -= 1
                     if "fo" in ch:
                         fs -= 1
-                    stack.append((iter(nested[0]), *nested[1:4], ch, start, rs, hs, fs, nested[4], [0]))
+                    ti = nested[4] or None
+                    stack.append((iter(nested[0]), *nested[1:4], ch, start, rs, hs, fs, ti, [0] if ti else None))
                     break
             else:
                 top = stack.pop()
@@ -189,8 +202,6 @@ class TextRenderer:
                     break
         name = node.get("n", "")
         ref_no = node.get("e")
-        ident = node.get("i")
-        self.ids.append(node_key(frame, ident) if ident else 0)  # this node's line is the next one
         from_content = node.get("nc") == 1
         show_name = bool(name) and not (from_content and has_elements and not ref_no and role != "heading")
         line = indent + "- " + role
