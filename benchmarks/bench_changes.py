@@ -8,10 +8,10 @@ changes on and off (`--no-changes`), and reports medians:
 - `click` on a row's Buy button: it changes one node (the status line) and moves focus; the added
   cost of its changes, as a share of the fresh snapshot (issue target <= 10%);
 - `hover` on a row's link: changes nothing; the added cost in ms (issue target <= 5 ms).
-The added cost is the median of the time the command spent in its changes phases (watching requests, settle, capture,
-compare: `--trace` shows them), measured inside the same runs; the medians of whole commands with and
-without changes are printed too, but the actions themselves vary by tens of ms on a loaded machine,
-so their difference is a noisy estimate of the same thing.
+The added cost is the median of the time the command spent in its changes phases (watching the
+page's requests, settle, capture, compare: `--trace` shows them), measured inside the same runs; the
+medians of whole commands with and without changes are printed too, but the actions themselves vary
+by tens of ms on a loaded machine, so their difference is a noisy estimate of the same thing.
 """
 
 from __future__ import annotations

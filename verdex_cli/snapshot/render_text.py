@@ -64,8 +64,8 @@ class Memo:
     patched tree: snapshot/capture.py splices copies, untouched subtrees are the same objects) copies
     their lines instead of rendering them again. id(node) -> (node, indent, frame, lines, refs,
     hidden lines relative to the subtree's first line, node identities of the lines). Subtrees
-    holding a frame are not kept (their frame's content is stitched in place and may change). Entries of nodes no longer in the tree are
-    dropped when they outnumber the lines (see prune)."""
+    holding a frame are not kept (their frame's content is stitched in place and may change).
+    Entries of nodes no longer in the tree are dropped when they outnumber the lines (see prune)."""
 
     def __init__(self, prefix: str, compact: bool):
         self.prefix, self.compact = prefix, compact
@@ -116,7 +116,8 @@ class TextRenderer:
         self.ids = array("q", self.ids)
         return "\n".join(self.lines)
 
-    def _children(self, kids: list, indent: str, frame: int, named_from_content: bool, ti: list | None = None) -> None:
+    def _children(self, kids: list, indent: str, frame: int, named_from_content: bool,
+                  ti: list | None = None) -> None:
         # an explicit stack, not recursion: a page can nest thousands of levels deep
         lines, memo, compact, ids = self.lines, self.memo.entries, self.compact, self.ids
         ref_order, hidden_order = self._ref_order, self._hidden_order
@@ -164,7 +165,8 @@ class TextRenderer:
                     if "fo" in ch:
                         fs -= 1
                     ti = nested[4] or None
-                    stack.append((iter(nested[0]), *nested[1:4], ch, start, rs, hs, fs, ti, [0] if ti else None))
+                    stack.append((iter(nested[0]), *nested[1:4], ch, start, rs, hs, fs, ti,
+                                  [0] if ti else None))
                     break
             else:
                 top = stack.pop()
@@ -255,7 +257,8 @@ class TextRenderer:
             lines.append(f"{indent}  - ... ({more} more nodes)")
             self.ids.append(0)
         if kids:
-            return kids, indent + "  ", child_frame, show_name and from_content, (sub if sub is not None else node).get("ti")
+            ti = (sub if sub is not None else node).get("ti")  # its text runs' identities
+            return kids, indent + "  ", child_frame, show_name and from_content, ti
         return None
 
 

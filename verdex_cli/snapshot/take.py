@@ -36,8 +36,8 @@ def _check_patched(page: Page, text: str, compact: bool, frame: Frame | None, fo
                                               lineterm=""))
         raise PatchMismatch("patched snapshot differs from a whole capture:\n" + diff[:4000])
     if renderer.ids != ids:  # the node identities changes are paired by (delta.py)
-        at = next(i for i, (x, y) in enumerate(zip(renderer.ids, ids)) if x != y) if len(ids) == len(renderer.ids) else -1
-        raise PatchMismatch(f"patched snapshot's node identities differ from a whole capture's at line {at}")
+        at = next((i for i, (x, y) in enumerate(zip(renderer.ids, ids)) if x != y), min(len(ids), len(renderer.ids)))
+        raise PatchMismatch(f"patched snapshot's node identities differ from a whole capture's from line {at}")
 
 
 def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool = False,
