@@ -150,3 +150,17 @@ def test_a_password_shows_one_fixed_mask_whatever_its_length(driver, site, secre
         assert secret not in dumped
         assert set(_masks(dumped)) <= {MASK}, dumped
     assert _masks(snap["text"]) and _masks(json.dumps(diff, ensure_ascii=False))
+
+
+def test_a_page_that_polls_all_the_time_still_settles(driver, site):
+    driver.ok(f"open {site}/poll.html")
+    snap = driver.ok("snapshot").data
+    start = driver.js("window.state.polls")
+    out = driver.ok("hover " + ref_of(snap, "button", "Hello"))
+    assert not any("still changing" in n for n in out.notes), out.notes  # settled between two requests
+    ch = out.data["changes"]
+    assert (ch["added"], ch["removed"], ch["changed"]) == ([], [], [])
+    deadline = time.monotonic() + 5
+    while driver.js("window.state.polls") == start and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert driver.js("window.state.polls") > start  # it really was polling meanwhile

@@ -22,6 +22,7 @@ QUIET_MS = 80.0    # settled: no DOM change, input, focus move or scroll for thi
 SETTLE_MAX = 2.0   # at most this long (or --timeout, if shorter) waiting for a page that keeps changing
 SCROLL_STALL_MS = 300.0  # a scroll with no scrollend that has not moved for this long counts as done
 LATE_MS = 1000.0   # a request the page started during the action is waited for while younger than this
+LOAD_GRACE_MS = 30.0  # ... and this long after one finished (its handler's DOM change then resets the quiet clock)
 LATE_IGNORED = frozenset({"EventSource", "WebSocket", "Media", "Ping", "CSPViolationReport", "Preflight"})
 
 
@@ -85,8 +86,8 @@ def settle(page, limit: float) -> bool:
         quiet = min(idle, since_input)
         late = False
         if loads is not None:
-            late, since_load = loads.busy(now)
-            quiet = min(quiet, since_load)
+            young, since_load = loads.busy(now)
+            late = young or since_load < LOAD_GRACE_MS
         if quiet >= QUIET_MS and not scrolling and not late:
             return True
         if now >= deadline:
@@ -123,7 +124,8 @@ def _idle_ms(page) -> tuple[float, bool]:
 class LoadWatch:
     """Requests the page starts while an action runs and settles (fetch, XHR, scripts, images, frame
     documents), through the Network domain of the page's targets, enabled for that time only.
-    Streams (EventSource, WebSocket, media) are not waited for, and no request longer than LATE_MS."""
+    Streams (EventSource, WebSocket, media) are not waited for, and no request longer than LATE_MS
+    (a long poll); a page that polls often still settles between two of its requests."""
 
     def __init__(self, page):
         self.page = page
@@ -134,7 +136,7 @@ class LoadWatch:
         seen = set()
         for fr in [page.frames.main, *getattr(page.frames, "by_index", {}).values()]:
             t = fr.target
-            if fr.detached or id(t) in seen or getattr(t, "crashed", False):
+            if fr.detached or id(t) in seen or getattr(t, "crashed", False) or not t.alive:
                 continue
             seen.add(id(t))
             _hook(t)
