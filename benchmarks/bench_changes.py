@@ -8,10 +8,10 @@ changes on and off (`--no-changes`), and reports medians:
 - `click` on a row's Buy button: it changes one node (the status line) and moves focus; the added
   cost of its changes, as a share of the fresh snapshot (issue target <= 10%);
 - `hover` on a row's link: changes nothing; the added cost in ms (issue target <= 5 ms).
-The added cost is the median of the time the command spent in its changes phases (settle, capture,
-compare: `--trace` shows them), measured inside the same runs; the medians of whole commands with and
-without changes are printed too, but the actions themselves vary by tens of ms on a loaded machine,
-so their difference is a noisy estimate of the same thing.
+The added cost is the median of the time the command spent in its changes phases (watching the
+page's requests, settle, capture, compare: `--trace` shows them), measured inside the same runs; the
+medians of whole commands with and without changes are printed too, but the actions themselves vary
+by tens of ms on a loaded machine, so their difference is a noisy estimate of the same thing.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from verdex_cli.runner import execute  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
 
 
-PHASES = ("changes: settle", "changes: capture", "changes: compare")  # the capture includes its sub-phases
+PHASES = ("changes: watch loads", "changes: settle", "changes: capture", "changes: compare")  # the capture includes its sub-phases
 
 
 def _run(ctx: Workspace, line: str, added: list | None = None) -> float:

@@ -25,6 +25,11 @@ AFTER = """- document "Shop":
     - listitem: Mug
   - text: Total: $12.00"""
 
+K = 1 << 42  # frame 0's node identities (render_text.node_key)
+# per line: the document, the heading (same DOM node), refs (0), the list and its item (new), the text run
+BEFORE_IDS = [K, K | 1, 0, 0, 0, 0, K | 2]
+AFTER_IDS = [K, K | 1, 0, 0, 0, 0, K | 7, K | 8, K | 2]
+
 
 def test_parse_line_reads_every_part():
     assert parse_line('    - button "Say \\"hi\\" [ref=x]" [pressed] [ref=c1p2f3e4]: v: w') == \
@@ -36,7 +41,7 @@ def test_parse_line_reads_every_part():
 
 
 def test_compare_names_states_values_text_and_new_refs():
-    d = delta.compare(BEFORE, {}, AFTER, {})
+    d = delta.compare(BEFORE, {}, AFTER, {}, frozenset(), BEFORE_IDS, AFTER_IDS)
     changed = {(c["ref"], c["role"]): (c["was"], c["name"], c.get("states"), c.get("value")) for c in d["changed"]}
     assert changed[("c0p0f0e1", "button")][0]["name"] == "Add to cart"
     assert changed[("c0p0f0e1", "button")][1] == "Added"
@@ -55,6 +60,30 @@ def test_identical_texts_and_hidden_refs():
     # the same text, but the second row is another element now (compact mode hid its ref)
     d = delta.compare(rows_a, {1: "c0p0f0e1", 2: "c0p0f0e2"}, rows_a, {1: "c0p0f0e1", 2: "c0p0f0e3"})
     assert [a["ref"] for a in d["added"]] == ["c0p0f0e3"] and [r["ref"] for r in d["removed"]] == ["c0p0f0e2"]
+
+
+def test_nodes_without_refs_pair_by_identity_only():
+    a = "- document:\n  - tabpanel \"One\":\n    - paragraph: first\n  - text: Status: idle"
+    b = "- document:\n  - tabpanel \"Two\":\n    - paragraph: second\n  - text: Status: busy"
+    # two other panels (other DOM nodes), the same text run edited in place
+    d = delta.compare(a, {}, b, {}, frozenset(), [K, K | 1, K | 2, K | 3], [K, K | 4, K | 5, K | 3])
+    assert [(x["role"], x["name"], x.get("value")) for x in d["removed"]] == [
+        ("tabpanel", "One", None), ("paragraph", "", "first")]
+    assert [(x["role"], x["name"], x.get("value")) for x in d["added"]] == [
+        ("tabpanel", "Two", None), ("paragraph", "", "second")]
+    assert [(c["was"]["name"], c["name"]) for c in d["changed"]] == [("Status: idle", "Status: busy")]
+    # the same line, but another node: removed and added, never unchanged
+    same = delta.compare(a, {}, a, {}, frozenset(), [K, K | 1, K | 2, K | 3], [K, K | 1, K | 9, K | 3])
+    assert [x.get("value") for x in same["removed"]] == ["first"]
+    assert [x.get("value") for x in same["added"]] == ["first"]
+    # a frame that navigated: its identities name nodes of another document
+    f1 = 2 << 42
+    moved = delta.compare(a, {}, a, {}, frozenset({1}), [K, f1 | 1, f1 | 2, K | 3], [K, f1 | 1, f1 | 2, K | 3])
+    assert delta.count(moved) == 0  # nothing differs between the lines, so nothing is compared
+    c = "- document:\n  - paragraph: x"
+    d = "- document:\n  - paragraph: y"
+    moved = delta.compare(c, {}, d, {}, frozenset({1}), [K, f1 | 1], [K, f1 | 1])
+    assert (len(moved["removed"]), len(moved["added"]), moved["changed"]) == (1, 1, [])
 
 
 def test_a_navigated_frame_makes_its_refs_new_elements():
@@ -96,7 +125,7 @@ def test_counts_balance(old, new):
 def test_change_lines_say_only_what_differs():
     from verdex_cli.render_changes import lines
 
-    d = delta.compare(BEFORE, {}, AFTER, {})
+    d = delta.compare(BEFORE, {}, AFTER, {}, frozenset(), BEFORE_IDS, AFTER_IDS)
     text = [line for line, _ in lines(d)]
     assert '~ button "Add to cart" -> "Added" [ref=c0p0f0e1]' in text
     assert '~ checkbox "Gift wrap" -> [checked] [ref=c0p0f0e3]' in text

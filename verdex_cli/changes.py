@@ -3,18 +3,27 @@ changed (snapshot/cache.py), and compare with the page's last snapshot (snapshot
 
 The capture counts as a snapshot: the refs it shows are usable at once, staleness compares against
 it, and `diff` lists it. An action that changed nothing costs one small check per frame.
+
+Settled means: no DOM change, input, focus move or scroll in any captured frame for QUIET_MS, no
+scroll under way (a smooth scroll reveals content as it goes), and no request the page started
+since the action began still loading (late content; see LoadWatch), within a bounded wait.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 
-from .errors import VerdexError
+from .errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 from .page_state import PageState, Shot, compare
 from .timing import phase
 
-QUIET_MS = 80.0    # settled: no DOM change, input or focus move for this long (and this long since the input)
+QUIET_MS = 80.0    # settled: no DOM change, input, focus move or scroll for this long (and this long since the input)
 SETTLE_MAX = 2.0   # at most this long (or --timeout, if shorter) waiting for a page that keeps changing
+SCROLL_STALL_MS = 300.0  # a scroll with no scrollend that has not moved for this long counts as done
+LATE_MS = 1000.0   # a request the page started during the action is waited for while younger than this
+LOAD_GRACE_MS = 30.0  # ... and this long after one finished (its handler's DOM change then resets the quiet clock)
+LATE_IGNORED = frozenset({"EventSource", "WebSocket", "Media", "Ping", "CSPViolationReport", "Preflight"})
 
 
 NO_BASELINE = ("No snapshot of this page to compare with, so no changes are shown: take a 'snapshot' "
@@ -64,25 +73,35 @@ def after_action(state: PageState, page, main_before: str) -> tuple[dict | None,
 
 
 def settle(page, limit: float) -> bool:
-    """Wait until no captured frame changed for QUIET_MS (and QUIET_MS have passed since the input);
-    False when ``limit`` seconds ran out first."""
+    """Wait until the page has settled after the last action's input (``page.acted_at``): no DOM
+    change, input, focus move or scroll in any captured frame for QUIET_MS (and QUIET_MS since the
+    input), no scroll under way, and no late request loading (when a LoadWatch watches the page).
+    False when ``limit`` seconds ran out first. Also used to read fields back after the page settled."""
     deadline = time.monotonic() + limit
+    loads: LoadWatch | None = getattr(page, "load_watch", None)
     while True:
-        idle = _idle_ms(page)
-        since_input = (time.monotonic() - page.acted_at) * 1000.0 if page.acted_at else 1e9
+        idle, scrolling = _idle_ms(page)
+        now = time.monotonic()
+        since_input = (now - page.acted_at) * 1000.0 if page.acted_at else 1e9
         quiet = min(idle, since_input)
-        if quiet >= QUIET_MS:
+        late = False
+        if loads is not None:
+            young, since_load = loads.busy(now)
+            late = young or since_load < LOAD_GRACE_MS
+        if quiet >= QUIET_MS and not scrolling and not late:
             return True
-        if time.monotonic() >= deadline:
+        if now >= deadline:
             return False
-        time.sleep(min(0.05, max(0.005, (QUIET_MS - quiet) / 1000.0)))
+        wait = (QUIET_MS - quiet) / 1000.0 if quiet < QUIET_MS else 0.02
+        time.sleep(min(0.05, max(0.005, wait)))
 
 
-def _idle_ms(page) -> float:
-    """Milliseconds since the last change in any frame of the last capture (large when none)."""
+def _idle_ms(page) -> tuple[float, bool]:
+    """(milliseconds since the last change or scroll in any frame of the last capture (large when
+    none), whether a scroll is still under way in one of them)."""
     entry = getattr(page, "snapshot_cache", None)
     indices = list(entry.facts) if entry is not None and entry.facts else [0]
-    idle = 1e9
+    idle, scrolling = 1e9, False
     for index in indices:
         fr = page.frames.get(index)
         if fr is None or fr.detached:
@@ -91,9 +110,103 @@ def _idle_ms(page) -> float:
             q = page.frames.eval(fr, "__verdexBridge.quiet()", timeout=min(page.timeout, 5.0))["value"]
         except VerdexError:
             continue  # a frame going away: the capture will say so
-        if isinstance(q, dict) and q.get("dirty"):
+        if not isinstance(q, dict):
+            continue
+        if q.get("dirty"):
             idle = min(idle, float(q.get("idle", 0.0)))
-    return idle
+        scroll = float(q.get("scroll", 1e9))
+        idle = min(idle, scroll)
+        if q.get("scrolling") and scroll < SCROLL_STALL_MS:
+            scrolling = True
+    return idle, scrolling
+
+
+class LoadWatch:
+    """Requests the page starts while an action runs and settles (fetch, XHR, scripts, images, frame
+    documents), through the Network domain of the page's targets, enabled for that time only.
+    Streams (EventSource, WebSocket, media) are not waited for, and no request longer than LATE_MS
+    (a long poll); a page that polls often still settles between two of its requests."""
+
+    def __init__(self, page):
+        self.page = page
+        self.lock = threading.Lock()
+        self.pending: dict[tuple, float] = {}  # (target, request id) -> monotonic start
+        self.finished_at = 0.0
+        self.targets = []
+        seen = set()
+        for fr in [page.frames.main, *getattr(page.frames, "by_index", {}).values()]:
+            t = fr.target
+            if fr.detached or id(t) in seen or getattr(t, "crashed", False) or not t.alive:
+                continue
+            seen.add(id(t))
+            _hook(t)
+            t.load_watch = self
+            try:
+                t.call("Network.enable", timeout=min(page.timeout, 2.0), interrupt=False,
+                       maxTotalBufferSize=0, maxResourceBufferSize=0)
+                self.targets.append(t)
+            except (CDPError, CDPTimeout, ConnectionLost):
+                t.load_watch = None
+        page.load_watch = self
+
+    def sent(self, target, requestId: str = "", type: str = "", **_) -> None:
+        if type in LATE_IGNORED:
+            return
+        with self.lock:
+            self.pending.setdefault((id(target), requestId), time.monotonic())
+
+    def done(self, target, requestId: str = "", **_) -> None:
+        with self.lock:
+            if self.pending.pop((id(target), requestId), None) is not None:
+                self.finished_at = time.monotonic()
+
+    def busy(self, now: float) -> tuple[bool, float]:
+        """(a request started during the action, younger than LATE_MS, is loading; milliseconds since
+        the last one finished)."""
+        with self.lock:
+            young = any((now - at) * 1000.0 < LATE_MS for at in self.pending.values())
+            since = (now - self.finished_at) * 1000.0 if self.finished_at else 1e9
+        return young, since
+
+    def stop(self) -> None:
+        if getattr(self.page, "load_watch", None) is self:
+            self.page.load_watch = None
+        with phase("changes: watch loads"):
+            for t in self.targets:
+                if getattr(t, "load_watch", None) is self:
+                    t.load_watch = None
+                try:
+                    t.call("Network.disable", timeout=2, interrupt=False)
+                except (CDPError, CDPTimeout, ConnectionLost):
+                    pass
+
+
+def watch_loads(page) -> LoadWatch | None:
+    """Start watching the requests ``page`` makes (before an action's input); stop() when done."""
+    try:
+        with phase("changes: watch loads"):
+            return LoadWatch(page)
+    except VerdexError:
+        return None
+
+
+def _hook(target) -> None:
+    """Route the target's network events to its current LoadWatch (handlers cannot be removed)."""
+    if getattr(target, "load_hooked", False):
+        return
+    target.load_hooked = True
+    target.load_watch = None
+
+    def route(kind):
+        def handler(**kw):
+            w = getattr(target, "load_watch", None)
+            if w is not None:
+                getattr(w, kind)(target, **kw)
+        return handler
+
+    target.on("Network.requestWillBeSent", route("sent"))
+    target.on("Network.loadingFinished", route("done"))
+    target.on("Network.loadingFailed", route("done"))
 
 
 def _all_refs(page) -> bool:

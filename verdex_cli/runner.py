@@ -108,11 +108,16 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     session_log.begin(ctx)
     ctx.before_command(parsed.command.name)
     watch = _watch_changes(ctx, parsed.command.name)
-    result = parsed.command.handler(ctx, parsed.args, parsed.flags)
-    if watch is not None and result.kind == "action":
-        state, page, main_before = watch
-        result.data["changes"], notes = changes.after_action(state, page, main_before)
-        result.notes.extend(notes)
+    loads = changes.watch_loads(watch[1]) if watch is not None else None  # late content (settling)
+    try:
+        result = parsed.command.handler(ctx, parsed.args, parsed.flags)
+        if watch is not None and result.kind == "action":
+            state, page, main_before = watch
+            result.data["changes"], notes = changes.after_action(state, page, main_before)
+            result.notes.extend(notes)
+    finally:
+        if loads is not None:
+            loads.stop()
     if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads
         notes, extra = ctx.session.after_command()
         result.notes.extend(notes)

@@ -44,7 +44,9 @@ const Act = (() => {
     const attrs = {};
     for (const a of ['id', 'class', 'name', 'type', 'href', 'value', 'placeholder', 'aria-label', 'role', 'title']) {
       const val = a === 'value' ? (el.value !== undefined && typeof el.value === 'string' ? el.value : null) : el.getAttribute(a);
-      if (val !== null && val !== '') attrs[a] = String(val).slice(0, 200);
+      if (val !== null && val !== '') {
+        attrs[a] = a === 'value' && el.localName === 'input' && el.type === 'password' ? Aria.MASK : String(val).slice(0, 200);
+      }
     }
     return {
       status: 'live', role: cur.role, name: cur.name, hidden: cur.hidden, states: cur.states,

@@ -29,7 +29,28 @@ const __verdexBridge = (() => {
   const EL = Incremental.EL;        // node -> its element, for patches (incremental.js)
   const init = Registry.init;
   const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
-
+  // Node identity for what has no ref, so a comparison can tell the same DOM node from another one
+  // with the same text (delta.py): a node without a ref carries `i` (its element's number here); a
+  // node whose children mix elements and text runs carries `ti`, per text run in order: the number
+  // of the run's parent element (the element whose children were walked) times 1024, plus 1 + the
+  // run's place among that element's text runs (0: none past 1022). So text set anew in the same
+  // element (textContent) is the same run, changed; another element's text is not.
+  // Internal: never shown, never a ref, never reset.
+  const ids = new WeakMap();
+  let idNo = 0;
+  function idOf(n) {
+    let i = ids.get(n);
+    if (i === undefined) { i = ++idNo; ids.set(n, i); }
+    return i;
+  }
+  // A text run's identity travels with the children list it is in: list.t (arrays keep it out of
+  // the JSON) holds one per string of the list, in order.
+  function pushText(out, t, id) {
+    const last = out.length - 1;
+    if (last >= 0 && typeof out[last] === 'string') { out[last] += t; return; }
+    out.push(t);
+    (out.t || (out.t = [])).push(id);
+  }
   function tierOf(el, role, inContainer, tag) {
     if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || tag === 'select' ||
         ((tag === 'video' || tag === 'audio') && Aria.hasMediaControls(el))) return 1;
@@ -41,14 +62,15 @@ const __verdexBridge = (() => {
     if (!Deep.enter(node, out, inContainer)) return;  // too deep for this stack: walked later
     const kids = Aria.children(node);
     if (node.shadowRoot) Observer.watchShadow(node.shadowRoot);
+    let base = 0;
+    let runs = 0;
     for (let i = 0; i < kids.length; i++) {
       const k = kids[i];
       if (k.nodeType === 3) {
         const t = k.data.replace(WS, ' ');
         if (t === ' ' || t === '') continue;
-        const last = out.length - 1;
-        if (last >= 0 && typeof out[last] === 'string') out[last] += t;
-        else out.push(t);
+        if (!base) base = idOf(node) * 1024;
+        pushText(out, t, ++runs < 1023 ? base + runs : 0);
       } else if (k.nodeType === 1) {
         element(k, out, inContainer);
       }
@@ -69,11 +91,13 @@ const __verdexBridge = (() => {
     const tier = tierOf(el, role, inContainer, tag);
     // one shape for every node (fields left undefined stay out of the JSON)
     const node = { r: role, e: undefined, t: undefined, s: undefined, v: undefined, c: undefined, n: undefined,
-      nc: undefined };
+      nc: undefined, i: undefined, ti: undefined };
     node[EL] = el;
     if (tier) {
       node.e = issue(el, tier);
       if (tier === 2) node.t = 2;  // tier 1 is the default (model.py)
+    } else {
+      node.i = idOf(el);
     }
     if (role === 'iframe') {
       nameInto(node, el, role);
@@ -110,6 +134,7 @@ const __verdexBridge = (() => {
       if (c.length) {
         node.c = c;
         for (const ch of c) if (typeof ch !== 'string') { hasElements = true; break; }
+        if (hasElements && c.t) node.ti = c.t;
       }
     }
     // A name from content is not shown for a structural node with element
@@ -126,7 +151,7 @@ const __verdexBridge = (() => {
       return;
     }
     if ((COLLAPSIBLE.has(role) || (role === 'rowgroup' && Aria.soleBody(el))) && !node.e && !node.n) {
-      if (node.c) for (const ch of node.c) pushMerged(out, ch);
+      if (node.c) pushAll(out, node.c);
       return;
     }
     // states and value only for a node that is shown (collapsed wrappers above drop theirs)
@@ -134,7 +159,7 @@ const __verdexBridge = (() => {
     for (const key in st) { node.s = st; break; }
     let v = Aria.value(el, role);
     if (v !== undefined && v !== null && v !== '') {
-      if (el.localName === 'input' && el.type === 'password') v = '\u2022'.repeat(Math.min(String(v).length, 8));
+      if (el.localName === 'input' && el.type === 'password') v = Aria.MASK;  // one fixed mask: never the length
       node.v = String(v);
     }
     if (CELLS.has(role) && !node.e && !node.n && !node.s && node.c && node.c.length === 1 && hasElements) {
@@ -166,10 +191,14 @@ const __verdexBridge = (() => {
     if (nm.name) { node.n = nm.name; if (nm.fromContent) node.nc = 1; }
   }
 
-  function pushMerged(out, ch) {
-    const last = out.length - 1;
-    if (typeof ch === 'string' && last >= 0 && typeof out[last] === 'string') out[last] += ch;
-    else out.push(ch);
+  // A collapsed wrapper's children, moved up into its parent's list (text runs merged, with their ids)
+  function pushAll(out, c) {
+    const t = c.t;
+    let j = 0;
+    for (const ch of c) {
+      if (typeof ch === 'string') pushText(out, ch, t ? t[j++] : 0);
+      else out.push(ch);
+    }
   }
 
   // A whole frame (within: none or 0) or the subtree of one element (within: its ref number). With
@@ -203,6 +232,7 @@ const __verdexBridge = (() => {
       else if (!within && start) walk(start, root.c, false);
       if (Deep.drain(walk)) { Deep.expand(root); deep = true; }
       flat = Deep.flatten(root);
+      if (root.c.t) root.ti = root.c.t;
     } finally {
       gone = carried.concat(Registry.end());
       carried = [];

@@ -47,21 +47,28 @@ const Deep = (() => {
 
   function isPh(ch) { return ch !== null && typeof ch === 'object' && ch.r === DEFER; }
 
-  // A children list with its placeholders replaced by what they stood for (recursively).
+  // A children list with its placeholders replaced by what they stood for (recursively). Each list's
+  // `t` (per string: its identity, see bridge.js) follows its strings.
   function splat(c) {
     let any = false;
     for (const ch of c) if (isPh(ch)) { any = true; break; }
     if (!any) return c;
     const out = [];
-    const st = [[c, 0]];
+    const t = [];
+    const st = [[c, 0, 0]];
     while (st.length) {
       const top = st[st.length - 1];
       if (top[1] >= top[0].length) { st.pop(); continue; }
       const ch = top[0][top[1]++];
-      if (isPh(ch)) st.push([ch.c, 0]);
-      else if (typeof ch === 'string' && typeof out[out.length - 1] === 'string') out[out.length - 1] += ch;
-      else out.push(ch);
+      if (isPh(ch)) st.push([ch.c, 0, 0]);
+      else if (typeof ch === 'string') {
+        const src = top[0].t ? top[0].t[top[2]] : 0;
+        top[2]++;
+        if (typeof out[out.length - 1] === 'string') out[out.length - 1] += ch;
+        else { out.push(ch); t.push(src); }
+      } else out.push(ch);
     }
+    if (t.length) out.t = t;
     return out;
   }
 
@@ -70,8 +77,14 @@ const Deep = (() => {
     while (stack.length) {
       const n = stack.pop();
       if (!n.c) continue;
-      const c = splat(n.c);
+      const was = n.c;
+      const c = splat(was);
       if (c.length) n.c = c; else delete n.c;
+      if (c !== was || n.ti !== undefined) {
+        let mixed = false;
+        for (const ch of c) if (typeof ch !== 'string') { mixed = true; break; }
+        if (mixed && c.t) n.ti = c.t; else delete n.ti;
+      }
       for (const ch of c) if (typeof ch !== 'string') stack.push(ch);
     }
   }

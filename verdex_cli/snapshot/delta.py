@@ -1,10 +1,18 @@
 """What differs between two snapshots of a page: every node, not only the ones with refs.
 
 Works on the snapshot text (the format in render_text.py), one node per line, plus the refs that
-compact mode did not print (``Snapshot.hidden``: line index -> ref), so a history entry costs its
-text and nothing else. Nodes with a ref are the same node exactly when their ref is the same (and
-their frame still shows the same document); nodes without one (text, headings, cells) are matched in
-order, and a node replaced by another of the same role counts as changed ("Total: $5" -> "$10").
+compact mode did not print (``Snapshot.hidden``: line index -> ref) and each line's node identity
+(``Snapshot.ids``: the bridge's number for the DOM node, see render_text.node_key), so a history entry
+costs its text and one number per line. Nodes pair up by identity only:
+- a node with a ref is the same node exactly when its ref is the same (and its frame still shows the
+  same document);
+- a node without one (text, headings, cells) is the same node exactly when its identity is the same
+  DOM node (same frame document); a text run is the same when it is the same element's text run
+  at the same place among its runs (text set anew with textContent is the same run, changed);
+- anything else is removed and added, never "changed": two tab panels are two nodes, and a paragraph
+  a modal dialog made inert is gone from the snapshot, not renamed to the dialog's.
+Lines without any identity (media controls drawn by the browser, or texts from a caller that has no
+identities) pair only with an equal line, in order.
 """
 
 from __future__ import annotations
@@ -79,86 +87,114 @@ def _frame(ref: str) -> int:
     return int(ref.split("f", 1)[1].split("e", 1)[0])
 
 
+def _key_frame(key: int) -> int:
+    return (key >> 42) - 1  # render_text.node_key
+
+
 def compare(old_text: str, old_hidden: dict[int, str], new_text: str, new_hidden: dict[int, str],
-            navigated: frozenset[int] | set[int] = frozenset()) -> dict:
+            navigated: frozenset[int] | set[int] = frozenset(), old_ids=None, new_ids=None) -> dict:
     """{"added", "removed", "changed"} between two snapshot texts, each in document order. ``navigated``:
-    frames whose document changed in between (a ref of theirs names another element now; frame 0:
-    the whole page is another document)."""
+    frames whose document changed in between (a ref or identity of theirs names another node now;
+    frame 0: the whole page is another document). ``old_ids``/``new_ids``: each line's node identity
+    (0: none); without them, lines without refs pair only with equal lines."""
     a, b = old_text.split("\n"), new_text.split("\n")
     if 0 in navigated:  # another main document: nothing pairs up
         return {"added": [parse_line(line, new_hidden.get(j)).item() for j, line in enumerate(b)],
                 "removed": [parse_line(line, old_hidden.get(i)).item() for i, line in enumerate(a)], "changed": []}
-    lo, a_end, b_end = _common_ends(a, old_hidden, b, new_hidden)
-    old = [parse_line(a[i], old_hidden.get(i)) for i in range(lo, a_end)]
-    new = [parse_line(b[j], new_hidden.get(j)) for j in range(lo, b_end)]
+    lo, a_end, b_end = _common_ends(a, old_hidden, old_ids, b, new_hidden, new_ids)
+    old = [(i, parse_line(a[i], old_hidden.get(i)), _key(old_ids, i)) for i in range(lo, a_end)]
+    new = [(j, parse_line(b[j], new_hidden.get(j)), _key(new_ids, j)) for j in range(lo, b_end)]
 
     def same_doc(ref: str | None) -> bool:
         return ref is not None and _frame(ref) not in navigated
 
-    old_refs = {n.ref: n for n in old if same_doc(n.ref)}
-    new_refs = {n.ref: n for n in new if same_doc(n.ref)}
-    added, removed, changed = [], [], []
-    for n in old:
-        if n.ref is not None and n.ref not in new_refs:
-            removed.append(n.item())
-    for n in new:
-        if n.ref is None:
+    old_refs = {n.ref: n for _, n, _ in old if same_doc(n.ref)}
+    new_refs = {n.ref: n for _, n, _ in new if same_doc(n.ref)}
+    old_keys, new_keys = _keyed(old), _keyed(new)
+    added, removed, changed = [], [], []  # (line index, item), sorted at the end
+    plain_old, plain_new = [], []
+    for i, n, k in old:
+        if n.ref is not None:
+            if n.ref not in new_refs:
+                removed.append((i, n.item()))
+        elif k:
+            if k not in new_keys or _key_frame(k) in navigated:
+                removed.append((i, n.item()))
+        else:
+            plain_old.append((i, n))
+    for j, n, k in new:
+        if n.ref is not None:
+            was = old_refs.get(n.ref) if same_doc(n.ref) else None
+        elif k:
+            was = old_keys.get(k) if _key_frame(k) not in navigated else None
+        else:
+            plain_new.append((j, n))
             continue
-        was = old_refs.get(n.ref) if same_doc(n.ref) else None
         if was is None:
-            added.append(n.item())
+            added.append((j, n.item()))
         elif was.content != n.content:
-            changed.append(_changed(was, n))
-    _match_plain([n for n in old if n.ref is None], [n for n in new if n.ref is None], added, removed, changed)
-    return {"added": added, "removed": removed, "changed": changed}
+            changed.append((j, _changed(was, n)))
+    _match_plain(plain_old, plain_new, added, removed)
+    return {"added": _ordered(added), "removed": _ordered(removed), "changed": _ordered(changed)}
 
 
-def _common_ends(a: list[str], ha: dict, b: list[str], hb: dict) -> tuple[int, int, int]:
-    """(first differing line, end of the differing part in a, in b): identical heads and tails skipped."""
+def _key(ids, i: int) -> int:
+    return ids[i] if ids is not None and i < len(ids) else 0
+
+
+def _keyed(nodes: list) -> dict:
+    """identity -> node, for the nodes without a ref that have one (a repeated one counts once)."""
+    out = {}
+    for _, n, k in nodes:
+        if k and n.ref is None and k not in out:
+            out[k] = n
+    return out
+
+
+def _ordered(items: list) -> list:
+    items.sort(key=lambda x: x[0])
+    return [it for _, it in items]
+
+
+def _common_ends(a: list[str], ha: dict, ia, b: list[str], hb: dict, ib) -> tuple[int, int, int]:
+    """(first differing line, end of the differing part in a, in b): heads and tails that are the
+    same lines of the same nodes skipped."""
     n = min(len(a), len(b))
     lo = 0
-    while lo < n and a[lo] == b[lo] and ha.get(lo) == hb.get(lo):
+    while lo < n and a[lo] == b[lo] and ha.get(lo) == hb.get(lo) and _key(ia, lo) == _key(ib, lo):
         lo += 1
     i, j = len(a), len(b)
-    while i > lo and j > lo and a[i - 1] == b[j - 1] and ha.get(i - 1) == hb.get(j - 1):
+    while (i > lo and j > lo and a[i - 1] == b[j - 1] and ha.get(i - 1) == hb.get(j - 1)
+           and _key(ia, i - 1) == _key(ib, j - 1)):
         i -= 1
         j -= 1
     return lo, i, j
 
 
-def _match_plain(old: list[Node], new: list[Node], added: list, removed: list, changed: list) -> None:
-    """Nodes without refs: unchanged runs matched in order; within a replaced run, a node and one of
-    the same role pair up as changed; the rest were added or removed."""
+def _match_plain(old: list[tuple[int, Node]], new: list[tuple[int, Node]], added: list, removed: list) -> None:
+    """Lines with no identity at all: equal ones matched in order; the rest were added or removed."""
     if not old and not new:
         return
     if len(old) * len(new) > MATCH_LIMIT:  # a page rebuilt wholesale: no pairing, just what differs
-        gone, came = Counter(n.content for n in old), Counter(n.content for n in new)
-        removed.extend(n.item() for n in _take(old, gone - came))
-        added.extend(n.item() for n in _take(new, came - gone))
+        gone, came = Counter(n.content for _, n in old), Counter(n.content for _, n in new)
+        removed.extend((i, n.item()) for i, n in _take(old, gone - came))
+        added.extend((j, n.item()) for j, n in _take(new, came - gone))
         return
-    keys_a, keys_b = [n.content for n in old], [n.content for n in new]
+    keys_a, keys_b = [n.content for _, n in old], [n.content for _, n in new]
     matcher = difflib.SequenceMatcher(None, keys_a, keys_b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        olds, news = old[i1:i2], new[j1:j2]
-        used = [False] * len(news)
-        for o in olds:
-            k = next((k for k, n in enumerate(news) if not used[k] and n.role == o.role), None)
-            if k is None:
-                removed.append(o.item())
-            else:
-                used[k] = True
-                changed.append(_changed(o, news[k]))
-        added.extend(n.item() for k, n in enumerate(news) if not used[k])
+        removed.extend((i, n.item()) for i, n in old[i1:i2])
+        added.extend((j, n.item()) for j, n in new[j1:j2])
 
 
-def _take(nodes: list[Node], wanted: Counter) -> list[Node]:
+def _take(nodes: list[tuple[int, Node]], wanted: Counter) -> list[tuple[int, Node]]:
     out = []
-    for n in nodes:
+    for i, n in nodes:
         if wanted[n.content] > 0:
             wanted[n.content] -= 1
-            out.append(n)
+            out.append((i, n))
     return out
 
 

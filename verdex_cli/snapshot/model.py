@@ -48,6 +48,7 @@ class Snapshot:
     compact: bool = False
     hidden: dict[int, str] = field(default_factory=dict)  # text line index -> ref not shown there (compact)
     loaders: dict[int, str] = field(default_factory=dict)  # frame index -> its document (loader id) at capture
+    ids: object = None  # per text line: the node's identity (render_text.node_key), internal, never shown
 
     def as_json(self) -> dict:
         return {

@@ -15,7 +15,8 @@
 //   can show, hide or rename elements (display, visibility, content, ...: sheets.js); a sheet the
 //   isolated world cannot read (cross-origin) counts as having them.
 // - a form field whose value, checked or selected state a script changed (no event, no mutation).
-// It also keeps the time of the last change, so an action can wait for the page to settle (quiet()),
+// It also keeps the time of the last change and of the last scroll, so an action can wait for the page
+// to settle (quiet()),
 // and *where* the page changed (take()), so a capture can re-walk only those parts (incremental.js):
 // the element each mutation or input event touched, or "everything" (overflow) for changes that
 // can reach any element (resize, media queries, :hover/:focus rules that show or hide things,
@@ -35,6 +36,8 @@ const Observer = (() => {
   let active = null;           // the focused element at the last capture (focus events do not fire
   let hadFocus = false;        // while the window has no focus, so this is compared as well)
   let changedAt = 0;           // performance.now() of the last change seen
+  let scrolledAt = 0;          // performance.now() of the last scroll or scrollend event (any scroller)
+  let scrolling = false;       // a scroll event came and its scrollend has not yet
   const mark = () => { dirty = true; changedAt = performance.now(); };
   // Where it changed since the last capture: node -> kinds (TEXT, LIST, ATTR, EVENT), or overflow.
   const TEXT = 1, LIST = 2, ATTR = 4, EVENT = 8;
@@ -169,6 +172,9 @@ const Observer = (() => {
     }
     for (const type of ['pointerover', 'pointerout', 'pointerdown', 'pointerup'])
       document.addEventListener(type, () => { if (Sheets.any('hover')) markAll(); }, opts);
+    // scrolling (settle waits for it: a smooth scroll reveals content as it goes); not a change by itself
+    document.addEventListener('scroll', () => { scrolledAt = performance.now(); scrolling = true; }, opts);
+    document.addEventListener('scrollend', () => { scrolledAt = performance.now(); scrolling = false; }, opts);
     window.addEventListener('resize', markAll, opts);
     if (window.visualViewport) window.visualViewport.addEventListener('resize', markAll, { passive: true });
     for (const q of MEDIA) {
@@ -224,13 +230,16 @@ const Observer = (() => {
       || fieldsChanged(false);
   }
 
-  // For settling after an action: dirty or not, and milliseconds since the last DOM change, input
-  // or focus move (running animations and inline-style changes do not count here: a spinner must
-  // not hold an action up).
+  // For settling after an action: dirty or not, milliseconds since the last DOM change, input or
+  // focus move (running animations and inline-style changes do not count here: a spinner must not
+  // hold an action up), milliseconds since the last scroll event of any scroller, and whether a
+  // scroll is under way (no scrollend since its last scroll event).
   function quiet() {
     if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
     const d = isDirty();
-    return { dirty: d, idle: changedAt ? performance.now() - changedAt : 1e9 };
+    const now = performance.now();
+    return { dirty: d, idle: changedAt ? now - changedAt : 1e9, scroll: scrolledAt ? now - scrolledAt : 1e9,
+      scrolling };
   }
 
   return { start, clean, take, isDirty, quiet, watchShadow, mark, field, resetFields, TEXT, LIST, ATTR, EVENT };

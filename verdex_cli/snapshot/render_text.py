@@ -10,6 +10,8 @@ plain text children redundant, so they are dropped.
 
 from __future__ import annotations
 
+from array import array
+
 from ..sanitize import clean, json_quote
 from .model import RefInfo
 
@@ -46,6 +48,14 @@ def _states(s: dict) -> str:
     return "".join(parts)
 
 
+def node_key(frame: int, ident: int) -> int:
+    """A line's node identity for comparing snapshots (delta.py): the bridge's number for the DOM node
+    within its frame (an element's ``i`` times 1024, or a text run's ``ti`` entry: its element's
+    number times 1024 plus its place); 0 when the line has none (a ref says it, or nothing does).
+    The frame's document line is number 0 of its frame."""
+    return ((frame + 1) << 42) | ident
+
+
 MEMO_DEPTH = 40  # subtrees are remembered down to this many levels (bounds the memo on deep pages)
 
 
@@ -53,9 +63,9 @@ class Memo:
     """The rendered lines of a snapshot's subtrees, so the next render of a tree that shares them (a
     patched tree: snapshot/capture.py splices copies, untouched subtrees are the same objects) copies
     their lines instead of rendering them again. id(node) -> (node, indent, frame, lines, refs,
-    hidden lines relative to the subtree's first line). Subtrees holding a frame are not kept (their
-    frame's content is stitched in place and may change). Entries of nodes no longer in the tree are
-    dropped when they outnumber the lines (see prune)."""
+    hidden lines relative to the subtree's first line, node identities of the lines). Subtrees
+    holding a frame are not kept (their frame's content is stitched in place and may change).
+    Entries of nodes no longer in the tree are dropped when they outnumber the lines (see prune)."""
 
     def __init__(self, prefix: str, compact: bool):
         self.prefix, self.compact = prefix, compact
@@ -86,6 +96,8 @@ class TextRenderer:
         self.lines: list[str] = []
         self.refs: dict[str, RefInfo] = {}
         self.hidden: dict[int, str] = {}  # line index -> ref, for refs compact mode does not show
+        self.ids: list | array = []  # per line: the node's identity (node_key), 0 for none; never shown
+        # (a list while rendering, an array of 8-byte numbers once done: it is kept with the history)
         usable = memo is not None and memo.prefix == prefix and memo.compact == compact
         self.memo = memo if usable else Memo(prefix, compact)
         self._ref_order: list[tuple[str, RefInfo]] = []
@@ -98,24 +110,41 @@ class TextRenderer:
             head += " " + quote(root["n"])
         kids = root.get("c") or []
         self.lines.append(head + (":" if kids else ""))
-        self._children(kids, "  ", root.get("fi", 0), named_from_content=False)
+        self.ids.append(node_key(root.get("fi", 0), 0))
+        self._children(kids, "  ", root.get("fi", 0), named_from_content=False, ti=root.get("ti"))
         self.memo.prune(root, len(self.lines))
+        self.ids = array("q", self.ids)
         return "\n".join(self.lines)
 
-    def _children(self, kids: list, indent: str, frame: int, named_from_content: bool) -> None:
+    def _children(self, kids: list, indent: str, frame: int, named_from_content: bool,
+                  ti: list | None = None) -> None:
         # an explicit stack, not recursion: a page can nest thousands of levels deep
-        lines, memo, compact = self.lines, self.memo.entries, self.compact
+        lines, memo, compact, ids = self.lines, self.memo.entries, self.compact, self.ids
         ref_order, hidden_order = self._ref_order, self._hidden_order
         reuse = bool(memo)  # a first render has nothing to reuse: no lookups
-        stack = [(iter(kids), indent, frame, named_from_content, None, 0, 0, 0, 0)]
+        # (children, indent, frame, named from content, node, its first line, ref/hidden/frame marks,
+        # the node's text run identities, how many text runs so far)
+        stack = [(iter(kids), indent, frame, named_from_content, None, 0, 0, 0, 0, ti or None, [0])]
         while stack:
-            it, indent, frame, named_from_content = stack[-1][:4]
+            top = stack[-1]
+            it, indent, frame, named_from_content = top[:4]
+            ti, runs = top[9], top[10]
             for ch in it:
                 if isinstance(ch, str):
+                    if ti is None:
+                        if not named_from_content:
+                            text = ch.strip()
+                            if text:
+                                lines.append(f"{indent}- text: {one_line(text)}")
+                                ids.append(0)
+                        continue
+                    j = runs[0]
+                    runs[0] = j + 1
                     if not named_from_content:
                         text = ch.strip()
                         if text:
                             lines.append(f"{indent}- text: {one_line(text)}")
+                            ids.append(((frame + 1) << 42 | ti[j]) if j < len(ti) and ti[j] else 0)  # node_key
                     continue
                 if reuse:
                     m = memo.get(id(ch))
@@ -123,6 +152,8 @@ class TextRenderer:
                         self._replay(m)
                         continue
                 start = len(lines)
+                ident = ch.get("i")  # the node's identity (node_key): its line is the next one
+                ids.append(((frame + 1) << 42 | ident << 10) if ident else 0)
                 nested = self._node(ch, indent, frame)
                 if nested is not None:
                     # where this subtree's refs, hidden lines and frames start (the node's own are in)
@@ -133,7 +164,9 @@ class TextRenderer:
                             hs -= 1
                     if "fo" in ch:
                         fs -= 1
-                    stack.append((iter(nested[0]), *nested[1:], ch, start, rs, hs, fs))
+                    ti = nested[4] or None
+                    stack.append((iter(nested[0]), *nested[1:4], ch, start, rs, hs, fs, ti,
+                                  [0] if ti else None))
                     break
             else:
                 top = stack.pop()
@@ -141,7 +174,8 @@ class TextRenderer:
                 if node is not None and top[8] == self._frames and len(top[1]) <= 2 * MEMO_DEPTH + 2:
                     start = top[5]
                     hidden = [(line - start, ref) for line, ref in hidden_order[top[7]:]] if len(hidden_order) > top[7] else ()
-                    memo[id(node)] = (node, stack[-1][1], stack[-1][2], lines[start:], ref_order[top[6]:], hidden)
+                    memo[id(node)] = (node, stack[-1][1], stack[-1][2], lines[start:], ref_order[top[6]:], hidden,
+                                      ids[start:])
 
     def _replay(self, m: tuple) -> None:
         base = len(self.lines)
@@ -150,6 +184,7 @@ class TextRenderer:
         for ref, info in m[4]:
             refs[ref] = info
         self._ref_order.extend(m[4])
+        self.ids.extend(m[6])
         for rel, ref in m[5]:
             self.hidden[base + rel] = ref
             self._hidden_order.append((base + rel, ref))
@@ -200,6 +235,7 @@ class TextRenderer:
         if "err" in node:
             lines.append(line + ":")
             lines.append(f"{indent}  - note: {node['err']}")
+            self.ids.append(0)
             return None
         if kids and not has_elements:  # text only
             if show_name and from_content:
@@ -219,8 +255,10 @@ class TextRenderer:
         lines.append(line)
         if more:  # snapshot --depth cut this subtree
             lines.append(f"{indent}  - ... ({more} more nodes)")
+            self.ids.append(0)
         if kids:
-            return kids, indent + "  ", child_frame, show_name and from_content
+            ti = (sub if sub is not None else node).get("ti")  # its text runs' identities
+            return kids, indent + "  ", child_frame, show_name and from_content, ti
         return None
 
 

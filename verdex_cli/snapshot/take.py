@@ -24,16 +24,20 @@ class PatchMismatch(AssertionError):
     """A patched snapshot differs from a whole capture of the same page (a bug in incremental.js)."""
 
 
-def _check_patched(page: Page, text: str, compact: bool, frame: Frame | None, follow: bool) -> None:
+def _check_patched(page: Page, text: str, compact: bool, frame: Frame | None, follow: bool, ids) -> None:
     facts: dict[int, dict] = {}
     root, _, _ = capture_tree(page, facts=facts, start=frame, follow=follow, check=True)
     if any(f.get("changed") for f in facts.values()):
         return  # the page changed between the two captures: nothing to compare
-    whole = TextRenderer(page.prefix, compact).render(root)
+    renderer = TextRenderer(page.prefix, compact)
+    whole = renderer.render(root)
     if whole != text:
         diff = "\n".join(difflib.unified_diff(whole.splitlines(), text.splitlines(), "whole", "patched", n=1,
                                               lineterm=""))
         raise PatchMismatch("patched snapshot differs from a whole capture:\n" + diff[:4000])
+    if renderer.ids != ids:  # the node identities changes are paired by (delta.py)
+        at = next((i for i, (x, y) in enumerate(zip(renderer.ids, ids)) if x != y), min(len(ids), len(renderer.ids)))
+        raise PatchMismatch(f"patched snapshot's node identities differ from a whole capture's from line {at}")
 
 
 def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool = False,
@@ -87,8 +91,8 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
         if fr is not None:
             loaders[f.index] = fr.loader_id
     if CHECK_PATCHES and any(f.get("patched") for f in facts.values()):
-        _check_patched(page, text, compact, frame, follow)
-    snap = Snapshot(number, text, root, renderer.refs, frames, notes, compact, renderer.hidden, loaders)
+        _check_patched(page, text, compact, frame, follow, renderer.ids)
+    snap = Snapshot(number, text, root, renderer.refs, frames, notes, compact, renderer.hidden, loaders, renderer.ids)
     cache.store(page, cache.Entry(_mode(all_refs, frame, follow), serial, events, page.frames.main.loader_id, snap,
                                   {i: f for i, f in facts.items() if i in loaders}, renderer.memo))
     return snap

@@ -1,3 +1,7 @@
+  // What a password field's value shows everywhere (snapshot value, a name it is embedded in): one
+  // fixed mask, whatever the length (the README's six dots; fields.py MASK says the same).
+  const MASK = '\u2022\u2022\u2022\u2022\u2022\u2022';
+
   function textAlternative(el, st, isRoot) {
     st.attr = false;
     if (st.visited.has(el)) {
@@ -40,6 +44,7 @@
       if (TEXTBOX_ROLES.has(r)) {
         v = el.localName === 'input' || el.localName === 'textarea' ? el.value
           : el.textContent || '';
+        if (v && el.localName === 'input' && el.type === 'password') v = MASK;  // never the length
       } else if (r === 'combobox' || r === 'listbox') {
         v = el.localName === 'input' ? el.value : selectedOptionsText(el);
       } else if (RANGE_ROLES.has(r)) {
