@@ -20,6 +20,7 @@ STATUS_JS = "(() => { const e = performance.getEntriesByType('navigation')[0]; r
 
 class Navigation:
     acted_at: float = 0.0  # monotonic time the last action's input was sent (set per instance)
+    settle_gave_up: float = 0.0  # acted_at of the last input whose settle ran out (changes.settle)
     # -- events (pychrome's thread) ---------------------------------------------------
     def _on_load(self, **_):
         self._load_event.set()
