@@ -37,18 +37,17 @@ const __verdexBridge = (() => {
     return 0;
   }
 
-  function walk(node, out, inContainer) {
-    if (!Deep.enter(node, out, inContainer)) return;  // too deep for this stack: walked later
+  // `noText`: the node is hidden by visibility (its own text is not shown, a visible child is).
+  function walk(node, out, inContainer, noText) {
+    if (!Deep.enter(node, out, inContainer, noText)) return;  // too deep for this stack: walked later
     const kids = Aria.children(node);
     if (node.shadowRoot) Observer.watchShadow(node.shadowRoot);
     for (let i = 0; i < kids.length; i++) {
       const k = kids[i];
       if (k.nodeType === 3) {
+        if (noText) continue;
         const t = k.data.replace(WS, ' ');
-        if (t === ' ' || t === '') continue;
-        const last = out.length - 1;
-        if (last >= 0 && typeof out[last] === 'string') out[last] += t;
-        else out.push(t);
+        if (t !== '') pushText(out, t);
       } else if (k.nodeType === 1) {
         element(k, out, inContainer);
       }
@@ -56,15 +55,35 @@ const __verdexBridge = (() => {
     Deep.leave();
   }
 
+  // Text runs keep the word boundaries a reader sees: white space between inline elements is one
+  // space, and a <br> or the edge of a block (a collapsed wrapper's content merges into the text
+  // around it) is one too. `t` is white-space-collapsed text; a lone ' ' is only kept at the start of
+  // a list (it may join the text before a collapsed wrapper) and dropped from a node's own list.
+  function pushText(out, t) {
+    const last = out.length - 1;
+    if (last >= 0 && typeof out[last] === 'string') {
+      const p = out[last];
+      if (t.charCodeAt(0) !== 32 || p.charCodeAt(p.length - 1) !== 32) out[last] = p + t;
+      else if (t.length > 1) out[last] = p + t.slice(1);
+    } else if (t !== ' ' || last < 0) {
+      out.push(t);
+    }
+  }
+
   function element(el, out, inContainer) {
     if (Aria.isHidden(el)) {
       // visibility:hidden hides the element itself, not a visible child
-      if (!Aria.hidesSubtree(el)) walk(el, out, inContainer);
+      if (!Aria.hidesSubtree(el)) {
+        const brk = Aria.breaksWords(el);
+        if (brk) pushText(out, ' ');
+        walk(el, out, inContainer, true);
+        if (brk) pushText(out, ' ');
+      }
       return;
     }
     const role = Aria.role(el);
-    if (role === null || role === undefined) { walk(el, out, inContainer); return; }
     const tag = el.localName;
+    if (role === null || role === undefined) { wrapped(el, out, inContainer, tag); return; }
     if (tracking && (tag === 'input' || tag === 'select' || tag === 'textarea')) Observer.field(el);
     const tier = tierOf(el, role, inContainer, tag);
     // one shape for every node (fields left undefined stay out of the JSON)
@@ -126,9 +145,13 @@ const __verdexBridge = (() => {
       return;
     }
     if ((COLLAPSIBLE.has(role) || (role === 'rowgroup' && Aria.soleBody(el))) && !node.e && !node.n) {
+      const brk = tag === 'br' || Aria.breaksWords(el);
+      if (brk) pushText(out, ' ');
       if (node.c) for (const ch of node.c) pushMerged(out, ch);
+      if (brk) pushText(out, ' ');
       return;
     }
+    if (node.c !== undefined && node.c[0] === ' ' && node.c.shift() && !node.c.length) node.c = undefined;
     // states and value only for a node that is shown (collapsed wrappers above drop theirs)
     const st = Aria.states(el, role);
     for (const key in st) { node.s = st; break; }
@@ -167,9 +190,16 @@ const __verdexBridge = (() => {
   }
 
   function pushMerged(out, ch) {
-    const last = out.length - 1;
-    if (typeof ch === 'string' && last >= 0 && typeof out[last] === 'string') out[last] += ch;
+    if (typeof ch === 'string') pushText(out, ch);
     else out.push(ch);
+  }
+
+  // An element without a role of its own (html, body): its content, set apart like a block's.
+  function wrapped(el, out, inContainer, tag) {
+    const brk = tag === 'br' || Aria.breaksWords(el);
+    if (brk) pushText(out, ' ');
+    walk(el, out, inContainer);
+    if (brk) pushText(out, ' ');
   }
 
   // A whole frame (within: none or 0) or the subtree of one element (within: its ref number). With
@@ -202,6 +232,7 @@ const __verdexBridge = (() => {
       if (within && start && start.isConnected) element(start, root.c, false);
       else if (!within && start) walk(start, root.c, false);
       if (Deep.drain(walk)) { Deep.expand(root); deep = true; }
+      if (root.c[0] === ' ') root.c.shift();
       flat = Deep.flatten(root);
     } finally {
       gone = carried.concat(Registry.end());

@@ -18,12 +18,12 @@ const Deep = (() => {
   function begin() { depth = 0; deepest = 0; queue = []; }
 
   // walk() calls enter() first: false means "too deep here", and a placeholder is pushed to `out`
-  function enter(node, out, inContainer) {
+  function enter(node, out, inContainer, noText) {
     if (depth < MAX_DOM) {
       if (++depth > deepest) deepest = depth;
       return true;
     }
-    const ph = { r: DEFER, node, ic: inContainer, c: [] };
+    const ph = { r: DEFER, node, ic: inContainer, nt: noText, c: [] };
     queue.push(ph);
     out.push(ph);
     return false;
@@ -38,7 +38,7 @@ const Deep = (() => {
     for (let i = 0; i < queue.length; i++) {
       const ph = queue[i];
       depth = 0;
-      walk(ph.node, ph.c, ph.ic);
+      walk(ph.node, ph.c, ph.ic, ph.nt);
       ph.node = null;
     }
     queue = [];
@@ -59,11 +59,14 @@ const Deep = (() => {
       if (top[1] >= top[0].length) { st.pop(); continue; }
       const ch = top[0][top[1]++];
       if (isPh(ch)) st.push([ch.c, 0]);
-      else if (typeof ch === 'string' && typeof out[out.length - 1] === 'string') out[out.length - 1] += ch;
+      else if (typeof ch === 'string' && typeof out[out.length - 1] === 'string') out[out.length - 1] = join(out[out.length - 1], ch);
       else out.push(ch);
     }
     return out;
   }
+
+  // Two parts of one text run (bridge.js pushText): one space where both have one.
+  function join(a, b) { return a.endsWith(' ') && b.startsWith(' ') ? a + b.slice(1) : a + b; }
 
   function expand(root) {
     const stack = [root];
@@ -71,6 +74,7 @@ const Deep = (() => {
       const n = stack.pop();
       if (!n.c) continue;
       const c = splat(n.c);
+      if (c[0] === ' ' && c !== n.c) c.shift();  // (a lone space before a node's first run: bridge.js pushText)
       if (c.length) n.c = c; else delete n.c;
       for (const ch of c) if (typeof ch !== 'string') stack.push(ch);
     }

@@ -152,4 +152,5 @@
     mapAreas: inRun(mapAreasImpl),
     soleBody,
     label,
+    breaksWords,
   };

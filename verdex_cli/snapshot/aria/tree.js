@@ -89,6 +89,14 @@
     return s.styled ? s : loadStyle(el, s);
   }
 
+  // Does the element's box set its content apart from the text around it (a word boundary, as in
+  // innerText): block-level and table boxes do, inline ones (inline-block too) and display:contents
+  // do not.
+  function breaksWords(el) {
+    const d = style(el).display;
+    return d !== 'inline' && d !== 'contents' && !d.startsWith('inline') && !d.startsWith('ruby');
+  }
+
   // The tree scope of `el`: its parent's (known in a top-down walk), else asked for.
   function rootOf(el) {
     const s = facts(el);
