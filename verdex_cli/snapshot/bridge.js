@@ -46,8 +46,8 @@ const __verdexBridge = (() => {
       const k = kids[i];
       if (k.nodeType === 3) {
         if (noText) continue;
-        const t = k.data.replace(WS, ' ');
-        if (t !== '') pushText(out, t);
+        const t = Runs.text(k.data);
+        if (t !== '') Runs.push(out, t);
       } else if (k.nodeType === 1) {
         element(k, out, inContainer);
       }
@@ -55,35 +55,19 @@ const __verdexBridge = (() => {
     Deep.leave();
   }
 
-  // Text runs keep the word boundaries a reader sees: white space between inline elements is one
-  // space, and a <br> or the edge of a block (a collapsed wrapper's content merges into the text
-  // around it) is one too. `t` is white-space-collapsed text; a lone ' ' is only kept at the start of
-  // a list (it may join the text before a collapsed wrapper) and dropped from a node's own list.
-  function pushText(out, t) {
-    const last = out.length - 1;
-    if (last >= 0 && typeof out[last] === 'string') {
-      const p = out[last];
-      if (t.charCodeAt(0) !== 32 || p.charCodeAt(p.length - 1) !== 32) out[last] = p + t;
-      else if (t.length > 1) out[last] = p + t.slice(1);
-    } else if (t !== ' ' || last < 0) {
-      out.push(t);
-    }
-  }
-
   function element(el, out, inContainer) {
     if (Aria.isHidden(el)) {
       // visibility:hidden hides the element itself, not a visible child
       if (!Aria.hidesSubtree(el)) {
-        const brk = Aria.breaksWords(el);
-        if (brk) pushText(out, ' ');
-        walk(el, out, inContainer, true);
-        if (brk) pushText(out, ' ');
+        const c = [];
+        walk(el, c, inContainer, true);
+        Runs.merge(out, c, Aria.textBox(el));
       }
       return;
     }
     const role = Aria.role(el);
     const tag = el.localName;
-    if (role === null || role === undefined) { wrapped(el, out, inContainer, tag); return; }
+    if (role === null || role === undefined) { wrapped(el, out, inContainer); return; }
     if (tracking && (tag === 'input' || tag === 'select' || tag === 'textarea')) Observer.field(el);
     const tier = tierOf(el, role, inContainer, tag);
     // one shape for every node (fields left undefined stay out of the JSON)
@@ -145,13 +129,11 @@ const __verdexBridge = (() => {
       return;
     }
     if ((COLLAPSIBLE.has(role) || (role === 'rowgroup' && Aria.soleBody(el))) && !node.e && !node.n) {
-      const brk = tag === 'br' || Aria.breaksWords(el);
-      if (brk) pushText(out, ' ');
-      if (node.c) for (const ch of node.c) pushMerged(out, ch);
-      if (brk) pushText(out, ' ');
+      if (tag === 'wbr') Runs.push(out, Runs.ZW);
+      Runs.merge(out, node.c, Aria.textBox(el));
       return;
     }
-    if (node.c !== undefined && node.c[0] === ' ' && node.c.shift() && !node.c.length) node.c = undefined;
+    if (node.c !== undefined) node.c = Runs.finish(node.c);
     // states and value only for a node that is shown (collapsed wrappers above drop theirs)
     const st = Aria.states(el, role);
     for (const key in st) { node.s = st; break; }
@@ -189,17 +171,11 @@ const __verdexBridge = (() => {
     if (nm.name) { node.n = nm.name; if (nm.fromContent) node.nc = 1; }
   }
 
-  function pushMerged(out, ch) {
-    if (typeof ch === 'string') pushText(out, ch);
-    else out.push(ch);
-  }
-
-  // An element without a role of its own (html, body): its content, set apart like a block's.
-  function wrapped(el, out, inContainer, tag) {
-    const brk = tag === 'br' || Aria.breaksWords(el);
-    if (brk) pushText(out, ' ');
-    walk(el, out, inContainer);
-    if (brk) pushText(out, ' ');
+  // An element without a role of its own (html, body): its content.
+  function wrapped(el, out, inContainer) {
+    const c = [];
+    walk(el, c, inContainer);
+    Runs.merge(out, c, Aria.textBox(el));
   }
 
   // A whole frame (within: none or 0) or the subtree of one element (within: its ref number). With
@@ -232,7 +208,7 @@ const __verdexBridge = (() => {
       if (within && start && start.isConnected) element(start, root.c, false);
       else if (!within && start) walk(start, root.c, false);
       if (Deep.drain(walk)) { Deep.expand(root); deep = true; }
-      if (root.c[0] === ' ') root.c.shift();
+      root.c = Runs.finish(root.c) || [];
       flat = Deep.flatten(root);
     } finally {
       gone = carried.concat(Registry.end());

@@ -59,22 +59,19 @@ const Deep = (() => {
       if (top[1] >= top[0].length) { st.pop(); continue; }
       const ch = top[0][top[1]++];
       if (isPh(ch)) st.push([ch.c, 0]);
-      else if (typeof ch === 'string' && typeof out[out.length - 1] === 'string') out[out.length - 1] = join(out[out.length - 1], ch);
+      else if (typeof ch === 'string') Runs.push(out, ch);
       else out.push(ch);
     }
     return out;
   }
-
-  // Two parts of one text run (bridge.js pushText): one space where both have one.
-  function join(a, b) { return a.endsWith(' ') && b.startsWith(' ') ? a + b.slice(1) : a + b; }
 
   function expand(root) {
     const stack = [root];
     while (stack.length) {
       const n = stack.pop();
       if (!n.c) continue;
-      const c = splat(n.c);
-      if (c[0] === ' ' && c !== n.c) c.shift();  // (a lone space before a node's first run: bridge.js pushText)
+      let c = splat(n.c);
+      if (c !== n.c) c = Runs.finish(c) || [];  // the text the placeholders brought, final
       if (c.length) n.c = c; else delete n.c;
       for (const ch of c) if (typeof ch !== 'string') stack.push(ch);
     }

@@ -152,5 +152,5 @@
     mapAreas: inRun(mapAreasImpl),
     soleBody,
     label,
-    breaksWords,
+    textBox,
   };

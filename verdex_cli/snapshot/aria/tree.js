@@ -89,12 +89,17 @@
     return s.styled ? s : loadStyle(el, s);
   }
 
-  // Does the element's box set its content apart from the text around it (a word boundary, as in
-  // innerText): block-level and table boxes do, inline ones (inline-block too) and display:contents
-  // do not.
-  function breaksWords(el) {
+  // How the element's box sits in the text around it (innerText's word boundaries): 0 inline (its
+  // white space joins the text around it: inline, display:contents, <wbr> even when a flex
+  // container blockifies it), 1 an inline-level box of its own (inline-block...: white space at its
+  // edges stays inside and collapses away), 2 a <br> or a block-level or table box (a word boundary).
+  function textBox(el) {
+    const tag = el.localName;
+    if (tag === 'br') return 2;
+    if (tag === 'wbr') return 0;
     const d = style(el).display;
-    return d !== 'inline' && d !== 'contents' && !d.startsWith('inline') && !d.startsWith('ruby');
+    if (d === 'inline' || d === 'contents' || d.startsWith('ruby')) return 0;
+    return d.startsWith('inline') ? 1 : 2;
   }
 
   // The tree scope of `el`: its parent's (known in a top-down walk), else asked for.
