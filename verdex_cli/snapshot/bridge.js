@@ -31,7 +31,7 @@ const __verdexBridge = (() => {
   const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
 
   function tierOf(el, role, inContainer, tag) {
-    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || tag === 'select' ||
+    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || tag === 'select' || Aria.editingHost(el) ||
         ((tag === 'video' || tag === 'audio') && Aria.hasMediaControls(el))) return 1;
     if (inContainer && TIER2.has(role)) return 2;
     return 0;
