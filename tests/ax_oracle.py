@@ -314,13 +314,13 @@ def chrome_ax(tab) -> dict[int, dict]:
             "role": chrome_role(raw),
             "name": n.get("name", {}).get("value", "") or "",
             "ignored": bool(n.get("ignored")),
-            "states": chrome_states(n.get("properties", [])),
+            "states": chrome_states(n.get("properties", []), chrome_role(raw)),
         }
     return out
 
 
-def chrome_states(props: list[dict]) -> dict:
-    """Chrome's AX properties in the shape of Aria.states()."""
+def chrome_states(props: list[dict], role: str = "") -> dict:
+    """Chrome's AX properties in the shape of Aria.states() (``role``: Chrome's role of the node)."""
     p = {x["name"]: x.get("value", {}).get("value") for x in props}
     out: dict = {}
     for key in ("checked", "pressed"):
@@ -336,7 +336,12 @@ def chrome_states(props: list[dict]) -> dict:
         out["expanded"] = p["expanded"] in (True, "true")
     if p.get("level"):
         out["level"] = int(p["level"])
+    if p.get("editable") and p.get("focusable") and role not in TEXT_FIELD_ROLES:
+        out["editable"] = True  # a contenteditable editing host (its descendants are editable, not focusable)
     return out
+
+
+TEXT_FIELD_ROLES = {"textbox", "searchbox", "combobox", "spinbutton"}  # (roles as chrome_role maps them)
 
 
 def compare_page(tab, url: str = "") -> PageResult:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import re
+
+from rich.console import Console
+
+from verdex_cli.render import Renderer
 
 
 def _first_ref(snap: dict) -> str:
@@ -65,6 +70,28 @@ def test_tab_new_in_a_context_stays_in_it(driver, demo):
     assert "who=one" in driver.js("document.cookie")  # same context, same cookies
     rows = {c["index"]: c for c in driver.ok("contexts").data["contexts"]}
     assert rows[1]["pages"] == [0, 1]
+
+
+def _shown(driver, line: str) -> list[str]:
+    """The lines the REPL prints for `line`."""
+    out = Console(file=io.StringIO(), width=200, no_color=True, highlight=False, soft_wrap=True)
+    Renderer(console=out, err_console=Console(file=io.StringIO())).show(driver.run(line))
+    # (the shared test browser's other tabs are listed as not adopted: not this session's)
+    return [ln for ln in out.file.getvalue().splitlines() if "not adopted" not in ln]
+
+
+def test_tabs_and_contexts_say_which_context_each_tab_is_in(driver, demo):
+    driver.ok("open " + demo.url("shop.html"))
+    assert [ln.split("  ")[0] for ln in _shown(driver, "tabs")] == ["* tab 0"]  # one context: no column
+    assert _shown(driver, "contexts") == ["* context 0  tab 0  (default)"]
+    driver.ok("context new " + demo.url("form.html"))
+    driver.ok("tab new")
+    tabs = [re.match(r"^(\*| ) context (\d) {2}tab (\d) ", ln).groups() for ln in _shown(driver, "tabs")]
+    assert tabs == [(" ", "0", "0"), (" ", "1", "0"), ("*", "1", "1")]
+    assert _shown(driver, "contexts") == ["  context 0  tab 0  (default)", "* context 1  tabs 0, 1"]
+    driver.ok("tab close 0")
+    driver.ok("tab close 1")
+    assert _shown(driver, "contexts")[1].endswith(" context 1  no tabs")
 
 
 def _page_targets(endpoint: str) -> dict[str, str]:

@@ -167,3 +167,42 @@ def test_waits_are_exported_with_stable_targets(driver, demo, chrome_http, tmp_p
     code = py.read_text()
     assert 'page.get_by_role("button", name="Save", exact=True).wait_for()' in code
     assert 'page.get_by_text("Saving").first.wait_for()' in code and "page.wait_for_timeout(50)" in code
+
+
+def test_labels_and_frames_export_as_stable_targets_and_replay(driver, chrome_http, tmp_path):
+    """A label's target is its own text (not its select's options); an element whose name repeats in a
+    frame gets a frame-scoped target: `role=document >> ...` in the main frame, `role=iframe >> ...` in
+    an iframe without a name (the only one); the replay says 'no snapshot' once, not after every step."""
+    page = tmp_path / "labels.html"
+    inner = "<button onclick=&quot;document.body.dataset.clicked='frame'&quot;>Save</button>"
+    page.write_text("<!doctype html><title>Labels</title>"
+                    "<label>Country <select><option>Germany</option><option>France</option></select></label>"
+                    "<button onclick=\"document.body.dataset.clicked='main'\">Save</button>"
+                    f"<iframe srcdoc=\"{inner}\"></iframe>", encoding="utf-8")
+    driver.ok(f"open {page}")
+    refs = driver.ok("snapshot").data["refs"]
+    saves = sorted(r for r, i in refs.items() if i["name"] == "Save")  # c0p0f0e..., c0p0f1e...
+    driver.ok("select label=Country France")
+    driver.ok(f"click {saves[0]}")
+    driver.ok(f"click {saves[1]}")
+    assert driver.ok(f"inspect {saves[0]}").data["locator"] == "role=document >> button:Save"
+    path = tmp_path / "labels.verdex"
+    assert driver.ok(f"export {path}").data["without_target"] == 0
+    steps = [ln for ln in path.read_text().splitlines() if not ln.startswith("#")]
+    assert steps[1:] == ["select label=Country France", 'click "role=document >> button:Save"',
+                         'click "role=iframe >> button:Save"']
+    py = tmp_path / "test_labels_export.py"
+    driver.ok(f"export {py}")
+    code = py.read_text()
+    assert 'page.get_by_label("Country", exact=True).select_option(["France"])' in code
+    assert '            page.get_by_role("button", name="Save", exact=True).click()' in code
+    assert 'page.frame_locator("iframe").get_by_role("button", name="Save", exact=True).click()' in code
+    lines = replay(chrome_http, page.as_uri(), path, "eval document.querySelector('select').value",
+                   "eval document.body.dataset.clicked",
+                   "eval document.querySelector('iframe').contentDocument.body.dataset.clicked")
+    assert [ln["result"]["value"] for ln in lines[-3:]] == ["France", "main", "frame"]
+    notes = [n for ln in lines for n in ln["result"].get("notes", []) if "snapshot" in n]
+    assert len(notes) == 1
+    proc = verdex("run", "--connect", chrome_http, page.as_uri(), "--script", str(path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("Changes are not shown until you take a 'snapshot'") == 1, proc.stdout

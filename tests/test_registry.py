@@ -95,6 +95,40 @@ def test_unknown_command(line):
     assert info.value.kind == "usage"
 
 
+@pytest.mark.parametrize("line,hint", [
+    ("snap", " Did you mean 'snapshot'?"),          # the start of a name
+    ("SNAPS", " Did you mean 'snapshot'?"),
+    ("cli", " Did you mean 'click'?"),
+    ("clik", " Did you mean 'click'?"),              # a near miss
+    ("contex", " Did you mean 'context' or 'contexts'?"),
+    ("cont", " Did you mean 'container', 'context' or 'contexts'?"),
+    ("s", ""),                                      # one letter: too little to go on
+    ("re", ""),                                     # more than three names start so: no guess
+])
+def test_did_you_mean_knows_prefixes_and_near_misses(line, hint):
+    with pytest.raises(UsageError) as info:
+        REGISTRY.parse(line)
+    assert info.value.message == f"Unknown command '{line}'.{hint} Type 'help'."
+
+
+@pytest.mark.parametrize("line,usage", [
+    ("click button:Delete account", 'Usage: click REF. Quote a target with spaces: click "button:Delete account"'),
+    ("hover label=First name", 'Usage: hover REF. Quote a target with spaces: hover "label=First name"'),
+    ("press button:Delete my account Enter",
+     'Usage: press [REF] KEY. Quote a target with spaces: press "button:Delete my account" Enter'),
+    ("siblings article:Coffee mug 2",
+     'Usage: siblings TARGET [LEVEL]. Quote a target with spaces: siblings "article:Coffee mug" 2'),
+    ("click Delete account", "Usage: click REF"),  # not a target: no quoting advice
+])
+def test_a_target_with_unquoted_spaces_gets_quoting_advice(line, usage):
+    with pytest.raises(UsageError) as info:
+        REGISTRY.parse(line)
+    assert info.value.message == usage
+    fixed = usage.split("Quote a target with spaces: ")[-1]
+    if fixed != usage:
+        REGISTRY.parse(fixed)  # the advice itself parses
+
+
 def test_unknown_command_through_the_runner_is_kind_usage():
     out = execute(no_browser(), "x")
     assert not out.ok

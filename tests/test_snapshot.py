@@ -197,3 +197,25 @@ def test_fresh_keeps_refs(driver, demo):
     first = snap(driver)
     second = snap(driver, "snapshot --fresh")
     assert first["refs"] == second["refs"]
+
+
+def test_contenteditable_host_is_a_field_with_a_ref(driver, tmp_path):
+    """A contenteditable editing host keeps Chrome's role (generic, paragraph) but is an editable,
+    focusable field: tier-1 ref, [editable], and fill/type work on it; its descendants get no ref."""
+    page = tmp_path / "editable.html"
+    page.write_text("<div id=a contenteditable>edit me</div><p id=b contenteditable>para</p>"
+                    "<div id=c contenteditable><p>one</p><p>two</p></div><div contenteditable=false>no</div>",
+                    encoding="utf-8")
+    driver.ok(f"open {page}")
+    text = snap(driver)["text"]
+    assert text.splitlines()[1:] == [
+        "  - generic [editable] [ref=c0p0f0e1]: edit me",
+        "  - paragraph [editable] [ref=c0p0f0e2]: para",
+        "  - generic [editable] [ref=c0p0f0e3]:",
+        "    - paragraph: one",
+        "    - paragraph: two",
+        "  - text: no"]
+    driver.ok("fill c0p0f0e1 new text")
+    assert driver.js("document.getElementById('a').textContent") == "new text"
+    driver.ok("type c0p0f0e2  more")
+    assert driver.js("document.getElementById('b').textContent") == "para more"

@@ -105,6 +105,21 @@ def test_bad_first_url_is_one_json_object_and_no_browser_starts(tmp_path, fake_c
     assert not marker.exists()
 
 
+@pytest.mark.parametrize("url", ["http://[::1", "http://[zz]/", "localhost:99999"])
+def test_malformed_first_url_is_a_usage_error_and_no_browser_starts(tmp_path, fake_chrome, url):
+    script, marker = fake_chrome
+    proc = verdex("run", "--json", "--chrome", str(script), url, "eval 1", tmp=tmp_path)
+    assert proc.returncode == ExitStatus.USAGE
+    obj = only_json(proc)
+    assert obj["command"] == "open " + url
+    assert obj["error"]["kind"] == ErrorKind.USAGE
+    assert obj["error"]["message"].startswith(f"Not a valid URL or path: '{url}' (")
+    assert not marker.exists()
+    plain = verdex("run", "--chrome", str(script), url, tmp=tmp_path)  # (without --json: one line on stderr)
+    assert plain.returncode == ExitStatus.USAGE and plain.stdout == ""
+    assert plain.stderr.startswith("Not a valid URL or path:") and len(plain.stderr.splitlines()) == 1
+
+
 def test_unreachable_first_url_is_one_json_object(chrome_http, tmp_path):
     proc = verdex("run", "--json", "--connect", chrome_http, f"http://127.0.0.1:{closed_port()}/", "eval 1",
                   tmp=tmp_path)

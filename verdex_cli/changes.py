@@ -26,8 +26,7 @@ LOAD_GRACE_MS = 30.0  # ... and this long after one finished (its handler's DOM 
 LATE_IGNORED = frozenset({"EventSource", "WebSocket", "Media", "Ping", "CSPViolationReport", "Preflight"})
 
 
-NO_BASELINE = ("No snapshot of this page to compare with, so no changes are shown: take a 'snapshot' "
-               "first (verdex never captures one behind your back: it would make refs you have not seen usable).")
+NO_BASELINE = "Changes are not shown until you take a 'snapshot' of this page (there is none to compare with)."
 
 
 def baseline(state: PageState, main_loader: str) -> Shot | None:
@@ -40,8 +39,9 @@ def after_action(state: PageState, page, main_before: str) -> tuple[dict | None,
     """(changes, notes) for the action just done on ``page``; changes is None when they could not be
     captured (the notes say why; the action itself stands)."""
     before = baseline(state, main_before)
-    if before is None:
-        return None, [NO_BASELINE]
+    if before is None:  # said once per document (a replayed script would hear it after every step)
+        told, state.told_no_baseline = state.told_no_baseline, main_before
+        return None, [NO_BASELINE] if told != main_before else []
     if page.frames.main.loader_id != main_before:
         return {"added": [], "removed": [], "changed": [], "navigated": True}, []
     notes = []

@@ -21,7 +21,7 @@ def _facts(page: Page, fr: Frame, n: int) -> dict | None:
     return page.frames.eval(fr, f"__verdexTargets.facts({n})")["value"]
 
 
-def candidates(facts: dict, frame_name: str = "") -> list[Target]:
+def candidates(facts: dict, frame_name: str = "", in_frame: bool = False) -> list[Target]:
     out: list[Target] = []
     if facts.get("testid") and norm(facts["testid"]):
         out.append(Target("testid", norm(facts["testid"])))
@@ -35,9 +35,10 @@ def candidates(facts: dict, frame_name: str = "") -> list[Target]:
         for s in facts.get("scopes") or []:
             out.append(Target("role", role=facts["role"], name=name,
                               scope=Target("role", role=s["role"], name=norm(s["name"]))))
-    if frame_name:  # the same inside its frame (by the iframe's name)
-        frame = Target("role", role="iframe", name=norm(frame_name))
-        out += [Target(t.kind, t.value, t.role, t.name, frame) for t in list(out) if t.scope is None]
+    # the same inside its frame: by the iframe's name (an unnamed iframe: the only one), or inside the
+    # main document when the element is in the main frame (its name repeats in a frame)
+    frame = Target("role", role="iframe", name=norm(frame_name)) if in_frame else Target("role", role="document")
+    out += [Target(t.kind, t.value, t.role, t.name, frame) for t in list(out) if t.scope is None]
     return out
 
 
@@ -46,7 +47,7 @@ def stable_locator(page: Page, fr: Frame, n: int) -> dict | None:
     facts = _facts(page, fr, n)
     if not facts:
         return None
-    for t in candidates(facts, _frame_name(page, fr)):
+    for t in candidates(facts, _frame_name(page, fr), fr.parent is not None):
         try:
             if parse_target(str(t)) != t:  # it must survive being written out (names with quotes or '>>')
                 continue
@@ -121,7 +122,7 @@ def playwright(page: Page, fr: Frame, t: Target) -> str:
     chain: list[Target] = []
     x: Target | None = t
     while x is not None:
-        if not (x.kind == "role" and x.role == "iframe" and x is not t):  # frames: frame_locator below
+        if not (x.kind == "role" and x.role in ("iframe", "document") and x is not t):  # frames: frame_locator below
             chain.insert(0, x)
         x = x.scope
     try:

@@ -41,6 +41,7 @@ class PageState:
         self.store = RefStore(prefix)
         self.history: deque[Shot] = deque(maxlen=HISTORY)
         self.last: Snapshot | None = None  # the last snapshot shown or captured (for `find`)
+        self.told_no_baseline: str | None = None  # the document whose actions were told "no snapshot yet"
 
     def snapshot(self, page, all_refs: bool = False, fresh: bool = False, frame=None, follow: bool = True,
                  trust_observer: bool = False) -> tuple[Snapshot, bool]:

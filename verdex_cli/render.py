@@ -256,9 +256,11 @@ class Renderer:
             self._plain(f"f{f['index']}  {f['url'] or '(no url)'}  [{where}]{parent}{name}")
 
     def _r_tabs(self, d: dict) -> None:
+        several = len({t.get("context", 0) for t in d["tabs"]}) > 1  # tab 0 of context 0 and of context 1
         for t in d["tabs"]:
             mark = "*" if t["current"] else " "
-            line = Text(f"{mark} tab {t['index']}  ", style="bold" if t["current"] else "")
+            where = f"context {t.get('context', 0)}  " if several else ""
+            line = Text(f"{mark} {where}tab {t['index']}  ", style="bold" if t["current"] else "")
             line.append(t["title"] or "(no title)")
             line.append(f"  {t['url']}", style="dim")
             self.out.print(line)
@@ -287,9 +289,10 @@ class Renderer:
     def _r_contexts(self, d: dict) -> None:
         for c in d["contexts"]:
             mark = "*" if c["current"] else " "
-            tabs = ", ".join(str(i) for i in c["pages"]) or "none"
+            pages = c["pages"]
+            tabs = ("tab " if len(pages) == 1 else "tabs ") + ", ".join(str(i) for i in pages) if pages else "no tabs"
             default = "  (default)" if c["index"] == 0 else ""
-            self._plain(f"{mark} context {c['index']}  tabs: {tabs}{default}")
+            self._plain(f"{mark} context {c['index']}  {tabs}{default}")
 
 
 def run_pager(text: str) -> bool:

@@ -29,6 +29,7 @@ toolbar tooltip tree treegrid treeitem""".split())
 PREFIXES = ("testid", "label", "text")
 MAX_LISTED = 20
 FRAME_ROLES = frozenset({"iframe"})  # a scope with this role searches the frame's document
+# `role=document >> TARGET`: the main frame's document only (its frames are not searched)
 MAX_FRAME_DEPTH = 12
 _ROLE_EQ = re.compile(r"^role=([A-Za-z]+)\s*(?:\[(.*)\])?\s*$", re.S)
 _ROLE_COLON = re.compile(r"^([A-Za-z]+):(.*)$", re.S)
@@ -247,6 +248,8 @@ def _search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
     for hidden in (False, True):
         if t.scope is not None and t.scope.kind == "role" and t.scope.role in FRAME_ROLES:
             hits, searched = _frames_search(page, t, hidden, self_at, notes, start=_frame_of(page, t.scope, notes))
+        elif t.scope is not None and t.scope.kind == "role" and t.scope.role == "document" and t.scope.scope is None:
+            hits, searched = _main_search(page, t, hidden, self_at)
         elif t.scope is not None:
             fr, n = _unique(page, t.scope, notes)
             out = _eval(page, fr, f"__verdexTargets.search({_spec(t, hidden, n, self_at[1] if self_at else 0)})")
@@ -261,6 +264,17 @@ def _search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
                 notes.append(f"Only hidden elements match '{t}'.")
             return [h for h in hits if h.level == best], searched
     return [], searched
+
+
+def _main_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int] | None) -> tuple[list[Hit], int]:
+    """`role=document >> TARGET` (or `document:TITLE >> TARGET`): the main frame's document alone."""
+    page.frames.refresh()
+    main = page.frames.main
+    if t.scope.name and norm(_eval(page, main, "document.title") or "").lower() != t.scope.name.lower():
+        return [], 1
+    self_n = self_at[1] if self_at is not None and self_at[0] is main else 0
+    out = _eval(page, main, f"__verdexTargets.search({_spec(t, hidden, 0, self_n)})")
+    return [Hit(main, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out["candidates"]], 1
 
 
 def _frame_of(page: Page, scope: Target, notes: list[str]) -> Frame:

@@ -194,7 +194,10 @@ def endpoint_host(url: str) -> str:
     text = url.strip()
     if "://" not in text:
         text = "http://" + text
-    return (urllib.parse.urlsplit(text).hostname or "").lower()
+    try:
+        return (urllib.parse.urlsplit(text).hostname or "").lower()
+    except ValueError:  # http://[::1 and the like: not an address (connecting to it fails, one line)
+        return ""
 
 
 def is_loopback(url: str) -> bool:

@@ -8,13 +8,16 @@ Rules, in order:
 - a relative path is relative to the current http(s) page, otherwise to the working directory;
 - a bare ``name.tld[/path]`` is a web address (http);
 - a directory or a missing local file is an error.
+
+It never raises anything but VerdexError: an address that cannot be a URL (``http://[::1``,
+``http://[zz]/``, a port past 65535, a NUL byte, a path too long for the file system) is a usage error.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import urljoin, urlparse
+from urllib.parse import urljoin, urlparse, urlsplit
 
 from ..errors import NavigationFailed, UsageError
 
@@ -50,6 +53,22 @@ def _local(text: str) -> str:
 
 def normalize_url(raw: str, base: str | None = None) -> str:
     """Turn what the user typed into the URL to open (``base``: the current page's URL)."""
+    try:
+        url = _normalize(raw, base)
+        parts = urlsplit(url)
+        if parts.scheme in ("http", "https"):
+            _ = parts.port  # raises for a port that is not a number from 0 to 65535
+            if not parts.hostname:
+                raise ValueError("no host")
+    except (ValueError, OSError, RuntimeError) as exc:  # urllib's and pathlib's own complaints
+        reason = (getattr(exc, "strerror", None) or str(exc) or type(exc).__name__).rstrip(".")
+        shown = raw.strip()
+        shown = shown if len(shown) <= 200 else shown[:200] + "..."
+        raise UsageError(f"Not a valid URL or path: {shown!r} ({reason}).") from None
+    return url
+
+
+def _normalize(raw: str, base: str | None) -> str:
     text = raw.strip()
     if not text:
         raise UsageError("Usage: open URL")

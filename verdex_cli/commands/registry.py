@@ -8,6 +8,7 @@ the target (quotes around it optional).
 from __future__ import annotations
 
 import difflib
+import re
 import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -92,9 +93,7 @@ class Registry:
         head, tail = parts[0], (parts[1] if len(parts) > 1 else "")
         cmd = self.get(head)
         if cmd is None:
-            close = difflib.get_close_matches(head, self.names(), n=1, cutoff=0.8)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            raise UsageError(f"Unknown command '{head}'.{hint} Type 'help'.")
+            raise UsageError(f"Unknown command '{head}'.{self._did_you_mean(head)} Type 'help'.")
         tail = tail.strip()
         if cmd.rest == "line":
             args = [tail] if tail else []
@@ -103,9 +102,19 @@ class Registry:
             args, flags = self._split(cmd, tail)
         count_ok = len(args) >= cmd.min_args and (cmd.max_args is None or len(args) <= cmd.max_args)
         if not count_ok:
-            raise UsageError(f"Usage: {cmd.usage}")
+            raise UsageError(f"Usage: {cmd.usage}" + _quote_hint(cmd, head, args))
         _check_targets(cmd, args)
         return Parsed(cmd, args, flags)
+
+    def _did_you_mean(self, head: str) -> str:
+        """A near miss (`clik`) or the start of a name (`snap`, `cont`: up to three names)."""
+        word = head.lower()
+        starts = [n for n in self.names() if n.startswith(word)] if len(word) >= 2 else []
+        close = starts if 0 < len(starts) <= 3 else difflib.get_close_matches(word, self.names(), n=1, cutoff=0.8)
+        if not close:
+            return ""
+        quoted = [f"'{n}'" for n in close]
+        return " Did you mean " + (quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]) + "?"
 
     def _split(self, cmd: Command, tail: str) -> tuple[list[str], set[str]]:
         try:
@@ -142,6 +151,19 @@ class Registry:
 
 
 TARGET_PREFIXES = ("testid=", "label=", "text=", "role=")
+_LOOKS_LIKE_TARGET = re.compile(r"^(?:testid=|label=|text=|role=|[A-Za-z]+:)")
+
+
+def _quote_hint(cmd: Command, head: str, args: list[str]) -> str:
+    """For too many words where a target starts (`click button:Delete account`): how to quote it."""
+    extra = len(args) - cmd.max_args if cmd.max_args is not None else 0
+    for i in cmd.ref_args:
+        if extra > 0 and i < len(args) and _LOOKS_LIKE_TARGET.match(args[i]):
+            joined = " ".join(args[i:i + extra + 1])
+            quoted = f'"{joined}"' if '"' not in joined and "\\" not in joined else shlex.quote(joined)
+            line = " ".join([head, *args[:i], quoted, *args[i + extra + 1:]])
+            return f". Quote a target with spaces: {line}"
+    return ""
 
 
 def _check_targets(cmd: Command, args: list[str]) -> None:

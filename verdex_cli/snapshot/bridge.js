@@ -44,22 +44,17 @@ const __verdexBridge = (() => {
     return i;
   }
   // A text run's identity travels with the children list it is in: list.t (arrays keep it out of
-  // the JSON) holds one per string of the list, in order.
-  function pushText(out, t, id) {
-    const last = out.length - 1;
-    if (last >= 0 && typeof out[last] === 'string') { out[last] += t; return; }
-    out.push(t);
-    (out.t || (out.t = [])).push(id);
-  }
+  // the JSON) holds one per string of the list, in order (runs.js keeps it in step).
   function tierOf(el, role, inContainer, tag) {
-    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || tag === 'select' ||
+    if (TIER1.has(role) || Aria.isFocusableByTabindex(el) || tag === 'select' || Aria.editingHost(el) ||
         ((tag === 'video' || tag === 'audio') && Aria.hasMediaControls(el))) return 1;
     if (inContainer && TIER2.has(role)) return 2;
     return 0;
   }
 
-  function walk(node, out, inContainer) {
-    if (!Deep.enter(node, out, inContainer)) return;  // too deep for this stack: walked later
+  // `noText`: the node is hidden by visibility (its own text is not shown, a visible child is).
+  function walk(node, out, inContainer, noText) {
+    if (!Deep.enter(node, out, inContainer, noText)) return;  // too deep for this stack: walked later
     const kids = Aria.children(node);
     if (node.shadowRoot) Observer.watchShadow(node.shadowRoot);
     let base = 0;
@@ -67,10 +62,11 @@ const __verdexBridge = (() => {
     for (let i = 0; i < kids.length; i++) {
       const k = kids[i];
       if (k.nodeType === 3) {
-        const t = k.data.replace(WS, ' ');
-        if (t === ' ' || t === '') continue;
+        if (noText) continue;
+        const t = Runs.text(k.data);
+        if (t === '') continue;
         if (!base) base = idOf(node) * 1024;
-        pushText(out, t, ++runs < 1023 ? base + runs : 0);
+        Runs.push(out, t, ++runs < 1023 ? base + runs : 0);
       } else if (k.nodeType === 1) {
         element(k, out, inContainer);
       }
@@ -81,12 +77,16 @@ const __verdexBridge = (() => {
   function element(el, out, inContainer) {
     if (Aria.isHidden(el)) {
       // visibility:hidden hides the element itself, not a visible child
-      if (!Aria.hidesSubtree(el)) walk(el, out, inContainer);
+      if (!Aria.hidesSubtree(el)) {
+        const c = [];
+        walk(el, c, inContainer, true);
+        Runs.merge(out, c, Aria.textBox(el));
+      }
       return;
     }
     const role = Aria.role(el);
-    if (role === null || role === undefined) { walk(el, out, inContainer); return; }
     const tag = el.localName;
+    if (role === null || role === undefined) { wrapped(el, out, inContainer); return; }
     if (tracking && (tag === 'input' || tag === 'select' || tag === 'textarea')) Observer.field(el);
     const tier = tierOf(el, role, inContainer, tag);
     // one shape for every node (fields left undefined stay out of the JSON)
@@ -151,9 +151,11 @@ const __verdexBridge = (() => {
       return;
     }
     if ((COLLAPSIBLE.has(role) || (role === 'rowgroup' && Aria.soleBody(el))) && !node.e && !node.n) {
-      if (node.c) pushAll(out, node.c);
+      if (tag === 'wbr') Runs.push(out, Runs.ZW);
+      Runs.merge(out, node.c, Aria.textBox(el));
       return;
     }
+    if (node.c !== undefined) node.c = Runs.finish(node.c);
     // states and value only for a node that is shown (collapsed wrappers above drop theirs)
     const st = Aria.states(el, role);
     for (const key in st) { node.s = st; break; }
@@ -191,14 +193,11 @@ const __verdexBridge = (() => {
     if (nm.name) { node.n = nm.name; if (nm.fromContent) node.nc = 1; }
   }
 
-  // A collapsed wrapper's children, moved up into its parent's list (text runs merged, with their ids)
-  function pushAll(out, c) {
-    const t = c.t;
-    let j = 0;
-    for (const ch of c) {
-      if (typeof ch === 'string') pushText(out, ch, t ? t[j++] : 0);
-      else out.push(ch);
-    }
+  // An element without a role of its own (html, body): its content.
+  function wrapped(el, out, inContainer) {
+    const c = [];
+    walk(el, c, inContainer);
+    Runs.merge(out, c, Aria.textBox(el));
   }
 
   // A whole frame (within: none or 0) or the subtree of one element (within: its ref number). With
@@ -231,6 +230,7 @@ const __verdexBridge = (() => {
       if (within && start && start.isConnected) element(start, root.c, false);
       else if (!within && start) walk(start, root.c, false);
       if (Deep.drain(walk)) { Deep.expand(root); deep = true; }
+      root.c = Runs.finish(root.c) || [];
       flat = Deep.flatten(root);
       if (root.c.t) root.ti = root.c.t;
     } finally {

@@ -32,7 +32,7 @@ def bridge_source() -> str:
     bridge = "".join((HERE / part).read_text(encoding="utf-8")
                      for part in ("act.js", "bridge.js", "fields.js", "targets.js", "structure.js"))
     registry = "".join((HERE / part).read_text(encoding="utf-8")
-                       for part in ("registry.js", "deep.js", "sheets.js", "observer.js", "incremental.js"))
+                       for part in ("registry.js", "runs.js", "deep.js", "sheets.js", "observer.js", "incremental.js"))
     # One scope for all; idempotent, because Chrome hands back the same
     # isolated world when one with this name already exists in the document.
     return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + registry + "\n" + bridge

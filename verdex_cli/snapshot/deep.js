@@ -18,12 +18,12 @@ const Deep = (() => {
   function begin() { depth = 0; deepest = 0; queue = []; }
 
   // walk() calls enter() first: false means "too deep here", and a placeholder is pushed to `out`
-  function enter(node, out, inContainer) {
+  function enter(node, out, inContainer, noText) {
     if (depth < MAX_DOM) {
       if (++depth > deepest) deepest = depth;
       return true;
     }
-    const ph = { r: DEFER, node, ic: inContainer, c: [] };
+    const ph = { r: DEFER, node, ic: inContainer, nt: noText, c: [] };
     queue.push(ph);
     out.push(ph);
     return false;
@@ -38,7 +38,7 @@ const Deep = (() => {
     for (let i = 0; i < queue.length; i++) {
       const ph = queue[i];
       depth = 0;
-      walk(ph.node, ph.c, ph.ic);
+      walk(ph.node, ph.c, ph.ic, ph.nt);
       ph.node = null;
     }
     queue = [];
@@ -54,7 +54,6 @@ const Deep = (() => {
     for (const ch of c) if (isPh(ch)) { any = true; break; }
     if (!any) return c;
     const out = [];
-    const t = [];
     const st = [[c, 0, 0]];
     while (st.length) {
       const top = st[st.length - 1];
@@ -64,11 +63,9 @@ const Deep = (() => {
       else if (typeof ch === 'string') {
         const src = top[0].t ? top[0].t[top[2]] : 0;
         top[2]++;
-        if (typeof out[out.length - 1] === 'string') out[out.length - 1] += ch;
-        else { out.push(ch); t.push(src); }
+        Runs.push(out, ch, src);
       } else out.push(ch);
     }
-    if (t.length) out.t = t;
     return out;
   }
 
@@ -78,7 +75,8 @@ const Deep = (() => {
       const n = stack.pop();
       if (!n.c) continue;
       const was = n.c;
-      const c = splat(was);
+      let c = splat(was);
+      if (c !== was) c = Runs.finish(c) || [];  // the text the placeholders brought, final
       if (c.length) n.c = c; else delete n.c;
       if (c !== was || n.ti !== undefined) {
         let mixed = false;

@@ -16,7 +16,7 @@ from ..sanitize import clean, json_quote
 from .model import RefInfo
 
 MAX_TEXT = 100
-STATE_ORDER = ("checked", "disabled", "expanded", "selected", "pressed", "level", "required")
+STATE_ORDER = ("checked", "disabled", "expanded", "selected", "pressed", "level", "required", "editable")
 
 
 def cut(text: str, limit: int = MAX_TEXT) -> str:

@@ -67,11 +67,26 @@ const __verdexTargets = (() => {
       const parts = [];
       for (const id of ids.split(WS)) {
         const ref = id && root.getElementById ? root.getElementById(id) : null;
-        if (ref) parts.push(ref.textContent);
+        if (ref) parts.push(ownText(ref, el));
       }
       if (norm(parts.join(' '))) out.push(norm(parts.join(' ')));
     }
-    if (el.labels) for (const l of el.labels) if (norm(l.textContent)) out.push(norm(l.textContent));
+    if (el.labels) for (const l of el.labels) { const t = norm(ownText(l, el)); if (t) out.push(t); }
+    return out;
+  }
+
+  // A label's own words: its text without the control it labels and without the content of form
+  // controls inside it (<label>Country <select>...</select></label> is "Country", not every option).
+  const NOT_LABEL_TEXT = new Set(['select', 'textarea', 'datalist', 'option', 'script', 'style', 'template']);
+  function ownText(label, control) {
+    let out = '';
+    const stack = [label];
+    while (stack.length) {
+      const n = stack.pop();
+      if (n.nodeType === 3) { out += n.data; continue; }
+      if (n.nodeType !== 1 || (n !== label && (n === control || NOT_LABEL_TEXT.has(n.localName)))) continue;
+      for (let c = n.lastChild; c; c = c.previousSibling) stack.push(c);
+    }
     return out;
   }
 

@@ -36,6 +36,7 @@
   }
 
   function textAlternativeSteps(el, st, isRoot, r) {
+    let blank = '';
     // 2C: embedded control (only when naming something else).  Chrome lets a
     // non-empty value win even over aria-labelledby; an empty one falls
     // through to the control's own name (aria-label, title, placeholder).
@@ -134,6 +135,8 @@
         st.attr = false;
         return text;
       }
+      // white space only (<span> </span> between two words): still a word boundary, as in Chrome
+      if (!isRoot && text !== '') blank = ' ';
     }
 
     // 2I: tooltip (not for descendants whose role prohibits naming)
@@ -168,7 +171,7 @@
       return ph;
     }
     st.attr = false;
-    return '';
+    return blank;
   }
 
   function firstHeading(el) {

@@ -84,7 +84,20 @@
     if ((isInput || tag === 'select' || tag === 'textarea') && el.required) s.required = true;
     else if (ariaBool(el, 'aria-required') === 'true') s.required = true;
 
+    // editable: a contenteditable editing host (or a <textarea> given another role) that is not a
+    // text field already (Chrome: focusable, editable)
+    if (!TEXTBOX_ROLES.has(r) && r !== 'combobox' && r !== 'spinbutton' &&
+        (editingHost(el) || (tag === 'textarea' && el.namespaceURI === HTML_NS))) s.editable = true;
+
     return s;
+  }
+
+  // The element a contenteditable makes an editable, focusable text field (its descendants are part
+  // of that field, not fields of their own).
+  function editingHost(el) {
+    if (!el.hasAttribute('contenteditable') || !el.isContentEditable) return false;
+    const p = flatParent(el);
+    return !p || !p.isContentEditable;
   }
 
   function valueImpl(el, r) {
@@ -145,6 +158,7 @@
     states: (el, r) => (run !== null ? statesImpl(el, r) : once(statesImpl, el, r)),
     value: (el, r) => (run !== null ? valueImpl(el, r) : once(valueImpl, el, r)),
     isFocusableByTabindex,
+    editingHost: (el) => !!el && el.nodeType === 1 && editingHost(el),
     rootOf: (el) => (run !== null ? rootOf(el) : el.getRootNode()),
     hasNameAttr,
     hasMediaControls: (el) => !!el && el.nodeType === 1 && hasMediaControls(el),
@@ -153,4 +167,5 @@
     soleBody,
     label,
     MASK,
+    textBox,
   };

@@ -89,6 +89,19 @@
     return s.styled ? s : loadStyle(el, s);
   }
 
+  // How the element's box sits in the text around it (innerText's word boundaries): 0 inline (its
+  // white space joins the text around it: inline, display:contents, <wbr> even when a flex
+  // container blockifies it), 1 an inline-level box of its own (inline-block...: white space at its
+  // edges stays inside and collapses away), 2 a <br> or a block-level or table box (a word boundary).
+  function textBox(el) {
+    const tag = el.localName;
+    if (tag === 'br') return 2;
+    if (tag === 'wbr') return 0;
+    const d = style(el).display;
+    if (d === 'inline' || d === 'contents' || d.startsWith('ruby')) return 0;
+    return d.startsWith('inline') ? 1 : 2;
+  }
+
   // The tree scope of `el`: its parent's (known in a top-down walk), else asked for.
   function rootOf(el) {
     const s = facts(el);
