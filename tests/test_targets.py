@@ -212,3 +212,19 @@ def test_every_target_form_inside_the_nested_cross_origin_frame(driver, demo):
     assert driver.ok("click role=button[name=\"Leaf button\"]").data["ref"].startswith(f"c0p0f{leaf}e")
     assert driver.ok('text "text=Leaf clicked"').data["ref"].startswith(f"c0p0f{leaf}e")
     assert driver.ok("click testid=leaf-link").data["name"] == "Leaf link"
+
+
+def test_a_target_split_inside_its_name_is_refused_before_typing(driver, tmp_path):
+    """`fill label=First name Ada` splits into target `label=First` and text `name Ada`: the field it
+    finds is named "First name", so the split was not meant and nothing is typed."""
+    page = tmp_path / "names.html"
+    page.write_text('<label for=f>First name</label><input id=f><label for=l>Last name</label><input id=l>')
+    driver.ok(f"open {page}")
+    for line in ("fill label=First name Ada", "type textbox:First name Ada", "fill label=first name Ada"):
+        err = driver.fail(line, "usage")
+        assert "quote a target with spaces" in err.message and '"label=First name" Ada' in err.message \
+            or '"textbox:First name" Ada' in err.message or '"label=first name" Ada' in err.message, err.message
+        assert driver.js('document.getElementById("f").value') == ""
+    assert driver.ok('fill "label=First name" Ada').data["value"] == "Ada"
+    assert driver.ok("fill label=Last Lovelace").data["value"] == "Lovelace"  # the name does not go on with it
+    assert driver.js('document.getElementById("l").value') == "Lovelace"

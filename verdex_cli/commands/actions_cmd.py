@@ -7,7 +7,7 @@ from ..errors import UsageError, VerdexError
 from ..keys import parse_key
 from ..resolve import resolve_target
 from ..session_log import note_target
-from ..targets import parse_target
+from ..targets import parse_target, quote_word
 from ..timing import phase
 from .registry import Result, command
 
@@ -33,12 +33,38 @@ def _result(out: dict, ctx=None) -> Result:
     return Result("action", out, out.pop("notes", []))
 
 
-def _secret_target(ctx, args):
+def _secret_target(ctx, args, verb):
     """Resolve the target of fill/type; a password field marks the command line as secret."""
     res = _resolve(ctx, args[0])
+    if len(args) > 1:
+        _split_guard(verb, args[0], res, args[1])
     if len(args) > 1 and args[1] and fields.is_password(ctx.page, res):
         ctx.redact = True
     return res
+
+
+def _split_guard(verb: str, raw: str, res, text: str) -> None:
+    """`fill label=First name Ada` splits as target `label=First`, text `name Ada`; when the element the
+    target found goes on, after the target's words, with the text's first words ("First name"), that
+    split was not meant: refuse before anything is typed, with the quoted line."""
+    t = parse_target(raw)
+    if t.kind == "ref" or raw.lstrip()[:1] in "'\"" or raw.startswith("role="):
+        return
+    wanted = " ".join((t.name if t.kind == "role" else t.value or "").split()).lower()
+    name = " ".join(res.name.split()).lower()
+    at = name.find(wanted) if wanted else -1
+    if at < 0 or not name[at + len(wanted):].startswith(" "):
+        return
+    after, words = name[at + len(wanted):].split(), text.split()
+    k = 0
+    while k < min(len(after), len(words)) and words[k].lower() == after[k]:
+        k += 1
+    if k == 0:
+        return
+    line = f"{verb} {quote_word(raw + ' ' + ' '.join(words[:k]))} {' '.join(words[k:])}".rstrip()
+    raise UsageError(f"Target '{raw}' found {res.label}, whose name goes on with the text's first "
+                     f"word{'s' if k > 1 else ''}: quote a target with spaces ({line}), or use the ref to "
+                     "type this text as given.")
 
 
 @command("click", usage="click REF", min_args=1, max_args=1, ref_args=(0,),
@@ -62,13 +88,13 @@ def hover_cmd(ctx, args, flags):
 @command("type", usage="type REF TEXT", min_args=2, max_args=2, rest="after_first", ref_args=(0,),
          help="Focus the field (verified) and type TEXT key by key at the end of its text.")
 def type_cmd(ctx, args, flags):
-    return _result(fields.type_text(ctx.page, _secret_target(ctx, args), args[1]))
+    return _result(fields.type_text(ctx.page, _secret_target(ctx, args, "type"), args[1]))
 
 
 @command("fill", usage="fill REF TEXT", min_args=1, max_args=2, rest="after_first", ref_args=(0,),
          help="Replace the field's value with TEXT (text fields by typing, date/color/range like a picker).")
 def fill_cmd(ctx, args, flags):
-    return _result(fields.fill(ctx.page, _secret_target(ctx, args), args[1] if len(args) > 1 else ""))
+    return _result(fields.fill(ctx.page, _secret_target(ctx, args, "fill"), args[1] if len(args) > 1 else ""))
 
 
 @command("press", usage="press [REF] KEY", min_args=1, max_args=2, ref_args=(0,),
