@@ -36,12 +36,14 @@ class Evidence:
     ref: str | None
     oid: str | None                   # the element the ref was issued for (physical id)
     ref_name: str = ""                # its name in the snapshot that last showed it
+    ref_role: str = ""                # its role there
     arg: str = ""
     events: list = field(default_factory=list)      # oracle 'ev' records during the command
     probe: dict | None = None         # the oracle's probe of oid after the command (None: no answer)
     settled: bool = True              # the oid's document settled before answering
     doc_gone: bool = False            # the oid's document went away (pagehide)
     renewed: bool = False             # the oid's node was reused for another item after the ref was issued
+    visibility: str = "visible"       # the document's visibilityState when it answered
     page_of_ref: int | None = None
     current_page: int | None = None
 
@@ -91,6 +93,8 @@ def _judge_ok(ev: Evidence, res: dict) -> tuple[str, str]:
         return CORRECT, ""
     if ev.oid is None:
         return UNVERIFIED, "the ref was never mapped to an element"
+    if ev.ref_role == "iframe" and op in ("click", "dblclick", "hover", "press", "type", "fill"):
+        return UNVERIFIED, "a pointer or key action on an iframe lands in its document"
     if op == "wait":
         return _judge_wait_ok(ev)
     if op in ("click", "check", "uncheck"):
@@ -213,6 +217,8 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
         return (REFUSED_OK, "") if ok else (FALSE_REFUSAL, "the ref is of the current page")
     if ev.oid is None or ev.ref is None:
         return UNVERIFIED, "the ref was never mapped to an element"
+    if kind == "unknown_ref":
+        return FALSE_REFUSAL, f"'never issued' is false: it was issued for {ev.oid}"
     if kind == "navigated":
         return (REFUSED_OK, "") if ev.doc_gone else (FALSE_REFUSAL, f"the document of {ev.oid} is still there")
     if kind == "removed":
@@ -257,13 +263,21 @@ def _judge_not_actionable(ev: Evidence, msg: str) -> tuple[str, str]:
     if p is None:
         return UNVERIFIED, "the element's document did not answer"
     if "hidden" in msg:
-        return (REFUSED_OK, "") if p.get("hidden") or p.get("zero") or not p.get("connected") else (FALSE_REFUSAL, f"{ev.oid} is visible")
+        if p.get("hidden") or p.get("zero") or not p.get("connected"):
+            return REFUSED_OK, ""
+        if p.get("inert"):
+            return REFUSED_OK, "inert behind a modal dialog (called hidden)"
+        return FALSE_REFUSAL, f"{ev.oid} is visible"
     if "disabled" in msg:
         return (REFUSED_OK, "") if p.get("disabled") else (FALSE_REFUSAL, f"{ev.oid} is enabled")
     if "zero size" in msg:
         return (REFUSED_OK, "") if p.get("zero") else (FALSE_REFUSAL, f"{ev.oid} has a size")
     if "moving" in msg:
-        return (REFUSED_OK, "") if p.get("moving") else (FALSE_REFUSAL, f"{ev.oid} is not moving (rect {p.get('rect')})")
+        if p.get("moving"):
+            return REFUSED_OK, ""
+        if ev.visibility != "visible":
+            return FALSE_REFUSAL, f"{ev.oid} stands still in a background tab (document {ev.visibility})"
+        return FALSE_REFUSAL, f"{ev.oid} is not moving (rect {p.get('rect')})"
     if "covered" in msg or "outside the viewport" in msg:
         if p.get("inert") or p.get("covered"):
             return REFUSED_OK, ""

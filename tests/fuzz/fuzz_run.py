@@ -82,8 +82,8 @@ class Fuzzer:
         self.plan = make_plan(seed, actions)
         self.hang_after = 3 * timeout + 8.0
         self.snaps: list[tuple[int, dict]] = []   # (page index, refs) of every snapshot, in order
-        self.from_changes: list[str] = []
-        self.refmap: dict[str, dict] = {}         # ref string -> {"oid", "name"}
+        self.from_changes: dict[str, dict] = {}  # refs the last action's changes issued
+        self.refmap: dict[str, dict] = {}         # ref string -> the element it names now: {"oid", "name"}
         self.reissued: list[str] = []
         self.cases: list[Case] = []
         self.history: list[str] = []
@@ -116,7 +116,7 @@ class Fuzzer:
         return box.get("out")
 
     def _step(self, step: Step) -> bool:
-        line, ref = self._line(step)
+        line, ref, oid = self._line(step)
         self.history.append(line)
         mark = len(self.log)
         t0 = time.time() * 1000
@@ -126,7 +126,6 @@ class Fuzzer:
             self.cases.append(Case(step.index, line, HANG, f"no answer within {self.hang_after:.0f} s", {}))
             return False
         res = out.as_json()
-        oid = self.refmap.get(ref, {}).get("oid") if ref else None
         moving = "moving" in (res.get("error") or {}).get("message", "")
         flush = self._flush([oid] if oid else [], moving) if ref or step.op == "meaning" else {}
         self._note_records()
@@ -157,8 +156,7 @@ class Fuzzer:
         if step.source == "older" and len(self.snaps) > 1:
             refs = self.snaps[max(0, len(self.snaps) - 1 - step.extra.get("back", 1))][1]
         elif step.source == "changes" and self.from_changes:
-            latest = mine[-1]
-            refs = {r: latest.get(r, {"role": "", "name": ""}) for r in self.from_changes}
+            refs = self.from_changes
         else:
             refs = mine[-1]
         return list(refs.items())
@@ -169,7 +167,18 @@ class Fuzzer:
             pool = [p for p in pool if p[1].get("role") in step.roles] or pool
         return pool[int(step.u * len(pool))] if pool else None
 
-    def _line(self, step: Step) -> tuple[str, str | None]:
+    def _line(self, step: Step) -> tuple[str, str | None, str | None]:
+        """The command line, the ref it uses and the element that ref named in the snapshot (or
+        changes) it was taken from."""
+        picked = None
+        if step.op in ("click", "dblclick", "hover", "fill", "type", "press", "select", "check", "uncheck", "focus",
+                       "scroll", "wait"):
+            picked = self._pick(step)
+        line, ref = self._line_for(step, picked)
+        oid = (picked[1].get("oid") or self.refmap.get(ref, {}).get("oid")) if ref and picked else None
+        return line, ref, oid
+
+    def _line_for(self, step: Step, picked) -> tuple[str, str | None]:
         op = step.op
         if op == "snapshot":
             return "snapshot", None
@@ -198,7 +207,6 @@ class Fuzzer:
             return f"press {step.arg}", None
         if op == "scroll" and step.arg in ("up", "down"):
             return f"scroll {step.arg}", None
-        picked = self._pick(step)
         if picked is None:
             return "snapshot", None
         ref = picked[0]
@@ -255,9 +263,11 @@ class Fuzzer:
         m = REF.match(ref or "")
         info = self.refmap.get(ref, {}) if ref else {}
         return Evidence(
-            op=step.op, line=line, ref=ref, oid=oid, ref_name=info.get("name", ""), arg=step.arg, events=events,
+            op=step.op, line=line, ref=ref, oid=oid, ref_name=info.get("name", ""), ref_role=info.get("role", ""),
+            arg=step.arg, events=events,
             probe=probe if probe and probe.get("known") else (None if rec is None else {"known": False, "connected": False}),
             settled=bool(rec and rec.get("settled")), doc_gone=doc in self.dead,
+            visibility=rec.get("visibility", "visible") if rec else "visible",
             renewed=oid in self.renewed and self.renewed[oid] >= info.get("mapped_at", 0),
             page_of_ref=int(m.group(2)) if m else None, current_page=self._current_page())
 
@@ -292,22 +302,23 @@ class Fuzzer:
             self.snaps.append((self._current_page(), refs))
             self._map(refs)
         changes = result.get("changes") or {}
-        added = {i["ref"]: i for i in changes.get("added", []) if i.get("ref")}
+        added = {i["ref"]: dict(i) for i in changes.get("added", []) if i.get("ref")}
         if added:
-            self.from_changes = list(added)
+            self.from_changes = added
             self._map(added)
         if result.get("ref") and result["ref"] not in self.refmap:
             self._map({result["ref"]: {"role": result.get("role"), "name": result.get("name", "")}})
 
     def _map(self, refs: dict) -> None:
         """Read the oracle id of each ref's element the first time the ref string is seen, or again
-        when the document it was mapped in went away (a re-issued string then names a new element)."""
+        when the document it was mapped in went away (a re-issued string then names a new element).
+        Each ref's info (in the snapshot or changes it came from) keeps the element it named then."""
         self._note_records()
         for ref, info in refs.items():
             known = self.refmap.get(ref)
-            if known and (doc_of(known["oid"]) not in self.dead or known.get("reissued")):
-                if not known.get("reissued"):
-                    known["name"] = info.get("name", known["name"])
+            if known and doc_of(known["oid"]) not in self.dead:
+                known["name"] = info.get("name", known["name"])
+                info["oid"] = known["oid"]
                 continue
             out = self._bounded(f"container {ref}")
             if out is None or not out.ok or not out.result.data.get("chain"):
@@ -315,11 +326,10 @@ class Fuzzer:
             oid = next((c for c in out.result.data["chain"][0].get("classes") or [] if c.startswith("oid-")), None)
             if oid is None:
                 continue
+            info["oid"] = oid
             if known and known["oid"] != oid:
-                # the string stays mapped to the element it was first issued for: an action through it
-                # that lands on the new element is a wrong element
-                known["reissued"] = oid
+                # an action through this string taken from an older snapshot must still not land here
                 self.reissued.append(f"seed {self.seed} after action {len(self.cases) - 1} ({self.history[-1]!r}): ref {ref} "
                                      f"named {known['oid']} ({known['name']!r}), now names {oid} ({info.get('name')!r})")
-                continue
-            self.refmap[ref] = {"oid": oid, "name": info.get("name", ""), "mapped_at": time.time() * 1000}
+            self.refmap[ref] = {"oid": oid, "name": info.get("name", ""), "role": info.get("role", ""),
+                                "mapped_at": time.time() * 1000}
