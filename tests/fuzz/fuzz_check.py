@@ -86,7 +86,7 @@ def _judge_ok(ev: Evidence, res: dict) -> tuple[str, str]:
     if op == "meaning":
         return _judge_meaning(ev)
     if op in ("click", "dblclick", "check", "uncheck", "hover", "fill", "type", "press", "select", "focus",
-              "scroll") and ev.ref is None:
+              "scroll", "wait") and ev.ref is None:
         return CORRECT, ""  # 'press KEY', 'scroll up': nothing to pin down
     if op not in ("click", "dblclick", "check", "uncheck", "hover", "fill", "type", "press", "select", "focus",
                   "scroll", "wait"):

@@ -87,7 +87,8 @@ class Fuzzer:
         self.reissued: list[str] = []
         self.cases: list[Case] = []
         self.history: list[str] = []
-        self.dead: set[str] = set()               # documents that went away
+        self.dead: set[str] = set()               # documents that went away (pagehide, or absent from their tab)
+        self.doc_page: dict[str, int] = {}        # document -> the tab (page index) it was seen in
         self.renewed: dict[str, float] = {}       # oid -> when the site last reused its node
         self._seen = 0
         self.last_capture = 0.0                   # when the last capture (snapshot, action's changes) ended
@@ -238,7 +239,12 @@ class Fuzzer:
             done.i = len(recs)
             return len(got) >= expected
         done.i = 0
-        self.log.wait_for(done, 2.5)
+        complete = self.log.wait_for(done, 2.5)
+        page = self._current_page()
+        answered = {str(d) for d in got}
+        self.dead -= answered  # a document back from the back/forward cache lives again
+        if complete and got:  # every window of this tab answered: its other documents are gone
+            self.dead.update(d for d, p in self.doc_page.items() if p == page and d not in answered)
         # every record a document sent before its answer has arrived too (beacons may overtake)
         self.log.wait_for(lambda recs: all(self._complete(d, f["seq"], recs) for d, f in got.items()), 1.0)
         return got
@@ -327,6 +333,9 @@ class Fuzzer:
             if oid is None:
                 continue
             info["oid"] = oid
+            m = REF.match(ref)
+            if m:
+                self.doc_page.setdefault(doc_of(oid), int(m.group(2)))
             if known and known["oid"] != oid:
                 # an action through this string taken from an older snapshot must still not land here
                 self.reissued.append(f"seed {self.seed} after action {len(self.cases) - 1} ({self.history[-1]!r}): ref {ref} "
