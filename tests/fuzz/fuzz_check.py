@@ -202,7 +202,7 @@ def _judge_meaning(ev: Evidence) -> tuple[str, str]:
 
 # ---------------------------------------------------------------- refusals
 
-_FIELD_REFUSAL = re.compile(r"Use '(check|click|select|upload|fill)'|read-only|not a text|cannot be (filled|typed)|"
+_FIELD_REFUSAL = re.compile(r"Use '(check|click|select|upload|fill)'|read-only|not a text|not an editable field|cannot be (filled|typed)|"
                             r"not a (checkbox|select)|is not editable|takes no text|does not take", re.I)
 
 
@@ -215,7 +215,11 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
     if kind in ("page_mismatch", "context_mismatch"):
         ok = ev.page_of_ref is not None and ev.page_of_ref != ev.current_page
         return (REFUSED_OK, "") if ok else (FALSE_REFUSAL, "the ref is of the current page")
-    if ev.oid is None or ev.ref is None:
+    if kind == "timeout" and ev.op != "wait":  # the generated pages never run a long script
+        return FALSE_REFUSAL, f"unexpected timeout: the page runs no long script (document {ev.visibility})"
+    if ev.ref is None:
+        return UNVERIFIED, "no element to check the reason against"
+    if ev.oid is None:
         return UNVERIFIED, "the ref was never mapped to an element"
     if kind == "unknown_ref":
         return FALSE_REFUSAL, f"'never issued' is false: it was issued for {ev.oid}"
@@ -249,7 +253,7 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
     if kind == "timeout" and ev.op == "wait":
         if p is None:
             return UNVERIFIED, "the element's document did not answer"
-        gone = not p.get("connected") or p.get("hidden")
+        gone = not p.get("connected") or p.get("hidden") or p.get("inert")
         if ev.arg == "gone":
             return (FALSE_REFUSAL, f"{ev.oid} is gone or hidden") if gone else (REFUSED_OK, "")
         return (REFUSED_OK, "") if gone else (FALSE_REFUSAL, f"{ev.oid} is visible")
