@@ -1,0 +1,301 @@
+"""Judge one command's result against the oracle's log.
+
+Verdicts: ``correct``, ``refused correctly``, ``wrong element`` (an effect landed on another element
+than the one the ref was issued for), ``false ok`` (ok, but the effect did not happen, or the value or
+state the result reports is not the page's settled one), ``false refusal`` (a refusal whose reason
+the page's real state contradicts), ``hang`` (set by the runner) and ``unverified`` (the oracle has no
+evidence either way: the ref was never mapped to an element, the element's document did not answer,
+or the reason names something the oracle cannot see, such as a frame's position in its parent).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+CORRECT = "correct"
+REFUSED_OK = "refused correctly"
+WRONG = "wrong element"
+FALSE_OK = "false ok"
+FALSE_REFUSAL = "false refusal"
+HANG = "hang"
+UNVERIFIED = "unverified"
+VERDICTS = (CORRECT, REFUSED_OK, WRONG, FALSE_OK, FALSE_REFUSAL, HANG, UNVERIFIED)
+
+SELECT_LABELS = {"Small": "s", "Medium": "m", "Large (out of stock)": "out"}
+TEXT_TAGS = ("textarea",)
+TEXT_TYPES = ("text", "search", "email", "url", "tel", "password", "number", "")
+
+
+@dataclass
+class Evidence:
+    """What the oracle knows about one command."""
+
+    op: str
+    line: str
+    ref: str | None
+    oid: str | None                   # the element the ref was issued for (physical id)
+    ref_name: str = ""                # its name in the snapshot that last showed it
+    ref_role: str = ""                # its role there
+    arg: str = ""
+    events: list = field(default_factory=list)      # oracle 'ev' records during the command
+    probe: dict | None = None         # the oracle's probe of oid after the command (None: no answer)
+    settled: bool = True              # the oid's document settled before answering
+    doc_gone: bool = False            # the oid's document went away (pagehide)
+    renewed: bool = False             # the oid's node was reused for another item after the ref was issued
+    visibility: str = "visible"       # the document's visibilityState when it answered
+    page_of_ref: int | None = None
+    current_page: int | None = None
+
+
+def doc_of(oid: str | None) -> str | None:
+    return oid.split("-")[1] if oid else None
+
+
+def _trusted(ev: Evidence, *types: str) -> list[dict]:
+    return [e for e in ev.events if e["type"] in types and e.get("trusted")]
+
+
+def _on(e: dict, oid: str) -> bool:
+    return oid in (e.get("path") or [])
+
+
+def judge(ev: Evidence, out: dict) -> tuple[str, str]:
+    if out.get("ok"):
+        return _judge_ok(ev, out.get("result") or {})
+    err = out.get("error") or {}
+    return _judge_refusal(ev, err.get("kind", ""), err.get("message", ""))
+
+
+# ---------------------------------------------------------------- ok results
+
+def _landing(ev: Evidence, types: tuple, need: bool = True) -> tuple[str, str] | None:
+    """Trusted events of `types` during the command must all be on the ref's element (or inside it)."""
+    hits = _trusted(ev, *types)
+    stray = [e for e in hits if not _on(e, ev.oid)]
+    if stray:
+        e = stray[0]
+        return WRONG, f"trusted {e['type']} on {e['oid']} ({(e.get('ctl') or {}).get('text', '')!r}), not on {ev.oid}"
+    if need and not hits:
+        return FALSE_OK, f"no trusted {'/'.join(types)} reached {ev.oid}"
+    return None
+
+
+def _judge_ok(ev: Evidence, res: dict) -> tuple[str, str]:
+    op = ev.op
+    if op == "meaning":
+        return _judge_meaning(ev)
+    if op in ("click", "dblclick", "check", "uncheck", "hover", "fill", "type", "press", "select", "focus",
+              "scroll", "wait") and ev.ref is None:
+        return CORRECT, ""  # 'press KEY', 'scroll up': nothing to pin down
+    if op not in ("click", "dblclick", "check", "uncheck", "hover", "fill", "type", "press", "select", "focus",
+                  "scroll", "wait"):
+        return CORRECT, ""
+    if ev.oid is None:
+        return UNVERIFIED, "the ref was never mapped to an element"
+    if ev.ref_role == "iframe" and op in ("click", "dblclick", "hover", "press", "type", "fill"):
+        return UNVERIFIED, "a pointer or key action on an iframe lands in its document"
+    if op == "wait":
+        return _judge_wait_ok(ev)
+    if op in ("click", "check", "uncheck"):
+        bad = _landing(ev, ("click",), need=op == "click")  # check/uncheck of a box already so: no click
+        if bad or op == "click":
+            return bad or (CORRECT, "")
+    if op == "dblclick":
+        return _landing(ev, ("click", "dblclick")) or _landing(ev, ("dblclick",)) or (CORRECT, "")
+    if op == "hover":
+        overs = _trusted(ev, "mouseover")
+        if overs and _on(overs[-1], ev.oid):
+            return CORRECT, ""
+        if ev.probe and ev.probe.get("hover"):
+            return CORRECT, ""
+        if ev.probe is None:
+            return UNVERIFIED, "the element's document did not answer"
+        return FALSE_OK, f"the pointer is not over {ev.oid} (last trusted mouseover: {overs[-1]['oid'] if overs else None})"
+    if op in ("fill", "type"):
+        bad = _landing(ev, ("input", "keydown"), need=False)
+        if bad:
+            return bad
+        return _judge_value(ev, res)
+    if op == "press":
+        return _landing(ev, ("keydown",)) or (CORRECT, "")
+    if op == "focus":
+        if any(e["type"] == "focusin" and e["oid"] == ev.oid for e in ev.events):
+            return CORRECT, ""
+        if ev.probe is None:
+            return UNVERIFIED, "the element's document did not answer"
+        return (CORRECT, "") if ev.probe.get("focused") else (FALSE_OK, f"focus is not on {ev.oid}")
+    if op == "scroll":
+        if ev.probe is None:
+            return UNVERIFIED, "the element's document did not answer"
+        return (CORRECT, "") if ev.probe.get("inView") or ev.probe.get("hidden") is False and ev.probe.get("zero") \
+            else (FALSE_OK, f"{ev.oid} is not in its viewport after scroll")
+    if op == "select":
+        return _judge_select(ev, res)
+    return _judge_checked(ev, res)
+
+
+def _judge_value(ev: Evidence, res: dict) -> tuple[str, str]:
+    if ev.probe is None or "state" not in ev.probe:
+        return UNVERIFIED, "the element's document did not answer"
+    if not ev.settled:
+        return UNVERIFIED, "the page had not settled (a background tab runs no animation frames)"
+    have = ev.probe["state"].get("v")
+    said = res.get("value")
+    if said != have:
+        return FALSE_OK, f"result value {said!r}, but the field settled at {have!r}"
+    return CORRECT, ""
+
+
+def _judge_select(ev: Evidence, res: dict) -> tuple[str, str]:
+    if ev.probe is None or "state" not in ev.probe:
+        return UNVERIFIED, "the element's document did not answer"
+    have = ev.probe["state"].get("v")
+    asked = SELECT_LABELS.get(ev.arg, ev.arg)
+    if res.get("value") != have:
+        return FALSE_OK, f"result value {res.get('value')!r}, but the select settled at {have!r}"
+    if have != asked:
+        return FALSE_OK, f"asked {asked!r}, the select settled at {have!r}, yet the result is ok"
+    return CORRECT, ""
+
+
+def _judge_checked(ev: Evidence, res: dict) -> tuple[str, str]:
+    if ev.probe is None or "state" not in ev.probe:
+        return UNVERIFIED, "the element's document did not answer"
+    if not ev.settled:
+        return UNVERIFIED, "the page had not settled"
+    have = ev.probe["state"].get("c")
+    asked = ev.op == "check"
+    if res.get("checked") != have:
+        return FALSE_OK, f"result checked={res.get('checked')}, but the box settled at {have}"
+    if have != asked and ev.probe.get("type") == "checkbox":
+        return FALSE_OK, f"asked checked={asked}, the box settled at {have}, yet the result is ok"
+    return CORRECT, ""
+
+
+def _judge_wait_ok(ev: Evidence) -> tuple[str, str]:
+    gone = ev.doc_gone or (ev.probe is not None and (not ev.probe.get("connected") or ev.probe.get("hidden")))
+    if ev.arg == "gone":
+        return (CORRECT, "") if gone or ev.probe is None else (FALSE_OK, f"{ev.oid} is still there and visible")
+    if ev.arg == "ref":
+        if ev.probe is None:
+            return UNVERIFIED, "the element's document did not answer"
+        return (FALSE_OK, f"{ev.oid} is gone or hidden") if gone else (CORRECT, "")
+    return CORRECT, ""
+
+
+def _judge_meaning(ev: Evidence) -> tuple[str, str]:
+    name = ev.arg.lower()
+    kind = "click" if ev.line.startswith("click") else "mouseover"
+    hits = _trusted(ev, kind)
+    if kind == "mouseover":
+        return (CORRECT, "") if not hits or any(name in ((e.get("ctl") or {}).get("text", "").lower()) for e in hits) \
+            else (UNVERIFIED, "no mouseover on a control of that name (the pointer may already be there)")
+    if not hits:
+        return FALSE_OK, f"no trusted click during {ev.line!r}"
+    for e in hits:
+        text = ((e.get("ctl") or {}).get("text") or "").lower()
+        if name not in text:
+            return WRONG, f"trusted click on {e['oid']} ({text!r}), not a control named {ev.arg!r}"
+    return CORRECT, ""
+
+
+# ---------------------------------------------------------------- refusals
+
+_FIELD_REFUSAL = re.compile(r"Use '(check|click|select|upload|fill)'|read-only|not a text|not an editable field|cannot be (filled|typed)|"
+                            r"not a (checkbox|select)|is not editable|takes no text|does not take", re.I)
+
+
+def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
+    p = ev.probe
+    if kind in ("usage", "js_error", "no_match", "ambiguous"):
+        return REFUSED_OK, ""  # the fuzzer's own line or the page state; nothing an element could contradict
+    if kind == "navigation_failed" and ev.op in ("back", "forward"):
+        return REFUSED_OK, ""
+    if kind in ("page_mismatch", "context_mismatch"):
+        ok = ev.page_of_ref is not None and ev.page_of_ref != ev.current_page
+        return (REFUSED_OK, "") if ok else (FALSE_REFUSAL, "the ref is of the current page")
+    if kind == "timeout" and ev.op != "wait":  # the generated pages never run a long script
+        return FALSE_REFUSAL, f"unexpected timeout: the page runs no long script (document {ev.visibility})"
+    if ev.ref is None:
+        return UNVERIFIED, "no element to check the reason against"
+    if ev.oid is None:
+        return UNVERIFIED, "the ref was never mapped to an element"
+    if kind == "unknown_ref":
+        return FALSE_REFUSAL, f"'never issued' is false: it was issued for {ev.oid}"
+    if kind == "navigated":
+        return (REFUSED_OK, "") if ev.doc_gone else (FALSE_REFUSAL, f"the document of {ev.oid} is still there")
+    if kind == "removed":
+        if ev.doc_gone or (p is not None and not p.get("connected")):
+            return REFUSED_OK, ""
+        if p is None:
+            return UNVERIFIED, "the element's document did not answer"
+        return FALSE_REFUSAL, f"{ev.oid} is still in its document"
+    if kind == "changed":
+        if ev.renewed or ev.doc_gone:
+            return REFUSED_OK, ""
+        if p is not None and ev.ref_name and ev.ref_name.lower() not in (p.get("text") or "").lower():
+            return REFUSED_OK, ""  # its text no longer holds the name it had
+        if p is None:
+            return UNVERIFIED, "the element's document did not answer"
+        return REFUSED_OK if "Its " in msg else FALSE_REFUSAL, f"the oracle saw no change of {ev.oid} ({p.get('text')!r})"
+    if kind == "not_applied":
+        if p is None or "state" not in p:
+            return UNVERIFIED, "the element's document did not answer"
+        st = p["state"]
+        if ev.op in ("check", "uncheck"):
+            return (REFUSED_OK, "") if st.get("c") != (ev.op == "check") else (FALSE_REFUSAL, f"the box is {st.get('c')} as asked")
+        if ev.op == "select":
+            return (REFUSED_OK, "") if st.get("v") != SELECT_LABELS.get(ev.arg, ev.arg) else (FALSE_REFUSAL, "the select holds the value asked")
+        return UNVERIFIED, ""
+    if kind == "not_actionable":
+        return _judge_not_actionable(ev, msg)
+    if kind == "timeout" and ev.op == "wait":
+        if p is None:
+            return UNVERIFIED, "the element's document did not answer"
+        gone = not p.get("connected") or p.get("hidden") or p.get("inert")
+        if ev.arg == "gone":
+            return (FALSE_REFUSAL, f"{ev.oid} is gone or hidden") if gone else (REFUSED_OK, "")
+        return (REFUSED_OK, "") if gone else (FALSE_REFUSAL, f"{ev.oid} is visible")
+    return FALSE_REFUSAL, f"unexpected {kind}"
+
+
+def _judge_not_actionable(ev: Evidence, msg: str) -> tuple[str, str]:
+    p = ev.probe
+    if _FIELD_REFUSAL.search(msg):
+        return REFUSED_OK, ""  # a command for another kind of field
+    if p is None:
+        return UNVERIFIED, "the element's document did not answer"
+    if "hidden" in msg:
+        if p.get("hidden") or p.get("zero") or not p.get("connected"):
+            return REFUSED_OK, ""
+        if p.get("inert"):
+            return REFUSED_OK, "inert behind a modal dialog (called hidden)"
+        return FALSE_REFUSAL, f"{ev.oid} is visible"
+    if "disabled" in msg:
+        return (REFUSED_OK, "") if p.get("disabled") else (FALSE_REFUSAL, f"{ev.oid} is enabled")
+    if "zero size" in msg:
+        return (REFUSED_OK, "") if p.get("zero") else (FALSE_REFUSAL, f"{ev.oid} has a size")
+    if "moving" in msg:
+        if p.get("moving"):
+            return REFUSED_OK, ""
+        if ev.visibility != "visible":
+            return FALSE_REFUSAL, f"{ev.oid} stands still in a background tab (document {ev.visibility})"
+        return FALSE_REFUSAL, f"{ev.oid} is not moving (rect {p.get('rect')})"
+    if "covered" in msg or "outside the viewport" in msg:
+        if p.get("inert") or p.get("covered"):
+            return REFUSED_OK, ""
+        if not p.get("inView"):
+            return UNVERIFIED, "not in its own document's viewport"
+        # the runner keeps this only when every frame above shows that point (else: unverified)
+        return FALSE_REFUSAL, f"{ev.oid} is in view and not covered in its own document"
+    if "did not receive" in msg or "was not clicked" in msg:
+        clicks = _trusted(ev, "click", "dblclick", "mouseover")
+        if any(_on(e, ev.oid) for e in clicks if e["type"] != "mouseover"):
+            return FALSE_REFUSAL, f"a trusted click reached {ev.oid}"
+        if p.get("tag") == "iframe":
+            return UNVERIFIED, "a click on an iframe lands in its document"
+        return (REFUSED_OK, "") if clicks else (UNVERIFIED, "no trusted event at all")
+    if "focus" in msg:
+        return UNVERIFIED, "focus moves are not judged"
+    return UNVERIFIED, "reason not judged"

@@ -1,0 +1,209 @@
+// The truth fuzzer's oracle: a plain page script (it knows nothing of verdex) loaded first in every
+// generated document. It gives every element a physical id that is unique across the whole run (class
+// `oid-DOC-N`; a class, because verdex treats data-* attributes as identity and the oracle must not
+// help it tell elements apart), a generation that the site bumps when it reuses a node for another
+// item, and reports to its own origin's server (POST /__log):
+//   hello / bye     the document loaded / went away (pagehide)
+//   ev              every user event (click, dblclick, input, change, mouseover, keydown, focusin):
+//                   isTrusted, the target's oid, the oids on its path, its control's text and key
+//   after           the field the event reached, read when its own handlers have run (a 0 ms timer)
+//   renew           the site reused a node for another item (new generation, item key)
+//   flush           answer to a flush request: every field's value once the page's handlers settled,
+//                   the focused element, and probes of asked oids (connected, hidden, disabled,
+//                   covered, in view, hovered, moving)
+(() => {
+  if (window.__oracle) return;
+  const DOC = document.currentScript.dataset.doc;
+  const T0 = performance.timeOrigin;
+  const oidOf = new WeakMap();
+  const byOid = new Map();
+  const gen = new Map();
+  const itemKey = new Map();
+  let n = 0;
+  let seq = 0;
+  let pending = 0;
+  let lastChange = performance.now();
+
+  const now = () => T0 + performance.now();
+  function send(rec) {
+    rec.doc = DOC; rec.seq = ++seq; rec.at = now();
+    const body = JSON.stringify(rec);
+    let sent = false;
+    try { sent = navigator.sendBeacon('/__log', body); } catch (e) { sent = false; }
+    if (!sent) fetch('/__log', { method: 'POST', body, keepalive: body.length < 60000 }).catch(() => {});
+  }
+
+  function tag(el) {
+    let id = oidOf.get(el);
+    if (id === undefined) {
+      id = 'oid-' + DOC + '-' + (++n);
+      oidOf.set(el, id); byOid.set(id, el); gen.set(id, 0);
+      for (const c of [...el.classList]) if (c.startsWith('oid-') && c !== id) el.classList.remove(c);
+    }
+    if (!el.classList.contains(id)) el.classList.add(id);
+    return id;
+  }
+  function tagTree(root) {
+    if (root.nodeType !== 1) return;
+    tag(root);
+    for (const el of root.querySelectorAll('*')) tag(el);
+  }
+  const oidsOf = (el) => (el && el.nodeType === 1 ? (oidOf.get(el) || tag(el)) : null);
+
+  new MutationObserver((muts) => {
+    lastChange = performance.now();
+    for (const m of muts) {
+      if (m.type === 'childList') m.addedNodes.forEach(tagTree);
+      else if (m.type === 'attributes' && m.target.nodeType === 1) {
+        const id = oidOf.get(m.target);
+        if (id === undefined || !m.target.classList.contains(id)) tag(m.target);
+      }
+    }
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
+  if (document.documentElement) tagTree(document.documentElement);
+
+  const CONTROL = 'a,button,input,select,textarea,summary,label,[role],[tabindex]';
+  function keyOf(el) {
+    const item = el.closest && el.closest('[data-key],li,tr');
+    if (!item) return null;
+    const id = oidOf.get(item);
+    return item.dataset.key || (id && itemKey.get(id)) || (item.firstElementChild ? item.firstElementChild.textContent.trim() : null);
+  }
+  function fieldState(el) {
+    if (el.localName === 'select') return { v: el.value, s: [...el.selectedOptions].map((o) => o.value) };
+    if (el.type === 'checkbox' || el.type === 'radio') return { v: el.value, c: el.checked };
+    return { v: el.value };
+  }
+  function fields() {
+    const out = {};
+    for (const el of document.querySelectorAll('input,textarea,select')) out[oidsOf(el)] = fieldState(el);
+    return out;
+  }
+
+  function onEvent(e) {
+    const path = e.composedPath().filter((x) => x.nodeType === 1);
+    const target = path[0] || null;
+    if (!target) return;
+    const ctl = target.closest ? target.closest(CONTROL) : null;
+    const rec = {
+      t: 'ev', type: e.type, trusted: e.isTrusted, oid: oidsOf(target), gen: gen.get(oidsOf(target)),
+      path: path.map(oidsOf), key: keyOf(target),
+      ctl: ctl ? { oid: oidsOf(ctl), tag: ctl.localName, text: (ctl.textContent || ctl.value || '').trim().slice(0, 80) } : null,
+    };
+    if (e.type === 'keydown') rec.k = e.key;
+    send(rec);
+    lastChange = performance.now();
+    if (target.matches && target.matches('input,textarea,select')) {
+      setTimeout(() => send({ t: 'after', type: e.type, oid: oidsOf(target), state: fieldState(target) }), 0);
+    }
+  }
+  window.addEventListener('scroll', () => { lastChange = performance.now(); }, true);
+  for (const type of ['click', 'dblclick', 'input', 'change', 'mouseover', 'keydown', 'focusin']) {
+    window.addEventListener(type, onEvent, true);
+  }
+
+  function inView(r) {
+    return r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+  }
+  function blockedByModal(el) {
+    const modal = document.querySelector('dialog:modal');
+    return !!modal && !modal.contains(el);
+  }
+  function probe(id) {
+    const el = byOid.get(id);
+    if (!el) return { known: false };
+    const r = el.getBoundingClientRect();
+    const out = {
+      known: true, connected: el.isConnected, gen: gen.get(id), key: keyOf(el),
+      text: (el.textContent || '').trim().slice(0, 80), tag: el.localName, type: el.type || null,
+      hidden: !el.isConnected || !el.checkVisibility({ visibilityProperty: true }),
+      disabled: !!(el.matches && el.matches(':disabled')), readonly: !!el.readOnly,
+      zero: r.width <= 0 || r.height <= 0, inView: inView(r),
+      hover: el.isConnected && el.matches(':hover'), focused: document.activeElement === el,
+      inert: !!el.closest('[inert]') || blockedByModal(el), rect: [r.x, r.y, r.width, r.height],
+    };
+    if (out.inView) {
+      const x = Math.min(Math.max(r.x + r.width / 2, 0), innerWidth - 1);
+      const y = Math.min(Math.max(r.y + r.height / 2, 0), innerHeight - 1);
+      const hit = document.elementFromPoint(x, y);
+      const own = hit && (el.contains(hit) || [...(el.labels || [])].some((l) => l.contains(hit)));
+      out.covered = !own;
+      out.cover = own || !hit ? null : oidsOf(hit);
+    }
+    if (el.matches && el.matches('input,textarea,select')) out.state = fieldState(el);
+    return out;
+  }
+
+  // where an iframe shows its document: its content box in this viewport, whether all of it is in
+  // view, and a 6 x 4 grid of hit tests over it (true: that point reaches the iframe)
+  function frameView(f) {
+    const r = f.getBoundingClientRect();
+    const x0 = r.x + f.clientLeft;
+    const y0 = r.y + f.clientTop;
+    const grid = [];
+    for (let j = 0; j < 4; j++) {
+      const row = [];
+      for (let i = 0; i < 6; i++) {
+        const x = x0 + (i + 0.5) * f.clientWidth / 6;
+        const y = y0 + (j + 0.5) * f.clientHeight / 4;
+        row.push(x >= 0 && y >= 0 && x < innerWidth && y < innerHeight && document.elementFromPoint(x, y) === f);
+      }
+      grid.push(row);
+    }
+    const full = r.width > 0 && r.x >= 0 && r.y >= 0 && r.right <= innerWidth && r.bottom <= innerHeight;
+    return { box: [x0, y0, f.clientWidth, f.clientHeight], full, grid, inert: !!f.closest('[inert]') || blockedByModal(f) };
+  }
+
+  function settled(cap) {
+    return new Promise((res) => {
+      const start = performance.now();
+      (function poll() {
+        const t = performance.now();
+        if (pending === 0 && t - lastChange >= 60) return res(true);
+        if (t - start > cap) return res(false);
+        setTimeout(poll, 15);
+      })();
+    });
+  }
+
+  window.addEventListener('message', async (e) => {
+    const d = e.data;
+    if (!d || typeof d !== 'object' || !d.__oracleFlush) return;
+    const ok = await settled(1500);
+    const probes = {};
+    const before = {};
+    for (const id of d.probe || []) if (id.startsWith('oid-' + DOC + '-')) before[id] = byOid.get(id) && byOid.get(id).getBoundingClientRect();
+    if (d.moving && Object.keys(before).length) await new Promise((r) => setTimeout(r, 60));
+    for (const id of Object.keys(before)) {
+      probes[id] = probe(id);
+      const a = before[id];
+      const b = byOid.get(id) && byOid.get(id).getBoundingClientRect();
+      probes[id].moving = !!(a && b && (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height));
+    }
+    const act = document.activeElement;
+    send({
+      t: 'flush', token: d.__oracleFlush, url: location.href, top: window === top, settled: ok, path: d.path || [],
+      frames: [...document.querySelectorAll('iframe')].map(frameView),
+      visibility: document.visibilityState, active: act && act !== document.body ? oidsOf(act) : null,
+      modal: !!document.querySelector('dialog:modal'), fields: fields(), probes,
+    });
+  });
+
+  window.addEventListener('pagehide', () => send({ t: 'bye', url: location.href }));
+  send({ t: 'hello', url: location.href, top: window === top });
+
+  window.__oracle = {
+    // the site reused `el` (and its subtree) for another item: a new generation, i.e. another element
+    renew(el, key) {
+      for (const x of [el, ...el.querySelectorAll('*')]) {
+        const id = oidsOf(x);
+        gen.set(id, gen.get(id) + 1);
+        itemKey.set(id, key);
+        send({ t: 'renew', oid: id, gen: gen.get(id), key });
+      }
+    },
+    later(fn, ms) { pending++; setTimeout(() => { pending--; lastChange = performance.now(); fn(); }, ms); },
+    frame(fn) { pending++; requestAnimationFrame(() => { pending--; lastChange = performance.now(); fn(); }); },
+    oid: oidsOf,
+  };
+})();
