@@ -197,9 +197,17 @@ def test_a_handler_that_clicks_a_download_link(scripted):
 
 def test_a_stray_trusted_click_on_another_element_is_still_stopped(scripted):
     driver, snap = scripted
-    out = driver.fail(f"click {ref_of(snap, 'Jumpy')}", "not_actionable")
-    assert "was not clicked" in out.message
+    out = driver.fail(f"click {ref_of(snap, 'Jumpy')}", "not_applied")
+    # the press did reach it (its handler ran): said so, and that the rest was stopped
+    assert "got the press (pointerdown, mousedown)" in out.message and "cover" in out.message, out.message
     assert log(driver) == [["jumpy down", True]]  # neither the cover nor the button got the rest
+
+
+def test_a_double_click_on_a_button_its_first_click_replaces(scripted):
+    driver, snap = scripted
+    out = driver.fail(f"dblclick {ref_of(snap, 'Swap')}", "not_applied")
+    assert "was clicked once" in out.message, out.message
+    assert log(driver) == [["swap", True]]  # the new button got nothing: the second click was stopped
 
 
 def test_a_page_that_never_settles_is_read_when_the_time_runs_out(quick):

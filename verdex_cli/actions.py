@@ -108,8 +108,7 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
         return dict(result, notes=res.notes + ["The tab closed itself after the click."])
     notes = list(res.notes)
     if guard["blocked"]:
-        raise NotActionable(f"Element {res.label} was not clicked: the events would have reached "
-                            f"{guard['blocked'][0].split(' on ', 1)[-1]} instead, so they were stopped.")
+        raise _stopped(res, guard)
     if guard["received"] == 0 and page.nav_count == nav_before:
         raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
                             "mouse events); take a new snapshot.")
@@ -118,6 +117,20 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     except ConnectionLost:
         notes.append("The tab closed itself after the click.")
     return dict(result, notes=notes)
+
+
+def _stopped(res: Resolved, guard: dict) -> NotActionable | NotApplied:
+    """The guard stopped events that would have reached another element. Nothing reached the target:
+    it was not clicked. Part of the input did (the page moved, hid or replaced it on the press or after
+    the first click): that part happened, the rest did not (`not_applied`, saying which)."""
+    other = guard["blocked"][0].split(" on ", 1)[-1]
+    got = guard.get("got") or []
+    if not got:
+        return NotActionable(f"Element {res.label} was not clicked: the events would have reached {other} "
+                             "instead, so they were stopped.")
+    part = "was clicked once" if "click" in got else "got the press (" + ", ".join(dict.fromkeys(got)) + ")"
+    return NotApplied(f"Element {res.label} {part}, then the page moved, hid or replaced it: the rest of the "
+                      f"input would have reached {other}, so it was stopped.")
 
 
 def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, nav_before: int) -> dict | None:

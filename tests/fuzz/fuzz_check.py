@@ -239,6 +239,10 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
         if p is None:
             return UNVERIFIED, "the element's document did not answer"
         return REFUSED_OK if "Its " in msg else FALSE_REFUSAL, f"the oracle saw no change of {ev.oid} ({p.get('text')!r})"
+    if kind == "not_applied" and ev.op in ("click", "dblclick", "hover"):
+        # part of the input reached the element (the press, or the first click), then the page moved it
+        got = [e for e in _trusted(ev, "mousedown", "pointerdown", "click") if _on(e, ev.oid)]
+        return (REFUSED_OK, "") if got else (FALSE_REFUSAL, f"no trusted input reached {ev.oid}")
     if kind == "not_applied":
         if p is None or "state" not in p:
             return UNVERIFIED, "the element's document did not answer"

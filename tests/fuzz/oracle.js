@@ -98,7 +98,7 @@
     }
   }
   window.addEventListener('scroll', () => { lastChange = performance.now(); }, true);
-  for (const type of ['click', 'dblclick', 'input', 'change', 'mouseover', 'keydown', 'focusin']) {
+  for (const type of ['mousedown', 'click', 'dblclick', 'input', 'change', 'mouseover', 'keydown', 'focusin']) {
     window.addEventListener(type, onEvent, true);
   }
 

@@ -168,12 +168,12 @@ const Act = (() => {
     disarm();
     const el = Registry.get(n);
     if (!el) return false;
-    const g = { el, received: 0, blocked: [], handler: null };
+    const g = { el, received: 0, got: [], blocked: [], handler: null };
     g.handler = (ev) => {
       if (!ev.isTrusted) return;
       const path = ev.composedPath();
       const ok = path.includes(el) || (el.labels && [...el.labels].some((l) => path.includes(l)));
-      if (ok) { g.received++; return; }
+      if (ok) { g.received++; if (g.got.length < 16) g.got.push(ev.type); return; }
       ev.stopImmediatePropagation();
       ev.preventDefault();
       g.blocked.push(ev.type + ' on ' + Aria.label(path[0] && path[0].nodeType === 1 ? path[0] : document.body));
@@ -184,9 +184,9 @@ const Act = (() => {
   }
 
   function disarm() {
-    if (!guard) return { received: 0, blocked: [] };
+    if (!guard) return { received: 0, got: [], blocked: [] };
     for (const t of GUARDED) window.removeEventListener(t, guard.handler, true);
-    const out = { received: guard.received, blocked: guard.blocked };
+    const out = { received: guard.received, got: guard.got, blocked: guard.blocked };
     guard = null;
     return out;
   }
