@@ -13,6 +13,7 @@ from __future__ import annotations
 from .browser.frames import Frame
 from .browser.page import Page
 from .errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable
+from .frame_points import owners
 from .refs import describe
 from .resolve import Resolved
 
@@ -84,16 +85,10 @@ class Focus:
     def __init__(self, page: Page, res: Resolved):
         self.page, self.res = page, res
         self.owners: list[tuple[Frame, str]] = []  # (parent frame, objectId of the iframe in its world)
-        fr = res.frame
-        while fr.parent is not None:
-            parent = page.frames.get(fr.parent)
-            if parent is None:
-                raise NotActionable("Its frame is no longer attached to the page.")
-            backend = parent.target.call("DOM.getFrameOwner", frameId=fr.frame_id)["backendNodeId"]
+        for parent, backend in owners(page, res.frame, res.label):  # a frame gone: one true line
             obj = parent.target.call("DOM.resolveNode", backendNodeId=backend, objectGroup="verdex-focus",
                                      executionContextId=page.frames.world(parent))["object"]
             self.owners.append((parent, obj["objectId"]))
-            fr = parent
         self.armed = False
         self.prefix = "Nothing was sent"  # how much got through, for a refusal during the current batch
 
