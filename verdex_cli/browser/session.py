@@ -173,6 +173,11 @@ class Session:
         way, so the next command runs on a settled page. Returns a sentence for the error message."""
         if kind not in ("timeout", "cancelled") or self.current not in self.pages:
             return ""
+        if kind == "cancelled":  # Ctrl-C between two calls: the page's script is stopped all the same
+            targets = {id(f.target): f.target for f in self.page.frames.all_frames()}
+            for target in targets.values():
+                if target.alive and not target.crashed:
+                    target.interrupt_script()
         return " The navigation under way was stopped." if self.page.stop_if_loading() else ""
 
     def after_command(self) -> tuple[list[str], dict]:
