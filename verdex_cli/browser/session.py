@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from dataclasses import dataclass, field
 
@@ -43,6 +44,8 @@ class Session:
     _last_tab: dict = field(default_factory=dict)  # context -> the tab that was current in it last
     _closed_contexts: set = field(default_factory=set)
     _reserved: dict = field(default_factory=dict)  # target id -> tab index of a browser tab not adopted yet
+    _watched: Page | None = None  # the tab whose document answers the running command hears
+    _command_started: float = 0.0
 
     @classmethod
     def start(cls, options: Options, init_script: str = "") -> "Session":
@@ -180,6 +183,33 @@ class Session:
                     target.interrupt_script()
         return " The navigation under way was stopped." if self.page.stop_if_loading() else ""
 
+    def before_command(self) -> None:
+        """Before a command that may change a page: hear the current tab's document answers, so a
+        navigation that becomes a download is known to (see Navigation._on_failed)."""
+        self._end_watch()
+        self._command_started = time.monotonic()
+        page = self.pages.get(self.current)
+        if page is not None and page.target.alive:
+            page.watch_responses()
+            self._watched = page
+
+    def _end_watch(self) -> None:
+        page, self._watched = self._watched, None
+        if page is not None and page.target.alive:
+            page.unwatch_responses()
+
+    def _sync_downloads(self) -> None:
+        """Every download the browser announced so far is known (its events come before this answer)."""
+        for page in list(self.pages.values()):
+            for frame_id in page.take_download_expectations():
+                self.downloads.expect(frame_id, self._command_started)
+        try:
+            browser = self._browser()
+            browser.call("Browser.getVersion", timeout=2)
+            browser.drain_events()
+        except VerdexError:
+            pass
+
     def after_command(self) -> tuple[list[str], dict]:
         """What happened around the command, for its result: tabs the pages opened or closed,
         dialogs shown, downloads (waiting, bounded by the timeout, for those that began)."""
@@ -189,6 +219,9 @@ class Session:
             self.discover()
         except VerdexError:
             pass  # the browser's own trouble is reported by the next command
+        if self.downloads is not None:
+            self._sync_downloads()
+        self._end_watch()
         notes += self._tab_notes
         self._tab_notes = []
         dialogs = self.dialogs.drain()
