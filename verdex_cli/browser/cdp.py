@@ -7,6 +7,7 @@ come out as the project's own exceptions with human messages.
 from __future__ import annotations
 
 import contextvars
+import json
 import logging
 import time
 import warnings
@@ -147,6 +148,16 @@ class Target:
         if method in NAVIGATION_METHODS:
             self.crashed = False  # a new renderer process serves the tab
         return result
+
+    def send(self, method: str, **params: Any) -> None:
+        """Make a call without waiting for its answer (a target handles its calls in order, so later
+        calls find it done); for calls a busy page must not hold up. Raises ConnectionLost."""
+        tab = self._tab
+        tab._cur_id += 1
+        try:
+            tab._ws.send(json.dumps({"id": tab._cur_id, "method": method, "params": params}))
+        except (websocket.WebSocketException, OSError, AttributeError) as exc:
+            raise ConnectionLost(LOST) from exc
 
     def interrupt_script(self) -> None:
         """Stop a runaway script in this target (handled off the page's main thread; a page that

@@ -10,7 +10,7 @@ import time
 from contextlib import contextmanager
 from urllib.parse import urlparse
 
-from ..errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed
+from ..errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed, VerdexError
 from ..timing import phase
 
 # Chrome shows its own error page for an empty 4xx/5xx answer; the server did answer, so it is a page.
@@ -89,10 +89,10 @@ class Navigation:
         the matching :meth:`unwatch_responses`; nests."""
         self._watchers += 1
         if self._watchers == 1 and not self.target.crashed:  # a crashed tab answers only its revival
-            try:
-                self.target.call("Network.enable", maxTotalBufferSize=0, maxResourceBufferSize=0)
+            try:  # not waited for: a page busy with its own script must not hold the command up
+                self.target.send("Network.enable", maxTotalBufferSize=0, maxResourceBufferSize=0)
                 self._network_on = True
-            except (CDPError, CDPTimeout):
+            except VerdexError:  # a closed tab: nothing to hear
                 pass
 
     def unwatch_responses(self) -> None:
@@ -101,8 +101,8 @@ class Navigation:
             self._network_on = False
             try:
                 self.target.drain_events()  # an abort heard before the domain goes quiet
-                self.target.call("Network.disable", timeout=2)
-            except (CDPError, CDPTimeout, ConnectionLost):
+                self.target.send("Network.disable")
+            except VerdexError:
                 pass
             self._answered.clear()
 
