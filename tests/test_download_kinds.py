@@ -69,6 +69,7 @@ def test_open_of_an_attachment_is_ok_and_the_tab_stays(run, server):
     assert res.data["url"] == server.url("/kinds")  # the tab stays on its page, and says so
     assert f"{server.url('/file?name=opened.csv')} is a file to save, not a page: the tab stays on " \
            f"{server.url('/kinds')}." in res.notes
+    assert res.data["stayed"] is True and res.data["status"] == 200
     assert run.js("location.pathname") == "/kinds"
 
 
@@ -132,3 +133,16 @@ def test_form_post_answered_with_an_attachment(run):
                                        ("Attachment in the frame", "frameattach.csv")])
 def test_download_in_a_cross_origin_frame(run, link, name):
     _saved(run.click(f'link "{link}"'), name, body_of(4096), run.folder)
+
+
+def test_open_of_an_attachment_prints_where_the_tab_stayed(run, server):
+    import io
+
+    from verdex_cli.render import Renderer, make_console
+
+    out = execute(run.ctx, "open " + server.url("/file?name=shown.csv"))
+    buf = io.StringIO()
+    Renderer(console=make_console(False, file=buf, width=400), err_console=make_console(False, file=io.StringIO())).show(out)
+    text = buf.getvalue()
+    assert text.startswith("Stayed on " + server.url("/kinds")), text
+    assert "downloaded shown.csv (4.0 KB) to " + str(run.folder / "shown.csv") in text.replace("\n", " ")

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CDPError, CDPTimeout, UsageError
+from ..errors import CDPError, CDPTimeout, ConnectionLost, UsageError
 from .launch import WATCHDOG, watchdog_env
 
 
@@ -117,6 +117,18 @@ class Downloads:
         a moment later."""
         with self._lock:
             self._expected.append((frame_id, since))
+
+    def sync(self, browser_target, pages, since: float) -> None:
+        """Take the tabs' expectations (see Navigation.take_download_expectations) and hear every
+        download the browser announced so far: its events come before the answer to this call."""
+        for page in pages:
+            for frame_id in page.take_download_expectations():
+                self.expect(frame_id, since)
+        try:
+            browser_target.call("Browser.getVersion", timeout=2)
+            browser_target.drain_events()
+        except (CDPError, CDPTimeout, ConnectionLost):
+            pass
 
     def _unmet(self) -> list[tuple[str | None, float]]:
         """Expectations no download has met yet (each download meets one)."""

@@ -200,6 +200,7 @@ class Navigation:
         info = self.info()
         info["status"] = self._status(info["url"], "")
         info["notes"] = [f"{url} is a file to save, not a page: the tab stays on {info['url']}."] + self.take_notes()
+        info["stayed"] = True
         return info
 
     def _guarded(self, fn):

@@ -93,6 +93,12 @@ class Page(Navigation):
         if name == download_watch.BINDING:  # a click asked for a download (any frame of this tab)
             self.downloads_expected.append((None, None))
 
+    def interrupt_scripts(self) -> None:
+        """Stop the script running in this tab and in its out-of-process frames (after Ctrl-C)."""
+        for target in {id(f.target): f.target for f in self.frames.all_frames()}.values():
+            if target.alive and not target.crashed:
+                target.interrupt_script()
+
     def take_notes(self) -> list[str]:
         out, self.notes = self.notes, []
         return out

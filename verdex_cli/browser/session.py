@@ -139,10 +139,14 @@ class Session:
                 continue
             entry = next((t for t in self._targets() if t.get("id") == info["targetId"]), None)
             if entry and entry.get("webSocketDebuggerUrl"):
-                page = self.add_page(entry["webSocketDebuggerUrl"], info["targetId"], context=known[info["openerId"]],
-                                     switch=False)
+                try:
+                    page = self.add_page(entry["webSocketDebuggerUrl"], info["targetId"],
+                                         context=known[info["openerId"]], switch=False)
+                    page.wait_for_load(min(self.options.timeout, 1.0))  # bounded: its URL once it has one
+                except ConnectionLost:  # it closed itself at once (a popup whose file became a download)
+                    self._forget_popup(info["targetId"])
+                    continue
                 new.append(page)
-                page.wait_for_load(min(self.options.timeout, 1.0))  # bounded: its URL once it has one
                 url = info.get("url", "")
                 try:  # the browser's view, which no pending navigation holds up
                     url = next((i.get("url", url) for i in self._browser().call("Target.getTargets")["targetInfos"]
@@ -151,6 +155,14 @@ class Session:
                     pass
                 self._tab_notes.append(f"A new tab opened: tab {page.index} ({url}). Switch with 'tab {page.index}'.")
         return new
+
+    def _forget_popup(self, target_id: str) -> None:
+        for key, page in list(self.pages.items()):
+            if page.target.id == target_id:
+                page.close()
+                del self.pages[key]
+                if self._page_counters.get(key[0]) == key[1] + 1:
+                    self._page_counters[key[0]] = key[1]  # its index was never shown
 
     def frame_target_ids(self, page: Page) -> list[str]:
         """Ids of the out-of-process frame targets inside ``page`` (any depth), parents first."""
@@ -177,10 +189,7 @@ class Session:
         if kind not in ("timeout", "cancelled") or self.current not in self.pages:
             return ""
         if kind == "cancelled":  # Ctrl-C between two calls: the page's script is stopped all the same
-            targets = {id(f.target): f.target for f in self.page.frames.all_frames()}
-            for target in targets.values():
-                if target.alive and not target.crashed:
-                    target.interrupt_script()
+            self.page.interrupt_scripts()
         return " The navigation under way was stopped." if self.page.stop_if_loading() else ""
 
     def before_command(self) -> None:
@@ -198,18 +207,6 @@ class Session:
         if page is not None and page.target.alive:
             page.unwatch_responses()
 
-    def _sync_downloads(self) -> None:
-        """Every download the browser announced so far is known (its events come before this answer)."""
-        for page in list(self.pages.values()):
-            for frame_id in page.take_download_expectations():
-                self.downloads.expect(frame_id, self._command_started)
-        try:
-            browser = self._browser()
-            browser.call("Browser.getVersion", timeout=2)
-            browser.drain_events()
-        except VerdexError:
-            pass
-
     def after_command(self) -> tuple[list[str], dict]:
         """What happened around the command, for its result: tabs the pages opened or closed,
         dialogs shown, downloads (waiting, bounded by the timeout, for those that began)."""
@@ -220,7 +217,10 @@ class Session:
         except VerdexError:
             pass  # the browser's own trouble is reported by the next command
         if self.downloads is not None:
-            self._sync_downloads()
+            try:
+                self.downloads.sync(self._browser(), list(self.pages.values()), self._command_started)
+            except VerdexError:
+                pass
         self._end_watch()
         notes += self._tab_notes
         self._tab_notes = []
