@@ -23,6 +23,9 @@ KINDS = """<!DOCTYPE html><meta charset="utf-8"><title>Download kinds</title>
 <p><a id="slow" href="/file?name=slow.bin&amp;s=1.5&amp;size=300000">Slow attachment</a></p>
 <p><a id="late" href="/file?name=late.csv&amp;wait=1.5">Late attachment</a></p>
 <p><a id="lateattr" href="/file?name=lateattr.txt&amp;inline=1&amp;wait=1" download>Late download link</a></p>
+<p><a id="prevented" href="/file?name=never.txt&amp;inline=1" download
+      onclick="event.preventDefault(); window.prevented = true">Prevented download</a></p>
+<p><a id="xorigin" href="{other}/elsewhere" download>Download link to another site</a></p>
 <p><button id="scripted">Save by script</button></p>
 <p><button id="blob">Save a blob</button></p>
 <p><button id="data">Save a data URL</button></p>

@@ -146,3 +146,21 @@ def test_open_of_an_attachment_prints_where_the_tab_stayed(run, server):
     text = buf.getvalue()
     assert text.startswith("Stayed on " + server.url("/kinds")), text
     assert "downloaded shown.csv (4.0 KB) to " + str(run.folder / "shown.csv") in text.replace("\n", " ")
+
+
+def _no_download(result) -> None:
+    assert "downloads" not in result.data, result.data
+    assert not [n for n in result.notes if "download" in n], result.notes
+
+
+def test_a_download_link_the_page_cancels_is_no_download(run):
+    res = run.click('link "Prevented download"')
+    _no_download(res)
+    assert run.js("window.prevented") is True  # the page's own handler ran
+    assert not (run.folder / "never.txt").exists()
+
+
+def test_a_download_link_to_another_site_navigates_and_nothing_is_awaited(run, server):
+    res = run.click('link "Download link to another site"')  # the browser ignores 'download' there
+    _no_download(res)
+    assert run.js("location.href") == server.url("/elsewhere", "b")

@@ -21,10 +21,17 @@ SOURCE = """(() => {
   addEventListener("click", (event) => {
     if (event.defaultPrevented) return;
     for (const node of event.composedPath()) {
-      if ((node instanceof HTMLAnchorElement || node instanceof SVGAElement) && node.hasAttribute("download")) {
-        ask("");
+      if (!(node instanceof HTMLAnchorElement || node instanceof SVGAElement)) continue;
+      if (!node.hasAttribute("download")) return;
+      let url;
+      try {
+        url = new URL(typeof node.href === "string" ? node.href : node.href.baseVal, document.baseURI);
+      } catch (e) {
         return;
       }
+      // the browser honours 'download' for its own origin, blob: and data: (elsewhere the link navigates)
+      if (url.protocol === "blob:" || url.protocol === "data:" || url.origin === location.origin) ask("");
+      return;
     }
   });
 })();""" % BINDING

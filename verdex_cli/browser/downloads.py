@@ -67,7 +67,7 @@ class Downloads:
         self._guard = _guard(self.directory) if self.owned else None
         self._items: dict[str, Download] = {}
         self._unreported: list[str] = []
-        self._expected: list[tuple[str, float]] = []  # (frame id, since): a navigation there became a download
+        self._expected: list[tuple[str | None, float]] = []  # (frame id or None for any, since): see expect()
         self._lock = threading.Lock()
 
     def attach(self, browser_target) -> None:
@@ -132,7 +132,7 @@ class Downloads:
 
     def _unmet(self) -> list[tuple[str | None, float]]:
         """Expectations no download has met yet (each download meets one)."""
-        free = [i for i in self._items.values()]
+        free = list(self._items.values())
         unmet = []
         for frame_id, since in sorted(self._expected, key=lambda e: e[0] is None):  # exact frames first
             match = next((i for i in free if i.began_at >= since and frame_id in (None, i.frame_id)), None)

@@ -197,6 +197,8 @@ class Session:
         navigation that becomes a download is known to (see Navigation._on_failed)."""
         self._end_watch()
         self._command_started = time.monotonic()
+        for page in self.pages.values():  # downloads asked for between commands are not this one's to await
+            page.take_download_expectations()
         page = self.pages.get(self.current)
         if page is not None and page.target.alive:
             page.watch_responses()
