@@ -140,3 +140,67 @@ def test_a_download_in_a_new_browser_context_lands_in_the_session_directory(sess
     path = target / "notes.txt"
     assert path.read_bytes() == (ROOT / "demo_pages" / "files" / "notes.txt").read_bytes()
     assert res.data["downloads"][0]["path"] == str(path)
+
+
+def _start_repl(args: list[str], tmp: Path):
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), TMPDIR=str(tmp),
+               XDG_STATE_HOME=str(tmp / "state"))
+    return subprocess.Popen([sys.executable, "-m", "verdex_cli", *args], cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _poll(predicate, timeout: float):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_a_run_killed_with_sigkill_leaves_no_download_folder(chrome_http, demo, tmp_path):
+    import signal
+
+    proc = _start_repl(["--connect", chrome_http, demo.url("downloads.html")], tmp_path)
+    try:
+        # the REPL reads its (open) stdin pipe line by line: the download first, then it waits
+        proc.stdin.write(b"eval document.getElementById('download-attachment').click()\n")
+        proc.stdin.flush()
+        assert _poll(lambda: list(tmp_path.glob("verdex-downloads-*/report.csv")), 30), "no download happened"
+        folder = next(tmp_path.glob("verdex-downloads-*"))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=15)
+        assert proc.returncode == -signal.SIGKILL
+        assert _poll(lambda: not folder.exists(), 10), f"{folder} was left behind"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            stream.close()
+
+
+def test_a_folder_the_user_gave_survives_sigkill(chrome_http, demo, tmp_path):
+    import signal
+
+    given = tmp_path / "mine"
+    proc = _start_repl(["--downloads", str(given), "--connect", chrome_http, demo.url("downloads.html")], tmp_path)
+    try:
+        proc.stdin.write(b"eval document.getElementById('download-attachment').click()\n")
+        proc.stdin.flush()
+        assert _poll(lambda: (given / "report.csv").is_file(), 30), "no download happened"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=15)
+        assert not list(tmp_path.glob("verdex-downloads-*"))  # no private folder (nor its guard) for this run
+        assert (given / "report.csv").is_file()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            stream.close()

@@ -133,7 +133,8 @@ class Renderer:
     # -- painters, one per result kind ------------------------------------------
     def _r_navigation(self, d: dict) -> None:
         title = d.get("title") or "(no title)"
-        self.out.print(Text.assemble(("Opened ", "green"), (d.get("url", ""), "bold"), ("  " + title, "dim")))
+        verb = "Stayed on " if d.get("stayed") else "Opened "  # 'open' of a file to save (a download)
+        self.out.print(Text.assemble((verb, "green"), (d.get("url", ""), "bold"), ("  " + title, "dim")))
 
     def _r_value(self, d: dict) -> None:
         from .browser.js_values import display_lines

@@ -7,6 +7,7 @@ come out as the project's own exceptions with human messages.
 from __future__ import annotations
 
 import contextvars
+import json
 import logging
 import time
 import warnings
@@ -126,7 +127,7 @@ class Target:
                 raise PageCrashed(method=method) from exc
             may_interrupt = _USER_COMMAND.get() if interrupt is None else interrupt
             if may_interrupt and self.kind != "browser" and method != "Runtime.terminateExecution":
-                self._interrupt()
+                self.interrupt_script()
                 raise CDPTimeout(f"The page did not answer within {limit:g} s ({method}). Any script it was running "
                                  "has been interrupted, so the session stays usable.", method=method) from exc
             raise CDPTimeout(f"{method} timed out after {limit:g} s.", method=method) from exc
@@ -139,15 +140,31 @@ class Target:
             raise CDPError(f"{method} failed: {detail}", method=method, detail=detail) from exc
         except (pexc.UserAbortException, pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(LOST) from exc
+        except KeyboardInterrupt:  # Ctrl-C stops the page's script exactly as a time-out does
+            may_interrupt = _USER_COMMAND.get() if interrupt is None else interrupt
+            if may_interrupt and self.kind != "browser" and method != "Runtime.terminateExecution":
+                self.interrupt_script()
+            raise
         if method in NAVIGATION_METHODS:
             self.crashed = False  # a new renderer process serves the tab
         return result
 
-    def _interrupt(self) -> None:
-        """Stop a runaway script in this target (handled off the page's main thread)."""
+    def send(self, method: str, **params: Any) -> None:
+        """Make a call without waiting for its answer (a target handles its calls in order, so later
+        calls find it done); for calls a busy page must not hold up. Raises ConnectionLost."""
+        tab = self._tab
+        tab._cur_id += 1
+        try:
+            tab._ws.send(json.dumps({"id": tab._cur_id, "method": method, "params": params}))
+        except (websocket.WebSocketException, OSError, AttributeError) as exc:
+            raise ConnectionLost(LOST) from exc
+
+    def interrupt_script(self) -> None:
+        """Stop a runaway script in this target (handled off the page's main thread; a page that
+        runs no script is left as it is). Never raises, a second Ctrl-C included."""
         try:
             self._tab.call_method("Runtime.terminateExecution", _timeout=2)
-        except Exception:
+        except BaseException:
             pass
 
     @property

@@ -9,13 +9,15 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CDPError, CDPTimeout, UsageError
+from ..errors import CDPError, CDPTimeout, ConnectionLost, UsageError
+from .launch import WATCHDOG, watchdog_env
 
 
 @dataclass
@@ -28,6 +30,8 @@ class Download:
     total: int = 0
     chrome_path: str = ""
     reported_waiting: bool = False
+    frame_id: str = ""  # the frame (or popup) that started it
+    began_at: float = 0.0  # time.monotonic() when the browser announced it
 
 
 def human_size(n: int) -> str:
@@ -60,8 +64,10 @@ class Downloads:
             self.directory, self.owned = path.resolve(), False
         else:
             self.directory, self.owned = Path(tempfile.mkdtemp(prefix="verdex-downloads-")), True  # mode 0700
+        self._guard = _guard(self.directory) if self.owned else None
         self._items: dict[str, Download] = {}
         self._unreported: list[str] = []
+        self._expected: list[tuple[str | None, float]] = []  # (frame id or None for any, since): see expect()
         self._lock = threading.Lock()
 
     def attach(self, browser_target) -> None:
@@ -87,10 +93,11 @@ class Downloads:
             pass
 
     # -- events (pychrome's thread) ----------------------------------------------------
-    def _on_begin(self, guid: str = "", url: str = "", suggestedFilename: str = "", **_):
+    def _on_begin(self, guid: str = "", url: str = "", suggestedFilename: str = "", frameId: str = "", **_):
         with self._lock:
             if guid not in self._items:
-                self._items[guid] = Download(guid, url, suggestedFilename)
+                self._items[guid] = Download(guid, url, suggestedFilename, frame_id=frameId,
+                                             began_at=time.monotonic())
                 self._unreported.append(guid)
 
     def _on_progress(self, guid: str = "", totalBytes: float = 0, receivedBytes: float = 0, state: str = "",
@@ -104,20 +111,58 @@ class Downloads:
                 item.chrome_path = filePath
 
     # -- reporting ------------------------------------------------------------------------
+    def expect(self, frame_id: str | None, since: float) -> None:
+        """A download was asked for (a navigation of ``frame_id`` became one, or a click on a download
+        link in any frame: None) during the command that began at ``since``: the browser announces it
+        a moment later."""
+        with self._lock:
+            self._expected.append((frame_id, since))
+
+    def sync(self, browser_target, pages, since: float) -> None:
+        """Take the tabs' expectations (see Navigation.take_download_expectations) and hear every
+        download the browser announced so far: its events come before the answer to this call."""
+        for page in pages:
+            for frame_id in page.take_download_expectations():
+                self.expect(frame_id, since)
+        try:
+            browser_target.call("Browser.getVersion", timeout=2)
+            browser_target.drain_events()
+        except (CDPError, CDPTimeout, ConnectionLost):
+            pass
+
+    def _unmet(self) -> list[tuple[str | None, float]]:
+        """Expectations no download has met yet (each download meets one)."""
+        free = list(self._items.values())
+        unmet = []
+        for frame_id, since in sorted(self._expected, key=lambda e: e[0] is None):  # exact frames first
+            match = next((i for i in free if i.began_at >= since and frame_id in (None, i.frame_id)), None)
+            if match is None:
+                unmet.append((frame_id, since))
+            else:
+                free.remove(match)
+        return unmet
+
     def pending(self) -> bool:
         with self._lock:
-            return bool(self._unreported)
+            return bool(self._unreported or self._expected)
 
     def collect(self, timeout: float) -> tuple[list[str], list[dict]]:
-        """Wait (bounded) for downloads that began to finish; notes and records for the result."""
+        """Wait (bounded) for expected downloads to begin and for those that began to finish; notes
+        and records for the result."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self._lock:
+                waiting = self._unmet()
                 busy = [g for g in self._unreported if self._items[g].state == "inProgress"]
-            if not busy:
+            if not busy and not waiting:
                 break
-            time.sleep(0.05)
+            time.sleep(0.02)
         notes, records = [], []
+        with self._lock:
+            missing, self._expected = self._unmet(), []
+        if missing:
+            notes.append(f"The page asked for {len(missing)} download{'s' if len(missing) > 1 else ''} that did not "
+                         f"begin within {timeout:g} s.")
         with self._lock:
             guids, keep = list(self._unreported), []
         for guid in guids:
@@ -162,3 +207,20 @@ class Downloads:
     def close(self) -> None:
         if self.owned:
             shutil.rmtree(self.directory, ignore_errors=True)
+        guard, self._guard = self._guard, None
+        if guard is not None:
+            try:
+                guard.stdin.close()  # the guard ends (the folder is gone already); not waited for
+            except OSError:
+                pass
+
+
+def _guard(directory: Path) -> subprocess.Popen | None:
+    """A watchdog that removes our private folder when this process ends, even by SIGKILL (its stdin
+    pipe then closes). In a session of its own, so the terminal's Ctrl-C never reaches it."""
+    try:
+        return subprocess.Popen([*WATCHDOG, "--remove", str(directory)], stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=watchdog_env(),
+                                start_new_session=True)
+    except OSError:  # without it the folder is still removed on every ordinary exit
+        return None

@@ -143,17 +143,25 @@ class ChromeProcess:
             shutil.rmtree(self.profile, ignore_errors=True)
 
 
+WATCHDOG = (sys.executable, "-m", "verdex_cli.browser.watchdog")
+
+
+def watchdog_env() -> dict:
+    """The environment for a watchdog process: this package importable whatever the working directory."""
+    env = dict(os.environ)
+    pkg_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = pkg_root + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
 def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20.0) -> ChromeProcess:
     """Start a browser with a fresh profile and wait for its DevTools endpoint."""
     executable = find_chrome(chrome)
     profile = tempfile.mkdtemp(prefix="verdex-profile-")
     os.chmod(profile, 0o700)
-    cmd = [sys.executable, "-m", "verdex_cli.browser.watchdog", profile, "--", *chrome_args(executable, profile, headless)]
-    env = dict(os.environ)
-    pkg_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = pkg_root + os.pathsep + env.get("PYTHONPATH", "")
+    cmd = [*WATCHDOG, profile, "--", *chrome_args(executable, profile, headless)]
     try:
-        wd = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        wd = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=watchdog_env())
     except OSError as exc:
         shutil.rmtree(profile, ignore_errors=True)
         raise LaunchError(f"Could not start the browser watchdog: {exc}") from exc

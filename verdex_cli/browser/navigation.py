@@ -10,11 +10,12 @@ import time
 from contextlib import contextmanager
 from urllib.parse import urlparse
 
-from ..errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed
+from ..errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed, VerdexError
 from ..timing import phase
 
 # Chrome shows its own error page for an empty 4xx/5xx answer; the server did answer, so it is a page.
 HTTP_ERROR_PAGE = "net::ERR_HTTP_RESPONSE_CODE_FAILURE"
+ABORTED = "net::ERR_ABORTED"  # also what a navigation that became a download ends with
 STATUS_JS = "(() => { const e = performance.getEntriesByType('navigation')[0]; return e ? e.responseStatus : 0; })()"
 
 
@@ -54,30 +55,57 @@ class Navigation:
             self._commits += 1
 
     def _on_response(self, type: str = "", frameId: str = "", loaderId: str = "", response: dict | None = None, **_):
-        if type == "Document" and frameId == self.frames.main_id and response:
-            self._doc_status[loaderId] = int(response.get("status") or 0)
-            self._last_doc_loader = loaderId
+        if type == "Document" and response:
+            self._answered[loaderId] = (frameId, int(response.get("status") or 0))
+            if frameId == self.frames.main_id:
+                self._doc_status[loaderId] = int(response.get("status") or 0)
+                self._last_doc_loader = loaderId
+
+    def _on_failed(self, requestId: str = "", type: str = "", errorText: str = "", **_):
+        """A document that was answered (with content: not 204/205) and then aborted instead of
+        shown: Chrome turned it into a download, which begins a moment later."""
+        answered = self._answered.pop(requestId, None) if type == "Document" else None
+        if answered and errorText == ABORTED and answered[1] not in (204, 205):
+            self.downloads_expected.append((answered[0], requestId))
+
+    def take_download_expectations(self) -> list[str | None]:
+        """Frames whose navigation became a download since the last call, None for a click on a
+        download link in any frame (see downloads.py)."""
+        out, self.downloads_expected = self.downloads_expected, []
+        return [frame for frame, _ in out]
 
     # -- status -------------------------------------------------------------------------
     @contextmanager
     def _watching_responses(self):
         self._doc_status.clear()
         self._last_doc_loader = None
-        enabled = False
-        if not self.target.crashed:  # a crashed tab answers nothing but the navigation that revives it
-            try:
-                self.target.call("Network.enable", maxTotalBufferSize=0, maxResourceBufferSize=0)
-                enabled = True
-            except (CDPError, CDPTimeout):
-                pass
+        self.watch_responses()
         try:
             yield
         finally:
-            if enabled:
-                try:
-                    self.target.call("Network.disable", timeout=2)
-                except (CDPError, CDPTimeout, ConnectionLost):
-                    pass
+            self.unwatch_responses()
+
+    def watch_responses(self) -> None:
+        """Hear the answers to documents (HTTP status; a navigation that became a download) until
+        the matching :meth:`unwatch_responses`; nests."""
+        self._watchers += 1
+        if self._watchers == 1 and not self.target.crashed:  # a crashed tab answers only its revival
+            try:  # not waited for: a page busy with its own script must not hold the command up
+                self.target.send("Network.enable", maxTotalBufferSize=0, maxResourceBufferSize=0)
+                self._network_on = True
+            except VerdexError:  # a closed tab: nothing to hear
+                pass
+
+    def unwatch_responses(self) -> None:
+        self._watchers = max(0, self._watchers - 1)
+        if self._watchers == 0 and self._network_on:
+            self._network_on = False
+            try:
+                self.target.drain_events()  # an abort heard before the domain goes quiet
+                self.target.send("Network.disable")
+            except VerdexError:
+                pass
+            self._answered.clear()
 
     def _status(self, url: str, loader: str | None) -> int | None:
         if urlparse(url).scheme not in ("http", "https"):
@@ -130,6 +158,10 @@ class Navigation:
                 self.stop_loading()
                 raise
             error = res.get("errorText")
+            if error == ABORTED and self._became_download(res.get("loaderId")):
+                self._doc_status.pop(res.get("loaderId") or "", None)
+                self._last_doc_loader = None  # the status is the page's that stays
+                return self._stayed(url)
             if error and not (error == HTTP_ERROR_PAGE and res.get("loaderId")):
                 raise NavigationFailed(f"Could not open {url}: {error}")
             return self._after_navigation(res.get("loaderId") is not None, res.get("loaderId"))
@@ -156,6 +188,21 @@ class Navigation:
             self._load_event.clear()
             self._guarded(lambda: self.target.call("Page.navigateToHistoryEntry", entryId=entries[index]["id"]))
             return self._after_navigation(True, None)
+
+    def _became_download(self, loader: str | None) -> bool:
+        self.target.drain_events()
+        return any(frame == self.frames.main_id and (loader is None or req == loader)
+                   for frame, req in self.downloads_expected)
+
+    def _stayed(self, url: str) -> dict:
+        """``open`` of a file the browser saves instead of showing: the tab stays where it was (the
+        session reports the download with this command)."""
+        self.frames.refresh()
+        info = self.info()
+        info["status"] = self._status(info["url"], "")
+        info["notes"] = [f"{url} is a file to save, not a page: the tab stays on {info['url']}."] + self.take_notes()
+        info["stayed"] = True
+        return info
 
     def _guarded(self, fn):
         try:

@@ -10,6 +10,7 @@ from typing import Callable
 
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, UsageError
 from .cdp import Target
+from . import download_watch
 from .dialogs import DialogAnswers
 from .frames import FrameRegistry, frame_url
 from .js_values import console_text, describe_exception, to_data
@@ -37,6 +38,10 @@ class Page(Navigation):
     _commits_at_start: int = 0
     _doc_status: dict = field(default_factory=dict)  # loader id -> HTTP status of the main document
     _last_doc_loader: str | None = None
+    _answered: dict = field(default_factory=dict)  # loader id -> (frame id, HTTP status) of documents answered
+    downloads_expected: list = field(default_factory=list)  # (frame id, loader id): navigations that became downloads
+    _watchers: int = 0  # watch_responses() nesting
+    _network_on: bool = False
     _reloads: dict = field(default_factory=dict)  # loader id made by 'reload' -> the loader it replaced
     _console: list | None = None  # console.* calls collected while an eval runs
     wait_worlds: dict = field(default_factory=dict)  # 'wait text': (frame id, loader id) -> isolated world
@@ -56,6 +61,8 @@ class Page(Navigation):
         t.on("Page.frameStoppedLoading", self._on_stopped)
         t.on("Page.javascriptDialogOpening", lambda **kw: self.dialogs.handle(self.target, **kw))
         t.on("Network.responseReceived", self._on_response)
+        t.on("Network.loadingFailed", self._on_failed)
+        t.on("Runtime.bindingCalled", self._on_binding)
         t.on("Runtime.consoleAPICalled", self._on_console)
         t.on("Page.frameNavigated", self.frames.on_frame_navigated)
         t.on("Page.frameNavigated", self._on_committed)
@@ -65,6 +72,7 @@ class Page(Navigation):
         t.call("Runtime.enable")
         t.call("DOM.enable")
         t.watch_crashes()  # 'page_crashed' instead of time-outs after a renderer crash
+        download_watch.install(t)
         try:
             t.call("Page.setLifecycleEventsEnabled", enabled=False)
         except CDPError:
@@ -81,6 +89,16 @@ class Page(Navigation):
         sink = self._console
         if sink is not None and len(sink) < 1000:
             sink.append({"type": type, "text": console_text(args or [])})
+
+    def _on_binding(self, name: str = "", **_):
+        if name == download_watch.BINDING:  # a click asked for a download (any frame of this tab)
+            self.downloads_expected.append((None, None))
+
+    def interrupt_scripts(self) -> None:
+        """Stop the script running in this tab and in its out-of-process frames (after Ctrl-C)."""
+        for target in {id(f.target): f.target for f in self.frames.all_frames()}.values():
+            if target.alive and not target.crashed:
+                target.interrupt_script()
 
     def take_notes(self) -> list[str]:
         out, self.notes = self.notes, []

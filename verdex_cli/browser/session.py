@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from dataclasses import dataclass, field
 
@@ -43,6 +44,8 @@ class Session:
     _last_tab: dict = field(default_factory=dict)  # context -> the tab that was current in it last
     _closed_contexts: set = field(default_factory=set)
     _reserved: dict = field(default_factory=dict)  # target id -> tab index of a browser tab not adopted yet
+    _watched: Page | None = None  # the tab whose document answers the running command hears
+    _command_started: float = 0.0
 
     @classmethod
     def start(cls, options: Options, init_script: str = "") -> "Session":
@@ -136,10 +139,14 @@ class Session:
                 continue
             entry = next((t for t in self._targets() if t.get("id") == info["targetId"]), None)
             if entry and entry.get("webSocketDebuggerUrl"):
-                page = self.add_page(entry["webSocketDebuggerUrl"], info["targetId"], context=known[info["openerId"]],
-                                     switch=False)
+                try:
+                    page = self.add_page(entry["webSocketDebuggerUrl"], info["targetId"],
+                                         context=known[info["openerId"]], switch=False)
+                    page.wait_for_load(min(self.options.timeout, 1.0))  # bounded: its URL once it has one
+                except ConnectionLost:  # it closed itself at once (a popup whose file became a download)
+                    self._forget_popup(info["targetId"])
+                    continue
                 new.append(page)
-                page.wait_for_load(min(self.options.timeout, 1.0))  # bounded: its URL once it has one
                 url = info.get("url", "")
                 try:  # the browser's view, which no pending navigation holds up
                     url = next((i.get("url", url) for i in self._browser().call("Target.getTargets")["targetInfos"]
@@ -148,6 +155,14 @@ class Session:
                     pass
                 self._tab_notes.append(f"A new tab opened: tab {page.index} ({url}). Switch with 'tab {page.index}'.")
         return new
+
+    def _forget_popup(self, target_id: str) -> None:
+        for key, page in list(self.pages.items()):
+            if page.target.id == target_id:
+                page.close()
+                del self.pages[key]
+                if self._page_counters.get(key[0]) == key[1] + 1:
+                    self._page_counters[key[0]] = key[1]  # its index was never shown
 
     def frame_target_ids(self, page: Page) -> list[str]:
         """Ids of the out-of-process frame targets inside ``page`` (any depth), parents first."""
@@ -173,7 +188,26 @@ class Session:
         way, so the next command runs on a settled page. Returns a sentence for the error message."""
         if kind not in ("timeout", "cancelled") or self.current not in self.pages:
             return ""
+        if kind == "cancelled":  # Ctrl-C between two calls: the page's script is stopped all the same
+            self.page.interrupt_scripts()
         return " The navigation under way was stopped." if self.page.stop_if_loading() else ""
+
+    def before_command(self) -> None:
+        """Before a command that may change a page: hear the current tab's document answers, so a
+        navigation that becomes a download is known to (see Navigation._on_failed)."""
+        self._end_watch()
+        self._command_started = time.monotonic()
+        for page in self.pages.values():  # downloads asked for between commands are not this one's to await
+            page.take_download_expectations()
+        page = self.pages.get(self.current)
+        if page is not None and page.target.alive:
+            page.watch_responses()
+            self._watched = page
+
+    def _end_watch(self) -> None:
+        page, self._watched = self._watched, None
+        if page is not None and page.target.alive:
+            page.unwatch_responses()
 
     def after_command(self) -> tuple[list[str], dict]:
         """What happened around the command, for its result: tabs the pages opened or closed,
@@ -184,6 +218,12 @@ class Session:
             self.discover()
         except VerdexError:
             pass  # the browser's own trouble is reported by the next command
+        if self.downloads is not None:
+            try:
+                self.downloads.sync(self._browser(), list(self.pages.values()), self._command_started)
+            except VerdexError:
+                pass
+        self._end_watch()
         notes += self._tab_notes
         self._tab_notes = []
         dialogs = self.dialogs.drain()

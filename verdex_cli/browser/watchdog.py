@@ -4,8 +4,12 @@ Run as ``python -m verdex_cli.browser.watchdog PROFILE -- CHROME ARGS...``.
 It starts Chrome in a process group of its own, prints Chrome's pid, then
 waits on its standard input.  When that pipe closes (verdex quit, crashed or
 was killed with SIGKILL) or Chrome exits, it kills Chrome's whole process
-group and removes the temporary profile.  This module imports nothing from
-the rest of the package so it starts fast.
+group and removes the temporary profile.
+
+``python -m verdex_cli.browser.watchdog --remove DIR`` only guards a folder
+(the session's private download folder): it removes DIR when its standard
+input closes, however verdex ended.  This module imports nothing from the
+rest of the package so it starts fast.
 """
 
 from __future__ import annotations
@@ -94,9 +98,32 @@ def remove_profile(profile: str) -> None:
     shutil.rmtree(profile, ignore_errors=True)
 
 
+def guard_folder(directory: str) -> int:
+    """Wait until verdex is gone (our stdin closes, or 'stop'), then remove ``directory``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the REPL
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    signal.signal(signal.SIGHUP, lambda *_: stopping.append(1))
+    try:
+        while not stopping:
+            try:
+                ready, _, _ = select.select([sys.stdin], [], [], 0.5)
+            except InterruptedError:  # pragma: no cover - signal during select
+                continue
+            if ready:
+                line = sys.stdin.readline()
+                if not line or line.strip() == "stop":
+                    break
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "--remove":
+        return guard_folder(argv[1])
     if "--" not in argv or argv.index("--") != 1:
-        print("usage: watchdog PROFILE -- CHROME ARGS...", file=sys.stderr)
+        print("usage: watchdog PROFILE -- CHROME ARGS...  |  watchdog --remove DIR", file=sys.stderr)
         return 2
     profile, cmd = argv[0], argv[2:]
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the REPL

@@ -44,6 +44,7 @@ class Workspace:
         if name not in READ_ONLY and self.session is not None:
             for page in list(self.session.pages.values()):
                 page.serial += 1
+            self.session.before_command()  # (hears navigations that become downloads)
 
     def ensure_session(self) -> Session:
         if self.session is None:
