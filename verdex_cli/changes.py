@@ -147,8 +147,7 @@ class LoadWatch:
             _hook(t)
             t.load_watch = self
             try:
-                t.call("Network.enable", timeout=min(page.timeout, 2.0), interrupt=False,
-                       maxTotalBufferSize=0, maxResourceBufferSize=0)
+                t.hold_network(wait=min(page.timeout, 2.0))  # shared with the answers a command hears
                 self.targets.append(t)
             except (CDPError, CDPTimeout, ConnectionLost):
                 t.load_watch = None
@@ -180,10 +179,7 @@ class LoadWatch:
             for t in self.targets:
                 if getattr(t, "load_watch", None) is self:
                     t.load_watch = None
-                try:
-                    t.call("Network.disable", timeout=2, interrupt=False)
-                except (CDPError, CDPTimeout, ConnectionLost):
-                    pass
+                t.release_network()
 
 
 def watch_loads(page) -> LoadWatch | None:

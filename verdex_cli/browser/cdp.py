@@ -18,7 +18,7 @@ import pychrome
 import pychrome.exceptions as pexc
 import websocket
 
-from ..errors import CDPError, CDPTimeout, ConnectionLost, PageCrashed
+from ..errors import CDPError, CDPTimeout, ConnectionLost, PageCrashed, VerdexError
 
 # pychrome logs a full traceback when the socket drops; we report it ourselves.
 logging.getLogger("pychrome").setLevel(logging.CRITICAL)
@@ -77,6 +77,7 @@ class Target:
         self._tab = _Tab(id=target_id, type=kind, webSocketDebuggerUrl=ws_url)
         self._handlers: dict[str, list[Callable[..., None]]] = {}
         self.crashed = False  # set by Inspector.targetCrashed; cleared by a navigation or reload
+        self._network_users = 0  # hold_network() callers: the domain is on while there is one
         try:
             self._start()
         except (websocket.WebSocketException, OSError) as exc:
@@ -158,6 +159,34 @@ class Target:
             tab._ws.send(json.dumps({"id": tab._cur_id, "method": method, "params": params}))
         except (websocket.WebSocketException, OSError, AttributeError) as exc:
             raise ConnectionLost(LOST) from exc
+
+    def hold_network(self, wait: float | None = None) -> None:
+        """Network events on for one more user (answers to documents, requests an action starts): the
+        first user enables the domain (waiting up to ``wait`` seconds for the answer, else not waiting),
+        the last one's release_network() disables it. Raises ConnectionLost, CDPError, CDPTimeout."""
+        self._network_users += 1
+        if self._network_users > 1:
+            return
+        try:
+            if wait is None:
+                self.send("Network.enable", maxTotalBufferSize=0, maxResourceBufferSize=0)
+            else:
+                self.call("Network.enable", timeout=wait, interrupt=False, maxTotalBufferSize=0,
+                          maxResourceBufferSize=0)
+        except VerdexError:
+            self._network_users -= 1
+            raise
+
+    def release_network(self) -> None:
+        """One user of hold_network() is done (never raises)."""
+        if self._network_users == 0:
+            return
+        self._network_users -= 1
+        if self._network_users == 0:
+            try:
+                self.send("Network.disable")
+            except VerdexError:
+                pass
 
     def interrupt_script(self) -> None:
         """Stop a runaway script in this target (handled off the page's main thread; a page that

@@ -91,7 +91,7 @@ class Navigation:
         self._watchers += 1
         if self._watchers == 1 and not self.target.crashed:  # a crashed tab answers only its revival
             try:  # not waited for: a page busy with its own script must not hold the command up
-                self.target.send("Network.enable", maxTotalBufferSize=0, maxResourceBufferSize=0)
+                self.target.hold_network()
                 self._network_on = True
             except VerdexError:  # a closed tab: nothing to hear
                 pass
@@ -102,9 +102,9 @@ class Navigation:
             self._network_on = False
             try:
                 self.target.drain_events()  # an abort heard before the domain goes quiet
-                self.target.send("Network.disable")
             except VerdexError:
                 pass
+            self.target.release_network()
             self._answered.clear()
 
     def _status(self, url: str, loader: str | None) -> int | None:
