@@ -17,7 +17,7 @@ from .browser.launch import endpoint_host, is_loopback
 from .browser.session import Options, Session
 from .browser.urls import normalize_url
 from .commands.context import Workspace
-from .errors import ExitStatus, UsageError, VerdexError, exit_status
+from .errors import ExitStatus, VerdexError, exit_status
 from .render import Renderer
 from .runner import Outcome, execute, failure, parse_all
 from .script_input import live_lines, read_script, script_lines  # noqa: F401 (app.read_script etc. stay importable)

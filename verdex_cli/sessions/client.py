@@ -178,7 +178,7 @@ def main(argv: list[str]) -> int:
     except VerdexError as exc:
         out.failure("--session " + name, exc.kind, exc.message)
         return exit_status(exc.kind)
-    except OSError as exc:  # the server went away between connect and answer
+    except OSError:  # the server went away between connect and answer
         out.failure("--session " + name, ErrorKind.NO_SESSION, names.NoSession(name).message)
         return ExitStatus.USAGE
     if live:

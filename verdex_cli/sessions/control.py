@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import socket
 import subprocess
 import sys
 import time
@@ -16,9 +15,9 @@ import typer
 
 from ..app import AppOptions, make_renderer, warn_remote_endpoint
 from ..cli import CHROME, CONNECT, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE
-from ..errors import ErrorKind, ExitStatus, UsageError, VerdexError, exit_status
+from ..errors import ExitStatus, UsageError, VerdexError, exit_status
 from ..render import Renderer
-from ..runner import Outcome, failure
+from ..runner import failure
 from ..sanitize import json_line
 from . import names, wire
 from .outcomes import from_wire
