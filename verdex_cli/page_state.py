@@ -36,8 +36,8 @@ class Shot:
 
 
 class PageState:
-    def __init__(self, prefix: str):
-        self.store = RefStore(prefix)
+    def __init__(self, prefix: str, numbers=None):
+        self.store = RefStore(prefix, numbers)  # numbers: the tab's numbering (browser/numbering.py)
         self.history: deque[Shot] = deque(maxlen=HISTORY)
         self.last: Snapshot | None = None  # the last snapshot shown or captured (for `find`)
 

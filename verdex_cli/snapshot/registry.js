@@ -32,7 +32,13 @@ const Registry = (() => {
   let run = null;               // per-snapshot caches
   let tierCount = [0, 0, 0];    // refs issued in the last snapshot, by tier
 
-  function init(start) { counter = Math.max(counter, start | 0); }
+  // Number on after `start` (the tab's highest number for this frame index). `renumber`: this
+  // document is new to the frame's numbering; refs this registry already holds (a document restored
+  // from the back/forward cache) were of an earlier visit and are forgotten: its elements get new ones.
+  function init(start, renumber) {
+    if (renumber && entries.size) reset(true);
+    counter = Math.max(counter, start | 0);
+  }
 
   function begin() {
     snapNo++;
