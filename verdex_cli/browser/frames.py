@@ -44,6 +44,7 @@ class Frame:
     detached: bool = False
     world_id: int | None = None
     world_loader: str | None = None
+    renumber: bool = False  # its document came back from the back/forward cache: its bridge numbers anew
 
 
 def origin_of(url: str) -> str:
@@ -158,9 +159,11 @@ class FrameRegistry:
         return bool(mine) and bool(main) and mine != main
 
     # -- events (pychrome thread) ---------------------------------------------
-    def on_frame_navigated(self, frame: dict | None = None, **_):
+    def on_frame_navigated(self, frame: dict | None = None, type: str = "", **_):  # noqa: A002 - CDP's name
         if not frame:
             return
+        if type == "BackForwardCacheRestore":
+            self._restored()
         fr = self.by_id.get(frame.get("id", ""))
         if fr is not None:
             fr.url = frame_url(frame)
@@ -192,20 +195,28 @@ class FrameRegistry:
             return None
         return found.get("loaderId", ""), frame_url(found)
 
+    def _restored(self) -> None:
+        """The page came back from the back/forward cache: its documents (and their bridges, with the
+        refs they hold) are those of an earlier visit. Every frame's bridge numbers its elements anew."""
+        for fr in list(self.by_id.values()):
+            fr.world_id, fr.renumber = None, True
+
     # -- isolated worlds -----------------------------------------------------------
     def world(self, fr: Frame) -> int:
         if fr.world_id is not None and fr.world_loader == fr.loader_id:
             return fr.world_id
+        if fr.index == 0 and self.numbers.came_back(0, fr.loader_id):
+            self._restored()  # in case the browser did not say so (see on_frame_navigated)
         res = fr.target.call("Page.createIsolatedWorld", frameId=fr.frame_id, worldName=WORLD_NAME,
                              grantUniveralAccess=False)
         ctx = res["executionContextId"]
         main = fr.loader_id if fr.index == 0 else self.main.loader_id
-        start, new_doc = self.numbers.start(fr.index, fr.loader_id, main, fr.url)
+        start, new_doc = self.numbers.start(fr.index, fr.loader_id, main, fr.url, again=fr.renumber)
         init = f"\n__verdexBridge.init({start}, {'true' if new_doc else 'false'});"
         out = fr.target.call("Runtime.evaluate", expression=self.init_script + init, contextId=ctx, returnByValue=True)
         if "exceptionDetails" in out:
             raise JSError("The snapshot bridge failed to load: " + out["exceptionDetails"].get("text", ""))
-        fr.world_id, fr.world_loader = ctx, fr.loader_id
+        fr.world_id, fr.world_loader, fr.renumber = ctx, fr.loader_id, False
         return ctx
 
     def eval(self, fr: Frame, expression: str, timeout: float | None = None, by_value: bool = True) -> dict:

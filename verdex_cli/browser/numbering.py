@@ -37,16 +37,22 @@ class RefNumbers:
         self.next_frame += 1
         return index
 
-    def start(self, frame: int, loader: str, main: str, url: str = "") -> tuple[int, bool]:
+    def start(self, frame: int, loader: str, main: str, url: str = "", again: bool = False) -> tuple[int, bool]:
         """A bridge is being set up for ``loader`` in ``frame``: (the number to continue after,
         whether the document is new to the frame's numbering -- a bridge that already holds refs
-        there, a document restored from the back/forward cache, must forget them)."""
+        there, a document restored from the back/forward cache, must forget them). ``again``: the
+        document is visited anew even if it is the frame's last one (a back/forward cache restore)."""
         high = self.high.get(frame, 0)
         docs = self.docs.setdefault(frame, [])
-        if docs and docs[-1].loader == loader:
+        if docs and docs[-1].loader == loader and not again:
             return high, False
         docs.append(Document(high + 1, loader, main, url))
         return high, True
+
+    def came_back(self, frame: int, loader: str) -> bool:
+        """Is ``loader`` an earlier document of the frame, not its last numbered one (a restore)?"""
+        docs = self.docs.get(frame, ())
+        return bool(docs) and docs[-1].loader != loader and any(d.loader == loader for d in docs)
 
     def note(self, frame: int, counter: int, url: str = "") -> None:
         """The frame's bridge has issued numbers up to ``counter``."""
