@@ -374,3 +374,56 @@ def test_same_key_moved_row_is_named_but_other_text_is_not(d, hints):
     assert out.message == f'Element button "Delete" (ref {gamma}) no longer exists. Take a new snapshot.'
     d.ok(f"click {succ.group(1)}")
     assert d.js("window.deleted") == ["keyed:Beta"]
+
+
+# -- the numbering owner and the store, without a browser ---------------------------------------------------
+
+def test_numbering_goes_on_per_frame_index_and_knows_each_numbers_document():
+    from verdex_cli.browser.numbering import RefNumbers
+
+    nums = RefNumbers()
+    assert [nums.new_frame_index() for _ in range(3)] == [0, 1, 2]
+    assert nums.start(1, "A", "M") == (0, True)
+    assert nums.start(1, "A", "M") == (0, False)  # a world recreated for the same document
+    nums.note(1, 4)
+    assert nums.start(1, "B", "M") == (4, True)   # the next document numbers on
+    nums.note(1, 6)
+    assert nums.start(1, "B", "M", again=True) == (6, True)  # restored from the back/forward cache
+    nums.note(1, 7)
+    assert [(d.loader, latest) for d, latest in (nums.document_of(1, n) for n in (1, 4, 5, 6, 7))] == [
+        ("A", False), ("A", False), ("B", False), ("B", False), ("B", True)]
+    assert nums.document_of(1, 8) is None and nums.document_of(2, 1) is None
+    assert nums.came_back(1, "A") and not nums.came_back(1, "B") and not nums.came_back(1, "C")
+    nums.reset(True, {1: ("B", "M")})  # --keep-counter: numbers go on, nothing earlier is known
+    assert nums.start(1, "B", "M") == (7, False) and nums.document_of(1, 3) is None
+    nums.reset(False, {1: ("B", "M")})
+    assert nums.start(1, "B", "M") == (0, False)
+    assert nums.new_frame_index() == 3  # frame indices are never handed out again
+
+
+def test_store_keeps_old_refs_navigated_for_good():
+    from verdex_cli.refs import RefStore
+    from verdex_cli.snapshot.model import FrameInfo, RefInfo, Snapshot
+
+    store = RefStore("c0p0")
+
+    def shot(loaders, refs):
+        infos = {r: RefInfo(r, "button", name, frame_of(r), 1) for r, name in refs.items()}
+        s = Snapshot(store.next_number(), "", {}, infos, [FrameInfo(i, "", "", False) for i in loaders])
+        store.record(s, loaders, set(loaders))
+
+    nums = store.numbers
+    nums.start(0, "M1", "M1"), nums.start(1, "F1", "M1")
+    nums.note(0, 2), nums.note(1, 1)
+    shot({0: "M1", 1: "F1"}, {"c0p0f0e1": "Top", "c0p0f0e2": "Go", "c0p0f1e1": "Keep my cart"})
+    nums.start(0, "M2", "M2")  # the main frame navigated: every frame's refs are of the old page
+    nums.note(0, 3)
+    shot({0: "M2"}, {"c0p0f0e3": "Top"})
+    for ref in ("c0p0f0e1", "c0p0f0e2", "c0p0f1e1"):
+        rec = store.get(ref)
+        assert rec.status == "navigated" and rec.retired, ref
+    assert store.get("c0p0f1e1").name == "Keep my cart"
+    assert store.get("c0p0f0e4") is None  # never issued
+    store.reset()
+    nums.reset(False, {0: ("M2", "M2")})
+    assert store.get("c0p0f0e1") is None  # reset-refs forgot them
