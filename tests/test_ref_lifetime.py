@@ -143,6 +143,29 @@ def test_frame_navigating_back_and_forth_numbers_on_every_time(d, site):
     assert clicks(d) == []
 
 
+def test_frame_that_moves_between_processes_numbers_on(d, site):
+    """The same-origin frame navigates itself to the other site (its own process) and back."""
+    s = open_lifetime(d, site)
+    fi = next(f["index"] for f in s.data["frames"] if f["url"] == site.url("widget-keep.html"))
+    hover = named(s, "Hover me", 0)
+    seen = set(refs_of(s, fi))
+    for url, title, cross in ((site.url("widget-delete.html", "b"), "Delete widget", True),
+                              (site.url("widget-keep.html"), "Keep widget", False)):
+        d.js(f"frameGo('same', {url!r})")
+        assert poll(lambda: (ask(d, "same") or {}).get("title") == title)
+        d.ok(f"hover {hover}")
+        s = d.ok("snapshot")
+        frame = next(f for f in s.data["frames"] if f["url"] == url)
+        assert frame["cross_origin"] is cross
+        assert frame["index"] == fi  # the frame keeps its index in another process
+        new = refs_of(s, fi)
+        assert new and min(n_of(r) for r in new) > max(n_of(r) for r in seen)
+        for ref in seen:
+            d.fail(f"click {ref}", "navigated")
+        seen |= set(new)
+    assert clicks(d) == []
+
+
 def test_frame_indices_are_never_reused(d, site):
     s1 = open_lifetime(d, site)
     indices = {f["index"] for f in s1.data["frames"]}

@@ -272,10 +272,14 @@ class FrameRegistry:
             fr.url = url
 
     def use_numbers(self, numbers: RefNumbers) -> None:
-        """Number on from ``numbers`` (the tab's, kept by its ref store across a new browser)."""
-        if numbers is not self.numbers:
-            numbers.absorb(self.numbers)
-            self.numbers = numbers
+        """Number on from ``numbers`` (the tab's, kept by its ref store across a new browser): every
+        bridge set up before from this registry's own numbering is set up again (numbering on)."""
+        if numbers is self.numbers:
+            return
+        numbers.absorb(self.numbers)
+        self.numbers = numbers
+        for fr in self.by_id.values():
+            fr.world_id, fr.renumber = None, True
 
     def reset_refs(self, keep_counter: bool) -> None:
         """Every frame's bridge forgets its refs (numbering restarts unless ``keep_counter``)."""

@@ -81,12 +81,8 @@ class RefNumbers:
         self.docs = {fi: [Document(self.high.get(fi, 0) + 1, loader, main)] for fi, (loader, main) in current.items()}
 
     def absorb(self, other: "RefNumbers") -> None:
-        """Take over what ``other`` (another registry of the same tab) handed out."""
+        """Hand out nothing ``other`` (another registry of the same tab) handed out: its frame
+        indices and numbers. Its documents are not taken: their bridges are set up again."""
         self.next_frame = max(self.next_frame, other.next_frame)
         for fi, h in other.high.items():
             self.note(fi, h)
-        for fi, docs in other.docs.items():
-            mine = self.docs.setdefault(fi, [])
-            known = {(d.first, d.loader) for d in mine}
-            mine.extend(d for d in docs if (d.first, d.loader) not in known)
-            mine.sort(key=lambda d: d.first)
