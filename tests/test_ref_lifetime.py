@@ -348,10 +348,11 @@ def hints(d):
 
 
 def delete_in(snap, row: int, list_no: int) -> str:
-    """The ref of the Delete button in row ``row`` of list ``list_no`` (0 plain, 1 keyed, 2 position-keyed)."""
+    """The ref of the Delete button in row ``row`` of list ``list_no`` (0 plain, 1 keyed, 2 position-keyed,
+    3 position-keyed button)."""
     refs = [r for r in re.findall(r"\[ref=(c\d+p\d+f\d+e\d+)\]", snap.data["text"])
             if snap.data["refs"][r]["name"] == "Delete"]
-    assert len(refs) == 9
+    assert len(refs) == 12
     return refs[list_no * 3 + row]
 
 
@@ -366,12 +367,19 @@ def test_rows_shifted_by_position_get_no_hint(d, hints):
     assert d.js("window.deleted") == []
 
 
-def test_a_positional_key_with_another_row_text_gets_no_hint(d, hints):
-    beta = delete_in(hints, 1, 2)
-    d.js("lists.poskey(['Beta', 'Gamma', 'Delta'])")  # data-key 1 now holds Gamma
+@pytest.mark.parametrize("list_no, name", [(2, "poskey"), (3, "btnkey")])
+def test_a_positional_key_with_another_row_text_gets_no_hint(d, hints, list_no, name):
+    beta = delete_in(hints, 1, list_no)
+    d.js(f"lists.{name}(['Beta', 'Gamma', 'Delta'])")  # key 1 (on the row, or the button) now holds Gamma
     out = d.fail(f"click {beta}", "removed")
     assert out.message == f'Element button "Delete" (ref {beta}) no longer exists. Take a new snapshot.'
+    d.js(f"lists.{name}(['Alpha', 'Beta', 'Gamma'])")  # back as it was: the same key and row text again
+    out = d.fail(f"click {beta}", "removed")
+    succ = re.search(r"is in its place: (c\d+p\d+f\d+e\d+)\.", out.message)
+    assert succ, out.message
     assert d.js("window.deleted") == []
+    d.ok(f"click {succ.group(1)}")
+    assert d.js("window.deleted") == [f"{name}:Beta"]
 
 
 def test_same_key_and_same_text_is_named_and_reaches_that_record(d, hints):

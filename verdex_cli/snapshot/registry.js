@@ -27,7 +27,7 @@ const Registry = (() => {
   let counter = 0;              // last number issued in this document
   let floor = 0;                // numbers up to here were forgotten by reset-refs --keep-counter
   let refOf = new WeakMap();    // element -> n
-  let entries = new Map();      // n -> {el, seen, sig, tag, inShadow}
+  let entries = new Map();      // n -> {el, seen, sig, parent, tag, inShadow}
   let snapNo = 0;               // snapshots taken of this document
   let run = null;               // per-snapshot caches
   let tierCount = [0, 0, 0];    // refs issued in the last snapshot, by tier
@@ -65,11 +65,12 @@ const Registry = (() => {
     if (n === undefined) { n = ++counter; refOf.set(el, n); }
     let e = entries.get(n);
     if (e === undefined) {
-      e = { el, seen: 0, sig: '', tag: el.localName, inShadow: Aria.rootOf(el) !== document };
+      e = { el, seen: 0, sig: '', parent: null, tag: el.localName, inShadow: Aria.rootOf(el) !== document };
       entries.set(n, e);
     }
     e.seen = snapNo;
     e.sig = identity(el);
+    e.parent = el.parentElement;  // its row, should it be taken out of it alone (see rowText)
     return n;
   }
 
@@ -230,22 +231,25 @@ const Registry = (() => {
     return { key, stable };
   }
 
-  function isRow(n) {
+  // a list item by tag or role; above the element also anything with a key attribute
+  function isRow(n, above) {
     if (ITEM_TAGS.has(n.localName)) return true;
     const role = n.getAttribute('role');
     if (role !== null && ITEM_ROLES.has(role)) return true;
-    for (const k of n.getAttributeNames()) if (KEY_SET.has(k)) return true;
+    if (above) for (const k of n.getAttributeNames()) if (KEY_SET.has(k)) return true;
     return false;
   }
 
-  // The text of an element's row: its list item (itself or an ancestor a few levels up), else its parent.
-  function rowText(el) {
-    let row = null;
-    for (let node = el, d = 0; node && node.nodeType === 1 && d < ITEM_DEPTH; node = node.parentElement, d++) {
-      if (isRow(node)) { row = node; break; }
+  // The text of an element's row: the list item it is or sits in (a few levels up), else its parent's.
+  // (A key on the element itself does not make it its own row: its row says which record it is.)
+  // `parent`: where the last snapshot saw it, for an element since taken out of its parent alone.
+  function rowText(el, parent) {
+    const up = el.parentElement || parent || null;
+    let row = isRow(el, false) ? el : null;
+    for (let node = up, d = 1; !row && node && d < ITEM_DEPTH; node = node.parentElement, d++) {
+      if (isRow(node, true)) row = node;
     }
-    row = row || el.parentElement || el;
-    return (row.textContent || '').replace(/\s+/g, ' ').trim();
+    return ((row || up || el).textContent || '').replace(/\s+/g, ' ').trim();
   }
 
   function collect(tag, deep) {
@@ -272,7 +276,7 @@ const Registry = (() => {
     if (e === undefined || e.el.isConnected) return [];
     const was = recordOf(e.sig);
     if (!was.key) return [];
-    const text = rowText(e.el);
+    const text = rowText(e.el, e.parent);
     const out = [];
     for (const el of collect(e.tag, e.inShadow)) {
       if (el === e.el || !el.isConnected) continue;
