@@ -41,11 +41,8 @@ def main() -> int:
         elements = page.evaluate("document.getElementsByTagName('*').length")
         times, snap = [], None
         for _ in range(args.runs):
-            for fr in page.frames.all_frames():
-                if fr.world_id is not None:
-                    page.frames.eval(fr, "__verdexBridge.reset(false)")
-                fr.issued.clear()
-            state = PageState(page.prefix)
+            page.frames.reset_refs(keep_counter=False)
+            state = PageState(page.prefix, page.frames.numbers)
             t0 = time.perf_counter()
             snap, _ = state.snapshot(page, fresh=True)
             times.append(time.perf_counter() - t0)

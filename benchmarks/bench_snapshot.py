@@ -43,11 +43,8 @@ def bench_verdex(url: str, runs: int, chrome_path: str) -> dict:
         times, text, snap = [], "", None
         for _ in range(runs):
             # a fresh store and a reset ref registry each run: nothing cached
-            for fr in page.frames.all_frames():
-                if fr.world_id is not None:
-                    page.frames.eval(fr, "__verdexBridge.reset(false)")
-                fr.issued.clear()
-            state = PageState(page.prefix)
+            page.frames.reset_refs(keep_counter=False)
+            state = PageState(page.prefix, page.frames.numbers)
             t0 = time.perf_counter()
             snap, _ = state.snapshot(page, fresh=True)
             times.append(time.perf_counter() - t0)

@@ -118,8 +118,11 @@ def test_killed_browser_is_browser_lost_and_relaunch_starts_a_new_one(own_browse
     # refs of the old browser are stale, not a crash and not a different element
     fail(ctx, "click c0p0f0e2", ErrorKind.NAVIGATED)
     assert "has been closed" in fail(ctx, "click c0p1f0e2", ErrorKind.PAGE_MISMATCH).message
-    assert "Add to cart" in ok(ctx, "snapshot").data["text"]
-    ok(ctx, "click c0p0f0e2")
+    snap = ok(ctx, "snapshot").data
+    assert "Add to cart" in snap["text"]
+    fail(ctx, "click c0p0f0e2", ErrorKind.NAVIGATED)  # the new browser's page numbers on: never the old string
+    assert "c0p0f0e2" not in snap["refs"]
+    ok(ctx, "click " + next(r for r, i in snap["refs"].items() if i["name"] == "Add to cart"))
 
 
 def test_the_repl_survives_a_lost_browser(own_browser_ctx):

@@ -148,14 +148,18 @@ def test_keyed_rerender_removed_names_successor_that_then_works(page):
     d.fail(f"click {old}", "removed")
 
 
-def test_rerender_that_moves_the_item_names_no_successor(page):
+def test_rerender_that_moves_the_item_still_names_the_same_record(page):
     d = page
     snap = d.ok("snapshot")
     old = ref_named(snap, "Entry 3")
-    d.js("lists.render(2)")  # entry 3 is now the first row: not in the old one's place
+    d.js("lists.render(2)")  # entry 3 (data-key 3, same text) is now the first row: the same record, moved
     out = d.fail(f"click {old}", "removed")
-    assert out.message == f'Element button "Entry 3" (ref {old}) no longer exists. Take a new snapshot.'
+    m = re.fullmatch(r'Element button "Entry 3" \(ref (\S+)\) no longer exists\. '
+                     r'A new button "Entry 3" is in its place: (c\d+p\d+f\d+e\d+)\. Take a new snapshot\.', out.message)
+    assert m and m.group(1) == old, out.message
     assert d.js("window.log") == []
+    d.ok(f"click {m.group(2)}")
+    assert d.js("window.log.splice(0)") == [["rendered", 3]]
 
 
 def test_several_successors_are_all_named(page):

@@ -235,12 +235,19 @@ def test_store_completions_and_live_count():
 
 def test_store_frame_navigation_drops_only_that_frames_refs():
     store = RefStore("c0p0")
+    numbers = store.numbers  # what the frames' bridges would tell it (browser/numbering.py)
+    numbers.start(0, "L0", "L0"), numbers.start(1, "F1a", "L0")
+    numbers.note(0, 1), numbers.note(1, 1)
     record(store, {"c0p0f0e1": ("button", "Top"), "c0p0f1e1": ("button", "Inner")}, {0: "L0", 1: "F1a"})
-    # frame 1 now shows another document
-    record(store, {"c0p0f0e1": ("button", "Top"), "c0p0f1e1": ("link", "Other")}, {0: "L0", 1: "F1b"})
-    inner = store.get("c0p0f1e1")
-    assert (inner.role, inner.name, inner.first_seen) == ("link", "Other", 2)  # a new record, not a rename
+    # frame 1 now shows another document: it numbers on
+    assert numbers.start(1, "F1b", "L0") == (1, True)
+    numbers.note(1, 2)
+    record(store, {"c0p0f0e1": ("button", "Top"), "c0p0f1e2": ("link", "Other")}, {0: "L0", 1: "F1b"})
+    inner = store.get("c0p0f1e2")
+    assert (inner.role, inner.name, inner.first_seen) == ("link", "Other", 2)
     assert inner.history == ['issued in snapshot #2 as link "Other"']
+    old = store.get("c0p0f1e1")  # let go of, still known as of the earlier document
+    assert (old.status, old.loader, old.retired, old.role, old.name) == ("navigated", "F1a", "L0", "button", "Inner")
     assert store.get("c0p0f0e1").first_seen == 1
 
 

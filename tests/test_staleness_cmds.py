@@ -245,7 +245,7 @@ def test_diff_across_navigation_does_not_pair_different_elements(driver, demo):
     driver.ok("open " + demo.url("shop.html"))
     s2 = driver.ok("snapshot")
     assert s1.data["refs"]["c0p0f0e2"]["name"] == "Button 1"
-    assert s2.data["refs"]["c0p0f0e2"]["name"] == "Add to cart"
+    assert not set(s1.data["refs"]) & set(s2.data["refs"])  # the new document numbers on: no string is shared
     d = driver.ok("diff").data
     assert d["changed"] == []  # another document: nothing pairs up, not even the headings
     assert {r["ref"] for r in d["added"] if r["ref"]} == set(s2.data["refs"])

@@ -37,8 +37,8 @@ class Shot:
 
 
 class PageState:
-    def __init__(self, prefix: str):
-        self.store = RefStore(prefix)
+    def __init__(self, prefix: str, numbers=None):
+        self.store = RefStore(prefix, numbers)  # numbers: the tab's numbering (browser/numbering.py)
         self.history: deque[Shot] = deque(maxlen=HISTORY)
         self.last: Snapshot | None = None  # the last snapshot shown or captured (for `find`)
         self.told_no_baseline: str | None = None  # the document whose actions were told "no snapshot yet"

@@ -11,6 +11,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from .browser.numbering import RefNumbers
 from .errors import RefError
 from .gc_pause import gc_paused
 from .snapshot.model import RefInfo, Snapshot
@@ -86,6 +87,7 @@ class RefRecord:
     shown: bool = True
     status: str = "live"  # live | changed | removed | hidden | navigated
     history: list[str] = field(default_factory=list)
+    retired: str = ""  # of an earlier document of its frame: the main frame's document when it was issued
 
     def log(self, line: str) -> None:
         """Add to the history, keeping its first line and the most recent ones."""
@@ -96,6 +98,7 @@ class RefRecord:
 
 HISTORY = 30        # history lines kept per ref
 TOMB_NAMES = 5000   # tombstones that still know the role and name of their element
+RETIRED_NAMES = 5000  # refs of earlier documents that still know the role and name of their element
 
 
 class RefStore:
@@ -105,10 +108,16 @@ class RefStore:
     long-gone element (see snapshot/registry.js) its record here becomes a tombstone -- one bit per
     frame and ref number, plus role and name for the most recent TOMB_NAMES -- so the ref still
     resolves to `removed`, never to `unknown_ref`.
+
+    A frame's refs are let go of when it shows another document; since numbers only grow per frame
+    index in a tab (``numbers``, shared with the tab's frame registry: browser/numbering.py), each
+    such ref is still known to be of an earlier document and reports `navigated` for good.
     """
 
-    def __init__(self, prefix: str):
+    def __init__(self, prefix: str, numbers: RefNumbers | None = None):
         self.prefix = prefix
+        self.numbers = numbers if numbers is not None else RefNumbers()
+        self.retired_names: OrderedDict[str, tuple[str, str]] = OrderedDict()
         self.records: dict[str, RefRecord] = {}
         self.tombs: dict[int, bytearray] = {}           # frame -> bitmap of dropped ref numbers
         self.tomb_names: OrderedDict[str, tuple[str, str]] = OrderedDict()
@@ -130,14 +139,13 @@ class RefStore:
         # (a new main document takes every frame's refs with it)
         old_main = self.frame_loaders.get(0)
         if 0 in captured_frames and old_main is not None and old_main != loaders.get(0):
-            self.records.clear()
+            self._retire(list(self.records))
             self.frame_loaders.clear()
             self._clear_tombs(None)
         for fi in captured_frames:
             old = self.frame_loaders.get(fi)
             if old is not None and old != loaders.get(fi):
-                for key in [k for k, r in self.records.items() if r.frame == fi]:
-                    del self.records[key]
+                self._retire([k for k, r in self.records.items() if r.frame == fi])
                 self._clear_tombs(fi)
         self.frame_loaders.update({fi: loaders[fi] for fi in captured_frames})
         self.frame_urls.update({f.index: f.url for f in snap.frames})
@@ -224,6 +232,37 @@ class RefStore:
             rec.role, rec.name, rec.status, rec.shown = role, name, "live", True
         return rec
 
+    # -- refs of earlier documents -------------------------------------------
+    def _retire(self, refs: list[str]) -> None:
+        """Let go of the records of a document its frame has left (they stay `navigated`: see `get`)."""
+        names = self.retired_names
+        for ref in refs:
+            rec = self.records.pop(ref)
+            names[ref] = (rec.role, rec.name)
+        while len(names) > RETIRED_NAMES:
+            names.popitem(last=False)
+
+    def retired(self, ref: str) -> RefRecord | None:
+        """A ref issued for an earlier document of its frame (by the tab's numbering) and no longer
+        recorded, as a record of status 'navigated'; None for a number of the frame's latest document
+        or one never issued."""
+        m = REF_RE.match(ref)
+        if m is None or not ref.startswith(self.prefix + "f"):
+            return None
+        frame, n = int(m.group(3)), int(m.group(4))
+        found = self.numbers.document_of(frame, n)
+        if found is None:
+            return None
+        doc, latest = found
+        current_main = self.frame_loaders.get(0)
+        if latest and (frame == 0 or not current_main or doc.main == current_main):
+            return None  # of the document the frame shows now: never recorded, or let go of by reset-refs
+        role, name = self.retired_names.get(ref, ("", ""))
+        rec = RefRecord(ref, role, name, frame, doc.loader, 1, 0, 0, status="navigated", retired=doc.main or "-")
+        where = f" ({doc.url})" if doc.url else ""
+        rec.history.append(f"issued for an earlier document of frame f{frame}{where}; navigated")
+        return rec
+
     # -- tombstones ---------------------------------------------------------
     def _bury(self, frame: int, numbers: list[int]) -> None:
         bits = self.tombs.setdefault(frame, bytearray())
@@ -277,6 +316,7 @@ class RefStore:
     def reset(self) -> None:
         self._clear_tombs(None)
         self.records.clear()
+        self.retired_names.clear()
         self.last_snapshot_at = None
         self.frame_loaders.clear()
 
@@ -285,6 +325,8 @@ class RefStore:
         rec = self.records.get(ref)
         if rec is None and self.tombs:
             rec = self.tombstone(ref)
+        if rec is None:
+            rec = self.retired(ref)
         return rec
 
     def live_count(self) -> int:

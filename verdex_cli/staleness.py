@@ -4,7 +4,8 @@ Action resolution (`resolve.locate`), `refs`, `inspect` and `wait REF` all ask t
 ref store (`RefStore.set_status`) is the only place that writes the answer down. The checks, in the
 contract's order after the ref's scope was checked:
 
-- navigated: the ref's frame (or the main frame, for a ref of any frame) shows another document;
+- navigated: the ref's frame (or the main frame, for a ref of any frame) shows another document, or
+  the ref is of a document its frame already left (`RefRecord.retired`: navigated for good);
 - removed: its frame is gone, or the page's registry says the element left the document;
 - unknown: the page's registry never issued it (it was reset);
 - changed: the role changed, the name changed significantly (see `refs.name_change`), or an identity
@@ -43,6 +44,14 @@ def _where(page: Page, old_loader: str, new_loader: str, url: str) -> str:
     return "the page was reloaded" if reloaded and reloaded(old_loader, new_loader) else f"now at {url}"
 
 
+def _retired_where(page: Page, rec: RefRecord, main_now: tuple[str, str] | None) -> str:
+    if main_now is not None and (rec.frame == 0 or rec.retired != main_now[0]):
+        return _where(page, rec.retired, *main_now)
+    fr = page.frames.get(rec.frame)
+    url = fr.url if fr is not None else page.frames.main.url
+    return f"now at {url}"
+
+
 def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = False) -> dict[str, Verdict]:
     """The verdict for each record (by ref), written into the store. ``detail``: ask the page for the
     full description of each live element (tag, attributes, box, states), as actions and `inspect` need;
@@ -54,7 +63,9 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
     new_main = main_now is not None and main_then is not None and main_now[0] != main_then
     by_frame: dict[int, list[RefRecord]] = {}
     for rec in recs:
-        if new_main and rec.frame != 0:  # a new main document takes every child frame's refs with it
+        if rec.retired:  # of a document its frame left: whatever the frame shows now
+            verdicts[rec.ref] = Verdict(NAVIGATED, _retired_where(page, rec, main_now))
+        elif new_main and rec.frame != 0:  # a new main document takes every child frame's refs with it
             verdicts[rec.ref] = Verdict(NAVIGATED, _where(page, main_then, *main_now))
         else:
             by_frame.setdefault(rec.frame, []).append(rec)

@@ -2,13 +2,14 @@
 
 A frame keeps the index it got when first seen for as long as it exists.
 Each frame document gets one isolated world (created lazily, recreated when
-the frame's document -- its loader id -- changes).  Cross-origin frames
+the frame's document -- its loader id -- changes); its bridge numbers refs on
+from the tab's numbering (numbering.py), never from 1.  Cross-origin frames
 living in their own renderer are reached through their own DevTools target.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
@@ -16,6 +17,7 @@ from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from .cdp import Target
 from .js_values import describe_exception
 from .launch import list_targets
+from .numbering import RefNumbers
 
 if TYPE_CHECKING:  # pragma: no cover
     from .page import Page
@@ -42,8 +44,7 @@ class Frame:
     detached: bool = False
     world_id: int | None = None
     world_loader: str | None = None
-    # highest ref number issued per document, so a recreated world never reuses one
-    issued: dict[str, int] = field(default_factory=dict)
+    renumber: bool = False  # its document came back from the back/forward cache: its bridge numbers anew
 
 
 def origin_of(url: str) -> str:
@@ -58,7 +59,7 @@ class FrameRegistry:
         self.page = page
         self.by_id: dict[str, Frame] = {}
         self.by_index: dict[int, Frame] = {}
-        self._next = 0
+        self.numbers = RefNumbers()  # frame indices and ref numbers handed out in this tab (numbering.py)
         self._oopif_targets: dict[str, Target] = {}
         self.main_id = ""
         self.structure_events = 0  # frames detached (or swapped process) so far: the snapshot cache checks it
@@ -69,8 +70,7 @@ class FrameRegistry:
     def ensure(self, frame_id: str, target: Target, parent: int | None, oopif: bool = False) -> Frame:
         fr = self.by_id.get(frame_id)
         if fr is None or fr.detached:
-            fr = Frame(self._next, frame_id, target, parent, oopif=oopif)
-            self._next += 1
+            fr = Frame(self.numbers.new_frame_index(), frame_id, target, parent, oopif=oopif)
             self.by_id[frame_id] = fr
             self.by_index[fr.index] = fr
         else:
@@ -159,9 +159,11 @@ class FrameRegistry:
         return bool(mine) and bool(main) and mine != main
 
     # -- events (pychrome thread) ---------------------------------------------
-    def on_frame_navigated(self, frame: dict | None = None, **_):
+    def on_frame_navigated(self, frame: dict | None = None, type: str = "", **_):  # noqa: A002 - CDP's name
         if not frame:
             return
+        if type == "BackForwardCacheRestore":
+            self._restored()
         fr = self.by_id.get(frame.get("id", ""))
         if fr is not None:
             fr.url = frame_url(frame)
@@ -193,19 +195,28 @@ class FrameRegistry:
             return None
         return found.get("loaderId", ""), frame_url(found)
 
+    def _restored(self) -> None:
+        """The page came back from the back/forward cache: its documents (and their bridges, with the
+        refs they hold) are those of an earlier visit. Every frame's bridge numbers its elements anew."""
+        for fr in list(self.by_id.values()):
+            fr.world_id, fr.renumber = None, True
+
     # -- isolated worlds -----------------------------------------------------------
     def world(self, fr: Frame) -> int:
         if fr.world_id is not None and fr.world_loader == fr.loader_id:
             return fr.world_id
+        if fr.index == 0 and self.numbers.came_back(0, fr.loader_id):
+            self._restored()  # in case the browser did not say so (see on_frame_navigated)
         res = fr.target.call("Page.createIsolatedWorld", frameId=fr.frame_id, worldName=WORLD_NAME,
                              grantUniveralAccess=False)
         ctx = res["executionContextId"]
-        start = fr.issued.get(fr.loader_id, 0)
-        out = fr.target.call("Runtime.evaluate", expression=self.init_script + f"\n__verdexBridge.init({start});",
-                             contextId=ctx, returnByValue=True)
+        main = fr.loader_id if fr.index == 0 else self.main.loader_id
+        start, new_doc = self.numbers.start(fr.index, fr.loader_id, main, fr.url, again=fr.renumber)
+        init = f"\n__verdexBridge.init({start}, {'true' if new_doc else 'false'});"
+        out = fr.target.call("Runtime.evaluate", expression=self.init_script + init, contextId=ctx, returnByValue=True)
         if "exceptionDetails" in out:
             raise JSError("The snapshot bridge failed to load: " + out["exceptionDetails"].get("text", ""))
-        fr.world_id, fr.world_loader = ctx, fr.loader_id
+        fr.world_id, fr.world_loader, fr.renumber = ctx, fr.loader_id, False
         return ctx
 
     def eval(self, fr: Frame, expression: str, timeout: float | None = None, by_value: bool = True) -> dict:
@@ -256,21 +267,32 @@ class FrameRegistry:
     def note_issued(self, fr: Frame, counter: int, url: str | None = None) -> None:
         """The bridge of ``fr`` has issued ref numbers up to ``counter`` in its current document
         (and, from a capture, reports the document's URL)."""
-        fr.issued[fr.loader_id] = max(fr.issued.get(fr.loader_id, 0), counter)
+        self.numbers.note(fr.index, counter, url or "")
         if url:
             fr.url = url
 
+    def use_numbers(self, numbers: RefNumbers) -> None:
+        """Number on from ``numbers`` (the tab's, kept by its ref store across a new browser): every
+        bridge set up before from this registry's own numbering is set up again (numbering on)."""
+        if numbers is self.numbers:
+            return
+        numbers.absorb(self.numbers)
+        self.numbers = numbers
+        for fr in self.by_id.values():
+            fr.world_id, fr.renumber = None, True
+
     def reset_refs(self, keep_counter: bool) -> None:
         """Every frame's bridge forgets its refs (numbering restarts unless ``keep_counter``)."""
+        current = {}
         for fr in self.all_frames():
             if fr.world_id is None:
                 continue
             try:
                 self.eval(fr, f"__verdexBridge.reset({'true' if keep_counter else 'false'})")
+                current[fr.index] = (fr.world_loader or "", self.main.loader_id)
             except (CDPError, CDPTimeout, JSError, ConnectionLost):
                 fr.world_id = None
-            if not keep_counter:
-                fr.issued.clear()
+        self.numbers.reset(keep_counter, current)
 
     def forget_connections(self) -> None:
         """Drop cached world ids and cross-origin frame connections (rebuilt on demand)."""

@@ -63,7 +63,9 @@ class Workspace:
         if state is None:
             for gone in [k for k in self.states if k not in session.pages]:
                 del self.states[gone]
-            state = self.states[key] = PageState(session.page.prefix)
+            state = self.states[key] = PageState(session.page.prefix, session.page.frames.numbers)
+        else:  # a tab that outlived its browser ('relaunch') numbers on where the old one stopped
+            session.page.frames.use_numbers(state.store.numbers)
         return state
 
     def peek_state(self) -> PageState | None:

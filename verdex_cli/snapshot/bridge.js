@@ -27,7 +27,11 @@ const __verdexBridge = (() => {
   // has another window, so the cached id is not used for it.
   const ownerFrames = new WeakMap();
   const EL = Incremental.EL;        // node -> its element, for patches (incremental.js)
-  const init = Registry.init;
+  // Number refs on after `start`; `renumber`: a document new to the frame's numbering (see Registry.init).
+  function init(start, renumber) {
+    if (renumber) Incremental.forget();
+    Registry.init(start, renumber);
+  }
   const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
   // Node identity for what has no ref, so a comparison can tell the same DOM node from another one
   // with the same text (delta.py): a node without a ref carries `i` (its element's number here); a

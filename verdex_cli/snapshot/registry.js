@@ -3,9 +3,9 @@
 //
 // - `refOf` (WeakMap) maps an element to its number for as long as the element exists: the same
 //   element always gets the same number, also after it was away for a while.
-// - `entries` maps a number to what the last snapshot that showed it saw: the element, its identity
-//   (the attributes that say *which* item it is) and its place among its siblings. An entry is kept
-//   while its element is connected or was seen in the last KEEP snapshots; older disconnected
+// - `entries` maps a number to what the last snapshot that showed it saw: the element and its
+//   identity (the attributes that say *which* item it is). An entry is kept while its element is
+//   connected or was seen in the last KEEP snapshots; older disconnected
 //   elements are dropped (memory stays bounded) and reported once as `gone`, so the caller can keep
 //   a tombstone. A dropped number still classifies as `removed` here: it is at most `counter`.
 const Registry = (() => {
@@ -27,12 +27,18 @@ const Registry = (() => {
   let counter = 0;              // last number issued in this document
   let floor = 0;                // numbers up to here were forgotten by reset-refs --keep-counter
   let refOf = new WeakMap();    // element -> n
-  let entries = new Map();      // n -> {el, seen, sig, place, tag}
+  let entries = new Map();      // n -> {el, seen, sig, parent, tag, inShadow}
   let snapNo = 0;               // snapshots taken of this document
   let run = null;               // per-snapshot caches
   let tierCount = [0, 0, 0];    // refs issued in the last snapshot, by tier
 
-  function init(start) { counter = Math.max(counter, start | 0); }
+  // Number on after `start` (the tab's highest number for this frame index). `renumber`: this
+  // document is new to the frame's numbering; refs this registry already holds (a document restored
+  // from the back/forward cache) were of an earlier visit and are forgotten: its elements get new ones.
+  function init(start, renumber) {
+    if (renumber && entries.size) reset(true);
+    counter = Math.max(counter, start | 0);
+  }
 
   function begin() {
     snapNo++;
@@ -59,12 +65,12 @@ const Registry = (() => {
     if (n === undefined) { n = ++counter; refOf.set(el, n); }
     let e = entries.get(n);
     if (e === undefined) {
-      e = { el, seen: 0, sig: '', place: '', tag: el.localName, inShadow: Aria.rootOf(el) !== document };
+      e = { el, seen: 0, sig: '', parent: null, tag: el.localName, inShadow: Aria.rootOf(el) !== document };
       entries.set(n, e);
     }
     e.seen = snapNo;
     e.sig = identity(el);
-    e.place = placeOf(el);
+    e.parent = el.parentElement;  // its row, should it be taken out of it alone (see rowText)
     return n;
   }
 
@@ -175,15 +181,6 @@ const Registry = (() => {
     return own + itemSig(el, own);
   }
 
-  // Its index among same-tag siblings, its parent's, and the tags up to its grandparent.
-  function placeOf(el) {
-    const p = el.parentNode;
-    if (!p || p.nodeType !== 1) return el.localName + '#' + indexOf(el) + '<' + (p ? p.nodeType : '-');
-    const gp = p.parentNode;
-    return el.localName + '#' + indexOf(el) + '<' + p.localName + '#' + indexOf(p) + '<'
-      + (gp ? (gp.nodeType === 1 ? gp.localName : gp.nodeType) : '-');
-  }
-
   // What identity attribute differs between the snapshot and now ('' when none).
   function identityChange(n) {
     const e = entries.get(n);
@@ -212,7 +209,49 @@ const Registry = (() => {
     return m;
   }
 
-  // ---- successors: a removed element's look-alike in the same place (a re-render) -------------
+  // ---- successors: the same record, rendered anew (a re-render) ------------------------------
+  // A successor is named only for the same record: the same key (an attribute that names the record,
+  // on the element or its list item -- never a position such as data-index) and the same text in its
+  // row (its list item, else its parent). Without a key there is no successor.
+  const RECORD_KEY = /^(?:id|key|row-id|data-(?:testid|test-id|test|cy|qa|key|id|row-key|[\w-]+-(?:id|key)))$/;
+  const POSITIONAL = new Set(['item index', 'data-index', 'aria-posinset', 'aria-rowindex', 'row-index',
+    'data-row-index', 'data-rowindex', 'data-item-index']);
+
+  // (record key lines, identity lines without positions) of an identity signature
+  function recordOf(sig) {
+    let key = '';
+    let stable = '';
+    for (const line of sig.split('\n')) {
+      if (!line) continue;
+      const k = line.slice(line.startsWith('item:') ? 5 : 0, line.indexOf('='));
+      if (POSITIONAL.has(k)) continue;
+      stable += line + '\n';
+      if (RECORD_KEY.test(k)) key += line + '\n';
+    }
+    return { key, stable };
+  }
+
+  // a list item by tag or role; above the element also anything with a key attribute
+  function isRow(n, above) {
+    if (ITEM_TAGS.has(n.localName)) return true;
+    const role = n.getAttribute('role');
+    if (role !== null && ITEM_ROLES.has(role)) return true;
+    if (above) for (const k of n.getAttributeNames()) if (KEY_SET.has(k)) return true;
+    return false;
+  }
+
+  // The text of an element's row: the list item it is or sits in (a few levels up), else its parent's.
+  // (A key on the element itself does not make it its own row: its row says which record it is.)
+  // `parent`: where the last snapshot saw it, for an element since taken out of its parent alone.
+  function rowText(el, parent) {
+    const up = el.parentElement || parent || null;
+    let row = isRow(el, false) ? el : null;
+    for (let node = up, d = 1; !row && node && d < ITEM_DEPTH; node = node.parentElement, d++) {
+      if (isRow(node, true)) row = node;
+    }
+    return ((row || up || el).textContent || '').replace(/\s+/g, ' ').trim();
+  }
+
   function collect(tag, deep) {
     const out = [...document.getElementsByTagName(tag)];
     if (!deep) return out;
@@ -229,16 +268,19 @@ const Registry = (() => {
     return out;
   }
 
-  // Elements that look like the successor of removed ref n: same role and name (given, as the
-  // snapshot showed them), same identity attributes and same place. Each gets a ref (issued here,
-  // nothing is acted on); returns [{n, role, name, tier}].
+  // Elements that are the same record as removed ref n: same role and name (given, as the snapshot
+  // showed them), same record key and identity (positions aside), same row text. Each gets a ref
+  // (issued here, nothing is acted on); returns [{n, role, name, tier}].
   function successors(n, role, name, tierOf, norm, max) {
     const e = entries.get(n);
     if (e === undefined || e.el.isConnected) return [];
+    const was = recordOf(e.sig);
+    if (!was.key) return [];
+    const text = rowText(e.el, e.parent);
     const out = [];
     for (const el of collect(e.tag, e.inShadow)) {
       if (el === e.el || !el.isConnected) continue;
-      if (identity(el) !== e.sig || placeOf(el) !== e.place) continue;
+      if (recordOf(identity(el)).stable !== was.stable || rowText(el) !== text) continue;
       const cur = Aria.role(el);
       if (cur !== role || Aria.isHidden(el)) continue;
       const nm = norm(Aria.name(el, cur).name);
