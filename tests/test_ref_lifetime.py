@@ -197,6 +197,10 @@ def test_reload_numbers_on_and_old_refs_stay_navigated(d, site):
         assert out.message == f"Ref '{ref}' is from a previous page (the page was reloaded). Take a new snapshot."
     assert clicks(d) == []
     assert d.js("document.getElementById('counted').textContent") == "Counted 0"
+    ref = next(iter(s1.data["refs"]))
+    out = d.fail(f"wait {ref}", "navigated")  # it will never show: said with the ref's own reason
+    assert "previous page" in out.message
+    d.ok(f"wait gone {ref}")
 
 
 def test_back_and_forward_number_on_and_old_refs_stay_navigated(d, site):

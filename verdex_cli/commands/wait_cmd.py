@@ -78,8 +78,9 @@ def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
     return False
 
 
-def _ref_state(ctx, raw: str) -> tuple[str, str]:
-    """('visible' | 'hidden' | 'gone', label) of the ref's own element right now."""
+def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
+    """('visible' | 'hidden' | 'gone', label) of the ref's own element right now; ``strict``: a ref
+    whose element is gone (removed, or its document navigated) raises its RefError instead."""
     page = ctx.page
     if parse_target(raw).kind != "ref":  # a target by meaning: gone while nothing visible matches it
         try:
@@ -93,6 +94,8 @@ def _ref_state(ctx, raw: str) -> tuple[str, str]:
         ref, text, rec, fr, live = locate(page, ctx.page_state().store, raw)
     except RefError as exc:
         if exc.kind in ("removed", "navigated"):
+            if strict:
+                raise  # waiting for it to show: say why it never will (its own kind and message)
             return "gone", raw
         raise
     label = f"{describe(live.get('role', rec.role), live.get('name', rec.name))} ({text})"
@@ -183,7 +186,7 @@ def wait_cmd(ctx, args, flags):
         _note(ctx, raw)
 
         def visible(_t):
-            state, seen["label"] = _ref_state(ctx, raw)
+            state, seen["label"] = _ref_state(ctx, raw, strict=True)
             seen["state"] = state
             if state == "gone":
                 raise RefError(f"Element {seen['label']} no longer exists, so it cannot become visible. "
