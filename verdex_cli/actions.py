@@ -107,8 +107,10 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     if guard is None:  # the click closed its own tab (window.close()): it did land
         return dict(result, notes=res.notes + ["The tab closed itself after the click."])
     notes = list(res.notes)
-    if guard["blocked"]:
+    if guard["blocked"] or _unfinished(action, res, guard):
         raise _stopped(res, guard)
+    if action == "hover":
+        _check_hover(page, res)
     if guard["received"] == 0 and page.nav_count == nav_before:
         raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
                             "mouse events); take a new snapshot.")
@@ -119,11 +121,32 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     return dict(result, notes=notes)
 
 
+def _unfinished(action: str, res: Resolved, guard: dict) -> bool:
+    """The target got part of the input but not the click (or double click) itself: the rest went to
+    another document (a frame moved in under the pointer), where this guard cannot see it. A native
+    select's own popup takes the release, so there the press is enough."""
+    got = guard.get("got")
+    if guard["received"] <= 0 or got is None or res.live.get("tag") == "select":
+        return False
+    return action in ("click", "dblclick") and action not in got
+
+
+def _check_hover(page: Page, res: Resolved) -> None:
+    """A hover is ok only when the browser puts the element under the pointer (its :hover state)."""
+    try:
+        under = _bridge(page, res.frame, f"hovered({res.ref.n})", timeout=2)
+    except (CDPError, JSError, ConnectionLost, CDPTimeout):
+        return  # its document went away after the move (a hover that navigates): nothing to read
+    if under is False:
+        raise NotApplied(f"Element {res.label} is not under the pointer after the move: the page moved or "
+                         "covered it, or another frame took the pointer.")
+
+
 def _stopped(res: Resolved, guard: dict) -> NotActionable | NotApplied:
     """The guard stopped events that would have reached another element. Nothing reached the target:
     it was not clicked. Part of the input did (the page moved, hid or replaced it on the press or after
     the first click): that part happened, the rest did not (`not_applied`, saying which)."""
-    other = guard["blocked"][0].split(" on ", 1)[-1]
+    other = guard["blocked"][0].split(" on ", 1)[-1] if guard["blocked"] else "another frame's document"
     got = guard.get("got") or []
     if not got:
         return NotActionable(f"Element {res.label} was not clicked: the events would have reached {other} "

@@ -191,6 +191,19 @@ const Act = (() => {
     return out;
   }
 
+  // Is the element under the pointer (the browser's own :hover state, after the move)? Waits up to
+  // two animation frames for the state to show; null when the element is gone.
+  async function hovered(n) {
+    const el = Registry.get(n);
+    if (!el || !el.isConnected) return null;
+    for (let i = 0; i < 3; i++) {
+      if (el.matches(':hover')) return true;
+      if (document.visibilityState !== 'visible') break;
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    return el.matches(':hover');
+  }
+
   function focus(n) {
     const el = Registry.get(n);
     if (!el || !el.isConnected) return { status: 'removed' };
@@ -254,5 +267,5 @@ const Act = (() => {
     return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: innerWidth, h: innerHeight };
   }
 
-  return { current, describe, ownerHit, prepare, arm, disarm, focus, selectAll, fieldValue, options, brief, optionPoint };
+  return { current, describe, ownerHit, prepare, arm, disarm, hovered, focus, selectAll, fieldValue, options, brief, optionPoint };
 })();
