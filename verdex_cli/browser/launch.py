@@ -61,8 +61,8 @@ def find_chrome(explicit: str | None = None) -> str:
     raise BrowserNotFound(INSTALL_HINT)
 
 
-def chrome_args(executable: str, profile: str, headless: bool) -> list[str]:
-    args = [executable, f"--user-data-dir={profile}", *BASE_FLAGS]
+def chrome_args(executable: str, profile: str, headless: bool, extra: tuple[str, ...] = ()) -> list[str]:
+    args = [executable, f"--user-data-dir={profile}", *BASE_FLAGS, *extra]
     if headless:
         args += ["--headless", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,900"]
     else:
@@ -143,12 +143,14 @@ class ChromeProcess:
             shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20.0) -> ChromeProcess:
-    """Start a browser with a fresh profile and wait for its DevTools endpoint."""
+def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20.0,
+           extra_args: tuple[str, ...] = ()) -> ChromeProcess:
+    """Start a browser with a fresh profile and wait for its DevTools endpoint (``extra_args``: more
+    Chrome flags, e.g. a benchmark's ``--host-resolver-rules``)."""
     executable = find_chrome(chrome)
     profile = tempfile.mkdtemp(prefix="verdex-profile-")
     os.chmod(profile, 0o700)
-    cmd = [sys.executable, "-m", "verdex_cli.browser.watchdog", profile, "--", *chrome_args(executable, profile, headless)]
+    cmd = [sys.executable, "-m", "verdex_cli.browser.watchdog", profile, "--", *chrome_args(executable, profile, headless, tuple(extra_args))]
     env = dict(os.environ)
     pkg_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = pkg_root + os.pathsep + env.get("PYTHONPATH", "")
