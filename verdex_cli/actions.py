@@ -17,7 +17,7 @@ from .errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable
 from .focus import Focus
 from .frame_points import Point, climb, owners
 from .keys import parse_key
-from .readback import FieldWatch, quoted, settle_page
+from .readback import FieldWatch, after_input, quoted, settle_page
 from .resolve import Resolved
 from .timing import phase
 
@@ -114,26 +114,33 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
         raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
                             "mouse events); take a new snapshot.")
     try:
-        notes += page.settle_after_action(nav_before)
+        notes += after_input(page, nav_before)
     except ConnectionLost:
         notes.append("The tab closed itself after the click.")
     return dict(result, notes=notes)
 
 
 def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, nav_before: int) -> dict | None:
-    """Send the mouse events, guarded: what the guard saw, or None when the click closed its tab."""
+    """Send the mouse events, guarded: what the guard saw, or None when the click closed its tab.
+
+    The events go out together (one round trip): sent one by one, the move alone waits for the next
+    animation frame; Chrome dispatches them in the order sent either way."""
     if action != "hover":
         _bridge(page, res.frame, f"arm({res.ref.n})")
-    _mouse(page, "mouseMoved", x, y, button="none")
+    events = [("mouseMoved", {"button": "none"})]
     if action in ("click", "dblclick"):
-        _mouse(page, "mousePressed", x, y, button="left", clickCount=1)
-        try:
-            _mouse(page, "mouseReleased", x, y, button="left", clickCount=1)
-            if action == "dblclick":
-                _mouse(page, "mousePressed", x, y, button="left", clickCount=2)
-                _mouse(page, "mouseReleased", x, y, button="left", clickCount=2)
-        except ConnectionLost:
-            return None
+        events += [("mousePressed", {"button": "left", "clickCount": 1}),
+                   ("mouseReleased", {"button": "left", "clickCount": 1})]
+    if action == "dblclick":
+        events += [("mousePressed", {"button": "left", "clickCount": 2}),
+                   ("mouseReleased", {"button": "left", "clickCount": 2})]
+    calls = [("Input.dispatchMouseEvent", dict(extra, type=kind, x=x, y=y)) for kind, extra in events]
+    try:
+        page.target.call_many(calls)
+    except ConnectionLost as exc:
+        if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
+            raise
+        return None
     guard = {"received": -1, "blocked": []}
     if action != "hover":
         try:
@@ -221,7 +228,7 @@ def select(page: Page, res: Resolved, values: list[str]) -> dict:
             _select_multiple(page, res, wanted)
         else:
             _select_single(page, res, wanted[0]["index"], f)
-    nav = page.settle_after_action(nav_before)
+    nav = after_input(page, nav_before)
     back = watch.read()  # after the page settled: a handler may have changed the selection back
     final = _bridge(page, res.frame, f"options({res.ref.n})")
     if final is None:
