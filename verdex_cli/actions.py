@@ -79,7 +79,8 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
     last = None
     while True:
         left = deadline - time.monotonic()
-        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last})
+        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last,
+                           "early": res.frame.parent is None})  # frames: scrolling their owners lands later
         out = _bridge(page, res.frame, f"prepare({res.ref.n}, {opts})", timeout=SLICE + 5)
         status = out.get("status")
         if status == "ok":
@@ -123,8 +124,9 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
 def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, nav_before: int) -> dict | None:
     """Send the mouse events, guarded: what the guard saw, or None when the click closed its tab.
 
-    The events go out together (one round trip): sent one by one, the move alone waits for the next
-    animation frame; Chrome dispatches them in the order sent either way."""
+    For an element the tab's own renderer draws, the events go out together (one round trip): sent
+    one by one, the move alone waits for the next animation frame; Chrome dispatches them in the
+    order sent either way."""
     if action != "hover":
         _bridge(page, res.frame, f"arm({res.ref.n})")
     events = [("mouseMoved", {"button": "none"})]
@@ -136,7 +138,15 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, 
                    ("mouseReleased", {"button": "left", "clickCount": 2})]
     calls = [("Input.dispatchMouseEvent", dict(extra, type=kind, x=x, y=y)) for kind, extra in events]
     try:
-        page.target.call_many(calls)
+        if res.frame.target is page.target:
+            page.target.call_many(calls)
+        else:  # the browser routes input into an out-of-process frame by hit-test data a frame old: the
+            for n, (method, params) in enumerate(calls):  # move waits for the next frame, then the rest
+                try:
+                    page.target.call(method, **params)
+                except ConnectionLost as exc:
+                    exc.done = n
+                    raise
     except ConnectionLost as exc:
         if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
             raise
