@@ -12,7 +12,8 @@ rest `--rest` seconds (its own scripts and failing frames), one snapshot to warm
 timed ones; the median counts. verdex runs its real commands through its own runner (the REPL's
 path) and the time is the command's own elapsed time; Playwright's is the wall time of the call.
 
-Prints the totals (sums of the per-page medians), the per-page time ratios verdex/Playwright
+Prints the totals (sums of the per-page medians; again without pages where a snapshot took 10 s or
+more: Playwright's `aria_snapshot` waits up to its 30 s timeout for frames that never answer), the per-page time ratios verdex/Playwright
 (median, p90, worst with the page names), the pages verdex is slower on (ratio above 1.0 where
 Playwright takes 3 ms or more; more than 1 ms slower below that), the size ratio (characters of
 text: total, and the median per page) and the machine's load average; `--json OUT` writes every row.
@@ -128,14 +129,25 @@ def slower(row: dict) -> bool:
     return row["verdex_ms"] > row["playwright_ms"] + 1.0
 
 
+STALLED_MS = 10_000.0  # a snapshot this slow waited for something (Playwright: frames that never answer)
+
+
 def summarize(rows: list[dict]) -> dict:
     ours, theirs = sum(r["verdex_ms"] for r in rows), sum(r["playwright_ms"] for r in rows)
+    stalled = [r for r in rows if max(r["verdex_ms"], r["playwright_ms"]) >= STALLED_MS]
+    rest = [r for r in rows if r not in stalled]
+    ours_rest, theirs_rest = sum(r["verdex_ms"] for r in rest), sum(r["playwright_ms"] for r in rest)
     ch_ours, ch_theirs = sum(r["verdex_chars"] for r in rows), sum(r["playwright_chars"] for r in rows)
     ratios = [r["ratio"] for r in rows]
     by_ratio = sorted(rows, key=lambda r: r["ratio"], reverse=True)
     return {
         "pages": len(rows), "verdex_total_ms": round(ours, 1), "playwright_total_ms": round(theirs, 1),
         "total_ratio": round(ours / theirs, 3),
+        "stalled": [{"page": r["page"], "verdex_ms": r["verdex_ms"], "playwright_ms": r["playwright_ms"]}
+                    for r in stalled],
+        "total_ratio_without_stalled": round(ours_rest / theirs_rest, 3) if theirs_rest else None,
+        "verdex_total_ms_without_stalled": round(ours_rest, 1),
+        "playwright_total_ms_without_stalled": round(theirs_rest, 1),
         "median_ratio": round(statistics.median(ratios), 3), "p90_ratio": round(percentile(ratios, 0.9), 3),
         "worst": [{"page": r["page"], "ratio": r["ratio"], "verdex_ms": r["verdex_ms"],
                    "playwright_ms": r["playwright_ms"]} for r in by_ratio[:5]],
@@ -203,6 +215,12 @@ def main() -> int:
           f"{s['load_before'][0]:.1f} before, {s['load_after'][0]:.1f} after")
     print(f"total: verdex {s['verdex_total_ms']:,.0f} ms, Playwright {s['playwright_total_ms']:,.0f} ms, "
           f"ratio {s['total_ratio']:.3f}")
+    if s["stalled"]:
+        print(f"  without the {len(s['stalled'])} pages where a snapshot took {STALLED_MS / 1000:g} s or more ("
+              + ", ".join(f"{r['page']}: {r['verdex_ms'] / 1000:.1f} / {r['playwright_ms'] / 1000:.1f} s"
+                          for r in s["stalled"])
+              + f"): verdex {s['verdex_total_ms_without_stalled']:,.0f} ms, Playwright "
+              f"{s['playwright_total_ms_without_stalled']:,.0f} ms, ratio {s['total_ratio_without_stalled']:.3f}")
     print(f"per page time ratio: median {s['median_ratio']:.3f}, p90 {s['p90_ratio']:.3f}; worst: "
           + ", ".join(f"{w['page']} {w['ratio']:.2f} ({w['verdex_ms']:.1f}/{w['playwright_ms']:.1f} ms)"
                       for w in s["worst"][:3]))
