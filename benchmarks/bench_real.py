@@ -13,7 +13,7 @@ timed ones; the median counts. verdex runs its real commands through its own run
 path) and the time is the command's own elapsed time; Playwright's is the wall time of the call.
 
 Prints the totals (sums of the per-page medians; again without pages where a snapshot took 10 s or
-more: Playwright's `aria_snapshot` waits up to its 30 s timeout for frames that never answer), the per-page time ratios verdex/Playwright
+more: on a few pages Playwright's `aria_snapshot` runs into its 30 s timeout), the per-page time ratios verdex/Playwright
 (median, p90, worst with the page names), the pages verdex is slower on (ratio above 1.0 where
 Playwright takes 3 ms or more; more than 1 ms slower below that), the size ratio (characters of
 text: total, and the median per page) and the machine's load average; `--json OUT` writes every row.
@@ -129,7 +129,7 @@ def slower(row: dict) -> bool:
     return row["verdex_ms"] > row["playwright_ms"] + 1.0
 
 
-STALLED_MS = 10_000.0  # a snapshot this slow waited for something (Playwright: frames that never answer)
+STALLED_MS = 10_000.0  # a snapshot this slow waited for something (Playwright's 30 s timeout on a few pages)
 
 
 def summarize(rows: list[dict]) -> dict:
