@@ -435,3 +435,19 @@ def test_actions_inside_open_shadow_roots(driver, demo):
     driver.ok(f"click {ref_of(snap, 'Profile', 'link')}")  # slotted light-DOM link
     assert driver.js("location.hash") == "#profile"
     assert driver.ok("snapshot").data["refs"] == snap.data["refs"]  # same elements, same refs
+
+
+@pytest.mark.parametrize("changes", [True, False], ids=["changes", "no-changes"])
+def test_a_navigation_a_timer_starts_after_the_click_is_waited_for(form, demo, changes):
+    # no fixed wait decides this: the navigation check lasts until the page has settled, and a
+    # navigation the click's handler starts from a timer 20 ms later is seen starting and loaded
+    driver, _ = form
+    driver.ctx.show_changes = changes
+    driver.js("""(() => { const b = document.createElement('button'); b.textContent = 'Later';
+        b.onclick = () => setTimeout(() => { location.href = '/index.html'; }, 20);
+        document.body.prepend(b); return true; })()""")
+    snap = driver.ok("snapshot")
+    out = driver.ok(f"click {ref_of(snap, 'Later', 'button')}")
+    assert any(n.startswith("Navigated to ") and n.endswith("/index.html") for n in out.notes), out.notes
+    assert driver.js("location.pathname") == "/index.html"
+    assert driver.js("document.readyState") == "complete"

@@ -17,7 +17,7 @@ from .errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable
 from .focus import Focus
 from .frame_points import Point, climb, owners
 from .keys import parse_key
-from .readback import FieldWatch, quoted, settle_page
+from .readback import FieldWatch, after_input, quoted, settle_page
 from .resolve import Resolved
 from .timing import phase
 
@@ -79,7 +79,8 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
     last = None
     while True:
         left = deadline - time.monotonic()
-        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last})
+        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last,
+                           "early": res.frame.parent is None})  # frames: scrolling their owners lands later
         out = _bridge(page, res.frame, f"prepare({res.ref.n}, {opts})", timeout=SLICE + 5)
         status = out.get("status")
         if status == "ok":
@@ -115,7 +116,7 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
         raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
                             "mouse events); take a new snapshot.")
     try:
-        notes += page.settle_after_action(nav_before)
+        notes += after_input(page, nav_before)
     except ConnectionLost:
         notes.append("The tab closed itself after the click.")
     return dict(result, notes=notes)
@@ -151,25 +152,44 @@ def _stopped(res: Resolved, guard: dict) -> NotActionable | NotApplied:
     if not got:
         return NotActionable(f"Element {res.label} was not clicked: the events would have reached {other} "
                              "instead, so they were stopped.")
-    part = "was clicked once" if "click" in got else "got the press (" + ", ".join(dict.fromkeys(got)) + ")"
+    events = ", ".join(dict.fromkeys(got))
+    part = ("was clicked once" if "click" in got else f"got the press ({events})" if "mousedown" in got
+            else f"got only part of the click ({events})")
     return NotApplied(f"Element {res.label} {part}, then the page moved, hid or replaced it: the rest of the "
                       f"input would have reached {other}, so it was stopped.")
 
 
 def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, nav_before: int) -> dict | None:
-    """Send the mouse events, guarded: what the guard saw, or None when the click closed its tab."""
+    """Send the mouse events, guarded: what the guard saw, or None when the click closed its tab.
+
+    For an element the tab's own renderer draws, the events go out together (one round trip): sent
+    one by one, the move alone waits for the next animation frame; Chrome dispatches them in the
+    order sent either way."""
     if action != "hover":
         _bridge(page, res.frame, f"arm({res.ref.n})")
-    _mouse(page, "mouseMoved", x, y, button="none")
+    events = [("mouseMoved", {"button": "none"})]
     if action in ("click", "dblclick"):
-        _mouse(page, "mousePressed", x, y, button="left", clickCount=1)
-        try:
-            _mouse(page, "mouseReleased", x, y, button="left", clickCount=1)
-            if action == "dblclick":
-                _mouse(page, "mousePressed", x, y, button="left", clickCount=2)
-                _mouse(page, "mouseReleased", x, y, button="left", clickCount=2)
-        except ConnectionLost:
-            return None
+        events += [("mousePressed", {"button": "left", "clickCount": 1}),
+                   ("mouseReleased", {"button": "left", "clickCount": 1})]
+    if action == "dblclick":
+        events += [("mousePressed", {"button": "left", "clickCount": 2}),
+                   ("mouseReleased", {"button": "left", "clickCount": 2})]
+    calls = [("Input.dispatchMouseEvent", dict(extra, type=kind, x=x, y=y)) for kind, extra in events]
+    try:
+        if res.frame.parent is None:
+            page.target.call_many(calls)
+        else:  # in a frame: no button goes down before the element is under the pointer (below)
+            _move_onto(page, res, action, calls[0][1])
+            for n, (method, params) in enumerate(calls[1:], 1):
+                try:
+                    page.target.call(method, **params)
+                except ConnectionLost as exc:
+                    exc.done = n
+                    raise
+    except ConnectionLost as exc:
+        if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
+            raise
+        return None
     guard = {"received": -1, "blocked": []}
     if action != "hover":
         try:
@@ -182,6 +202,29 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, 
             if page.nav_count == nav_before:
                 raise
     return guard
+
+
+def _move_onto(page: Page, res: Resolved, action: str, move: dict) -> None:
+    """Move the pointer onto an element in a frame and make sure the browser put it there (its
+    :hover state) before any button goes down. The guard sees only the target's own document, and the
+    browser routes input into frames by hit-test data that may be a frame old (frames still scrolling
+    into place): a press sent then would land in another frame's document, unseen. The move is
+    repeated (a later one is hit-tested anew); still elsewhere: nothing is pressed."""
+    for _ in range(3):
+        page.target.call("Input.dispatchMouseEvent", **move)
+        try:
+            under = _bridge(page, res.frame, f"hovered({res.ref.n})", timeout=2)
+        except (CDPError, JSError, CDPTimeout):
+            return  # its document went away or is busy: the guard and the result say what happened
+        if under is not False:
+            return
+    if action != "hover":
+        try:
+            _bridge(page, res.frame, "disarm()", timeout=2)
+        except (CDPError, JSError, CDPTimeout, ConnectionLost):
+            pass
+    raise NotActionable(f"Element {res.label} is not under the pointer at its click point: the browser puts "
+                        "the pointer in another frame's content there, so nothing was pressed.")
 
 
 def focus(page: Page, res: Resolved, verb: str = "done") -> Focus:
@@ -257,7 +300,7 @@ def select(page: Page, res: Resolved, values: list[str]) -> dict:
             _select_multiple(page, res, wanted)
         else:
             _select_single(page, res, wanted[0]["index"], f)
-    nav = page.settle_after_action(nav_before)
+    nav = after_input(page, nav_before)
     back = watch.read()  # after the page settled: a handler may have changed the selection back
     final = _bridge(page, res.frame, f"options({res.ref.n})")
     if final is None:

@@ -72,18 +72,21 @@ def after_action(state: PageState, page, main_before: str) -> tuple[dict | None,
     return out, notes
 
 
-def settle(page, limit: float) -> bool:
+def settle(page, limit: float, stop=None, mark: bool = True) -> bool:
     """Wait until the page has settled after the last action's input (``page.acted_at``): no DOM
     change, input, focus move or scroll in any captured frame for QUIET_MS (and QUIET_MS since the
-    input), no scroll under way, and no late request loading (when a LoadWatch watches the page).
-    False when ``limit`` seconds ran out first. Also used to read fields back after the page settled;
-    once a wait for this input ran out, a later one (the changes after a read-back) looks only once, so
-    a page that never settles costs the limit once per action, not once per caller."""
+    input), no scroll under way, and no late request
+    loading (when a LoadWatch watches the page). False when ``limit`` seconds ran out first, or
+    ``stop()`` (polled) became true. Also used to read fields back after the page settled; once a
+    wait for this input ran out (``mark``), a later one (the changes after a read-back) looks only
+    once, so a page that never settles costs the limit once per action, not once per caller."""
     deadline = time.monotonic() + limit
     if page.acted_at and page.settle_gave_up == page.acted_at:
         deadline = 0.0
     loads: LoadWatch | None = getattr(page, "load_watch", None)
     while True:
+        if stop is not None and stop():
+            return False
         idle, scrolling = _idle_ms(page)
         now = time.monotonic()
         since_input = (now - page.acted_at) * 1000.0 if page.acted_at else 1e9
@@ -95,10 +98,11 @@ def settle(page, limit: float) -> bool:
         if quiet >= QUIET_MS and not scrolling and not late:
             return True
         if now >= deadline:
-            page.settle_gave_up = page.acted_at
+            if mark:
+                page.settle_gave_up = page.acted_at
             return False
         wait = (QUIET_MS - quiet) / 1000.0 if quiet < QUIET_MS else 0.02
-        time.sleep(min(0.05, max(0.005, wait)))
+        time.sleep(min(0.05, max(0.005, wait), max(0.0, deadline - now)))
 
 
 def _idle_ms(page) -> tuple[float, bool]:

@@ -18,7 +18,7 @@ from .browser.page import Page
 from .errors import CDPError, JSError, NotActionable, NotApplied, UsageError
 from .focus import fields_call, label_of, where_focus
 from .keys import char_events, parse_key
-from .readback import FieldWatch, quoted, settle_page, still_changing
+from .readback import FieldWatch, after_input, quoted, settle_page, still_changing
 from .resolve import Resolved
 
 MASK = "••••••"  # shown instead of a password's value, always the same length
@@ -103,7 +103,7 @@ def _read_back(page: Page, res: Resolved, watch: FieldWatch, nav_before: int, gr
     """(value once the page settled, the value the browser gave at the last input (None: unknown),
     navigation notes). Read right away when the field's document went away."""
     right_away = _value(page, res)
-    nav = page.settle_after_action(nav_before, grace=grace)
+    nav = after_input(page, nav_before, grace)
     back = watch.read()
     if back is None:
         return right_away, None, nav
@@ -235,13 +235,13 @@ def press(page: Page, res: Resolved | None, spec: str) -> dict:
             page.target.call("Input.dispatchKeyEvent", **ev)
         out = {"action": "press", "key": spec, "ref": _ref_of(page, fr, who), "role": who.get("role"),
                "name": who.get("name")}
-        out["notes"] = [f"Sent to {where}."] + page.settle_after_action(nav_before)
+        out["notes"] = [f"Sent to {where}."] + after_input(page, nav_before)
         return out
     with focus(page, res, "pressed") as f:
         f.arm()
         f.keys(key.events(), "Nothing was pressed")
     return {"action": "press", "key": spec, "ref": res.text, "role": res.role, "name": res.name,
-            "notes": list(res.notes) + page.settle_after_action(nav_before)}
+            "notes": list(res.notes) + after_input(page, nav_before)}
 
 
 def _ref_of(page: Page, fr, who: dict):
@@ -293,5 +293,5 @@ def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
                          "(the page replaced or cleared them).")
     return {"action": "upload", "ref": res.text, "role": res.role, "name": res.name, "files": names,
             "notes": list(res.notes) + [f"The input now holds {', '.join(map(repr, names))}."]
-            + page.settle_after_action(nav_before)}
+            + after_input(page, nav_before)}
 

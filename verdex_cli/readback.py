@@ -31,6 +31,17 @@ def settle_page(page: Page) -> bool:
         return True  # a frame going away: the read-back says what it can
 
 
+def after_input(page: Page, nav_before: int, grace: float = 0.08) -> list[str]:
+    """Page.settle_after_action, where waiting for a navigation the page may start a moment after the
+    input ends as soon as the page has settled (never later than ``grace``)."""
+    def until(limit: float, stop) -> None:
+        try:
+            settle(page, limit, stop=stop, mark=False)
+        except _GONE:
+            pass  # a frame going away: the navigation check says what happened
+    return page.settle_after_action(nav_before, grace, until=until)
+
+
 def still_changing(page: Page) -> str:
     return f"The page was still changing after {min(SETTLE_MAX, page.timeout):g} s; the value is as of then."
 

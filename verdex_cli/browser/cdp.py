@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import queue
+import threading
 import time
 import warnings
 from contextlib import contextmanager
@@ -33,6 +35,8 @@ LOST = "Browser connection lost (the browser or the tab was closed)."
 RECOVERY_METHODS = frozenset({"Page.navigate", "Page.reload", "Page.bringToFront", "Page.stopLoading",
                               "Runtime.terminateExecution", "Inspector.enable"})
 NAVIGATION_METHODS = frozenset({"Page.navigate", "Page.reload"})
+
+_IDS = threading.Lock()  # message ids taken by call_many
 
 # True while the user's own command runs (see :func:`user_command`): only then may a timed-out
 # call interrupt the page's script. Status reads (toolbar, tab titles) never do.
@@ -150,13 +154,73 @@ class Target:
             self.crashed = False  # a new renderer process serves the tab
         return result
 
+    def call_many(self, calls: list[tuple[str, dict]], timeout: float | None = None) -> list[dict]:
+        """Send several calls at once and wait for every reply (one round trip instead of one each).
+
+        Chrome handles a target's calls in the order sent, so this is for calls that do not depend on
+        each other's answers (a mouse move, press and release: sent one by one, the move alone waits
+        for the next animation frame). Errors come out as from :meth:`call`; the exception's ``done``
+        attribute says how many calls had answered before it.
+        """
+        limit = self.timeout if timeout is None else timeout
+        tab = self._tab
+        sent: list[tuple[int, str, queue.Queue]] = []
+        results: list[dict] = []
+        try:
+            try:
+                for method, params in calls:
+                    if self.crashed:
+                        raise PageCrashed(method=method)
+                    if tab._stopped.is_set():
+                        raise ConnectionLost(LOST)
+                    with _IDS:
+                        tab._cur_id += 1
+                        mid = tab._cur_id
+                    box: queue.Queue = queue.Queue()
+                    tab.method_results[mid] = box
+                    sent.append((mid, method, box))
+                    tab._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
+                deadline = time.monotonic() + limit
+                for _mid, method, box in sent:
+                    results.append(self._reply(method, box, deadline))
+            except (websocket.WebSocketException, OSError) as exc:
+                raise ConnectionLost(LOST) from exc
+        except (CDPError, CDPTimeout, ConnectionLost, PageCrashed) as exc:
+            exc.done = len(results)
+            raise
+        finally:
+            for mid, _method, _box in sent:
+                tab.method_results.pop(mid, None)
+        return results
+
+    def _reply(self, method: str, box: queue.Queue, deadline: float) -> dict:
+        while True:
+            if self._tab._stopped.is_set() and box.empty():
+                raise ConnectionLost(LOST)
+            try:
+                reply = box.get(timeout=max(0.0, min(0.5, deadline - time.monotonic())))
+                break
+            except queue.Empty:
+                if time.monotonic() >= deadline:
+                    if self.crashed:
+                        raise PageCrashed(method=method) from None
+                    raise CDPTimeout(f"{method} timed out.", method=method) from None
+        if "error" in reply and "result" not in reply:
+            if self.crashed:
+                raise PageCrashed(method=method)
+            detail = reply["error"].get("message", "")
+            raise CDPError(f"{method} failed: {detail}", method=method, detail=detail)
+        return reply.get("result", {})
+
     def send(self, method: str, **params: Any) -> None:
         """Make a call without waiting for its answer (a target handles its calls in order, so later
         calls find it done); for calls a busy page must not hold up. Raises ConnectionLost."""
         tab = self._tab
-        tab._cur_id += 1
+        with _IDS:
+            tab._cur_id += 1
+            mid = tab._cur_id
         try:
-            tab._ws.send(json.dumps({"id": tab._cur_id, "method": method, "params": params}))
+            tab._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
         except (websocket.WebSocketException, OSError, AttributeError) as exc:
             raise ConnectionLost(LOST) from exc
 

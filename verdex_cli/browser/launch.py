@@ -61,8 +61,8 @@ def find_chrome(explicit: str | None = None) -> str:
     raise BrowserNotFound(INSTALL_HINT)
 
 
-def chrome_args(executable: str, profile: str, headless: bool) -> list[str]:
-    args = [executable, f"--user-data-dir={profile}", *BASE_FLAGS]
+def chrome_args(executable: str, profile: str, headless: bool, extra: tuple[str, ...] = ()) -> list[str]:
+    args = [executable, f"--user-data-dir={profile}", *BASE_FLAGS, *extra]
     if headless:
         args += ["--headless", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,900"]
     else:
@@ -154,12 +154,14 @@ def watchdog_env() -> dict:
     return env
 
 
-def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20.0) -> ChromeProcess:
-    """Start a browser with a fresh profile and wait for its DevTools endpoint."""
+def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20.0,
+           extra_args: tuple[str, ...] = ()) -> ChromeProcess:
+    """Start a browser with a fresh profile and wait for its DevTools endpoint (``extra_args``: more
+    Chrome flags, e.g. a benchmark's ``--host-resolver-rules``)."""
     executable = find_chrome(chrome)
     profile = tempfile.mkdtemp(prefix="verdex-profile-")
     os.chmod(profile, 0o700)
-    cmd = [*WATCHDOG, profile, "--", *chrome_args(executable, profile, headless)]
+    cmd = [*WATCHDOG, profile, "--", *chrome_args(executable, profile, headless, tuple(extra_args))]
     try:
         wd = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=watchdog_env())
     except OSError as exc:

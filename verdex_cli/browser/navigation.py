@@ -41,6 +41,11 @@ class Navigation:
             self._requested_at = 0.0
             self._load_event.clear()
 
+    def _on_navigating(self, frameId: str = "", navigationType: str = "", **_):
+        """Page.frameStartedNavigating (newer Chrome; any initiator): a navigation to another document began."""
+        if frameId == self.frames.main_id and navigationType not in ("sameDocument", "historySameDocument"):
+            self._nav_count += 1
+
     def _on_stopped(self, frameId: str = "", **_):
         if frameId == self.frames.main_id:
             self._loading = False
@@ -259,16 +264,28 @@ class Navigation:
             time.sleep(0.05)
         return False
 
-    def settle_after_action(self, nav_before: int, grace: float = 0.08) -> list[str]:
-        """After an input action: if it started a navigation, wait for it to load (or stop it)."""
+    def settle_after_action(self, nav_before: int, grace: float = 0.08, until=None) -> list[str]:
+        """After an input action: if it started a navigation, wait for it to load (or stop it).
+
+        The protocol says whether one started (``Page.frameRequestedNavigation``, ``frameStartedLoading``
+        and ``frameStartedNavigating``, queued before the reply of the call that caused them). A
+        navigation the page starts a moment later (a timer, a form submitted from a task) is waited for
+        up to ``grace`` seconds: with ``until(limit, stop)`` (the page settling, changes.settle), only
+        until the page has settled; without it, the whole grace."""
         self.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
-        deadline = self.acted_at + grace
-        with phase("navigation grace"):
-            while time.monotonic() < deadline and self._nav_count == nav_before:
-                time.sleep(0.02)
+        started = lambda: self._nav_count != nav_before  # noqa: E731
+        with phase("navigation check"):
             self.target.drain_events()
+            if not started() and grace > 0:
+                if until is not None:
+                    until(grace, started)
+                else:
+                    deadline = self.acted_at + grace
+                    while time.monotonic() < deadline and not started():
+                        time.sleep(0.01)
+                self.target.drain_events()
         notes = []
-        if self._nav_count != nav_before:
+        if started():
             if not self._guarded(lambda: self.wait_for_load(self.timeout)):
                 self.stop_loading()
                 notes.append(f"The navigation did not finish within {self.timeout:g} s; it was stopped.")

@@ -58,6 +58,7 @@ class Page(Navigation):
         t.on("Page.loadEventFired", self._on_load)
         t.on("Page.frameStartedLoading", self._on_started)
         t.on("Page.frameRequestedNavigation", self._on_requested)
+        t.on("Page.frameStartedNavigating", self._on_navigating)
         t.on("Page.frameStoppedLoading", self._on_stopped)
         t.on("Page.javascriptDialogOpening", lambda **kw: self.dialogs.handle(self.target, **kw))
         t.on("Network.responseReceived", self._on_response)
