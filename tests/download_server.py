@@ -108,6 +108,20 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self.end_headers()
             elif url.path == "/file":
                 self._file(query)
+            elif url.path == "/slowpage":  # answered at once, its body a second later
+                data = b"<title>Slow</title><h1>Slow page</h1>"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data[:10])
+                self.wfile.flush()
+                time.sleep(1.0)
+                self.wfile.write(data[10:])
+            elif url.path == "/twice":  # a link whose page is replaced by another navigation meanwhile
+                self._page('<title>Twice</title><iframe name="f" src="/start"></iframe><a href="/slowpage" '
+                           'target="f" onclick="setTimeout(() => { frames.f.location.href = \'/done\'; }, 300)">'
+                           'Go slow</a>')
             else:
                 self._page(f"<title>{url.path.strip('/') or 'Home'}</title><h1>Home</h1>")
         except (BrokenPipeError, ConnectionResetError):

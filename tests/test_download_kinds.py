@@ -164,3 +164,13 @@ def test_a_download_link_to_another_site_navigates_and_nothing_is_awaited(run, s
     res = run.click('link "Download link to another site"')  # the browser ignores 'download' there
     _no_download(res)
     assert run.js("location.href") == server.url("/elsewhere", "b")
+
+
+def test_a_navigation_replaced_by_another_is_not_a_download(run, server):
+    """A page answered and then aborted because a newer navigation of the same frame replaced it is
+    not a file being saved: no download is awaited or reported."""
+    run.ok("open " + server.url("/twice"))
+    out = run.click("Go slow")
+    assert not any("download" in n for n in out.notes), out.notes
+    assert not out.data.get("downloads")
+    assert run.js("frames.f.document.title") == "done"

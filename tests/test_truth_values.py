@@ -224,3 +224,14 @@ def test_a_page_that_never_settles_is_read_when_the_time_runs_out(quick):
         assert "The page was still changing after 1.5 s; the value is as of then." in out.result.notes
     finally:
         quick.js("clearInterval(window.__tick), true")
+
+
+def test_a_double_click_whose_first_click_navigates_sends_no_second_click(driver):
+    """The first click of a dblclick on a link navigates; the new page has a link in the same place.
+    The second click is not sent (it would land on the new page's link) and the result says so."""
+    driver.ok("open " + (FIXTURES / "dbl_a.html").as_uri())
+    snap = driver.ok("snapshot")
+    out = driver.fail(f"dblclick {ref_of(snap, 'Deals')}", "not_applied")
+    assert "clicked once" in out.message and "second click was not sent" in out.message, out.message
+    assert poll(lambda: driver.js("document.title") == "Deals B")
+    assert driver.js("window.__clicks") == 0

@@ -108,6 +108,9 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     if guard is None:  # the click closed its own tab (window.close()): it did land
         return dict(result, notes=res.notes + ["The tab closed itself after the click."])
     notes = list(res.notes)
+    if guard.get("navigated"):
+        raise NotApplied(f"Element {res.label} was clicked once, then the page navigated or moved it away, so "
+                         "the second click was not sent (it would have reached something else).")
     if guard["blocked"] or _unfinished(action, res, guard):
         raise _stopped(res, guard)
     if action == "hover":
@@ -176,16 +179,18 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, 
                    ("mouseReleased", {"button": "left", "clickCount": 2})]
     calls = [("Input.dispatchMouseEvent", dict(extra, type=kind, x=x, y=y)) for kind, extra in events]
     try:
-        if res.frame.parent is None:
-            page.target.call_many(calls)
-        else:  # in a frame: no button goes down before the element is under the pointer (below)
-            _move_onto(page, res, action, calls[0][1])
-            for n, (method, params) in enumerate(calls[1:], 1):
-                try:
-                    page.target.call(method, **params)
-                except ConnectionLost as exc:
-                    exc.done = n
-                    raise
+        if res.frame.parent is not None:  # in a frame: no button goes down before the element is
+            _move_onto(page, res, action, calls[0][1])  # under the pointer (see _move_onto)
+        first, second = (calls[:3], calls[3:]) if res.frame.parent is None else (calls[1:3], calls[3:])
+        _send(page, first, 0 if res.frame.parent is None else 1, batch=res.frame.parent is None)
+        if second and not _still_there(page, res, nav_before):  # the second click would reach a new
+            try:                                                  # page or another element
+                _bridge(page, res.frame, "disarm()", timeout=2)
+            except (CDPError, JSError, CDPTimeout, ConnectionLost):
+                pass
+            return {"received": 1, "got": ["click"], "blocked": [], "navigated": True}
+        if second:
+            _send(page, second, 3, batch=res.frame.parent is None)
     except ConnectionLost as exc:
         if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
             raise
@@ -202,6 +207,37 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, 
             if page.nav_count == nav_before:
                 raise
     return guard
+
+
+def _still_there(page: Page, res: Resolved, nav_before: int) -> bool:
+    """Between the two clicks of a double click: no navigation of the tab began, and an element in a
+    frame is still under the pointer in its own document."""
+    try:
+        if _bridge(page, res.frame, "navigating()", timeout=2):
+            return False
+        if page.nav_count != nav_before:
+            return False
+        return res.frame.parent is None or _bridge(page, res.frame, f"hovered({res.ref.n})", timeout=2) is True
+    except (CDPError, JSError, CDPTimeout):
+        return False  # its document is gone or going
+
+
+def _send(page: Page, calls: list, done: int, batch: bool) -> None:
+    """Input events in order: together in one round trip (``batch``: the tab's own renderer draws the
+    element), else one by one. A lost connection says how many events had gone (``exc.done``)."""
+    if batch:
+        try:
+            page.target.call_many(calls)
+        except ConnectionLost as exc:
+            exc.done = done + getattr(exc, "done", 0)
+            raise
+        return
+    for n, (method, params) in enumerate(calls, done):
+        try:
+            page.target.call(method, **params)
+        except ConnectionLost as exc:
+            exc.done = n
+            raise
 
 
 def _move_onto(page: Page, res: Resolved, action: str, move: dict) -> None:

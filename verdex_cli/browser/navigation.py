@@ -66,10 +66,17 @@ class Navigation:
                 self._doc_status[loaderId] = int(response.get("status") or 0)
                 self._last_doc_loader = loaderId
 
+    def _on_doc_request(self, requestId: str = "", type: str = "", frameId: str = "", **_):
+        if type == "Document" and frameId:
+            self._doc_request[frameId] = requestId
+
     def _on_failed(self, requestId: str = "", type: str = "", errorText: str = "", **_):
         """A document that was answered (with content: not 204/205) and then aborted instead of
-        shown: Chrome turned it into a download, which begins a moment later."""
+        shown: Chrome turned it into a download, which begins a moment later -- unless a newer
+        navigation of the same frame replaced it (a second click on the same link)."""
         answered = self._answered.pop(requestId, None) if type == "Document" else None
+        if answered and self._doc_request.get(answered[0], requestId) != requestId:
+            return  # superseded, not saved
         if answered and errorText == ABORTED and answered[1] not in (204, 205):
             self.downloads_expected.append((answered[0], requestId))
 

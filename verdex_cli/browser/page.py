@@ -39,6 +39,7 @@ class Page(Navigation):
     _doc_status: dict = field(default_factory=dict)  # loader id -> HTTP status of the main document
     _last_doc_loader: str | None = None
     _answered: dict = field(default_factory=dict)  # loader id -> (frame id, HTTP status) of documents answered
+    _doc_request: dict = field(default_factory=dict)  # frame id -> id of its latest document request
     downloads_expected: list = field(default_factory=list)  # (frame id, loader id): navigations that became downloads
     _watchers: int = 0  # watch_responses() nesting
     _network_on: bool = False
@@ -61,6 +62,7 @@ class Page(Navigation):
         t.on("Page.frameStartedNavigating", self._on_navigating)
         t.on("Page.frameStoppedLoading", self._on_stopped)
         t.on("Page.javascriptDialogOpening", lambda **kw: self.dialogs.handle(self.target, **kw))
+        t.on("Network.requestWillBeSent", self._on_doc_request)
         t.on("Network.responseReceived", self._on_response)
         t.on("Network.loadingFailed", self._on_failed)
         t.on("Runtime.bindingCalled", self._on_binding)

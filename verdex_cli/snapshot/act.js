@@ -173,7 +173,12 @@ const Act = (() => {
     disarm();
     const el = Registry.get(n);
     if (!el) return false;
-    const g = { el, received: 0, got: [], blocked: [], handler: null };
+    const g = { el, received: 0, got: [], blocked: [], handler: null, nav: false, onNav: null };
+    // a navigation this document starts while armed (the Navigation API's navigate event, fired when
+    // a link's activation or a script begins one): a second click must not follow into the next page
+    // (another document only: within this one the guard still sees where the second click goes)
+    g.onNav = (e) => { if (!(e.destination && e.destination.sameDocument)) g.nav = true; };
+    if (window.navigation) window.navigation.addEventListener('navigate', g.onNav);
     g.handler = (ev) => {
       if (!ev.isTrusted) return;
       const path = ev.composedPath();
@@ -191,10 +196,14 @@ const Act = (() => {
   function disarm() {
     if (!guard) return { received: 0, got: [], blocked: [] };
     for (const t of GUARDED) window.removeEventListener(t, guard.handler, true);
+    if (window.navigation) window.navigation.removeEventListener('navigate', guard.onNav);
     const out = { received: guard.received, got: guard.got, blocked: guard.blocked };
     guard = null;
     return out;
   }
+
+  // Has the armed document begun a navigation (see arm)?
+  function navigating() { return !!(guard && guard.nav); }
 
   // Is the element under the pointer (the browser's own :hover state, after the move)? Waits up to
   // two animation frames for the state to show; null when the element is gone.
@@ -272,5 +281,5 @@ const Act = (() => {
     return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: innerWidth, h: innerHeight };
   }
 
-  return { current, describe, ownerHit, prepare, arm, disarm, hovered, focus, selectAll, fieldValue, options, brief, optionPoint };
+  return { current, describe, ownerHit, prepare, arm, disarm, navigating, hovered, focus, selectAll, fieldValue, options, brief, optionPoint };
 })();
