@@ -211,6 +211,8 @@ def test_back_and_forward_number_on_and_old_refs_stay_navigated(d, site):
     delete = named(s2, "Delete everything")
     d.ok("back")
     assert poll(lambda: (ask(d, "cross") or {}).get("title") == "Keep widget")
+    first = next(iter(s1.data["refs"]))
+    d.fail(f"click {first}", "navigated")  # at once, before any snapshot of the page that came back
     s3 = d.ok("snapshot")
     d.ok(f"hover {named(s3, 'Hover me', 0)}")
     assert min(n_of(r) for r in refs_of(s3, 0)) > max(n_of(r) for r in refs_of(s2, 0))
@@ -462,3 +464,16 @@ def test_store_keeps_old_refs_navigated_for_good():
     store.reset()
     nums.reset(False, {0: ("M2", "M2")})
     assert store.get("c0p0f0e1") is None  # reset-refs forgot them
+
+
+def test_refs_of_a_page_that_comes_back_from_the_cache_stay_navigated(d, site):
+    """Away and back with no capture in between: the page restored from the back/forward cache is
+    the same document, but its bridge numbers anew, so a ref of the first visit is `navigated` (never
+    `unknown_ref`, which would claim it was never issued)."""
+    s1 = open_lifetime(d, site)
+    d.ok("open " + site.url("other.html"))
+    d.ok("back")
+    assert poll(lambda: (ask(d, "cross") or {}).get("title") == "Keep widget")
+    for ref in list(s1.data["refs"])[:3]:
+        d.fail(f"click {ref}", "navigated")
+    assert clicks(d) == []

@@ -96,10 +96,21 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
                 raise
             continue
         for rec, live in zip(group, found):
-            verdicts[rec.ref] = _judge(rec, live or {})
+            verdict = _judge(rec, live or {})
+            if verdict.status == UNKNOWN and _earlier_visit(store, rec):
+                # the same document came back (back/forward cache): its bridge numbered anew, so a
+                # ref of the earlier visit is of a page the frame left
+                verdict = Verdict(NAVIGATED, f"now at {url}")
+            verdicts[rec.ref] = verdict
     for ref, verdict in verdicts.items():
         store.set_status(ref, verdict.status)
     return verdicts
+
+
+def _earlier_visit(store: RefStore, rec: RefRecord) -> bool:
+    """Was the ref issued before its frame's latest numbered visit of a document?"""
+    found = store.numbers.document_of(rec.frame, int(rec.ref.rsplit("e", 1)[1]))
+    return found is not None and not found[1]
 
 
 def _judge(rec: RefRecord, live: dict) -> Verdict:
