@@ -402,6 +402,12 @@ class Session:
                         browser.call("Target.closeTarget", timeout=2, interrupt=False, targetId=target_id)
                     except VerdexError:
                         pass
+                for context_id in [c for c in self.contexts.values() if c]:
+                    try:
+                        browser.call("Target.disposeBrowserContext", timeout=2, interrupt=False,
+                                     browserContextId=context_id)
+                    except VerdexError:
+                        pass
             browser.close()
         self.chrome.stop()
         if self.downloads is not None:
