@@ -33,13 +33,25 @@ def _close_tab(endpoint: str, target_id: str) -> None:
         pass  # already closed
 
 
+def _browser_ws(endpoint: str) -> str:
+    with urllib.request.urlopen(endpoint + "/json/version", timeout=10) as r:
+        return json.loads(r.read().decode("utf-8"))["webSocketDebuggerUrl"]
+
+
+def _attached(endpoint: str, target_id: str, timeout: float) -> tuple[Target, Target]:
+    """(the browser socket's root session, a flat session on it attached to the tab)."""
+    root = Target(_browser_ws(endpoint), timeout=timeout)
+    return root, root.attach(target_id)
+
+
 @pytest.fixture
 def tab(chrome_http):
-    """A dedicated tab of the shared browser and a Target connected to it."""
+    """A dedicated tab of the shared browser and a session attached to it over the browser socket."""
     info = _new_tab(chrome_http)
-    target = Target(info["webSocketDebuggerUrl"], timeout=5, target_id=info["id"])
+    root, target = _attached(chrome_http, info["id"], 5)
     yield target
     target.close()
+    root.close()
     _close_tab(chrome_http, info["id"])
 
 
@@ -70,12 +82,15 @@ def test_protocol_errors_print_nothing(chrome_http):
         from verdex_cli.errors import CDPError
         req = urllib.request.Request({chrome_http!r} + "/json/new?about:blank", method="PUT")
         info = json.loads(urllib.request.urlopen(req).read())
-        t = Target(info["webSocketDebuggerUrl"], 5, info["id"])
+        version = json.loads(urllib.request.urlopen({chrome_http!r} + "/json/version").read())
+        root = Target(version["webSocketDebuggerUrl"], 5)
+        t = root.attach(info["id"])
         try:
             t.call("Nope.nothing")
         except CDPError as e:
             print(e.message)
         t.close()
+        root.close()
         urllib.request.urlopen({chrome_http!r} + "/json/close/" + info["id"]).read()
     """)
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -102,19 +117,20 @@ def test_call_exceeding_its_timeout_raises_cdp_timeout(tab):
 
 def test_default_timeout_comes_from_the_target(chrome_http):
     info = _new_tab(chrome_http)
-    target = Target(info["webSocketDebuggerUrl"], timeout=0.3, target_id=info["id"])
+    root, target = _attached(chrome_http, info["id"], 0.3)
     try:
         with pytest.raises(CDPTimeout, match=r"\b0\.3 s\b"):
             target.call("Runtime.evaluate", expression="while (true) {}")
         target.call("Runtime.terminateExecution", timeout=2)
     finally:
         target.close()
+        root.close()
         _close_tab(chrome_http, info["id"])
 
 
 def test_closed_tab_raises_connection_lost_instead_of_hanging(chrome_http):
     info = _new_tab(chrome_http)
-    target = Target(info["webSocketDebuggerUrl"], timeout=30, target_id=info["id"])
+    root, target = _attached(chrome_http, info["id"], 30)
     assert target.alive
     _close_tab(chrome_http, info["id"])
     start = time.monotonic()
@@ -130,6 +146,8 @@ def test_closed_tab_raises_connection_lost_instead_of_hanging(chrome_http):
         target.call("Runtime.evaluate", expression="1")
     assert time.monotonic() - start < 0.5
     target.close()  # closing a dead target is harmless
+    assert root.alive  # the socket (and the browser's other tabs) live on
+    root.close()
 
 
 def test_unreachable_target_raises_connection_lost():

@@ -160,7 +160,7 @@ def test_closed_connect_endpoint_is_browser_lost():
         ok(ctx, f"open {SHOP}")
         chrome.stop()
         fail(ctx, "eval 1", ErrorKind.BROWSER_LOST)
-        fail(ctx, "relaunch", ErrorKind.LAUNCH_FAILED)  # nothing to attach to any more
+        fail(ctx, "relaunch", ErrorKind.CONNECT_FAILED)  # nothing to attach to any more
     finally:
         ctx.close()
         chrome.stop()

@@ -316,11 +316,13 @@ def test_chrome_dies_with_a_killed_watchdog(tmp_path, monkeypatch):
     assert not os.path.exists(proc.profile)
 
 
-def test_connect_to_unreachable_endpoint_is_a_launch_error():
-    from verdex_cli.errors import LaunchError
+def test_connect_to_unreachable_endpoint_is_connect_failed():
+    from verdex_cli.browser import endpoint
+    from verdex_cli.errors import ConnectFailed
 
-    with pytest.raises(LaunchError, match="Cannot reach a DevTools endpoint"):
-        launch.connect("http://127.0.0.1:9", timeout=2)
+    with pytest.raises(ConnectFailed, match=r"^Cannot connect to http://127\.0\.0\.1:9: tried /json/version "
+                                            r"\(connection refused\)\.$"):
+        endpoint.connect("http://127.0.0.1:9", timeout=2)
 
 
 # -- no orphans, with the real CLI -----------------------------------------------------------

@@ -231,7 +231,7 @@ def test_unreachable_devtools_endpoint_is_one_line():
     proc = verdex("run", "--connect", f"http://127.0.0.1:{closed_port()}", INDEX, "eval 1")
     assert proc.returncode == 1
     assert proc.stderr.strip().count("\n") == 0
-    assert "Cannot reach a DevTools endpoint" in proc.stderr
+    assert "Cannot connect to http://127.0.0.1:" in proc.stderr and "tried /json/version" in proc.stderr
     assert_no_traceback(proc)
 
 

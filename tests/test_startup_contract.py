@@ -77,8 +77,9 @@ def test_unreachable_connect_endpoint_is_one_json_object(tmp_path):
     proc = verdex("run", "--json", "--connect", f"http://127.0.0.1:{closed_port()}", INDEX, "eval 1", tmp=tmp_path)
     assert proc.returncode == ExitStatus.FAILED
     obj = only_json(proc)
-    assert obj["error"]["kind"] == ErrorKind.LAUNCH_FAILED
-    assert "Cannot reach a DevTools endpoint" in obj["error"]["message"]
+    assert obj["error"]["kind"] == ErrorKind.CONNECT_FAILED
+    assert "Cannot connect to http://127.0.0.1:" in obj["error"]["message"]
+    assert "tried /json/version (connection refused)" in obj["error"]["message"]
 
 
 def test_unreadable_script_is_one_json_object(tmp_path, fake_chrome):
@@ -227,7 +228,7 @@ def test_connect_to_another_machine_warns_on_stderr(tmp_path):
     proc = verdex("run", "--json", "--connect", f"http://0.0.0.0:{closed_port()}", INDEX, "eval 1", tmp=tmp_path)
     warnings = proc.stderr.strip().splitlines()
     assert len(warnings) == 1 and warnings[0].startswith("Warning: 0.0.0.0 is not this machine")
-    assert only_json(proc)["error"]["kind"] == ErrorKind.LAUNCH_FAILED  # stdout stays pure JSON Lines
+    assert only_json(proc)["error"]["kind"] == ErrorKind.CONNECT_FAILED  # stdout stays pure JSON Lines
 
 
 def test_connect_to_loopback_does_not_warn(chrome_http, tmp_path):

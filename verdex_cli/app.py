@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from .browser.launch import endpoint_host, is_loopback
@@ -37,11 +37,12 @@ class AppOptions:
     downloads: str | None = None
     trace: bool = False
     changes: bool = True  # actions report what they changed (--no-changes: off)
+    connect_headers: list = field(default_factory=list)  # --connect-header "Name: value" (repeatable)
 
 
 def make_workspace(opts: AppOptions) -> Workspace:
     session_opts = Options(headless=not opts.headed, chrome=opts.chrome, connect=opts.connect, timeout=opts.timeout,
-                           downloads=opts.downloads)
+                           downloads=opts.downloads, headers=tuple(opts.connect_headers or ()))
     ctx = Workspace(lambda: Session.start(session_opts, init_script=bridge_source()))
     ctx.trace = opts.trace
     ctx.show_changes = opts.changes

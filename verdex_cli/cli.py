@@ -15,7 +15,8 @@ from .app import AppOptions, run_oneshot, run_repl
 from .errors import ErrorKind, ExitStatus
 from .sanitize import json_line
 
-GLOBAL_VALUE_OPTIONS = {"--chrome", "--connect", "--timeout", "--script", "--downloads", "--session", "--idle-timeout"}
+GLOBAL_VALUE_OPTIONS = {"--chrome", "--connect", "--timeout", "--script", "--downloads", "--session", "--idle-timeout",
+                        "--connect-header"}
 
 repl_app = typer.Typer(add_completion=False, no_args_is_help=False, pretty_exceptions_enable=False,
                        context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,7 +26,10 @@ run_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
 HEADED = typer.Option(False, "--headed", help="Show a browser window instead of running headless.")
 CHROME = typer.Option(None, "--chrome", metavar="PATH", help="Chrome/Chromium executable to launch.")
 CONNECT = typer.Option(None, "--connect", metavar="URL",
-                       help="Attach to a running Chrome's DevTools endpoint instead of launching one.")
+                       help="Attach to a running browser instead of launching one: http(s)://HOST:PORT or a "
+                            "ws(s):// DevTools URL (a hosted service's, token included).")
+CONNECT_HEADER = typer.Option(None, "--connect-header", metavar="'NAME: VALUE'",
+                              help="HTTP header sent when connecting (repeatable), e.g. an Authorization token.")
 TIMEOUT = typer.Option(10.0, "--timeout", metavar="SECONDS", min=0.1, help="Timeout for every browser call.")
 JSON = typer.Option(False, "--json", help="Print one JSON object per command (JSON Lines).")
 NO_COLOR = typer.Option(False, "--no-color", help="Plain output without colours.")
@@ -53,11 +57,11 @@ def repl_main(
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
     no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE,
-    no_changes: bool = NO_CHANGES,
+    no_changes: bool = NO_CHANGES, connect_header: Optional[List[str]] = CONNECT_HEADER,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
 ):
     opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=not no_pager, downloads=downloads,
-                      trace=trace, changes=not no_changes)
+                      trace=trace, changes=not no_changes, connect_headers=list(connect_header or ()))
     raise typer.Exit(int(run_repl(opts, url)))
 
 
@@ -77,10 +81,10 @@ def run_main(
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
     no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE,
-    no_changes: bool = NO_CHANGES,
+    no_changes: bool = NO_CHANGES, connect_header: Optional[List[str]] = CONNECT_HEADER,
 ):
     opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=False, downloads=downloads,
-                      trace=trace, changes=not no_changes)
+                      trace=trace, changes=not no_changes, connect_headers=list(connect_header or ()))
     raise typer.Exit(int(run_oneshot(opts, url, list(commands or []), keep_going, script=script)))
 
 

@@ -31,6 +31,7 @@ class ErrorKind:
     CDP_ERROR = "cdp_error"
     BROWSER_NOT_FOUND = "browser_not_found"
     LAUNCH_FAILED = "launch_failed"
+    CONNECT_FAILED = "connect_failed"
     INVALID_REF = "invalid_ref"
     CONTEXT_MISMATCH = "context_mismatch"
     PAGE_MISMATCH = "page_mismatch"
@@ -89,6 +90,12 @@ class BrowserNotFound(VerdexError):
 
 class LaunchError(VerdexError):
     kind = ErrorKind.LAUNCH_FAILED
+
+
+class ConnectFailed(VerdexError):
+    """--connect URL: no DevTools browser socket could be opened (the message names what was tried)."""
+
+    kind = ErrorKind.CONNECT_FAILED
 
 
 class CDPError(VerdexError):

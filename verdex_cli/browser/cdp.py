@@ -1,4 +1,4 @@
-"""A thin, safe wrapper over one pychrome WebSocket (one DevTools target).
+"""A thin, safe handle on one DevTools session (over the one browser socket: connection.py).
 
 Every call carries a timeout; protocol errors, time-outs and a dropped socket
 come out as the project's own exceptions with human messages.
@@ -10,17 +10,16 @@ import contextvars
 import json
 import logging
 import queue
-import threading
 import time
 import warnings
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-import pychrome
 import pychrome.exceptions as pexc
 import websocket
 
 from ..errors import CDPError, CDPTimeout, ConnectionLost, PageCrashed, VerdexError
+from .connection import AUTO_ATTACH, LOST_SENTINEL, Connection, FlatSession
 
 # pychrome logs a full traceback when the socket drops; we report it ourselves.
 logging.getLogger("pychrome").setLevel(logging.CRITICAL)
@@ -36,7 +35,6 @@ RECOVERY_METHODS = frozenset({"Page.navigate", "Page.reload", "Page.bringToFront
                               "Runtime.terminateExecution", "Inspector.enable"})
 NAVIGATION_METHODS = frozenset({"Page.navigate", "Page.reload"})
 
-_IDS = threading.Lock()  # message ids taken by call_many
 
 # True while the user's own command runs (see :func:`user_command`): only then may a timed-out
 # call interrupt the page's script. Status reads (toolbar, tab titles) never do.
@@ -53,39 +51,58 @@ def user_command() -> Iterator[None]:
         _USER_COMMAND.reset(token)
 
 
-class _Tab(pychrome.Tab):
-    """pychrome's Tab, except that its reader thread marks the tab stopped however it ends.
-
-    pychrome's loop dies with a JSONDecodeError on a WebSocket close frame (recv() returns '')
-    without setting ``_stopped``; pending and later calls would then wait for their full
-    timeout instead of failing at once with ConnectionLost.
-    """
-
-    def _recv_loop(self):
-        try:
-            super()._recv_loop()
-        except Exception:
-            pass
-        finally:
-            self._stopped.set()
-
-
 class Target:
-    """One DevTools target (page, iframe or the browser itself)."""
+    """A handle on one DevTools session (the browser itself, a page, an out-of-process frame or a
+    worker) on the connection's one WebSocket (connection.py). ``Target(url)`` opens a connection
+    and is its browser-level (root) session; the sessions on it come from :meth:`attach` and
+    :meth:`child`."""
 
-    def __init__(self, ws_url: str, timeout: float = 10.0, target_id: str | None = None, kind: str = "page"):
-        self.ws_url = ws_url
+    def __init__(self, ws_url: str | None = None, timeout: float = 10.0, target_id: str | None = None,
+                 kind: str = "browser", headers: list[str] | tuple = (), session: FlatSession | None = None):
         self.timeout = timeout
         self.id = target_id
         self.kind = kind
-        self._tab = _Tab(id=target_id, type=kind, webSocketDebuggerUrl=ws_url)
+        if session is None:
+            try:
+                conn = Connection(ws_url or "", timeout, headers)
+            except (websocket.WebSocketException, OSError, ValueError) as exc:
+                raise ConnectionLost(f"Cannot connect to the browser target: {exc}") from exc
+            session = conn.root
+        self._tab = session
+        self.conn: Connection = session.conn
+        self.ws_url = self.conn.url
+        session.handle = self
         self._handlers: dict[str, list[Callable[..., None]]] = {}
         self.crashed = False  # set by Inspector.targetCrashed; cleared by a navigation or reload
         self._network_users = 0  # hold_network() callers: the domain is on while there is one
-        try:
-            self._start()
-        except (websocket.WebSocketException, OSError) as exc:
-            raise ConnectionLost(f"Cannot connect to the browser target: {exc}") from exc
+        self._enabled = False  # child(): its domains were turned on
+
+    # -- sessions on the same socket -----------------------------------------------------------
+    def _wrap(self, session: FlatSession, kind: str | None = None) -> "Target":
+        if isinstance(session.handle, Target):
+            return session.handle
+        return Target(timeout=self.timeout, target_id=session.id, kind=kind or session.type or "page",
+                      session=session)
+
+    def attach(self, target_id: str, kind: str = "page", auto_attach: bool = True) -> "Target":
+        """Attach to a target as a flat session on this socket (``Target.attachToTarget``); with
+        ``auto_attach``, its out-of-process frames and workers attach to it in turn."""
+        sid = self.call("Target.attachToTarget", targetId=target_id, flatten=True)["sessionId"]
+        session = self.conn.sessions.get(sid)
+        if session is None:  # the attachedToTarget event is always sent first; defensive
+            session = FlatSession(self.conn, sid, target_id, kind)
+            self.conn.sessions[sid] = session
+            self.conn.by_target[target_id] = session
+        target = self._wrap(session, kind)
+        if auto_attach:
+            target.call("Target.setAutoAttach", **AUTO_ATTACH)
+        return target
+
+    def child(self, target_id: str, wait: float = 0.0) -> "Target | None":
+        """The session Chrome attached for ``target_id`` (an out-of-process frame: its frame id) on
+        this connection, waiting up to ``wait`` s for it; None when there is none."""
+        session = self.conn.session_for(target_id, wait)
+        return None if session is None else self._wrap(session, session.type or "iframe")
 
     def watch_crashes(self) -> None:
         """Notice a renderer crash (calls then fail at once with PageCrashed instead of timing out)."""
@@ -100,19 +117,6 @@ class Target:
         # wake calls waiting for an answer the crashed renderer will never give
         for pending in list(getattr(self._tab, "method_results", {}).values()):
             pending.put({"error": {"message": "The page crashed."}})
-
-    def _start(self) -> None:
-        """pychrome's Tab.start(), but without websocket-client's pure-Python UTF-8
-        check, which costs about half a second per megabyte of snapshot (Chrome
-        sends valid UTF-8; json.loads still rejects anything malformed)."""
-        tab = self._tab
-        tab._ws = websocket.create_connection(self.ws_url, enable_multithread=True, suppress_origin=True,
-                                              skip_utf8_validation=True, timeout=self.timeout)
-        tab._started = True
-        tab.status = tab.status_started
-        tab._stopped.clear()
-        tab._recv_th.start()
-        tab._handle_event_th.start()
 
     # -- calls -------------------------------------------------------------
     def call(self, method: str, timeout: float | None = None, interrupt: bool | None = None, **params: Any) -> dict:
@@ -173,16 +177,18 @@ class Target:
                         raise PageCrashed(method=method)
                     if tab._stopped.is_set():
                         raise ConnectionLost(LOST)
-                    with _IDS:
-                        tab._cur_id += 1
-                        mid = tab._cur_id
+                    mid = tab.conn.next_id()  # unique on the socket, whichever session sends
                     box: queue.Queue = queue.Queue()
                     tab.method_results[mid] = box
                     sent.append((mid, method, box))
                     tab._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
                 deadline = time.monotonic() + limit
-                for _mid, method, box in sent:
-                    results.append(self._reply(method, box, deadline))
+                tab.conn.call_started()  # one round trip, for the transport's counters
+                try:
+                    for _mid, method, box in sent:
+                        results.append(self._reply(method, box, deadline))
+                finally:
+                    tab.conn.call_ended()
             except (websocket.WebSocketException, OSError) as exc:
                 raise ConnectionLost(LOST) from exc
         except (CDPError, CDPTimeout, ConnectionLost, PageCrashed) as exc:
@@ -205,6 +211,8 @@ class Target:
                     if self.crashed:
                         raise PageCrashed(method=method) from None
                     raise CDPTimeout(f"{method} timed out.", method=method) from None
+        if reply is LOST_SENTINEL:  # the session ended while waiting
+            raise ConnectionLost(LOST)
         if "error" in reply and "result" not in reply:
             if self.crashed:
                 raise PageCrashed(method=method)
@@ -215,13 +223,9 @@ class Target:
     def send(self, method: str, **params: Any) -> None:
         """Make a call without waiting for its answer (a target handles its calls in order, so later
         calls find it done); for calls a busy page must not hold up. Raises ConnectionLost."""
-        tab = self._tab
-        with _IDS:
-            tab._cur_id += 1
-            mid = tab._cur_id
         try:
-            tab._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
-        except (websocket.WebSocketException, OSError, AttributeError) as exc:
+            self._tab.post(method, params)
+        except (pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(LOST) from exc
 
     def hold_network(self, wait: float | None = None) -> None:
@@ -289,9 +293,15 @@ class Target:
             time.sleep(0.002)
 
     def close(self) -> None:
+        """The root: close the socket (every session on it ends). A page verdex attached to: detach
+        (the tab itself stays). A session Chrome attached by itself (a frame, a worker) lives as long
+        as its target: nothing to do."""
         try:
-            self._tab.stop()
-        except pexc.RuntimeException:
-            pass
-        except Exception:  # pragma: no cover - closing must never raise
+            tab = self._tab
+            if tab.session_id is None:
+                self.conn.close()
+            elif tab.parent is None and not tab._stopped.is_set():
+                self.conn.root.post("Target.detachFromTarget", {"sessionId": tab.session_id})
+                self.conn._on_detached(tab.session_id)
+        except Exception:  # closing must never raise
             pass

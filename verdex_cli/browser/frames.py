@@ -4,7 +4,7 @@ A frame keeps the index it got when first seen for as long as it exists.
 Each frame document gets one isolated world (created lazily, recreated when
 the frame's document -- its loader id -- changes); its bridge numbers refs on
 from the tab's numbering (numbering.py), never from 1.  Cross-origin frames
-living in their own renderer are reached through their own DevTools target.
+living in their own renderer are reached through their own session (attached by Chrome).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from urllib.parse import urlparse
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from .cdp import Target
 from .js_values import describe_exception
-from .launch import list_targets
 from .numbering import RefNumbers
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,7 +63,6 @@ class FrameRegistry:
         self.main_id = ""
         self.structure_events = 0  # frames detached (or swapped process) so far: the snapshot cache checks it
         self.init_script = ""  # set by the session: the bridge source
-        self.http_endpoint = ""
 
     # -- registry --------------------------------------------------------------
     def ensure(self, frame_id: str, target: Target, parent: int | None, oopif: bool = False) -> Frame:
@@ -244,24 +242,23 @@ class FrameRegistry:
 
     # -- cross-origin (out-of-process) frames ----------------------------------
     def oopif_target(self, frame_id: str) -> Target | None:
+        """The session of an out-of-process frame (its target id is its frame id), attached to this
+        page's connection by Chrome itself (auto-attach); waits briefly for one just created."""
         t = self._oopif_targets.get(frame_id)
         if t is not None and t.alive:
             return t
-        try:
-            entries = list_targets(self.http_endpoint, self.page.timeout)
-        except OSError:
+        t = self.page.target.child(frame_id, wait=min(self.page.timeout, 2.0))
+        if t is None:
             return None
-        for e in entries:
-            if e.get("id") == frame_id and e.get("webSocketDebuggerUrl"):
-                t = Target(e["webSocketDebuggerUrl"], self.page.timeout, frame_id, "iframe")
-                for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
-                    try:
-                        t.call(method)
-                    except (CDPError, CDPTimeout):
-                        pass
-                self._oopif_targets[frame_id] = t
-                return t
-        return None
+        if not t._enabled:
+            for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
+                try:
+                    t.call(method)
+                except (CDPError, CDPTimeout):
+                    pass
+            t._enabled = True
+        self._oopif_targets[frame_id] = t
+        return t
 
     # -- refs the frame's bridge has issued --------------------------------------
     def note_issued(self, fr: Frame, counter: int, url: str | None = None) -> None:
@@ -301,9 +298,7 @@ class FrameRegistry:
         self.close()
 
     def close(self) -> None:
-        for t in self._oopif_targets.values():
-            t.close()
-        self._oopif_targets.clear()
+        self._oopif_targets.clear()  # the sessions themselves live as long as their frames
 
 
 def find_frame(node: dict, frame_id: str) -> dict | None:

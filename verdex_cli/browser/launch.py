@@ -78,11 +78,6 @@ def _http_json(url: str, timeout: float):
         return json.loads(resp.read().decode("utf-8"))
 
 
-def list_targets(http_endpoint: str, timeout: float) -> list[dict]:
-    """The browser's DevTools targets (`/json/list`: pages, iframes, workers); OSError if unreachable."""
-    return _http_json(http_endpoint + "/json/list", timeout)
-
-
 @dataclass
 class ChromeProcess:
     """A running browser: either launched (owned) or attached to (not owned)."""
@@ -93,6 +88,7 @@ class ChromeProcess:
     pid: int | None = None
     profile: str | None = None
     _watchdog: subprocess.Popen | None = field(default=None, repr=False)
+    link: object = field(default=None, repr=False)  # the browser-level session (cdp.Target) once open
 
     def version(self, timeout: float = 5.0) -> dict:
         return _http_json(self.http_endpoint + "/json/version", timeout)
@@ -104,12 +100,16 @@ class ChromeProcess:
         return self._watchdog is not None and self._watchdog.poll() is None
 
     def reachable(self, timeout: float = 1.0) -> bool:
-        """Is the browser still there: process alive (if owned) and its DevTools endpoint answering."""
+        """Is the browser still there: process alive (if owned) and its DevTools socket answering."""
         if not self.alive():
             return False
+        link = self.link
         try:
-            self.version(timeout=timeout)
-        except (urllib.error.URLError, OSError, ValueError):
+            if link is None:
+                self.version(timeout=timeout)
+            else:
+                link.call("Browser.getVersion", timeout=timeout, interrupt=False)
+        except Exception:
             return False
         return True
 
@@ -218,21 +218,3 @@ def is_loopback(url: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
-
-
-def connect(url: str, timeout: float = 10.0) -> ChromeProcess:
-    """Attach to a running browser's DevTools HTTP endpoint (never stopped by us)."""
-    base = url.rstrip("/")
-    if base.startswith("ws://"):
-        base = "http://" + base[5:].split("/", 1)[0]
-    if not base.startswith(("http://", "https://")):
-        base = "http://" + base
-    try:
-        info = _http_json(base + "/json/version", timeout)
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise LaunchError(f"Cannot reach a DevTools endpoint at {base}: {reason}") from exc
-    ws = info.get("webSocketDebuggerUrl")
-    if not ws:
-        raise LaunchError(f"{base} answered, but is not a Chrome DevTools endpoint.")
-    return ChromeProcess(base, ws, owned=False)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.request
 from dataclasses import dataclass, field
 
-from ..errors import ConnectionLost, LaunchError, UsageError, VerdexError
-from . import launch as launcher
+from ..errors import CDPError, ConnectionLost, LaunchError, UsageError, VerdexError
+from . import endpoint, launch as launcher
 from .cdp import Target
 from .dialogs import DialogAnswers, dialog_note
 from .downloads import Downloads
@@ -23,6 +21,7 @@ class Options:
     timeout: float = 10.0
     new_tab: bool = True  # with --connect: open a tab of our own (the browser's tabs stay as they are)
     downloads: str | None = None  # download directory (default: a private temp dir removed on close)
+    headers: tuple = ()  # --connect-header "Name: value": sent with the WebSocket upgrade
 
 
 @dataclass
@@ -49,51 +48,51 @@ class Session:
 
     @classmethod
     def start(cls, options: Options, init_script: str = "") -> "Session":
+        browser = None
         if options.connect:
-            chrome = launcher.connect(options.connect, timeout=options.timeout)
+            chrome, browser = endpoint.connect(options.connect, options.timeout, options.headers)
         else:
             chrome = launcher.launch(options.chrome, headless=options.headless,
                                      timeout=max(options.timeout, 20.0))
         session = cls(options, chrome, init_script=init_script)
         try:
+            session._browser_target = browser or Target(chrome.browser_ws, options.timeout, None, "browser")
+            chrome.link = session._browser_target
             session.downloads = Downloads(options.downloads)
             session._attach_first_page()
-            session._browser()  # routes downloads to the session's directory
+            session.downloads.attach(session._browser())  # routes downloads to the session's directory
         except BaseException:
             if session.downloads is not None:
                 session.downloads.close()
+            if session._browser_target is not None:
+                session._browser_target.close()
             chrome.stop()
             raise
         return session
 
     def _targets(self) -> list[dict]:
-        try:
-            return launcher.list_targets(self.chrome.http_endpoint, self.options.timeout)
-        except OSError as exc:
-            raise ConnectionLost(f"Cannot list the browser's tabs: {exc}") from exc
+        """The browser's targets (``Target.getTargets`` infos: pages, frames, workers)."""
+        return self._browser().call("Target.getTargets")["targetInfos"]
 
     def _attach_first_page(self) -> None:
-        pages = [t for t in self._targets() if t.get("type") == "page" and t.get("webSocketDebuggerUrl")]
+        pages = [t for t in self._targets() if t.get("type") == "page"]
         if not pages or (self.options.new_tab and not self.chrome.owned):  # never take over the user's tab
-            req = urllib.request.Request(self.chrome.http_endpoint + "/json/new?about:blank", method="PUT")
             try:
-                with urllib.request.urlopen(req, timeout=self.options.timeout) as r:  # noqa: S310
-                    created = json.loads(r.read().decode("utf-8"))
-            except OSError as exc:
-                raise LaunchError(f"Cannot open a tab in the browser: {exc}") from exc
-            self._own_targets.append(created["id"])
-            pages = [created]
-        if not pages:
-            raise LaunchError("The browser has no page to attach to.")
-        self.add_page(pages[0]["webSocketDebuggerUrl"], pages[0]["id"], context=0)
+                created = self._browser().call("Target.createTarget", url="about:blank")
+            except VerdexError as exc:
+                raise LaunchError(f"Cannot open a tab in the browser: {exc.message}") from exc
+            self._own_targets.append(created["targetId"])
+            pages = [{"targetId": created["targetId"]}]
+        self.add_page(pages[0]["targetId"], context=0)
 
     # -- tabs -------------------------------------------------------------------
     def _browser(self) -> Target:
-        if self._browser_target is None or not self._browser_target.alive:
-            self._browser_target = Target(self.chrome.browser_ws, self.options.timeout, None, "browser")
-            if self.downloads is not None:
-                self.downloads.attach(self._browser_target)
-        return self._browser_target
+        """The browser-level session (the connection's root). Its socket carries every tab; once it
+        is gone, so is everything: ConnectionLost (the runner reports the browser lost)."""
+        target = self._browser_target
+        if target is None or not target.alive:
+            raise ConnectionLost("Browser connection lost (the browser or the connection to it closed).")
+        return target
 
     def new_tab(self, url: str = "about:blank") -> Page:
         context = self.current[0]
@@ -101,10 +100,7 @@ class Session:
         created = self._browser().call("Target.createTarget", url="about:blank", **params)
         target_id = created["targetId"]
         self._own_targets.append(target_id)
-        info = next((t for t in self._targets() if t.get("id") == target_id), None)
-        if info is None or not info.get("webSocketDebuggerUrl"):
-            raise LaunchError("The new tab did not appear in the browser's target list.")
-        page = self.add_page(info["webSocketDebuggerUrl"], target_id, context=context)
+        page = self.add_page(target_id, context=context)
         page.bring_to_front()
         if url != "about:blank":
             page.navigate(url)
@@ -137,13 +133,11 @@ class Session:
                 continue
             if info.get("openerId") not in known:
                 continue
-            entry = next((t for t in self._targets() if t.get("id") == info["targetId"]), None)
-            if entry and entry.get("webSocketDebuggerUrl"):
+            if True:
                 try:
-                    page = self.add_page(entry["webSocketDebuggerUrl"], info["targetId"],
-                                         context=known[info["openerId"]], switch=False)
+                    page = self.add_page(info["targetId"], context=known[info["openerId"]], switch=False)
                     page.wait_for_load(min(self.options.timeout, 1.0))  # bounded: its URL once it has one
-                except ConnectionLost:  # it closed itself at once (a popup whose file became a download)
+                except (ConnectionLost, CDPError):  # it closed itself at once (a popup whose file became a download)
                     self._forget_popup(info["targetId"])
                     continue
                 new.append(page)
@@ -262,11 +256,10 @@ class Session:
         target_id = next((t for t, i in self._reserved.items() if i == index), None)
         if target_id is None:
             return None
-        entry = next((t for t in self._targets() if t.get("id") == target_id), None)
-        if entry is None or not entry.get("webSocketDebuggerUrl"):
+        if not any(t.get("targetId") == target_id and t.get("type") == "page" for t in self._targets()):
             raise UsageError(f"Tab {index} of the browser is gone. 'tabs' lists them.")
         del self._reserved[target_id]
-        return self.add_page(entry["webSocketDebuggerUrl"], target_id, context=0, switch=False, index=index)
+        return self.add_page(target_id, context=0, switch=False, index=index)
 
     def switch(self, index: int, context: int | None = None) -> Page:
         key = (self.current[0] if context is None else context, index)
@@ -358,15 +351,14 @@ class Session:
         return [{"index": c, "pages": sorted(i for (k, i) in self.pages if k == c), "current": c == self.current[0]}
                 for c in sorted(self.contexts)]
 
-    def add_page(self, ws_url: str, target_id: str, context: int = 0, switch: bool = True,
+    def add_page(self, target_id: str, context: int = 0, switch: bool = True,
                  index: int | None = None) -> Page:
+        target = self._browser().attach(target_id, "page")  # before numbering: it may be gone already
         if index is None:
             index = self._page_counters.get(context, 0)
             self._page_counters[context] = index + 1
-        target = Target(ws_url, self.options.timeout, target_id, "page")
         page = Page(context, index, target, self.options.timeout)
         page.frames.init_script = self.init_script
-        page.frames.http_endpoint = self.chrome.http_endpoint
         page.tab_closed = lambda i, c=context: (c, i) in self._closed
         page.tab_exists = lambda i, c=context: (c, i) in self.pages
         page.context_state = self._context_state
@@ -400,16 +392,23 @@ class Session:
             except Exception:
                 pass
         self.pages.clear()
-        if self._browser_target is not None:
-            if not self.chrome.owned and self.downloads is not None:  # a browser we only attached to
-                self.downloads.detach(self._browser_target)
-            self._browser_target.close()
-        for target_id in self._own_targets:
-            try:
-                with urllib.request.urlopen(f"{self.chrome.http_endpoint}/json/close/{target_id}", timeout=2):
-                    pass
-            except OSError:
-                pass
+        browser = self._browser_target
+        if browser is not None:
+            if not self.chrome.owned and browser.alive:  # a browser we only attached to: only our own tabs go
+                if self.downloads is not None:
+                    self.downloads.detach(browser)
+                for target_id in self._own_targets:
+                    try:
+                        browser.call("Target.closeTarget", timeout=2, interrupt=False, targetId=target_id)
+                    except VerdexError:
+                        pass
+                for context_id in [c for c in self.contexts.values() if c]:
+                    try:
+                        browser.call("Target.disposeBrowserContext", timeout=2, interrupt=False,
+                                     browserContextId=context_id)
+                    except VerdexError:
+                        pass
+            browser.close()
         self.chrome.stop()
         if self.downloads is not None:
             self.downloads.close()

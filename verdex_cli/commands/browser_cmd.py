@@ -27,6 +27,11 @@ def relaunch_cmd(ctx, args, flags):
     session._closed.update(key for key in old_tabs if key not in session.pages)  # their refs say "closed"
     page = session.page
     notes = ["Started a new browser; refs from before report that their page is gone. Take a new snapshot."]
+    if session.options.connect:
+        from ..browser.endpoint import mask
+
+        notes = [f"Reconnected to {mask(session.options.connect)}; refs from before report that their page is "
+                 "gone. Take a new snapshot."]
     info = {"url": "about:blank", "title": "", "relaunched": True}
     if url and url != "about:blank":
         try:

@@ -20,7 +20,7 @@ from . import names, wire
 FLAGS = {"--json": "json", "--keep-going": "keep_going", "--no-color": "no_color", "--debug": "debug",
          "--trace": "trace", "--no-changes": "no_changes", "--no-pager": "no_pager"}
 SESSION_ONLY = {"--headed": False, "--chrome": True, "--connect": True, "--timeout": True, "--downloads": True,
-                "--idle-timeout": True}
+                "--idle-timeout": True, "--connect-header": True}
 
 
 class Args:

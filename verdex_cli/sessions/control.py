@@ -9,12 +9,12 @@ import subprocess
 import sys
 import time
 from dataclasses import asdict
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
 from ..app import AppOptions, make_renderer, warn_remote_endpoint
-from ..cli import CHROME, CONNECT, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE
+from ..cli import CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE
 from ..errors import ExitStatus, UsageError, VerdexError, exit_status
 from ..render import Renderer
 from ..runner import failure
@@ -54,9 +54,10 @@ def start_cmd(
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
     downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE, no_changes: bool = NO_CHANGES,
+    connect_header: Optional[List[str]] = CONNECT_HEADER,
 ):
     opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=False, downloads=downloads,
-                      trace=False, changes=not no_changes)
+                      trace=False, changes=not no_changes, connect_headers=list(connect_header or ()))
     if url is None and name and not names.NAME_RE.fullmatch(name) and any(c in name for c in "./:"):
         name, url = None, name  # `session start URL`: the default name
     raise typer.Exit(start_session(opts, name, url, idle_timeout))

@@ -1,0 +1,222 @@
+"""One browser-level DevTools WebSocket carrying flat sessions (pychrome extended with session routing).
+
+Every page, out-of-process frame and worker verdex talks to is a *session* on the one socket: the
+browser itself (no session id), pages verdex attaches to (``Target.attachToTarget {flatten: true}``)
+and the frames and workers Chrome attaches to those pages by itself (``Target.setAutoAttach``).
+Each session is a :class:`pychrome.Tab` whose socket is a thin shim that stamps its ``sessionId`` on
+what it sends; pychrome's own call/answer and event-thread machinery runs unchanged on it. One reader
+thread owns the socket and routes answers and events by ``sessionId`` into the session's queues; it
+never runs a handler, so a busy handler cannot hold up answers (``Runtime.terminateExecution`` to a
+busy page included). Each session's events are handled in order by its own event thread.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+from typing import Any
+
+import pychrome
+import pychrome.exceptions as pexc
+import websocket
+
+LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: the session ended
+
+AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True}
+
+
+class _Out:
+    """What a session's pychrome Tab sees as its socket: sends stamped with the session id."""
+
+    def __init__(self, conn: "Connection", session_id: str | None):
+        self.conn = conn
+        self.session_id = session_id
+
+    def send(self, payload: str) -> None:
+        if self.session_id is not None:
+            payload = payload[:-1] + ', "sessionId": ' + json.dumps(self.session_id) + "}"
+        self.conn.send_raw(payload)
+
+    def close(self) -> None:  # pychrome's Tab.stop() closes its socket: a session's is shared
+        pass
+
+
+class FlatSession(pychrome.Tab):
+    """One flat session: pychrome's Tab with the answers and events the connection routes to it."""
+
+    def __init__(self, conn: "Connection", session_id: str | None, target_id: str | None, kind: str,
+                 parent: str | None = None):
+        super().__init__(id=target_id, type=kind)
+        self.conn = conn
+        self.session_id = session_id
+        self.parent = parent
+        self.children: set[str] = set()
+        self.handle: Any = None  # the cdp.Target wrapping this session (one per session)
+        self._ws = _Out(conn, session_id)
+        self._started = True
+        self.status = self.status_started
+        self._handle_event_th.start()
+
+    def _send(self, message, timeout=None):
+        message["id"] = self.conn.next_id()  # unique on the socket, whichever session sends
+        self.conn.call_started()
+        try:
+            result = super()._send(message, timeout=timeout)
+        finally:
+            self.conn.call_ended()
+        if result is LOST_SENTINEL:
+            raise pexc.UserAbortException("The session ended while calling %s" % message["method"])
+        return result
+
+    def post(self, method: str, params: dict) -> None:
+        """Send without waiting for (or keeping) the answer."""
+        if self._stopped.is_set():
+            raise pexc.RuntimeException("Tab has been stopped")
+        self._ws.send(json.dumps({"id": self.conn.next_id(), "method": method, "params": params}))
+
+    def end(self) -> None:
+        """The session is over: calls waiting for an answer fail at once, later ones too."""
+        self.status = self.status_stopped
+        self._stopped.set()
+        for pending in list(self.method_results.values()):
+            pending.put(LOST_SENTINEL)
+
+
+class Connection:
+    """The socket, its reader thread and the sessions on it (by session id and by target id)."""
+
+    def __init__(self, url: str, timeout: float, headers: list[str] | tuple = ()):
+        self.url = url
+        self.ws = websocket.create_connection(url, header=list(headers), enable_multithread=True,
+                                              suppress_origin=True, skip_utf8_validation=True, timeout=timeout)
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.root = FlatSession(self, None, None, "browser")
+        self.sessions: dict[str | None, FlatSession] = {None: self.root}
+        self.by_target: dict[str, FlatSession] = {}
+        self.attached = threading.Condition(self._lock)
+        # round-trip accounting (benchmarks): waves of calls and the time with one or more outstanding
+        self.outstanding = 0
+        self.waves = 0
+        self.busy = 0.0
+        self._busy_since = 0.0
+        self._reader = threading.Thread(target=self._read_loop, daemon=True, name="verdex-cdp-reader")
+        self._reader.start()
+
+    # -- sending ----------------------------------------------------------------------------------
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    def send_raw(self, payload: str) -> None:
+        if self.stopped.is_set():
+            raise pexc.RuntimeException("Tab has been stopped")
+        self.ws.send(payload)
+
+    def call_started(self) -> None:
+        with self._lock:
+            if self.outstanding == 0:
+                self.waves += 1
+                self._busy_since = time.perf_counter()
+            self.outstanding += 1
+
+    def call_ended(self) -> None:
+        with self._lock:
+            self.outstanding -= 1
+            if self.outstanding == 0:
+                self.busy += time.perf_counter() - self._busy_since
+
+    def counters(self) -> tuple[int, float]:
+        """(call waves, seconds with a call outstanding) so far."""
+        with self._lock:
+            return self.waves, self.busy
+
+    # -- sessions -----------------------------------------------------------------------------------
+    def session_for(self, target_id: str, wait: float = 0.0) -> FlatSession | None:
+        """The live session attached to ``target_id``, waiting up to ``wait`` s for it to attach."""
+        deadline = time.monotonic() + wait
+        with self.attached:
+            while True:
+                s = self.by_target.get(target_id)
+                if s is not None and not s._stopped.is_set():
+                    return s
+                left = deadline - time.monotonic()
+                if left <= 0 or self.stopped.is_set():
+                    return None
+                self.attached.wait(min(left, 0.05))
+
+    def _on_attached(self, parent_id: str | None, params: dict) -> None:
+        sid = params.get("sessionId")
+        info = params.get("targetInfo") or {}
+        if not sid or sid in self.sessions:
+            return
+        session = FlatSession(self, sid, info.get("targetId"), info.get("type", ""), parent=parent_id)
+        with self.attached:
+            self.sessions[sid] = session
+            if info.get("targetId"):
+                self.by_target[info["targetId"]] = session
+            parent = self.sessions.get(parent_id)
+            if parent is not None:
+                parent.children.add(sid)
+            self.attached.notify_all()
+        if parent_id is not None and info.get("type") == "iframe":
+            try:  # frames inside an out-of-process frame attach to it in turn
+                session.post("Target.setAutoAttach", dict(AUTO_ATTACH))
+            except Exception:
+                pass
+
+    def _on_detached(self, sid: str | None) -> None:
+        if sid is None:
+            return
+        with self.attached:
+            session = self.sessions.pop(sid, None)
+            if session is None:
+                return
+            if session.id and self.by_target.get(session.id) is session:
+                del self.by_target[session.id]
+            children = list(session.children)
+        session.end()
+        for child in children:
+            self._on_detached(child)
+
+    # -- the reader ---------------------------------------------------------------------------------
+    def _read_loop(self) -> None:
+        try:
+            while not self.stopped.is_set():
+                try:
+                    self.ws.settimeout(1)
+                    raw = self.ws.recv()
+                except websocket.WebSocketTimeoutException:
+                    continue
+                message = json.loads(raw)  # a close frame gives '' and ends the loop
+                sid = message.get("sessionId")
+                session = self.sessions.get(sid)
+                method = message.get("method")
+                if method is not None:
+                    if method == "Target.attachedToTarget":
+                        self._on_attached(sid, message.get("params") or {})
+                    elif method == "Target.detachedFromTarget":
+                        self._on_detached((message.get("params") or {}).get("sessionId"))
+                    if session is not None and session.event_handlers:
+                        session.event_queue.put(message)
+                elif "id" in message and session is not None:
+                    pending = session.method_results.get(message["id"])
+                    if pending is not None:
+                        pending.put(message)
+        except Exception:
+            pass
+        finally:
+            self.stopped.set()
+            for session in list(self.sessions.values()):
+                session.end()
+
+    def close(self) -> None:
+        self.stopped.set()
+        for session in list(self.sessions.values()):
+            session.end()
+        try:
+            self.ws.close(timeout=1)
+        except Exception:
+            pass
