@@ -14,9 +14,8 @@ from . import __version__
 from .app import AppOptions, run_oneshot, run_repl
 from .errors import ErrorKind, ExitStatus
 from .sanitize import json_line
+from .entry import split_word
 
-GLOBAL_VALUE_OPTIONS = {"--chrome", "--connect", "--timeout", "--script", "--downloads", "--session", "--idle-timeout",
-                        "--connect-header"}
 
 repl_app = typer.Typer(add_completion=False, no_args_is_help=False, pretty_exceptions_enable=False,
                        context_settings={"help_option_names": ["-h", "--help"]})
@@ -90,20 +89,8 @@ def run_main(
 
 def _split_run(argv: list[str]) -> tuple[bool, list[str]]:
     """Find the word `run` as the first positional; options may stand before it."""
-    i = 0
-    while i < len(argv):
-        word = argv[i]
-        if word == "--":
-            return False, argv
-        if word.startswith("-"):
-            if word in GLOBAL_VALUE_OPTIONS:
-                i += 1
-            i += 1
-            continue
-        if word == "run":
-            return True, argv[:i] + argv[i + 1:]
-        return False, argv
-    return False, argv
+    word, rest = split_word(argv)
+    return (True, rest) if word == "run" else (False, argv)
 
 
 def _on_terminate(signum, frame):

@@ -12,7 +12,7 @@ import sys
 
 # options that take the next word as their value (so that word is not the first positional)
 VALUE_OPTIONS = frozenset({"--chrome", "--connect", "--timeout", "--script", "--downloads", "--session",
-                           "--idle-timeout"})
+                           "--idle-timeout", "--connect-header"})
 
 
 def split_word(argv: list[str]) -> tuple[str | None, list[str]]:

@@ -100,23 +100,34 @@ def remove_profile(profile: str) -> None:
 
 def guard_folder(directory: str) -> int:
     """Wait until verdex is gone (our stdin closes, or 'stop'), then remove ``directory``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the REPL
-    stopping = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
-    signal.signal(signal.SIGHUP, lambda *_: stopping.append(1))
+    stopping = _signals()
     try:
-        while not stopping:
-            try:
-                ready, _, _ = select.select([sys.stdin], [], [], 0.5)
-            except InterruptedError:  # pragma: no cover - signal during select
-                continue
-            if ready:
-                line = sys.stdin.readline()
-                if not line or line.strip() == "stop":
-                    break
+        _wait_for_stop(stopping, 0.5)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     return 0
+
+
+def _signals() -> list:
+    """Ctrl-C is ignored (it belongs to the REPL); SIGTERM and SIGHUP append to the list returned."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    stopping: list = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    signal.signal(signal.SIGHUP, lambda *_: stopping.append(1))
+    return stopping
+
+
+def _wait_for_stop(stopping: list, every: float, done=lambda: False) -> None:
+    """Until a signal, ``done()``, our stdin closing (verdex is gone, however it ended) or 'stop'."""
+    while not stopping and not done():
+        try:
+            ready, _, _ = select.select([sys.stdin], [], [], every)
+        except InterruptedError:  # pragma: no cover - signal during select
+            continue
+        if ready:
+            line = sys.stdin.readline()
+            if not line or line.strip() == "stop":
+                return
 
 
 def main(argv: list[str]) -> int:
@@ -126,10 +137,7 @@ def main(argv: list[str]) -> int:
         print("usage: watchdog PROFILE -- CHROME ARGS...  |  watchdog --remove DIR", file=sys.stderr)
         return 2
     profile, cmd = argv[0], argv[2:]
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the REPL
-    stopping = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
-    signal.signal(signal.SIGHUP, lambda *_: stopping.append(1))
+    stopping = _signals()
     try:
         proc = subprocess.Popen(
             cmd,
@@ -145,17 +153,7 @@ def main(argv: list[str]) -> int:
         return 1
     print(f"pid {proc.pid}", flush=True)
     try:
-        while not stopping:
-            if proc.poll() is not None:
-                break
-            try:
-                ready, _, _ = select.select([sys.stdin], [], [], 0.2)
-            except InterruptedError:  # pragma: no cover - signal during select
-                continue
-            if ready:
-                line = sys.stdin.readline()
-                if not line or line.strip() == "stop":
-                    break
+        _wait_for_stop(stopping, 0.2, done=lambda: proc.poll() is not None)
     finally:
         kill_group(proc)
         if os.path.isdir("/proc"):
