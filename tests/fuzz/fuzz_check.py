@@ -174,7 +174,9 @@ def _judge_checked(ev: Evidence, res: dict) -> tuple[str, str]:
 
 
 def _judge_wait_ok(ev: Evidence) -> tuple[str, str]:
-    gone = ev.doc_gone or (ev.probe is not None and (not ev.probe.get("connected") or ev.probe.get("hidden")))
+    # inert behind a modal dialog counts as hidden, as in the timeout judgement below and in snapshots
+    gone = ev.doc_gone or (ev.probe is not None and (not ev.probe.get("connected") or ev.probe.get("hidden")
+                                                     or ev.probe.get("inert")))
     if ev.arg == "gone":
         return (CORRECT, "") if gone or ev.probe is None else (FALSE_OK, f"{ev.oid} is still there and visible")
     if ev.arg == "ref":
