@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .. import actions, fields
-from ..errors import UsageError, VerdexError
+from ..errors import ConnectionLost, NotActionable, UsageError, VerdexError
 from ..keys import parse_key
-from ..resolve import resolve_target
+from ..resolve import resolve, resolve_target
 from ..session_log import note_target
 from ..targets import parse_target, quote_word
 from ..timing import phase
@@ -27,6 +27,20 @@ def _front(ctx) -> list[str]:
     """An action on a tab that is not in front acts as on the front tab: it is brought there first."""
     note = ctx.page.ensure_front()
     return [note] if note else []
+
+
+def _act(ctx, fn, res, *args):
+    """Run the action on its resolved element. A frame whose connection ends during the action (its
+    document was replaced or the frame removed) is reported as the ref's own status, not as a lost
+    browser connection."""
+    try:
+        return fn(ctx.page, res, *args)
+    except ConnectionLost:
+        if res.frame.parent is None or not ctx.page.target.alive:
+            raise
+        resolve(ctx.page, ctx.page_state().store, res.text)  # raises navigated or removed when so
+        raise NotActionable(f"Element {res.label} is not actionable: its frame went away during the "
+                            "action.") from None
 
 
 def _result(out: dict, ctx=None) -> Result:
@@ -70,31 +84,31 @@ def _split_guard(verb: str, raw: str, res, text: str) -> None:
 @command("click", usage="click REF", min_args=1, max_args=1, ref_args=(0,),
          help="Click the element with a real mouse event.")
 def click_cmd(ctx, args, flags):
-    return _result(actions.pointer(ctx.page, _resolve(ctx, args[0]), "click"), ctx)
+    return _result(_act(ctx, actions.pointer, _resolve(ctx, args[0]), "click"), ctx)
 
 
 @command("dblclick", usage="dblclick REF", min_args=1, max_args=1, ref_args=(0,),
          help="Double-click the element.")
 def dblclick_cmd(ctx, args, flags):
-    return _result(actions.pointer(ctx.page, _resolve(ctx, args[0]), "dblclick"), ctx)
+    return _result(_act(ctx, actions.pointer, _resolve(ctx, args[0]), "dblclick"), ctx)
 
 
 @command("hover", usage="hover REF", min_args=1, max_args=1, ref_args=(0,),
          help="Move the mouse over the element.")
 def hover_cmd(ctx, args, flags):
-    return _result(actions.pointer(ctx.page, _resolve(ctx, args[0]), "hover"))
+    return _result(_act(ctx, actions.pointer, _resolve(ctx, args[0]), "hover"))
 
 
 @command("type", usage="type REF TEXT", min_args=2, max_args=2, rest="after_first", ref_args=(0,),
          help="Focus the field (verified) and type TEXT key by key at the end of its text.")
 def type_cmd(ctx, args, flags):
-    return _result(fields.type_text(ctx.page, _secret_target(ctx, args, "type"), args[1]))
+    return _result(_act(ctx, fields.type_text, _secret_target(ctx, args, "type"), args[1]))
 
 
 @command("fill", usage="fill REF TEXT", min_args=1, max_args=2, rest="after_first", ref_args=(0,),
          help="Replace the field's value with TEXT (text fields by typing, date/color/range like a picker).")
 def fill_cmd(ctx, args, flags):
-    return _result(fields.fill(ctx.page, _secret_target(ctx, args, "fill"), args[1] if len(args) > 1 else ""))
+    return _result(_act(ctx, fields.fill, _secret_target(ctx, args, "fill"), args[1] if len(args) > 1 else ""))
 
 
 @command("press", usage="press [REF] KEY", min_args=1, max_args=2, ref_args=(0,),
@@ -112,26 +126,26 @@ def press_cmd(ctx, args, flags):
 @command("select", usage="select REF VALUE...", min_args=2, max_args=None, rest="words", ref_args=(0,),
          help="Choose options of a select element by value or visible label (values may start with --).")
 def select_cmd(ctx, args, flags):
-    return _result(actions.select(ctx.page, _resolve(ctx, args[0]), args[1:]))
+    return _result(_act(ctx, actions.select, _resolve(ctx, args[0]), args[1:]))
 
 
 @command("check", usage="check REF", min_args=1, max_args=1, ref_args=(0,),
          help="Check a checkbox, radio button or switch.")
 def check_cmd(ctx, args, flags):
-    return _result(actions.set_checked(ctx.page, _resolve(ctx, args[0]), True))
+    return _result(_act(ctx, actions.set_checked, _resolve(ctx, args[0]), True))
 
 
 @command("uncheck", usage="uncheck REF", min_args=1, max_args=1, ref_args=(0,),
          help="Uncheck a checkbox or switch.")
 def uncheck_cmd(ctx, args, flags):
-    return _result(actions.set_checked(ctx.page, _resolve(ctx, args[0]), False))
+    return _result(_act(ctx, actions.set_checked, _resolve(ctx, args[0]), False))
 
 
 @command("upload", usage="upload REF PATH...", min_args=2, max_args=None, rest="words", ref_args=(0,),
          help="Choose files for a file input (several only if it accepts multiple files).")
 def upload_cmd(ctx, args, flags):
     paths = fields.check_paths(args[1:])  # a bad path fails before anything happens
-    return _result(fields.upload(ctx.page, _resolve(ctx, args[0]), paths), ctx)
+    return _result(_act(ctx, fields.upload, _resolve(ctx, args[0]), paths), ctx)
 
 
 @command("focus", usage="focus REF", min_args=1, max_args=1, ref_args=(0,),
@@ -156,4 +170,4 @@ def scroll_cmd(ctx, args, flags):
             parse_target(target)
         except VerdexError:
             raise UsageError("Usage: scroll REF|up|down") from None
-    return _result(actions.scroll(ctx.page, _resolve(ctx, target), None))
+    return _result(_act(ctx, actions.scroll, _resolve(ctx, target), None))
