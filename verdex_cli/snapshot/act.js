@@ -96,6 +96,16 @@ const Act = (() => {
     return out;
   }
 
+  // Is an animation or transition running on the element or an ancestor? One just started has no start
+  // time until the next frame (it stands still until then): then two frames are compared, not one.
+  function animated(el) {
+    for (const a of document.getAnimations()) {
+      const t = a.effect && a.effect.target;
+      if (t && a.playState === 'running' && (t === el || (t.contains && t.contains(el)))) return true;
+    }
+    return false;
+  }
+
   const sameBox = (a, b) => a && b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
   // Prepare an element for an action: scroll, wait until visible, enabled, stable (the same box at two
@@ -119,7 +129,7 @@ const Act = (() => {
       else if (cur.states && cur.states.disabled && !opts.allowDisabled) reason = 'it is disabled';
       else {
         el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-        if (!lastBox && opts.early) {  // the first measurement now, the second one frame later: one frame, not two
+        if (!lastBox && opts.early && !animated(el)) {  // the first measurement now, the second one frame later
           const r0 = el.getBoundingClientRect();
           if (r0.width > 0 && r0.height > 0) lastBox = { x: r0.x, y: r0.y, width: r0.width, height: r0.height };
         }
