@@ -403,6 +403,8 @@ def _select_multiple(page: Page, res: Resolved, wanted: list[dict]) -> None:
             raise NotActionable(f"Option {opt['label']!r} of {res.label} is not visible.")
         x, y = climb(page, res.frame, Point(box["x"], box["y"], box["w"], box["h"]), res.label, check=False)
         mods = 0 if i == 0 else 2
+        if res.frame.parent is not None:  # no press before the browser has the list under the pointer
+            _move_onto(page, res, "hover", {"type": "mouseMoved", "x": x, "y": y, "button": "none", "modifiers": mods})
         _mouse(page, "mousePressed", x, y, button="left", clickCount=1, modifiers=mods)
         _mouse(page, "mouseReleased", x, y, button="left", clickCount=1, modifiers=mods)
 
