@@ -64,4 +64,4 @@ def test_tab_new_switch_close(driver, demo):
     # adopted, hold indices of their own)
     listed = driver.ok("tabs").data
     taken = {t["index"] for t in listed["tabs"] + listed.get("browser_tabs", [])} | {1}
-    assert driver.ok("tab new").data["switched_to"] == max(taken) + 1
+    assert driver.ok("tab new").data["switched_to"] > max(taken)  # (other tabs may appear meanwhile)
