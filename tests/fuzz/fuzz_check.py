@@ -241,7 +241,10 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
         if p is None:
             return UNVERIFIED, "the element's document did not answer"
         return REFUSED_OK if "Its " in msg else FALSE_REFUSAL, f"the oracle saw no change of {ev.oid} ({p.get('text')!r})"
-    if kind == "not_applied" and ev.op in ("click", "dblclick", "hover"):
+    if kind == "not_applied" and ev.op == "hover":  # "not under the pointer": true unless it got a mouseover
+        over = [e for e in _trusted(ev, "mouseover") if _on(e, ev.oid)]
+        return (FALSE_REFUSAL, f"a trusted mouseover reached {ev.oid}") if over else (REFUSED_OK, "")
+    if kind == "not_applied" and ev.op in ("click", "dblclick"):
         # part of the input reached the element (the press, or the first click), then the page moved it
         got = [e for e in _trusted(ev, "mousedown", "pointerdown", "click") if _on(e, ev.oid)]
         return (REFUSED_OK, "") if got else (FALSE_REFUSAL, f"no trusted input reached {ev.oid}")
