@@ -79,8 +79,7 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
     last = None
     while True:
         left = deadline - time.monotonic()
-        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last,
-                           "early": res.frame.parent is None})  # frames: scrolling their owners lands later
+        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last})
         out = _bridge(page, res.frame, f"prepare({res.ref.n}, {opts})", timeout=SLICE + 5)
         status = out.get("status")
         if status == "ok":

@@ -96,21 +96,11 @@ const Act = (() => {
     return out;
   }
 
-  // Is an animation or transition running on the element or an ancestor? One just started has no start
-  // time until the next frame (it stands still until then): then two frames are compared, not one.
-  function animated(el) {
-    for (const a of document.getAnimations()) {
-      const t = a.effect && a.effect.target;
-      if (t && a.playState === 'running' && (t === el || (t.contains && t.contains(el)))) return true;
-    }
-    return false;
-  }
-
   const sameBox = (a, b) => a && b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
   // Prepare an element for an action: scroll, wait until visible, enabled, stable (the same box at two
-  // measurements an animation frame apart; with opts.early (the main frame, whose scrolling is applied at
-  // once) the first is taken right after scrolling it into view, else in the next frame) and, for a pointer, hit-testable; return its click point in this frame's viewport
+  // measurements an animation frame apart: a page timer moving it runs between two frames, not always
+  // between a measurement and the next frame) and, for a pointer, hit-testable; return its click point in this frame's viewport
   // and the viewport's size. `opts.last` carries the box of an earlier call, so a wait cut into slices
   // still compares two measurements. A reason is only ever what was seen: "moving" needs two different
   // boxes; when no second measurement could be made, it says so.
@@ -129,10 +119,6 @@ const Act = (() => {
       else if (cur.states && cur.states.disabled && !opts.allowDisabled) reason = 'it is disabled';
       else {
         el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-        if (!lastBox && opts.early && !animated(el)) {  // the first measurement now, the second one frame later
-          const r0 = el.getBoundingClientRect();
-          if (r0.width > 0 && r0.height > 0) lastBox = { x: r0.x, y: r0.y, width: r0.width, height: r0.height };
-        }
         drawn = await nextFrame();
         const r = el.getBoundingClientRect();
         b = { x: r.x, y: r.y, width: r.width, height: r.height };
