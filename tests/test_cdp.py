@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -212,3 +213,21 @@ def test_clean_websocket_close_raises_connection_lost_at_once():
     assert not target.alive
     target.close()
     th.join(5)
+
+
+def test_a_batch_whose_tab_closes_says_every_call_was_sent(chrome_http):
+    """A click that closes its own tab (window.close()) ends the session while the batch's replies are
+    outstanding: the error says how many calls answered and that all of them reached the browser
+    (the click did land), unlike a browser that went away."""
+    info = _new_tab(chrome_http)
+    root, target = _attached(chrome_http, info["id"], 30)
+    target.call("Runtime.enable")
+    threading.Timer(0.5, _close_tab, args=(chrome_http, info["id"])).start()
+    start = time.monotonic()
+    with pytest.raises(ConnectionLost) as err:
+        target.call_many([("Runtime.evaluate", {"expression": "1", "returnByValue": True}),
+                          ("Runtime.evaluate", {"expression": "new Promise(() => {})", "awaitPromise": True})])
+    assert time.monotonic() - start < 5
+    assert err.value.done == 1 and err.value.all_sent
+    assert root.alive
+    root.close()

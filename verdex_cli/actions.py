@@ -232,7 +232,9 @@ def _send(page: Page, calls: list, done: int, batch: bool) -> None:
         try:
             page.target.call_many(calls)
         except ConnectionLost as exc:
-            exc.done = done + getattr(exc, "done", 0)
+            # the tab closed while the batch was handled (a click calling window.close()): the replies
+            # of events already handled may never come, but every event had reached the browser
+            exc.done = done + (len(calls) if getattr(exc, "all_sent", False) else getattr(exc, "done", 0))
             raise
         return
     for n, (method, params) in enumerate(calls, done):

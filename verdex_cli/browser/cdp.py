@@ -164,7 +164,8 @@ class Target:
         Chrome handles a target's calls in the order sent, so this is for calls that do not depend on
         each other's answers (a mouse move, press and release: sent one by one, the move alone waits
         for the next animation frame). Errors come out as from :meth:`call`; the exception's ``done``
-        attribute says how many calls had answered before it.
+        attribute says how many calls had answered before it; ``all_sent`` that every call had reached
+        the browser and only the target went away (not the browser).
         """
         limit = self.timeout if timeout is None else timeout
         tab = self._tab
@@ -193,6 +194,9 @@ class Target:
                 raise ConnectionLost(LOST) from exc
         except (CDPError, CDPTimeout, ConnectionLost, PageCrashed) as exc:
             exc.done = len(results)
+            # every call reached the browser and only this target's session ended (the browser is
+            # still there): the target closed while handling them
+            exc.all_sent = len(sent) == len(calls) and not tab.conn.stopped.is_set()
             raise
         finally:
             for mid, _method, _box in sent:
