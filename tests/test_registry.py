@@ -328,3 +328,20 @@ def test_tab_completes_in_a_prompt_session():
         line = session.prompt("verdex> ")
         th.join()
     assert line == "screenshot out.png --full"
+
+
+def test_each_command_declares_its_effect_and_the_runner_follows_it():
+    """Cache invalidation, change watching and the export log come from each command's declared
+    effect: actions act on a ref and are logged; reads leave pages alone; unknown effects are refused."""
+    by_effect: dict[str, set[str]] = {}
+    for cmd in REGISTRY.commands():
+        by_effect.setdefault(cmd.effect, set()).add(cmd.name)
+        if cmd.effect in ("action", "navigate"):
+            assert cmd.logged, cmd.name
+    assert {"click", "fill", "hover", "press", "scroll"} <= by_effect["action"]
+    assert {"open", "back", "forward", "reload"} == by_effect["navigate"]
+    assert {"snapshot", "refs", "inspect", "diff", "tabs", "wait"} <= by_effect["read"]
+    assert {"eval", "tab", "reset-refs"} <= by_effect["change"]
+    assert REGISTRY.get("wait").logged and not REGISTRY.get("snapshot").logged
+    with pytest.raises(ValueError, match="unknown effect"):
+        Command("x", _noop, "x", "x", effect="sometimes")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from . import changes, session_log
 from .browser.cdp import user_command
 from .commands import REGISTRY, Result
-from .commands.context import ACTIONS, Workspace
+from .commands.context import Workspace
 from .commands.registry import Parsed, redact_line
 from .errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, exit_status
 from .timing import Timings, phase
@@ -106,8 +106,8 @@ def _execute(ctx: Workspace, line: str) -> Outcome:
 
 def _run(ctx: Workspace, parsed: Parsed) -> Result:
     session_log.begin(ctx)
-    ctx.before_command(parsed.command.name)
-    watch = _watch_changes(ctx, parsed.command.name)
+    ctx.before_command(parsed.command.effect)
+    watch = _watch_changes(ctx, parsed.command)
     loads = changes.watch_loads(watch[1]) if watch is not None else None  # late content (settling)
     try:
         result = parsed.command.handler(ctx, parsed.args, parsed.flags)
@@ -126,10 +126,10 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     return result
 
 
-def _watch_changes(ctx: Workspace, name: str):
+def _watch_changes(ctx: Workspace, command):
     """For an action: (page state, page, its document before the action); None when changes are
     off or this is not an action."""
-    if not ctx.show_changes or name not in ACTIONS:
+    if not ctx.show_changes or command.effect != "action":
         return None
     page = ctx.page
     return ctx.page_state(), page, page.frames.main.loader_id

@@ -11,9 +11,6 @@ from .errors import VerdexError
 from .locators import playwright_for, stable_locator
 from .targets import parse_target
 
-LOGGED = frozenset({"open", "back", "forward", "reload", "click", "dblclick", "hover", "type", "fill", "press",
-                    "select", "check", "uncheck", "focus", "upload", "scroll", "wait"})
-
 
 def begin(ctx) -> None:
     ctx.located = None
@@ -40,7 +37,7 @@ def note_target(ctx, res, raw: str) -> None:
 def record(ctx, parsed, result) -> None:
     """Append a successful command to the log (never fails the command)."""
     name = parsed.command.name
-    if name not in LOGGED:
+    if not parsed.command.logged:  # declared with the command (commands/registry.py)
         return
     try:
         args = list(parsed.args)

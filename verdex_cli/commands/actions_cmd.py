@@ -82,37 +82,39 @@ def _split_guard(verb: str, raw: str, res, text: str) -> None:
 
 
 @command("click", usage="click REF", min_args=1, max_args=1, ref_args=(0,),
-         help="Click the element with a real mouse event.")
+         help="Click the element with a real mouse event.", effect="action")
 def click_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.pointer, _resolve(ctx, args[0]), "click"), ctx)
 
 
 @command("dblclick", usage="dblclick REF", min_args=1, max_args=1, ref_args=(0,),
-         help="Double-click the element.")
+         help="Double-click the element.", effect="action")
 def dblclick_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.pointer, _resolve(ctx, args[0]), "dblclick"), ctx)
 
 
 @command("hover", usage="hover REF", min_args=1, max_args=1, ref_args=(0,),
-         help="Move the mouse over the element.")
+         help="Move the mouse over the element.", effect="action")
 def hover_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.pointer, _resolve(ctx, args[0]), "hover"))
 
 
 @command("type", usage="type REF TEXT", min_args=2, max_args=2, rest="after_first", ref_args=(0,),
-         help="Focus the field (verified) and type TEXT key by key at the end of its text.")
+         help="Focus the field (verified) and type TEXT key by key at the end of its text.", effect="action")
 def type_cmd(ctx, args, flags):
     return _result(_act(ctx, fields.type_text, _secret_target(ctx, args, "type"), args[1]))
 
 
 @command("fill", usage="fill REF TEXT", min_args=1, max_args=2, rest="after_first", ref_args=(0,),
-         help="Replace the field's value with TEXT (text fields by typing, date/color/range like a picker).")
+         help="Replace the field's value with TEXT (text fields by typing, date/color/range like a picker).",
+         effect="action")
 def fill_cmd(ctx, args, flags):
     return _result(_act(ctx, fields.fill, _secret_target(ctx, args, "fill"), args[1] if len(args) > 1 else ""))
 
 
 @command("press", usage="press [REF] KEY", min_args=1, max_args=2, ref_args=(0,),
-         help="Press a key (Enter, Tab, Escape, ArrowDown, Control+A, ...) in the element, or in the focused one.")
+         help="Press a key (Enter, Tab, Escape, ArrowDown, Control+A, ...) in the element, or in the focused one.",
+         effect="action")
 def press_cmd(ctx, args, flags):
     key = args[-1]
     parse_key(key)  # a bad key name fails before anything happens
@@ -124,32 +126,33 @@ def press_cmd(ctx, args, flags):
 
 
 @command("select", usage="select REF VALUE...", min_args=2, max_args=None, rest="words", ref_args=(0,),
-         help="Choose options of a select element by value or visible label (values may start with --).")
+         help="Choose options of a select element by value or visible label (values may start with --).",
+         effect="action")
 def select_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.select, _resolve(ctx, args[0]), args[1:]))
 
 
 @command("check", usage="check REF", min_args=1, max_args=1, ref_args=(0,),
-         help="Check a checkbox, radio button or switch.")
+         help="Check a checkbox, radio button or switch.", effect="action")
 def check_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.set_checked, _resolve(ctx, args[0]), True))
 
 
 @command("uncheck", usage="uncheck REF", min_args=1, max_args=1, ref_args=(0,),
-         help="Uncheck a checkbox or switch.")
+         help="Uncheck a checkbox or switch.", effect="action")
 def uncheck_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.set_checked, _resolve(ctx, args[0]), False))
 
 
 @command("upload", usage="upload REF PATH...", min_args=2, max_args=None, rest="words", ref_args=(0,),
-         help="Choose files for a file input (several only if it accepts multiple files).")
+         help="Choose files for a file input (several only if it accepts multiple files).", effect="action")
 def upload_cmd(ctx, args, flags):
     paths = fields.check_paths(args[1:])  # a bad path fails before anything happens
     return _result(_act(ctx, fields.upload, _resolve(ctx, args[0]), paths), ctx)
 
 
 @command("focus", usage="focus REF", min_args=1, max_args=1, ref_args=(0,),
-         help="Give the element keyboard focus.")
+         help="Give the element keyboard focus.", effect="action")
 def focus_cmd(ctx, args, flags):
     res = _resolve(ctx, args[0])
     actions.focus(ctx.page, res, "focused").close()
@@ -157,7 +160,7 @@ def focus_cmd(ctx, args, flags):
 
 
 @command("scroll", usage="scroll REF|up|down", min_args=1, max_args=1, ref_args=(0,),
-         help="Scroll the element into view, or the page up or down.")
+         help="Scroll the element into view, or the page up or down.", effect="action")
 def scroll_cmd(ctx, args, flags):
     target = args[0]
     if target in ("up", "down"):

@@ -13,17 +13,6 @@ from ..browser.session import Session
 from ..page_state import PageState
 
 
-# Actions: their results carry what they changed on the page (changes.py), unless --no-changes.
-ACTIONS = frozenset({"click", "dblclick", "hover", "type", "fill", "press", "select", "check", "uncheck", "upload",
-                     "focus", "scroll"})
-
-# Commands that leave every page as it was (the snapshot cache survives them). Anything else -- actions,
-# navigation, eval, reset-refs, tab and context changes -- may change what a page shows.
-READ_ONLY = frozenset({"snapshot", "refs", "inspect", "diff", "frames", "tabs", "contexts", "screenshot",
-                       "help", "timings", "wait", "dialog", "text", "find", "container", "siblings", "anchors",
-                       "export", "highlight", "timings"})
-
-
 @dataclass
 class Workspace:
     session_factory: Callable[[], Session]
@@ -39,9 +28,9 @@ class Workspace:
     trace: bool = False  # --trace: every outcome carries its phases
     last_timings: dict | None = None  # the phases of the last command (for 'timings')
 
-    def before_command(self, name: str) -> None:
-        """A command that may change a page makes every page's cached snapshot doubtful."""
-        if name not in READ_ONLY and self.session is not None:
+    def before_command(self, effect: str) -> None:
+        """A command not declared "read" may change a page: every page's cached snapshot is doubtful."""
+        if effect != "read" and self.session is not None:
             for page in list(self.session.pages.values()):
                 page.serial += 1
             self.session.before_command()  # (hears navigations that become downloads)

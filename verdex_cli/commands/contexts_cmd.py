@@ -13,7 +13,7 @@ def _rows(session) -> list[dict]:
     return session.context_rows()
 
 
-@command("contexts", usage="contexts", help="List the browser contexts with their tabs.")
+@command("contexts", usage="contexts", help="List the browser contexts with their tabs.", effect="read")
 def contexts_cmd(ctx, args, flags):
     session = ctx.ensure_session()
     session.discover()

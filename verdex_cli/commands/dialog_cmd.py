@@ -9,7 +9,7 @@ USAGE = "dialog accept [TEXT] | dialog dismiss"
 
 
 @command("dialog", usage=USAGE, min_args=1, max_args=2, rest="after_first",
-         help="Answer the next JavaScript dialog: accept (with TEXT for a prompt) or dismiss.")
+         help="Answer the next JavaScript dialog: accept (with TEXT for a prompt) or dismiss.", effect="read")
 def dialog_cmd(ctx, args, flags):
     how = args[0]
     if how not in ("accept", "dismiss") or (how == "dismiss" and len(args) > 1):

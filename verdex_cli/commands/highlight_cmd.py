@@ -37,7 +37,7 @@ def _headless(session) -> bool:
 
 
 @command("highlight", usage="highlight REF", min_args=1, max_args=1, ref_args=(0,),
-         help="Outline the element in the browser for two seconds (visible in a headed browser).")
+         help="Outline the element in the browser for two seconds (visible in a headed browser).", effect="read")
 def highlight_cmd(ctx, args, flags):
     page = ctx.page
     res = _resolve(ctx, args[0])
@@ -64,7 +64,8 @@ def highlight_cmd(ctx, args, flags):
 
 
 @command("timings", usage="timings", needs_browser=False,
-         help="Show the phases of the last command with milliseconds (what --trace prints for every command).")
+         help="Show the phases of the last command with milliseconds (what --trace prints for every command).",
+         effect="read")
 def timings_cmd(ctx, args, flags):
     last = ctx.last_timings
     if last is None:

@@ -27,7 +27,7 @@ def group_of(cmd: Command) -> str:
 
 
 @command("help", usage="help [COMMAND]", max_args=1, needs_browser=False, group="session",
-         help="List the commands by group, or show how to use one.")
+         help="List the commands by group, or show how to use one.", effect="read")
 def help_cmd(ctx, args, flags):
     if args:
         cmd = REGISTRY.get(args[0])

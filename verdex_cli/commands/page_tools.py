@@ -22,7 +22,7 @@ def eval_cmd(ctx, args, flags):
 
 
 @command("screenshot", usage="screenshot PATH [--full]", min_args=1, max_args=1, flags=("--full",),
-         help="Save a PNG/JPEG/WebP screenshot of the page to PATH.")
+         help="Save a PNG/JPEG/WebP screenshot of the page to PATH.", effect="read")
 def screenshot_cmd(ctx, args, flags):
     data = ctx.page.screenshot(args[0], full_page="--full" in flags)
     return Result("screenshot", data, data.pop("notes", []))

@@ -17,7 +17,7 @@ def refresh_statuses(page, store: RefStore) -> None:
     classify(page, store, list(store.records.values()))
 
 
-@command("refs", usage="refs", help="List every ref of the current page with its status.")
+@command("refs", usage="refs", help="List every ref of the current page with its status.", effect="read")
 def refs_cmd(ctx, args, flags):
     page = ctx.page
     store = ctx.page_state().store
@@ -29,7 +29,8 @@ def refs_cmd(ctx, args, flags):
 
 
 @command("inspect", usage="inspect REF|TARGET", min_args=1, max_args=1, ref_args=(0,),
-         help="Show everything known about a ref: element details, status, history and a stable locator.")
+         help="Show everything known about a ref: element details, status, history and a stable locator.",
+         effect="read")
 def inspect_cmd(ctx, args, flags):
     page = ctx.page
     store = ctx.page_state().store
@@ -67,7 +68,7 @@ def inspect_cmd(ctx, args, flags):
 
 @command("diff", usage="diff [N [M]]", max_args=2,
          help="Show every node that differs between two snapshots of this tab (default: the last two; "
-              "N alone: snapshot N and the latest).")
+              "N alone: snapshot N and the latest).", effect="read")
 def diff_cmd(ctx, args, flags):
     numbers = []
     for a in args:

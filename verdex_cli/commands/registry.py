@@ -47,6 +47,20 @@ class Command:
     needs_browser: bool = True
     group: str = ""  # for `help`: navigation, snapshot, actions, refs, tabs, session (see meta.py)
     value_flags: tuple[str, ...] = ()  # options that take the next word as their value (flags.values)
+    # what running it does to the pages: "read" leaves them as they were (the snapshot cache survives);
+    # "action" acts on an element (its result carries the changes it made); "navigate" loads a document;
+    # "change" may change anything (eval, tabs, contexts, reset-refs): the safe default
+    effect: str = "change"
+    logged: bool | None = None  # kept in the log behind 'export' (default: actions and navigation)
+
+    def __post_init__(self) -> None:
+        if self.effect not in EFFECTS:
+            raise ValueError(f"command {self.name!r}: unknown effect {self.effect!r}")
+        if self.logged is None:
+            self.logged = self.effect in ("action", "navigate")
+
+
+EFFECTS = ("read", "action", "navigate", "change")
 
 
 class Flags(set):
@@ -270,12 +284,12 @@ REGISTRY = Registry()
 def command(name: str, *, usage: str, help: str, aliases: tuple[str, ...] = (), min_args: int = 0,
             max_args: int | None = 0, rest: str | None = None, flags: tuple[str, ...] = (),
             ref_args: tuple[int, ...] = (), needs_browser: bool = True, group: str = "",
-            value_flags: tuple[str, ...] = ()):
+            value_flags: tuple[str, ...] = (), effect: str = "change", logged: bool | None = None):
     """Decorator registering a handler ``(ctx, args, flags) -> Result``."""
 
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
         REGISTRY.add(Command(name, fn, usage, help, aliases, min_args, max_args, rest, flags, ref_args, needs_browser,
-                             group, value_flags))
+                             group, value_flags, effect, logged))
         return fn
 
     return wrap

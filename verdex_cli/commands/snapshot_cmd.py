@@ -76,7 +76,7 @@ def frame_scope(ctx, flags):
               "--fresh: capture even when the page is unchanged, reconnecting frames first; --frame fN: one frame; "
               "--no-frames: frame boundaries only; --max-chars N: cut the text at N characters; --within TARGET: "
               "one element's subtree; --interactive: only refs and the landmarks and headings above them; "
-              "--depth N: N levels).")
+              "--depth N: N levels).", effect="read")
 def snapshot_cmd(ctx, args, flags):
     args = list(args)
     frame = frame_scope(ctx, flags)

@@ -47,7 +47,8 @@ def _level(args: list[str], usage: str) -> int | None:
 
 
 @command("find", usage="find TEXT", min_args=1, max_args=1, rest="line", group="snapshot",
-         help="List the nodes of the last snapshot whose role, name or text contain TEXT, with ref and path.")
+         help="List the nodes of the last snapshot whose role, name or text contain TEXT, with ref and path.",
+         effect="read")
 def find_cmd(ctx, args, flags):
     store = ctx.page_state().store
     snap = ctx.page_state().last
@@ -64,7 +65,7 @@ def find_cmd(ctx, args, flags):
 
 
 @command("text", usage="text TARGET", min_args=1, max_args=1, ref_args=(0,), group="snapshot",
-         help="Print the element's full text (nothing cut).")
+         help="Print the element's full text (nothing cut).", effect="read")
 def text_cmd(ctx, args, flags):
     page, store, res = _element(ctx, args[0])
     out = _call(page, res, "text")
@@ -75,7 +76,7 @@ def text_cmd(ctx, args, flags):
 
 
 @command("container", usage="container TARGET", min_args=1, max_args=1, ref_args=(0,), group="refs",
-         help="Show the element's ancestors up to body: tag, role, id, classes, test id, name and ref.")
+         help="Show the element's ancestors up to body: tag, role, id, classes, test id, name and ref.", effect="read")
 def container_cmd(ctx, args, flags):
     page, store, res = _element(ctx, args[0])
     chain = _call(page, res, "container")
@@ -88,7 +89,8 @@ def container_cmd(ctx, args, flags):
 
 
 @command("siblings", usage="siblings TARGET [LEVEL]", min_args=1, max_args=2, ref_args=(0,), group="refs",
-         help="Show the look-alike siblings at the nearest repeating ancestor (or LEVEL steps up) and what differs.")
+         help="Show the look-alike siblings at the nearest repeating ancestor (or LEVEL steps up) and what differs.",
+         effect="read")
 def siblings_cmd(ctx, args, flags):
     level = _level(args, "siblings TARGET [LEVEL]")
     page, store, res = _element(ctx, args[0])
@@ -118,7 +120,7 @@ def siblings_cmd(ctx, args, flags):
 
 @command("anchors", usage="anchors TARGET [LEVEL]", min_args=1, max_args=2, ref_args=(0,), group="refs",
          help="List headings, labelled landmarks, test ids and unique text around the element (its repeating "
-              "ancestor, or LEVEL steps up).")
+              "ancestor, or LEVEL steps up).", effect="read")
 def anchors_cmd(ctx, args, flags):
     level = _level(args, "anchors TARGET [LEVEL]")
     page, store, res = _element(ctx, args[0])

@@ -9,7 +9,8 @@ from .registry import Result, command
 
 
 @command("frames", usage="frames",
-         help="List the frames of the current page with their indices (from the frame tree: no snapshot is taken).")
+         help="List the frames of the current page with their indices (from the frame tree: no snapshot is taken).",
+         effect="read")
 def frames_cmd(ctx, args, flags):
     session = ctx.ensure_session()
     page = session.page
@@ -27,7 +28,7 @@ def _tab_rows(session) -> list[dict]:
     return rows
 
 
-@command("tabs", usage="tabs", help="List the open tabs (pages) with their indices.")
+@command("tabs", usage="tabs", help="List the open tabs (pages) with their indices.", effect="read")
 def tabs_cmd(ctx, args, flags):
     session = ctx.ensure_session()
     session.discover()

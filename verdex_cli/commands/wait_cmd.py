@@ -129,7 +129,8 @@ def _poll(check, timeout: float):
 
 
 @command("wait", usage=USAGE, min_args=1, max_args=2, rest="after_first", ref_args=(0, 1),
-         help="Wait until TEXT appears, a ref is visible or gone, the URL contains TEXT, or for MS milliseconds.")
+         help="Wait until TEXT appears, a ref is visible or gone, the URL contains TEXT, or for MS milliseconds.",
+         effect="read", logged=True)
 def wait_cmd(ctx, args, flags):
     page = ctx.page
     limit = page.timeout
