@@ -13,7 +13,7 @@ import time
 
 from .browser.frames import Frame
 from .browser.page import Page
-from .errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied, UsageError
+from .errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable, NotApplied, UsageError
 from .focus import Focus
 from .frame_points import Point, climb, owners
 from .keys import parse_key
@@ -85,7 +85,7 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
         if status == "ok":
             return out
         if status == "removed":
-            raise NotActionable(f"Element {res.label} was removed while waiting for it.", kind="removed")
+            raise NotActionable(f"Element {res.label} was removed while waiting for it.", kind=ErrorKind.REMOVED)
         reason = out.get("reason", status)
         last = out.get("last")
         if time.monotonic() >= deadline:

@@ -12,7 +12,7 @@ import typer.rich_utils
 
 from . import __version__
 from .app import AppOptions, run_oneshot, run_repl
-from .errors import ErrorKind, ExitStatus
+from .errors import ErrorKind, ExitStatus, error_json
 from .sanitize import json_line
 from .entry import split_word
 
@@ -141,8 +141,7 @@ def _json_usage_error(prog: str, argv: list[str], message: str) -> None:
     message = message.strip()
     if not message.endswith((".", "!", "?")):
         message += "."
-    obj = {"command": line, "ok": False, "error": {"kind": ErrorKind.USAGE, "message": f"{message} "
-           f"Try '{prog} --help'."}, "elapsed_ms": 0.0}
+    obj = error_json(line, ErrorKind.USAGE, f"{message} Try '{prog} --help'.")
     sys.stdout.write(json_line(obj) + "\n")
     sys.stdout.flush()
 

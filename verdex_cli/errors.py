@@ -55,6 +55,15 @@ class ErrorKind:
 # Kinds that say the command line (or the environment) is unusable, not that a command failed.
 USAGE_KINDS = frozenset({ErrorKind.USAGE, ErrorKind.BROWSER_NOT_FOUND, ErrorKind.NO_SESSION})
 
+def error_json(line: str, kind: str, message: str, elapsed_ms: float = 0.0) -> dict:
+    """The one shape of a failed command in JSON mode (the runner's outcomes, the command line's own
+    usage errors and a session client's all use it)."""
+    if kind not in ErrorKind.all():
+        raise ValueError(f"unknown error kind {kind!r}")
+    return {"command": line, "ok": False, "error": {"kind": kind, "message": message},
+            "elapsed_ms": round(elapsed_ms, 1)}
+
+
 PAGE_CRASHED_MESSAGE = "The page crashed. Use 'reload' or 'open URL'."
 BROWSER_LOST_MESSAGE = "The browser is gone. Use 'relaunch'."
 
@@ -135,7 +144,7 @@ class NotActionable(VerdexError):
 class NotApplied(VerdexError):
     """The action ran on the element, but its state did not become what was asked."""
 
-    kind = "not_applied"
+    kind = ErrorKind.NOT_APPLIED
 
 
 class Cancelled(VerdexError):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .actions import focus
 from .browser.page import Page
-from .errors import CDPError, JSError, NotActionable, NotApplied, UsageError
+from .errors import CDPError, ErrorKind, JSError, NotActionable, NotApplied, UsageError
 from .focus import fields_call, label_of, where_focus
 from .keys import char_events, parse_key
 from .readback import FieldWatch, after_input, quoted, settle_page, still_changing
@@ -44,7 +44,7 @@ HINTS = {
 def field_info(page: Page, res: Resolved) -> dict:
     info = fields_call(page, res.frame, f"info({res.ref.n})")
     if info.get("status") == "removed":
-        raise NotActionable(f"Element {res.label} was removed.", kind="removed")
+        raise NotActionable(f"Element {res.label} was removed.", kind=ErrorKind.REMOVED)
     if info.get("status") != "ok":
         raise NotActionable(f"Element {res.label} is no longer known to the page. Take a new snapshot.")
     return info
@@ -162,7 +162,7 @@ def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
         loader = res.frame.loader_id
         out = fields_call(page, res.frame, f"setPicker({res.ref.n}, {_js(check['value'])})")
     if out.get("status") != "ok":
-        raise NotActionable(f"Element {res.label} was removed.", kind="removed")
+        raise NotActionable(f"Element {res.label} was removed.", kind=ErrorKind.REMOVED)
     value, browser = out["value"], out.get("set")
     nav = page.settle_after_action(nav_before, grace=0)
     if not settle_page(page):
@@ -277,7 +277,7 @@ def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
     nav_before = page.nav_count
     obj = page.frames.eval(res.frame, f"__verdexBridge.element({res.ref.n})", by_value=False)
     if "objectId" not in obj:
-        raise NotActionable(f"Element {res.label} was removed.", kind="removed")
+        raise NotActionable(f"Element {res.label} was removed.", kind=ErrorKind.REMOVED)
     try:
         res.frame.target.call("DOM.setFileInputFiles", files=[str(p) for p in paths], objectId=obj["objectId"])
     except CDPError as exc:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .browser.frames import Frame
 from .browser.page import Page
-from .errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable
+from .errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable
 from .frame_points import owners
 from .refs import describe
 from .resolve import Resolved
@@ -107,7 +107,7 @@ class Focus:
                 return self._elsewhere(got or {}, parent)
         st = fields_call(self.page, self.res.frame, f"focusState({self.res.ref.n})")
         if st.get("status") == "removed":
-            raise NotActionable(f"Element {self.res.label} was removed.", kind="removed")
+            raise NotActionable(f"Element {self.res.label} was removed.", kind=ErrorKind.REMOVED)
         if st.get("status") != "ok":
             return self._elsewhere(st.get("on") or {}, self.res.frame)
         return None
@@ -124,7 +124,7 @@ class Focus:
         """Focus the element and verify it (deep), or refuse before any key is sent."""
         out = fields_call(self.page, self.res.frame, f"focus({self.res.ref.n})")
         if out.get("status") == "removed":
-            raise NotActionable(f"Element {self.res.label} was removed.", kind="removed")
+            raise NotActionable(f"Element {self.res.label} was removed.", kind=ErrorKind.REMOVED)
         where = self.problem()
         if where is not None:
             raise self.refuse(where, f"Nothing was {verb}")

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from .browser.numbering import RefNumbers
-from .errors import RefError
+from .errors import ErrorKind, RefError
 from .gc_pause import gc_paused
 from .snapshot.model import RefInfo, Snapshot
 
@@ -36,7 +36,7 @@ def parse_ref(text: str) -> Ref:
     m = REF_RE.match(text.strip())
     if not m:
         raise RefError(f"Invalid ref '{text}'. Expected c{{context}}p{{page}}f{{frame}}e{{n}}, e.g. {EXAMPLE}.",
-                       kind="invalid_ref")
+                       kind=ErrorKind.INVALID_REF)
     return Ref(*(int(g) for g in m.groups()))
 
 

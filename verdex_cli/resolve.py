@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .browser.frames import Frame
 from .browser.page import Page
-from .errors import RefError, VerdexError
+from .errors import ErrorKind, RefError, VerdexError
 from .refs import Ref, RefRecord, RefStore, describe, parse_ref
 from .staleness import NAVIGATED, REMOVED, UNKNOWN, classify, is_changed
 
@@ -45,20 +45,20 @@ def check_scope(page: Page, ref: Ref, text: str) -> None:
         else:
             hint = f"There is no context {ref.context}. Take a new snapshot."
         raise RefError(f"Ref '{text}' is for context {ref.context}, but the current context is {page.context}. "
-                       + hint, kind="context_mismatch")
+                       + hint, kind=ErrorKind.CONTEXT_MISMATCH)
     if ref.page != page.index:
         if page.tab_closed is not None and page.tab_closed(ref.page):
             raise RefError(f"Ref '{text}' is for page {ref.page}, which has been closed; the current page is "
-                           f"{page.index}. Take a new snapshot.", kind="page_mismatch")
+                           f"{page.index}. Take a new snapshot.", kind=ErrorKind.PAGE_MISMATCH)
         if page.tab_exists is not None and not page.tab_exists(ref.page):
             raise RefError(f"Ref '{text}' is for page {ref.page}, which does not exist (any more); the current "
-                           f"page is {page.index}. Take a new snapshot.", kind="page_mismatch")
+                           f"page is {page.index}. Take a new snapshot.", kind=ErrorKind.PAGE_MISMATCH)
         raise RefError(f"Ref '{text}' is for page {ref.page}, but the current page is {page.index}. "
-                       f"Switch with 'tab {ref.page}'.", kind="page_mismatch")
+                       f"Switch with 'tab {ref.page}'.", kind=ErrorKind.PAGE_MISMATCH)
 
 
 def _unknown(text: str) -> RefError:
-    return RefError(f"Ref '{text}' not found. Take a new snapshot.", kind="unknown_ref")
+    return RefError(f"Ref '{text}' not found. Take a new snapshot.", kind=ErrorKind.UNKNOWN_REF)
 
 
 def _removed(text: str, rec: RefRecord, successors: list[RefRecord] = ()) -> RefError:
@@ -70,7 +70,7 @@ def _removed(text: str, rec: RefRecord, successors: list[RefRecord] = ()) -> Ref
     elif successors:
         msg += " New elements like it are in its place: " + ", ".join(
             f"{describe(s.role, s.name)} {s.ref}" for s in successors) + "."
-    return RefError(msg + " Take a new snapshot.", kind="removed")
+    return RefError(msg + " Take a new snapshot.", kind=ErrorKind.REMOVED)
 
 
 def _successors(page: Page, store: RefStore, fr: Frame, ref: Ref, rec: RefRecord) -> list[RefRecord]:
@@ -104,7 +104,7 @@ def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefR
         raise _unknown(text)
     if verdict.status == NAVIGATED:
         raise RefError(f"Ref '{text}' is from a previous page ({verdict.where}). Take a new snapshot.",
-                       kind="navigated")
+                       kind=ErrorKind.NAVIGATED)
     if verdict.status == REMOVED:
         fr = page.frames.get(ref.frame)
         successors = [] if verdict.frame_gone or fr is None else _successors(page, store, fr, ref, rec)
@@ -122,7 +122,7 @@ def resolve(page: Page, store: RefStore | None, raw: str) -> Resolved:
     if is_changed(rec, role, name, id_change):
         raise RefError(f"Element changed since snapshot. Was: {describe(rec.role, rec.name)}, "
                        f"Now: {describe(role, name)}. Take a new snapshot.{identity_note(id_change)}",
-                       kind="changed")
+                       kind=ErrorKind.CHANGED)
     if name != rec.name:
         notes.append(MINOR_NOTE)
     return Resolved(ref, text, fr, rec, role, name, live, notes)

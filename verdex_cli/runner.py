@@ -16,7 +16,7 @@ from .browser.cdp import user_command
 from .commands import REGISTRY, Result
 from .commands.context import Workspace
 from .commands.registry import Parsed, redact_line
-from .errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, exit_status
+from .errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, error_json, exit_status
 from .timing import Timings, phase
 
 
@@ -33,12 +33,11 @@ class Outcome:
     timings: list | None = None  # the command's phases (shown with --trace; 'timings' repeats the last)
 
     def as_json(self) -> dict:
-        out: dict = {"command": self.line, "ok": self.ok}
         if self.ok and self.result is not None:
-            out["result"] = self.result.as_json()
+            out: dict = {"command": self.line, "ok": True, "result": self.result.as_json(),
+                         "elapsed_ms": round(self.elapsed_ms, 1)}
         else:
-            out["error"] = {"kind": self.kind, "message": self.message}
-        out["elapsed_ms"] = round(self.elapsed_ms, 1)
+            out = error_json(self.line, self.kind, self.message, self.elapsed_ms)
         if self.timings is not None:
             out["trace"] = self.timings
         return out

@@ -356,7 +356,7 @@ def resolve_meaning(page: Page, store: RefStore, raw: str) -> Resolved:
     live = _eval(page, fr, f"__verdexBridge.describe({ref.n})")
     if live.get("status") != "live":
         raise RefError(f"Element {describe(rec.role, rec.name)} for '{t}' went away while it was found. Try again.",
-                       kind="removed")
+                       kind=ErrorKind.REMOVED)
     return Resolved(ref, rec.ref, fr, rec, live.get("role", rec.role), live.get("name", rec.name), live, notes)
 
 

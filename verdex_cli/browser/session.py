@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..errors import CDPError, ConnectionLost, LaunchError, UsageError, VerdexError
+from ..errors import CDPError, ConnectionLost, ErrorKind, LaunchError, UsageError, VerdexError
 from . import endpoint, launch as launcher
 from .cdp import Target
 from .dialogs import DialogAnswers, dialog_note
@@ -180,9 +180,9 @@ class Session:
     def after_failure(self, kind: str) -> str:
         """After a timed-out or cancelled command: stop the current tab's navigation if one is under
         way, so the next command runs on a settled page. Returns a sentence for the error message."""
-        if kind not in ("timeout", "cancelled") or self.current not in self.pages:
+        if kind not in (ErrorKind.TIMEOUT, ErrorKind.CANCELLED) or self.current not in self.pages:
             return ""
-        if kind == "cancelled":  # Ctrl-C between two calls: the page's script is stopped all the same
+        if kind == ErrorKind.CANCELLED:  # Ctrl-C between two calls: the page's script is stopped all the same
             self.page.interrupt_scripts()
         return " The navigation under way was stopped." if self.page.stop_if_loading() else ""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from ..errors import VerdexError
+from ..errors import ErrorKind, VerdexError
 from .actions_cmd import _resolve
 from .registry import Result, command
 
@@ -45,7 +45,7 @@ def highlight_cmd(ctx, args, flags):
     obj = page.frames.eval(fr, f"__verdexBridge.element({res.ref.n})", by_value=False)
     if "objectId" not in obj:
         raise VerdexError(f"Element {res.label} could not be highlighted: it is not in the document.",
-                          kind="removed")
+                          kind=ErrorKind.REMOVED)
     try:
         fr.target.call("Overlay.enable")
         fr.target.call("Overlay.highlightNode", highlightConfig=STYLE, objectId=obj["objectId"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import RefError, UsageError
+from ..errors import ErrorKind, RefError, UsageError
 from ..fields import MASK
 from ..locators import stable_locator
 from ..refs import RefStore, describe, parse_ref
@@ -40,7 +40,7 @@ def inspect_cmd(ctx, args, flags):
     check_scope(page, ref, raw.strip())
     rec = store.get(str(ref))
     if rec is None:
-        raise RefError(f"Ref '{ref}' not found. Take a new snapshot.", kind="unknown_ref")
+        raise RefError(f"Ref '{ref}' not found. Take a new snapshot.", kind=ErrorKind.UNKNOWN_REF)
     live: dict = {}
     failure: RefError | None = None
     try:

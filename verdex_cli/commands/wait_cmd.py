@@ -36,7 +36,7 @@ TEXT_JS = """(() => {
 
 
 class _Timeout(VerdexError):
-    kind = "timeout"
+    kind = ErrorKind.TIMEOUT
 
 
 def _frame_nodes(tree: dict):
@@ -93,7 +93,7 @@ def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
     try:
         ref, text, rec, fr, live = locate(page, ctx.page_state().store, raw)
     except RefError as exc:
-        if exc.kind in ("removed", "navigated"):
+        if exc.kind in (ErrorKind.REMOVED, ErrorKind.NAVIGATED):
             if strict:
                 raise  # waiting for it to show: say why it never will (its own kind and message)
             return "gone", raw
@@ -191,7 +191,7 @@ def wait_cmd(ctx, args, flags):
             seen["state"] = state
             if state == "gone":
                 raise RefError(f"Element {seen['label']} no longer exists, so it cannot become visible. "
-                               "Take a new snapshot.", kind="removed")
+                               "Take a new snapshot.", kind=ErrorKind.REMOVED)
             return state == "visible"
 
         if _poll(visible, limit) is None:

@@ -12,7 +12,7 @@ import os
 import sys
 from itertools import chain
 
-from ..errors import ErrorKind, ExitStatus, UsageError, VerdexError, exit_status
+from ..errors import ErrorKind, ExitStatus, UsageError, VerdexError, error_json, exit_status
 from . import names, wire
 
 # sanitize and script_input are imported only when needed: every millisecond of start-up counts here
@@ -77,7 +77,7 @@ class Output:
         from ..sanitize import clean, json_line
 
         if self.json_mode:
-            obj = {"command": line, "ok": False, "error": {"kind": kind, "message": message}, "elapsed_ms": 0.0}
+            obj = error_json(line, kind, message)
             self.write(json_line(obj) + "\n", "")
         else:
             text = clean(message)
