@@ -147,10 +147,6 @@ class NotApplied(VerdexError):
     kind = ErrorKind.NOT_APPLIED
 
 
-class Cancelled(VerdexError):
-    kind = ErrorKind.CANCELLED
-
-
 class PageCrashed(VerdexError):
     """The tab's renderer process crashed; 'reload' or 'open' recovers it."""
 

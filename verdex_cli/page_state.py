@@ -8,9 +8,8 @@ by one function (staleness.classify).
 
 from __future__ import annotations
 
-import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .errors import UsageError
 from .refs import RefStore
@@ -32,7 +31,6 @@ class Shot:
     hidden: dict[int, str]  # line index -> ref compact mode did not print
     loaders: dict[int, str]  # frame index -> document (loader id) at capture
     scope: str  # "page", "frame fN" or "page without frames"
-    taken_at: float = field(default_factory=time.monotonic)
     ids: object = None  # per line: the node's identity (snapshot/render_text.node_key), for delta.compare
 
 

@@ -125,7 +125,6 @@ class RefStore:
         self.snapshot_no = 0
         self.last_snapshot_at: float | None = None
         self.frame_loaders: dict[int, str] = {}
-        self.frame_urls: dict[int, str] = {}
 
     # -- recording ---------------------------------------------------------
     def next_number(self) -> int:
@@ -148,7 +147,6 @@ class RefStore:
                 self._retire([k for k, r in self.records.items() if r.frame == fi])
                 self._clear_tombs(fi)
         self.frame_loaders.update({fi: loaders[fi] for fi in captured_frames})
-        self.frame_urls.update({f.index: f.url for f in snap.frames})
         with gc_paused():  # thousands of new records would each time walk the snapshot just parsed
             new = self._record_refs(snap, loaders, no)
         if new != len(self.records):  # some record was not seen now

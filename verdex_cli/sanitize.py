@@ -52,10 +52,6 @@ def clean(text: str, one_line: bool = True) -> str:
     return pattern.sub(_escape, text)
 
 
-def is_clean(text: str, one_line: bool = True) -> bool:
-    return (_CONTROL_ONE_LINE if one_line else _CONTROL).search(text) is None
-
-
 def clean_data(value: Any) -> Any:
     """A copy of JSON-like data with every string cleaned to one line (keys too)."""
     if isinstance(value, str):

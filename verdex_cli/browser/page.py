@@ -29,7 +29,6 @@ class Page(Navigation):
     timeout: float
     frames: FrameRegistry = field(init=False)
     notes: list[str] = field(default_factory=list)
-    _nav_lock: threading.Lock = field(default_factory=threading.Lock)
     _load_event: threading.Event = field(default_factory=threading.Event)
     _nav_count: int = 0
     _loading: bool = False

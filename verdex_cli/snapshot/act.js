@@ -116,7 +116,7 @@ const Act = (() => {
       const cur = current(el);
       let b = null;
       if (cur.hidden) reason = 'it is hidden';
-      else if (cur.states && cur.states.disabled && !opts.allowDisabled) reason = 'it is disabled';
+      else if (cur.states && cur.states.disabled) reason = 'it is disabled';
       else {
         el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
         drawn = await nextFrame();
