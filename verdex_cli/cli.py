@@ -14,32 +14,15 @@ from . import __version__
 from .app import AppOptions, run_oneshot, run_repl
 from .errors import ErrorKind, ExitStatus, error_json
 from .sanitize import json_line
-from .entry import split_word
+from .argv import light_run, split_word
+from .options import (CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR,
+                      NO_PAGER, TIMEOUT, TRACE)
 
 
 repl_app = typer.Typer(add_completion=False, no_args_is_help=False, pretty_exceptions_enable=False,
                        context_settings={"help_option_names": ["-h", "--help"]})
 run_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
                       context_settings={"help_option_names": ["-h", "--help"]})
-
-HEADED = typer.Option(False, "--headed", help="Show a browser window instead of running headless.")
-CHROME = typer.Option(None, "--chrome", metavar="PATH", help="Chrome/Chromium executable to launch.")
-CONNECT = typer.Option(None, "--connect", metavar="URL",
-                       help="Attach to a running browser instead of launching one: http(s)://HOST:PORT or a "
-                            "ws(s):// DevTools URL (a hosted service's, token included).")
-CONNECT_HEADER = typer.Option(None, "--connect-header", metavar="'NAME: VALUE'",
-                              help="HTTP header sent when connecting (repeatable), e.g. an Authorization token.")
-TIMEOUT = typer.Option(10.0, "--timeout", metavar="SECONDS", min=0.1, help="Timeout for every browser call.")
-JSON = typer.Option(False, "--json", help="Print one JSON object per command (JSON Lines).")
-NO_COLOR = typer.Option(False, "--no-color", help="Plain output without colours.")
-DEBUG = typer.Option(False, "--debug", help="Show tracebacks for errors.")
-TRACE = typer.Option(False, "--trace", help="Print each command's phases with milliseconds (stderr; JSON: \"trace\").")
-NO_PAGER = typer.Option(False, "--no-pager", help="REPL: never page long output.")
-NO_CHANGES = typer.Option(False, "--no-changes",
-                          help="Actions do not capture and report what they changed on the page.")
-DOWNLOADS = typer.Option(None, "--downloads", metavar="DIR",
-                         help="Save downloads in DIR (default: a private temporary folder removed on exit).")
-
 
 def _version(value: bool):
     if value:
@@ -101,8 +84,6 @@ def main(argv: list[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _on_terminate)
-    from .entry import light_run, split_word
-
     session_rest = light_run(argv)
     if session_rest is not None:  # `run --session NAME`: the light client (entry.py gets there faster)
         from .sessions.client import main as run_in_session

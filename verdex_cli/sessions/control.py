@@ -14,7 +14,7 @@ from typing import List, Optional
 import typer
 
 from ..app import AppOptions, make_renderer, warn_remote_endpoint
-from ..cli import CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE
+from ..options import CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE
 from ..errors import ExitStatus, UsageError, VerdexError, exit_status
 from ..render import Renderer
 from ..runner import failure
