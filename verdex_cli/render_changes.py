@@ -88,17 +88,17 @@ def paint_changes(r, changes: dict | None) -> None:
     if not changes:
         return
     if changes.get("navigated"):
-        r._plain("~ the page navigated: 'snapshot' shows the new page", style="yellow")
+        r.plain("~ the page navigated: 'snapshot' shows the new page", style="yellow")
         return
     shown = lines(changes, fold=True)
     if not shown:
-        r._plain("  (no change on the page)", style="dim")
+        r.plain("  (no change on the page)", style="dim")
         return
     for text, style in shown[:ACTION_LINES]:
         r.out.print(Text("  " + text, style=style))
     rest = len(shown) - ACTION_LINES
     if rest > 0:
-        r._plain(f"  ... and {rest} more ('diff' lists every change)", style="dim")
+        r.plain(f"  ... and {rest} more ('diff' lists every change)", style="dim")
 
 
 def paint_diff(r, d: dict) -> None:
@@ -106,8 +106,8 @@ def paint_diff(r, d: dict) -> None:
         return
     shown = lines(d)
     if not shown:
-        r._plain(f"No change between snapshot #{d['from']} and #{d['to']}.")
+        r.plain(f"No change between snapshot #{d['from']} and #{d['to']}.")
         return
-    r._plain(f"Snapshot #{d['from']} -> #{d['to']}: {len(shown)} changes", style="bold")
+    r.plain(f"Snapshot #{d['from']} -> #{d['to']}: {len(shown)} changes", style="bold")
     for text, style in shown:
         r.out.print(Text(text, style=style))

@@ -27,13 +27,13 @@ def find(r, d: dict) -> None:
             line.append(_ref(m["ref"]), style="cyan")
         r.out.print(line)
         if m["path"]:
-            r._plain("    in " + " > ".join(m["path"]), style="dim")
+            r.plain("    in " + " > ".join(m["path"]), style="dim")
 
 
 def text(r, d: dict) -> None:
-    r._plain(d["text"])
+    r.plain(d["text"])
     if "value" in d:
-        r._plain(f"value: {d['value']}", style="dim")
+        r.plain(f"value: {d['value']}", style="dim")
 
 
 def container(r, d: dict) -> None:
@@ -55,7 +55,7 @@ def siblings(r, d: dict) -> None:
     head = f"{d['count']} × {d['signature']} ({d['level']} levels up)"
     if d["differ"]:
         head += "; they differ in: " + ", ".join(d["differ"])
-    r._plain(head, style="bold")
+    r.plain(head, style="bold")
     for it in d["items"]:
         line = Text(("* " if it["self"] else "  ") + f"{it['index'] + 1}  " + _what(it["role"], it["name"]))
         if it["ref"]:
@@ -68,12 +68,12 @@ def siblings(r, d: dict) -> None:
         r.out.print(line)
         diffs = [f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in it["differs"].items() if k != "name"]
         if diffs:
-            r._plain("       " + "  ".join(diffs)[:300], style="dim")
+            r.plain("       " + "  ".join(diffs)[:300], style="dim")
 
 
 def anchors(r, d: dict) -> None:
     w = d["within"]
-    r._plain(f"Within {w['tag']}" + (f" {_what(w['role'], w['name'])}" if w["name"] else "")
+    r.plain(f"Within {w['tag']}" + (f" {_what(w['role'], w['name'])}" if w["name"] else "")
              + f" ({d['level']} levels up){_ref(w['ref'])}:", style="bold")
     for a in d["anchors"]:
         if a["kind"] == "heading":

@@ -41,7 +41,7 @@ def _ok(renderer: Renderer, line: str, kind: str, data: dict, text: str) -> None
     if renderer.json_mode:
         sys.stdout.write(json_line({"command": line, "ok": True, "result": data, "elapsed_ms": 0.0}) + "\n")
     else:
-        renderer._plain(text)
+        renderer.plain(text)
 
 
 @session_app.command("start", help="Start session NAME (default: $VERDEX_SESSION, else 'default') in the "
@@ -163,13 +163,13 @@ def list_cmd(json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DE
         renderer.info("No sessions.")
         return
     head = f"{'NAME':<16} {'PID':>7}  {'TABS':>4}  {'CLIENTS':>7}  {'IDLE':>7}  BROWSER"
-    renderer._plain(head, style="bold")
+    renderer.plain(head, style="bold")
     for r in rows:
         clients = "?" if r["clients"] is None else f"{r['clients']}" + (f" ({r['attached']} attached)"
                                                                          if r.get("attached") else "")
         idle = "?" if r["idle_s"] is None else _age(r["idle_s"])
         tabs = "?" if r["tabs"] is None else r["tabs"]
-        renderer._plain(f"{r['name']:<16} {r['pid']:>7}  {tabs:>4}  {clients:>7}  {idle:>7}  {r['browser']}")
+        renderer.plain(f"{r['name']:<16} {r['pid']:>7}  {tabs:>4}  {clients:>7}  {idle:>7}  {r['browser']}")
 
 
 def _age(seconds: float) -> str:

@@ -1,0 +1,194 @@
+"""What each kind of result looks like in text mode: one painter per result kind, in one table
+(the renderer, render.py, looks a result's kind up in ``PAINTERS``; a kind without one prints as JSON).
+Painters receive data already cleaned to one line per item (render._paintable)."""
+
+from __future__ import annotations
+
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+from . import render_targets
+from .browser.js_values import display_lines
+from .render_changes import paint_changes, paint_diff
+
+
+def navigation(r, d: dict) -> None:
+    title = d.get("title") or "(no title)"
+    verb = "Stayed on " if d.get("stayed") else "Opened "  # 'open' of a file to save (a download)
+    r.out.print(Text.assemble((verb, "green"), (d.get("url", ""), "bold"), ("  " + title, "dim")))
+
+
+def value(r, d: dict) -> None:
+    for text, style in display_lines(d):
+        r.plain(text, style=style)
+
+
+def wait(r, d: dict) -> None:
+    what = {"text": f"text {d.get('text')!r}", "url": f"a URL with {d.get('text')!r}",
+            "visible": f"{d.get('ref')} to be visible", "gone": f"{d.get('ref')} to go"}.get(d.get("for"))
+    r.plain(f"Waited {d.get('waited_ms', 0)} ms" + (f" for {what}" if what else ""), style="green")
+
+
+def dialog(r, d: dict) -> None:
+    text = f" with {d['text']!r}" if d.get("text") is not None else ""
+    r.plain(f"The next dialog will be {'accepted' if d['next'] == 'accept' else 'dismissed'}{text}.",
+                style="green")
+
+
+def screenshot(r, d: dict) -> None:
+    r.out.print(Text(f"Saved {d['path']} ({d['bytes']:,} bytes)", style="green"))
+
+
+def quit(r, d: dict) -> None:
+    pass
+
+
+def help_all(r, d: dict) -> None:
+    table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_column(style="bold cyan", max_width=42, overflow="fold")
+    table.add_column()
+    group = None
+    for c in d["commands"]:
+        if c.get("group") != group:  # commands come grouped: a heading row per group
+            group = c.get("group")
+            table.add_row(Text(str(group).capitalize(), style="bold"), "")
+        alias = f" (alias {', '.join(c['aliases'])})" if c["aliases"] else ""
+        # indented as a block, so a usage folded onto a second line keeps the indent
+        table.add_row(Padding(Text(c["usage"]), (0, 0, 0, 2)), c["help"] + alias)
+    r.out.print(table)
+    r.out.print(Text("Type 'help COMMAND' for one command.", style="dim"))
+
+
+def help_one(r, d: dict) -> None:
+    r.out.print(Text(d["usage"], style="bold cyan"))
+    r.plain("  " + d["help"])
+    if d["aliases"]:
+        r.plain("  Aliases: " + ", ".join(d["aliases"]), style="dim")
+
+
+def snapshot(r, d: dict) -> None:
+    r.plain(d["text"])  # already cleaned by _paintable, one node per line
+    for note in d.get("notes", []):
+        r.out.print(Text("# " + note, style="yellow"))
+
+
+def action(r, d: dict) -> None:
+    verb = {"click": "Clicked", "dblclick": "Double-clicked", "hover": "Hovered", "type": "Typed into",
+            "fill": "Filled", "check": "Checked", "uncheck": "Unchecked", "select": "Selected in",
+            "focus": "Focused", "scroll": "Scrolled to", "press": "Pressed"}.get(d.get("action"), d.get("action"))
+    if d.get("action") == "press":
+        r.out.print(Text.assemble((verb + " ", "green"), (d["key"], "bold")))
+    elif d.get("action") == "scroll" and "ref" not in d:
+        r.out.print(Text(f"Scrolled {d['direction']} (scrollY={d.get('scroll_y')})", style="green"))
+    else:
+        _action_line(r, verb, d)
+    paint_changes(r, d.get("changes"))
+
+
+def _action_line(r, verb: str, d: dict) -> None:
+    what = f'{d.get("role", "")} "{d["name"]}"' if d.get("name") else d.get("role", "")
+    line = Text.assemble((verb + " ", "green"), (what, "bold"), (f" ({d.get('ref')})", "cyan"))
+    if "value" in d and d["value"] is not None:
+        line.append(f'  value: "{d["value"]}"', style="dim")  # cleaned to one line by _paintable
+    if d.get("selected"):
+        line.append("  now: " + ", ".join(d["selected"]), style="dim")
+    r.out.print(line)
+
+
+def refs(r, d: dict) -> None:
+    if not d["refs"]:
+        return
+    colours = {"live": "green", "changed": "yellow", "hidden": "dim", "removed": "red", "navigated": "magenta"}
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    for col in ("ref", "role", "name", "status", "first #", "last #"):
+        table.add_column(col, no_wrap=col != "name", overflow="fold")
+    for row in d["refs"]:
+        table.add_row(Text(row["ref"], style="cyan"), Text(row["role"]), Text(row["name"][:60]),
+                      Text(row["status"], style=colours.get(row["status"], "")), str(row["first_seen"]),
+                      str(row["last_seen"]))
+    r.out.print(table)
+
+
+def inspect(r, d: dict) -> None:
+    colours = {"live": "green", "changed": "yellow", "removed": "red", "navigated": "magenta"}
+    head = Text.assemble((d["ref"], "bold cyan"), "  ", (d["role"], "bold"), " ",
+                         (f'"{d["name"]}"' if d["name"] else ""))
+    r.out.print(head)
+    r.out.print(Text.assemble("  status: ", (d["status"], colours.get(d["status"], ""))))
+    if d.get("reason"):
+        r.plain("  " + d["reason"], style="dim")
+    if d.get("tag"):
+        attrs = " ".join(f'{k}="{v}"' for k, v in d.get("attributes", {}).items())
+        r.plain(f"  element: <{d['tag']}{' ' + attrs if attrs else ''}>")
+    if d.get("box"):
+        b = d["box"]
+        r.plain(f"  box: x={b['x']:.0f} y={b['y']:.0f} {b['width']:.0f}x{b['height']:.0f}")
+    if d.get("states"):
+        r.plain("  states: " + ", ".join(f"{k}={v}" for k, v in d["states"].items()))
+    r.plain(f"  frame: f{d['frame']}   seen in snapshots #{d['first_seen']}..#{d['last_seen']}")
+    if "locator" in d:
+        r.plain("  locator: " + (d["locator"] or "(none unique: use the ref)"))
+        if d.get("playwright"):
+            r.plain("  playwright: " + d["playwright"])
+    for h in d.get("history", []):
+        r.plain("  - " + h, style="dim")
+
+
+def diff(r, d: dict) -> None:
+    paint_diff(r, d)
+
+
+def reset(r, d: dict) -> None:
+    how = "numbering continues" if d["keep_counter"] else "numbering restarts at 1"
+    r.plain(f"Dropped {d['dropped']} refs; {how}. Take a new snapshot.", style="green")
+
+
+def frames(r, d: dict) -> None:
+    for f in d["frames"]:
+        where = "cross-origin" if f["cross_origin"] else "same-origin"
+        parent = "" if f["parent"] is None else f"  in f{f['parent']}"
+        name = f"  name={f['name']!r}" if f["name"] else ""
+        r.plain(f"f{f['index']}  {f['url'] or '(no url)'}  [{where}]{parent}{name}")
+
+
+def tabs(r, d: dict) -> None:
+    several = len({t.get("context", 0) for t in d["tabs"]}) > 1  # tab 0 of context 0 and of context 1
+    for t in d["tabs"]:
+        mark = "*" if t["current"] else " "
+        where = f"context {t.get('context', 0)}  " if several else ""
+        line = Text(f"{mark} {where}tab {t['index']}  ", style="bold" if t["current"] else "")
+        line.append(t["title"] or "(no title)")
+        line.append(f"  {t['url']}", style="dim")
+        r.out.print(line)
+    for t in d.get("browser_tabs", ()):
+        line = Text(f"  tab {t['index']}  (not adopted; 'tab {t['index']}' adopts it)  ", style="dim")
+        line.append(t["title"] or "(no title)")
+        line.append(f"  {t['url']}", style="dim")
+        r.out.print(line)
+
+
+def timings(r, d: dict) -> None:
+    if d.get("command"):
+        r.plain(d["command"], style="bold")
+    for p in d["phases"]:
+        r.plain(f"  {p['ms']:10.2f} ms  {p['phase']}")
+
+
+def highlight(r, d: dict) -> None:
+    r.plain(f"Highlighted {d['element']} for {d['seconds']:g} s.", style="green")
+
+
+def contexts(r, d: dict) -> None:
+    for c in d["contexts"]:
+        mark = "*" if c["current"] else " "
+        pages = c["pages"]
+        tabs = ("tab " if len(pages) == 1 else "tabs ") + ", ".join(str(i) for i in pages) if pages else "no tabs"
+        default = "  (default)" if c["index"] == 0 else ""
+        r.plain(f"{mark} context {c['index']}  {tabs}{default}")
+
+
+PAINTERS = {"navigation": navigation, "value": value, "wait": wait, "dialog": dialog, "screenshot": screenshot,
+            "quit": quit, "help_all": help_all, "help_one": help_one, "snapshot": snapshot, "action": action,
+            "refs": refs, "inspect": inspect, "reset": reset, "frames": frames, "tabs": tabs, "timings": timings,
+            "highlight": highlight, "contexts": contexts, "diff": paint_diff, **render_targets.PAINTERS}
