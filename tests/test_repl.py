@@ -179,6 +179,17 @@ def test_toolbar_follows_navigation(ctx, console, demo):
     assert demo.url("shop.html") in toolbar and "Demo Shop" in toolbar
 
 
+def test_toolbar_counts_refs_then_says_they_went_stale(ctx, console, demo):
+    with create_pipe_input() as inp:
+        repl, _ = make_repl(ctx, console, inp)
+        type_lines(inp, f"open {demo.url('shop.html')}\r", "snapshot\r", "quit\r")
+        assert run_loop(repl) == 0
+        live = len(ctx.peek_state().store.elements())
+        assert live > 3 and f"{live} refs, snapshot #1" in repl._toolbar()
+        ctx.page.navigate(demo.url("form.html"))  # a new page the snapshot has not seen
+        assert "refs stale: new page since snapshot #1" in repl._toolbar()
+
+
 def test_history_lives_in_the_xdg_state_dir(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     assert repl_app.history_path() == tmp_path / "verdex" / "history"

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .errors import UsageError
+from .errors import UsageError, VerdexError
 from .refs import RefStore
 from .snapshot import delta
 from .snapshot.model import Snapshot
 from .snapshot.take import cached_snapshot
+from .staleness import main_navigated
 from .timing import phase
 
 HISTORY = 20  # snapshots kept per page for `diff`
@@ -85,6 +86,19 @@ class PageState:
             a = self.shot(first)
             b = self.shot(second) if second is not None else self.history[-1]
         return compare(a, b)
+
+    def status(self, page) -> dict | None:
+        """For a status line: the last snapshot's number and time, the live refs, and whether the tab
+        has a new page since (staleness.main_navigated); None before the first snapshot."""
+        store = self.store
+        if not store.last_snapshot_at:
+            return None
+        try:
+            navigated = main_navigated(page, store)
+        except VerdexError:
+            navigated = False
+        return {"snapshot": store.snapshot_no, "taken_at": store.last_snapshot_at, "live": store.live_count(),
+                "navigated": navigated}
 
     def reset(self) -> None:
         self.store.reset()

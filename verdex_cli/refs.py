@@ -330,6 +330,10 @@ class RefStore:
     def live_count(self) -> int:
         return sum(1 for r in self.records.values() if r.status == "live" and r.shown)
 
+    def elements(self) -> list[tuple[str, str, str]]:
+        """(ref, role, name) of every shown ref that is live or changed."""
+        return [(r.ref, r.role, r.name) for r in self.records.values() if r.status in ("live", "changed") and r.shown]
+
     def completions(self) -> list[tuple[str, str]]:
         out = []
         for ref, rec in self.records.items():

@@ -52,6 +52,14 @@ def _retired_where(page: Page, rec: RefRecord, main_now: tuple[str, str] | None)
     return f"now at {url}"
 
 
+def main_navigated(page: Page, store: RefStore) -> bool:
+    """Has the tab shown a new main document since the store's last snapshot? From what the browser
+    already told (no call into the page), for status lines; actions ask :func:`classify`."""
+    then = store.frame_loaders.get(0)
+    now = page.frames.main.loader_id if page.frames.main is not None else None
+    return then is not None and now is not None and now != then
+
+
 def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = False) -> dict[str, Verdict]:
     """The verdict for each record (by ref), written into the store. ``detail``: ask the page for the
     full description of each live element (tag, attributes, box, states), as actions and `inspect` need;

@@ -64,7 +64,7 @@ class Repl:
         store = self._store()
         if store is None:
             return []
-        return [(r.ref, r.role, r.name) for r in store.records.values() if r.status in ("live", "changed") and r.shown]
+        return store.elements()
 
     def _store(self):
         session = self.ctx.session
@@ -77,17 +77,15 @@ class Repl:
         title = self.status.get("title") or "(no title)"
         url = self.status.get("url") or ""
         extra = ""
-        store = self._store()
-        if store is not None and store.last_snapshot_at:
-            age = _age(time.monotonic() - store.last_snapshot_at)
-            try:
-                navigated = store.frame_loaders.get(0) != self.ctx.page.frames.main.loader_id
-            except Exception:
-                navigated = False
-            if navigated:
-                extra = f"  |  refs stale: new page since snapshot #{store.snapshot_no} ({age} ago)"
+        state, session = self.ctx.peek_state(), self.ctx.session
+        page = session.pages.get(session.current) if session is not None else None  # no call to the browser
+        status = state.status(page) if state is not None and page is not None else None
+        if status is not None:
+            age = _age(time.monotonic() - status["taken_at"])
+            if status["navigated"]:
+                extra = f"  |  refs stale: new page since snapshot #{status['snapshot']} ({age} ago)"
             else:
-                extra = f"  |  {store.live_count()} refs, snapshot #{store.snapshot_no} {age} ago"
+                extra = f"  |  {status['live']} refs, snapshot #{status['snapshot']} {age} ago"
         where = ""
         session = self.ctx.session
         if session is not None:
