@@ -19,7 +19,7 @@ from .frame_points import Point, climb, owners
 from .keys import parse_key
 from .readback import FieldWatch, after_input, quoted, settle_page
 from .resolve import Resolved
-from .timing import phase
+from .timing import phase, tell
 
 
 def _bridge(page: Page, fr: Frame, call: str, timeout: float | None = None):
@@ -58,22 +58,18 @@ def _prepare(page: Page, res: Resolved, pointer: bool) -> tuple[float, float]:
 
 
 def _tell(page: Page, res: Resolved, reason: str, told: list) -> None:
-    """Tell the page's optional ``progress`` callback (set by the REPL) a new reason for waiting."""
-    report = getattr(page, "progress", None)
-    if report is None or reason == told[0]:
+    """Report a new reason for waiting (timing.tell: the REPL shows it)."""
+    if reason == told[0]:
         return
     told[0] = reason
-    try:
-        report(f"waiting for {res.label}: {reason}")
-    except Exception:  # a display problem must not break the action
-        pass
+    tell(f"waiting for {res.label}: {reason}")
 
 
 def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, told: list) -> dict:
     """Poll the bridge's `prepare` in short slices until the element is actionable or time is up.
 
-    Each time the reason for waiting is new, the page's optional ``progress``
-    callback (set by the REPL) hears "waiting for ...: reason". The box measured in
+    Each time the reason for waiting is new, the progress listener (timing.tell; the REPL shows it)
+    hears "waiting for ...: reason". The box measured in
     one slice goes to the next, so stability is always judged on two measurements.
     """
     last = None

@@ -17,7 +17,7 @@ from .commands import REGISTRY, Result
 from .commands.context import Workspace
 from .commands.registry import Parsed, redact_line
 from .errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, error_json, exit_status
-from .timing import Timings, phase
+from .timing import Timings, phase, reporting
 
 
 @dataclass
@@ -88,8 +88,8 @@ def _execute(ctx: Workspace, line: str) -> Outcome:
                 start = time.perf_counter()  # start-up is not the command's time
                 if not session.chrome.alive():
                     raise BrowserLost()
-        with user_command():  # only the user's own command may interrupt a runaway page script
-            result = _run(ctx, parsed)
+        with user_command(), reporting(ctx.progress):  # only the user's own command may interrupt a
+            result = _run(ctx, parsed)                  # runaway page script; waits are told to the REPL
         return Outcome(line, True, result, elapsed_ms=_ms(start), command=name)
     except VerdexError as exc:
         exc = _diagnose(ctx, exc)

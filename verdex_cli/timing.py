@@ -11,9 +11,32 @@ from __future__ import annotations
 import contextvars
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 _CURRENT: contextvars.ContextVar["Timings | None"] = contextvars.ContextVar("verdex_timings", default=None)
+_PROGRESS: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.ContextVar("verdex_progress", default=None)
+
+
+@contextmanager
+def reporting(callback: Callable[[str], None] | None) -> Iterator[None]:
+    """While a command runs: where :func:`tell` sends what a waiting action waits for (the REPL shows
+    it; None: nobody listens)."""
+    token = _PROGRESS.set(callback)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+def tell(text: str) -> None:
+    """Report progress of a long wait to whoever listens (never fails the command)."""
+    callback = _PROGRESS.get()
+    if callback is None:
+        return
+    try:
+        callback(text)
+    except Exception:  # a display problem must not break the action
+        pass
 
 
 class Timings:

@@ -14,7 +14,6 @@ from .registry import Result, command
 
 def _resolve(ctx, raw):
     page = ctx.page
-    page.progress = ctx.progress  # the core reports what a waiting action waits for through it
     with phase("resolve"):
         res = resolve_target(page, ctx.page_state().store, raw)
     with phase("stable locator"):
