@@ -255,7 +255,7 @@ def test_stability_on_a_page_that_draws_no_frames_is_judged_on_two_real_measurem
     # the core's wait, asked directly on a tab left behind (no animation frames run there): a still
     # element is found still (two measurements, across the wait's slices), never "moving"
     from verdex_cli import actions
-    from verdex_cli.resolve import resolve_target
+    from verdex_cli.targets import resolve_target
 
     text = _background_page(driver, origins, 'link "Open a tab"')
     page = driver.ctx.page

@@ -14,7 +14,7 @@ import re
 from .browser.frames import Frame
 from .browser.page import Page
 from .errors import VerdexError
-from .targets import Target, _search, norm, parse_target
+from .targets import Target, norm, parse_target, search
 
 
 def _facts(page: Page, fr: Frame, n: int) -> dict | None:
@@ -51,7 +51,7 @@ def stable_locator(page: Page, fr: Frame, n: int) -> dict | None:
         try:
             if parse_target(str(t)) != t:  # it must survive being written out (names with quotes or '>>')
                 continue
-            hits, _ = _search(page, t, self_at=(fr, n))
+            hits, _ = search(page, t, self_at=(fr, n))
         except VerdexError:
             continue
         if len(hits) == 1 and hits[0].self and hits[0].level == 3 and hits[0].frame is fr:

@@ -127,9 +127,3 @@ def resolve(page: Page, store: RefStore | None, raw: str) -> Resolved:
         notes.append(MINOR_NOTE)
     return Resolved(ref, text, fr, rec, role, name, live, notes)
 
-
-def resolve_target(page: Page, store: RefStore, raw: str) -> Resolved:
-    """A ref, or a target by meaning (testid=, label=, text=, role=, ROLE:NAME): the same Resolved."""
-    from .targets import resolve_meaning  # targets builds on this module
-
-    return resolve_meaning(page, store, raw)

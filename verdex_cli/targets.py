@@ -241,7 +241,7 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
     return hits, searched
 
 
-def _search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
+def search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
             notes: list[str] | None = None) -> tuple[list[Hit], int]:
     """The winning candidates (best match level) of a target, visible ones first, then hidden ones."""
     notes = notes if notes is not None else []
@@ -318,7 +318,7 @@ def adopt(store: RefStore, fr: Frame, n: int, role: str, name: str, tier: int, w
 
 def _unique(page: Page, t: Target, notes: list[str]) -> tuple[Frame, int]:
     """The one element a target names: (frame, ref number) without touching the ref store."""
-    hits, searched = _search(page, t, notes=notes)
+    hits, searched = search(page, t, notes=notes)
     if not hits:
         raise no_match(t, searched)
     if len(hits) > 1:
@@ -334,13 +334,14 @@ def no_match(t: Target, searched: int) -> VerdexError:
     return VerdexError(f"No element matches '{t}' (searched {where} for {t.describe()}).", kind=ErrorKind.NO_MATCH)
 
 
-def resolve_meaning(page: Page, store: RefStore, raw: str) -> Resolved:
-    """A ref or a target by meaning -> Resolved (the ref's checks, or a unique live element)."""
+def resolve_target(page: Page, store: RefStore, raw: str) -> Resolved:
+    """A ref, or a target by meaning (testid=, label=, text=, role=, ROLE:NAME): the same Resolved (a
+    ref gets the ref's checks, resolve.resolve; a target a unique live element)."""
     t = parse_target(raw)
     if t.kind == "ref":
         return resolve(page, store, t.value)
     notes: list[str] = []
-    hits, searched = _search(page, t, notes=notes)
+    hits, searched = search(page, t, notes=notes)
     if not hits:
         raise no_match(t, searched)
     listed = hits[:MAX_LISTED]
@@ -360,4 +361,4 @@ def resolve_meaning(page: Page, store: RefStore, raw: str) -> Resolved:
     return Resolved(ref, rec.ref, fr, rec, live.get("role", rec.role), live.get("name", rec.name), live, notes)
 
 
-__all__ = ["Target", "parse_target", "resolve_meaning", "adopt", "quote_word", "Hit"]
+__all__ = ["Target", "parse_target", "resolve_target", "search", "adopt", "quote_word", "Hit"]

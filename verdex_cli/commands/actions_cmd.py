@@ -5,14 +5,14 @@ from __future__ import annotations
 from .. import actions, fields
 from ..errors import ConnectionLost, NotActionable, UsageError, VerdexError
 from ..keys import parse_key
-from ..resolve import resolve, resolve_target
+from ..resolve import resolve
 from ..session_log import note_target
-from ..targets import parse_target, quote_word
+from ..targets import parse_target, quote_word, resolve_target
 from ..timing import phase
 from .registry import Result, command
 
 
-def _resolve(ctx, raw):
+def resolve_arg(ctx, raw):
     page = ctx.page
     with phase("resolve"):
         res = resolve_target(page, ctx.page_state().store, raw)
@@ -48,7 +48,7 @@ def _result(out: dict, ctx=None) -> Result:
 
 def _secret_target(ctx, args, verb):
     """Resolve the target of fill/type; a password field marks the command line as secret."""
-    res = _resolve(ctx, args[0])
+    res = resolve_arg(ctx, args[0])
     if len(args) > 1:
         _split_guard(verb, args[0], res, args[1])
     if len(args) > 1 and args[1] and fields.is_password(ctx.page, res):
@@ -83,19 +83,19 @@ def _split_guard(verb: str, raw: str, res, text: str) -> None:
 @command("click", usage="click REF", min_args=1, max_args=1, ref_args=(0,),
          help="Click the element with a real mouse event.", effect="action")
 def click_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.pointer, _resolve(ctx, args[0]), "click"), ctx)
+    return _result(_act(ctx, actions.pointer, resolve_arg(ctx, args[0]), "click"), ctx)
 
 
 @command("dblclick", usage="dblclick REF", min_args=1, max_args=1, ref_args=(0,),
          help="Double-click the element.", effect="action")
 def dblclick_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.pointer, _resolve(ctx, args[0]), "dblclick"), ctx)
+    return _result(_act(ctx, actions.pointer, resolve_arg(ctx, args[0]), "dblclick"), ctx)
 
 
 @command("hover", usage="hover REF", min_args=1, max_args=1, ref_args=(0,),
          help="Move the mouse over the element.", effect="action")
 def hover_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.pointer, _resolve(ctx, args[0]), "hover"))
+    return _result(_act(ctx, actions.pointer, resolve_arg(ctx, args[0]), "hover"))
 
 
 @command("type", usage="type REF TEXT", min_args=2, max_args=2, rest="after_first", ref_args=(0,),
@@ -117,7 +117,7 @@ def fill_cmd(ctx, args, flags):
 def press_cmd(ctx, args, flags):
     key = args[-1]
     parse_key(key)  # a bad key name fails before anything happens
-    res = _resolve(ctx, args[0]) if len(args) == 2 else None
+    res = resolve_arg(ctx, args[0]) if len(args) == 2 else None
     front = [] if res is not None else _front(ctx)
     out = fields.press(ctx.page, res, key)
     out["notes"] = front + out.get("notes", [])
@@ -128,32 +128,32 @@ def press_cmd(ctx, args, flags):
          help="Choose options of a select element by value or visible label (values may start with --).",
          effect="action")
 def select_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.select, _resolve(ctx, args[0]), args[1:]))
+    return _result(_act(ctx, actions.select, resolve_arg(ctx, args[0]), args[1:]))
 
 
 @command("check", usage="check REF", min_args=1, max_args=1, ref_args=(0,),
          help="Check a checkbox, radio button or switch.", effect="action")
 def check_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.set_checked, _resolve(ctx, args[0]), True))
+    return _result(_act(ctx, actions.set_checked, resolve_arg(ctx, args[0]), True))
 
 
 @command("uncheck", usage="uncheck REF", min_args=1, max_args=1, ref_args=(0,),
          help="Uncheck a checkbox or switch.", effect="action")
 def uncheck_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.set_checked, _resolve(ctx, args[0]), False))
+    return _result(_act(ctx, actions.set_checked, resolve_arg(ctx, args[0]), False))
 
 
 @command("upload", usage="upload REF PATH...", min_args=2, max_args=None, rest="words", ref_args=(0,),
          help="Choose files for a file input (several only if it accepts multiple files).", effect="action")
 def upload_cmd(ctx, args, flags):
     paths = fields.check_paths(args[1:])  # a bad path fails before anything happens
-    return _result(_act(ctx, fields.upload, _resolve(ctx, args[0]), paths), ctx)
+    return _result(_act(ctx, fields.upload, resolve_arg(ctx, args[0]), paths), ctx)
 
 
 @command("focus", usage="focus REF", min_args=1, max_args=1, ref_args=(0,),
          help="Give the element keyboard focus.", effect="action")
 def focus_cmd(ctx, args, flags):
-    res = _resolve(ctx, args[0])
+    res = resolve_arg(ctx, args[0])
     actions.focus(ctx.page, res, "focused").close()
     return Result("action", {"action": "focus", "ref": res.text, "role": res.role, "name": res.name}, res.notes)
 
@@ -172,4 +172,4 @@ def scroll_cmd(ctx, args, flags):
             parse_target(target)
         except VerdexError:
             raise UsageError("Usage: scroll REF|up|down") from None
-    return _result(_act(ctx, actions.scroll, _resolve(ctx, target), None))
+    return _result(_act(ctx, actions.scroll, resolve_arg(ctx, target), None))

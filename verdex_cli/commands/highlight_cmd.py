@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from ..errors import ErrorKind, VerdexError
-from .actions_cmd import _resolve
+from .actions_cmd import resolve_arg
 from .registry import Result, command
 
 SECONDS = 2.0
@@ -40,7 +40,7 @@ def _headless(session) -> bool:
          help="Outline the element in the browser for two seconds (visible in a headed browser).", effect="read")
 def highlight_cmd(ctx, args, flags):
     page = ctx.page
-    res = _resolve(ctx, args[0])
+    res = resolve_arg(ctx, args[0])
     fr = res.frame
     obj = page.frames.eval(fr, f"__verdexBridge.element({res.ref.n})", by_value=False)
     if "objectId" not in obj:

@@ -6,7 +6,8 @@ from ..errors import ErrorKind, RefError, UsageError
 from ..fields import MASK
 from ..locators import stable_locator
 from ..refs import RefStore, describe, parse_ref
-from ..resolve import check_scope, locate, resolve_target
+from ..resolve import check_scope, locate
+from ..targets import resolve_target
 from ..staleness import classify
 from ..targets import parse_target
 from .registry import Result, command

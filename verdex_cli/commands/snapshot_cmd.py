@@ -6,7 +6,7 @@ import re
 
 from ..errors import UsageError
 from ..refs import RefStore
-from ..resolve import resolve_target
+from ..targets import resolve_target
 from ..snapshot import filters
 from ..snapshot.capture import capture_tree
 from ..snapshot.render_text import TextRenderer

@@ -6,7 +6,7 @@ import json
 
 from ..errors import UsageError
 from ..fields import MASK
-from ..resolve import resolve_target
+from ..targets import resolve_target
 from ..snapshot import filters
 from ..targets import adopt
 from .registry import Result, command

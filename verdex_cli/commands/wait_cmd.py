@@ -9,7 +9,8 @@ import time
 from ..browser.frames import frame_url
 from ..errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefError, UsageError, VerdexError
 from ..refs import describe
-from ..resolve import locate, resolve_target
+from ..resolve import locate
+from ..targets import resolve_target
 from ..session_log import note_target
 from ..targets import parse_target
 from .registry import Result, command
