@@ -20,8 +20,8 @@ import threading
 import websocket
 
 
-class Closed(Exception):
-    """The other end closed the transport."""
+class Closed(OSError):
+    """The transport is closed (by the other end or by us); an OSError, as a dropped socket is."""
 
 
 class WsTransport:
