@@ -162,3 +162,29 @@ def test_snapshot_click_tabs_contexts_crash_and_relaunch_over_the_pipe(demo):
     assert until(lambda: not any(os.path.exists(f"/proc/{p}") and cmdline(p) for p in pids), 8), \
         "a Chrome process outlived quit"
     assert all(not os.path.exists(c.profile) for c in chromes)
+
+
+def _fake_browser(tmp_path, body: str) -> str:
+    path = tmp_path / "fake-chrome"
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_a_browser_that_exits_or_never_answers_on_the_pipe_is_launch_failed(tmp_path, monkeypatch):
+    import tempfile
+
+    import pytest
+
+    from verdex_cli.errors import LaunchError
+
+    profiles = tmp_path / "tmp"
+    profiles.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(profiles))
+    exits = _fake_browser(tmp_path, "exit 3")
+    with pytest.raises(LaunchError, match=r"fake-chrome exited during start-up; check that "):
+        launch.launch(exits, timeout=20)
+    silent = _fake_browser(tmp_path, "exec sleep 30")
+    with pytest.raises(LaunchError, match=r"fake-chrome did not answer on its DevTools pipe within 1 s\.$"):
+        launch.launch(silent, timeout=1)
+    assert list(profiles.iterdir()) == []  # both profiles removed

@@ -242,16 +242,23 @@ def _close_fds(*fds: int) -> None:
 def _open_pipe(proc: ChromeProcess, ours: tuple[int, int], executable: str, hint: str,
                timeout: float) -> ChromeProcess:
     """The browser-level session over the pipe pair, once the browser answers on it."""
-    from ..errors import VerdexError
+    from ..errors import CDPTimeout, VerdexError
     from .cdp import Target
     from .transport import PipeTransport
 
     link = Target(timeout=timeout, kind="browser", transport=PipeTransport(*ours))
     try:
         link.call("Browser.getVersion", timeout=timeout, interrupt=False)
-    except VerdexError:
+    except VerdexError as exc:
+        lost = not isinstance(exc, CDPTimeout)  # the pipe closed (read or write): the browser is exiting
         link.close()
         exited = not proc.alive()
+        if lost and not exited:
+            try:  # its watchdog follows it within moments
+                proc._watchdog.wait(timeout=3)
+                exited = True
+            except subprocess.TimeoutExpired:
+                pass
         proc.stop()
         if exited:
             raise LaunchError(f"{executable} exited during start-up; {hint}.") from None
