@@ -54,7 +54,7 @@ def main() -> int:
     chrome = launch.find_chrome(None)
     load_before = os.getloadavg()
     server = serve()
-    proc = launch.launch(chrome)
+    proc = launch.launch(chrome, debug_port=True)
     pw = sync_playwright().start()
     ctx = None
     times: dict = defaultdict(list)

@@ -68,7 +68,7 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     server = serve()
-    proc = launch.launch()
+    proc = launch.launch(debug_port=True)
     try:
         opts = Options(connect=proc.http_endpoint, timeout=60)
         ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))

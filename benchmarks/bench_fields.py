@@ -48,7 +48,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    server, proc = serve(), launch.launch(headless=True)
+    server, proc = serve(), launch.launch(headless=True, debug_port=True)
     try:
         ctx = Workspace(lambda: Session.start(Options(connect=proc.http_endpoint, timeout=30),
                                             init_script=bridge_source()))

@@ -33,7 +33,7 @@ def main() -> int:
     ap.add_argument("--chrome", default=None)
     args = ap.parse_args()
     server = serve()
-    proc = launch.launch(launch.find_chrome(args.chrome))
+    proc = launch.launch(launch.find_chrome(args.chrome), debug_port=True)
     try:
         session = Session.start(Options(connect=proc.http_endpoint, timeout=120), init_script=bridge_source())
         page = session.page

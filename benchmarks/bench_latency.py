@@ -123,7 +123,7 @@ def main() -> int:
     ap.add_argument("--no-playwright", action="store_true")
     args = ap.parse_args()
     delays = [int(d) for d in args.delays.split(",")]
-    chrome = launch.launch()
+    chrome = launch.launch(debug_port=True)
     demo, site = serve(), serve(SITE)
     results = {}
     try:

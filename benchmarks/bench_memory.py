@@ -65,7 +65,7 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--chrome", default=None)
     args = ap.parse_args()
-    proc = launch.launch(launch.find_chrome(args.chrome))
+    proc = launch.launch(launch.find_chrome(args.chrome), debug_port=True)
     rows = []
     try:
         session = Session.start(Options(connect=proc.http_endpoint, timeout=60), init_script=bridge_source())

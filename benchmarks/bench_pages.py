@@ -44,7 +44,7 @@ def pages(only: str | None) -> list[str]:
 
 
 def bench_verdex(server, names: list[str], runs: int) -> dict:
-    proc = launch.launch()
+    proc = launch.launch(debug_port=True)
     out = {}
     try:
         session = Session.start(Options(connect=proc.http_endpoint, timeout=60), init_script=bridge_source())

@@ -54,7 +54,7 @@ def corpus(root: Path, only: str | None) -> list[str]:
 
 class Verdex:
     def __init__(self, chrome: str):
-        self.proc = launch.launch(chrome, extra_args=(RESOLVER,))
+        self.proc = launch.launch(chrome, extra_args=(RESOLVER,), debug_port=True)
         opts = Options(connect=self.proc.http_endpoint, timeout=LOAD_TIMEOUT_S)
         self.ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
 

@@ -35,7 +35,7 @@ from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
 
 
 def bench_verdex(url: str, runs: int, chrome_path: str) -> dict:
-    proc = launch.launch(chrome_path)
+    proc = launch.launch(chrome_path, debug_port=True)
     try:
         session = Session.start(Options(connect=proc.http_endpoint, timeout=60), init_script=bridge_source())
         page = session.page

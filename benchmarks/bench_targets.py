@@ -43,7 +43,7 @@ def main() -> None:
     if args.no_log:
         from verdex_cli.commands import actions_cmd
         actions_cmd.note_target = lambda *a: None
-    proc = launch.launch(headless=True)
+    proc = launch.launch(headless=True, debug_port=True)
     server = serve()
     try:
         ctx = Workspace(lambda: Session.start(Options(connect=proc.http_endpoint, new_tab=True), init_script=bridge_source()))

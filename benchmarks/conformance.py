@@ -136,7 +136,7 @@ def score(expect: list[tuple[str, str | None]], pairs: list[tuple[str, str]]) ->
 
 
 def run(only: str | None, chrome_path: str | None) -> dict:
-    proc = launch.launch(launch.find_chrome(chrome_path))
+    proc = launch.launch(launch.find_chrome(chrome_path), debug_port=True)
     results: dict = {}
     try:
         session = Session.start(Options(connect=proc.http_endpoint, timeout=30), init_script=bridge_source())

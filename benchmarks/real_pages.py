@@ -91,7 +91,7 @@ SETTLE = 0.3  # seconds after load for a page's own scripts (menus, search boxes
 
 
 def run(files: list[Path], chrome_path: str | None) -> dict:
-    proc = launch.launch(launch.find_chrome(chrome_path))
+    proc = launch.launch(launch.find_chrome(chrome_path), debug_port=True)
     results: dict = {}
     try:
         session = Session.start(Options(connect=proc.http_endpoint, timeout=30), init_script=bridge_source())

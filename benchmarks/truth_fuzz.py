@@ -34,7 +34,7 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=1.5, help="verdex --timeout for every command")
     ap.add_argument("--quiet", action="store_true", help="counts only, no case list")
     args = ap.parse_args()
-    chrome = launch.launch(headless=True)
+    chrome = launch.launch(headless=True, debug_port=True)
     server = FuzzServer()
     total: Counter = Counter({v: 0 for v in VERDICTS})
     reissued: list[str] = []

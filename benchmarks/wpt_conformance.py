@@ -336,7 +336,7 @@ def run(root: Path, only: str | None, chrome_path: str | None, with_playwright: 
         except Exception as exc:  # noqa: BLE001
             print(f"playwright unavailable: {exc}", file=sys.stderr)
             pw = browser = None
-    proc = launch.launch(launch.find_chrome(chrome_path))
+    proc = launch.launch(launch.find_chrome(chrome_path), debug_port=True)
     try:
         session = Session.start(Options(connect=proc.http_endpoint, timeout=30), init_script=bridge_source())
         page = session.page

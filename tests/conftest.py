@@ -22,7 +22,7 @@ from verdex_cli.snapshot.capture import bridge_source
 
 @pytest.fixture(scope="session")
 def chrome():
-    proc = launch.launch(headless=True)
+    proc = launch.launch(headless=True, debug_port=True)
     yield proc
     proc.stop()
 

@@ -37,7 +37,7 @@ def _pages(http: str) -> list[dict]:
 @pytest.fixture(scope="module")
 def remote():
     """A browser of its own (so its tabs can be counted) and a ws-only endpoint in front of it."""
-    chrome = launch.launch(headless=True)
+    chrome = launch.launch(headless=True, debug_port=True)
     proxy = WsProxy(chrome.browser_ws, token=TOKEN)
     yield chrome, proxy
     proxy.close()

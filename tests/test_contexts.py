@@ -111,7 +111,7 @@ def test_connect_keeps_the_browsers_tabs_and_can_adopt_one(demo):
     from verdex_cli.runner import execute
     from verdex_cli.snapshot.capture import bridge_source
 
-    chrome = launch.launch(headless=True)
+    chrome = launch.launch(headless=True, debug_port=True)
     try:
         req = urllib.request.Request(chrome.http_endpoint + "/json/new?" + demo.url("form.html"), method="PUT")
         with urllib.request.urlopen(req, timeout=5) as r:

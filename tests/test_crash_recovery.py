@@ -154,7 +154,7 @@ def test_the_repl_survives_a_lost_browser(own_browser_ctx):
 
 
 def test_closed_connect_endpoint_is_browser_lost():
-    chrome = launch.launch(headless=True)
+    chrome = launch.launch(headless=True, debug_port=True)
     ctx = make_workspace(AppOptions(connect=chrome.http_endpoint, timeout=5))
     try:
         ok(ctx, f"open {SHOP}")
@@ -224,7 +224,7 @@ def test_one_shot_exits_1_with_browser_lost_when_the_browser_dies(tmp_path):
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    chrome = launch.launch(headless=True)
+    chrome = launch.launch(headless=True, debug_port=True)
     env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     try:
         proc = subprocess.Popen([sys.executable, "-m", "verdex_cli", "run", "--json", "--connect", chrome.http_endpoint,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import glob
-import json
 import os
 import signal
 import stat
@@ -11,7 +10,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -121,23 +119,25 @@ def start_verdex(args: list[str], tmpdir: Path, **kw) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
 
-def wait_for_page(tmpdir: Path, url_part: str, timeout: float = 20.0) -> str:
-    """Wait until the Chrome launched under ``tmpdir`` shows a page whose URL contains ``url_part``."""
-    def ready():
-        for port_file in glob.glob(str(tmpdir / "verdex-profile-*" / "DevToolsActivePort")):
-            try:
-                port = int(Path(port_file).read_text().split("\n")[0])
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=1) as r:
-                    targets = json.loads(r.read())
-            except (OSError, ValueError):
-                continue
-            if any(url_part in t.get("url", "") for t in targets if t.get("type") == "page"):
-                return port_file
-        return None
+def wait_for_page(proc: subprocess.Popen, tmpdir: Path, url_part: str, timeout: float = 20.0) -> str:
+    """Wait until the verdex REPL ``proc`` (stdin and stdout pipes) shows a page whose URL contains
+    ``url_part`` (it answers 'eval location.href'; the launched browser has no port to ask), then
+    return its profile directory under ``tmpdir``. The REPL then waits on its stdin again."""
+    import select
 
-    found = wait_until(ready, timeout)
-    assert found, f"verdex did not open {url_part} within {timeout} s"
-    return str(Path(found).parent)
+    proc.stdin.write(b"eval location.href\n")
+    proc.stdin.flush()
+    seen, deadline = b"", time.monotonic() + timeout
+    while url_part.encode() not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+        chunk = os.read(proc.stdout.fileno(), 65536) if ready else b""
+        if ready and not chunk:
+            break
+        seen += chunk
+    assert url_part.encode() in seen, f"verdex did not open {url_part} within {timeout} s"
+    profiles = glob.glob(str(tmpdir / "verdex-profile-*"))
+    assert len(profiles) == 1, profiles
+    return profiles[0]
 
 
 @pytest.fixture
@@ -220,8 +220,10 @@ def test_bad_verdex_chrome_is_reported_not_skipped(tmp_path, monkeypatch):
         launch.find_chrome()
 
 
-def test_chrome_args_headless_loopback_random_port():
+def test_chrome_args_headless_pipe_or_loopback_random_port():
     args = launch.chrome_args("/usr/bin/chromium", "/tmp/prof", headless=True)
+    assert "--remote-debugging-pipe" in args and not any(a.startswith("--remote-debugging-port") for a in args)
+    args = launch.chrome_args("/usr/bin/chromium", "/tmp/prof", headless=True, debug_port=True)
     assert args[0] == "/usr/bin/chromium"
     for flag in ("--user-data-dir=/tmp/prof", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
                  "--headless", "--disable-background-networking", "--disable-component-update", "--no-first-run",
@@ -288,7 +290,7 @@ def test_launch_uses_private_profile_and_stop_removes_everything(tmp_path, monke
         assert profile and profile.startswith(str(tmp_path))
         assert stat.S_IMODE(os.stat(profile).st_mode) == 0o700
         assert proc.owned and proc.alive()
-        assert proc.http_endpoint.startswith("http://127.0.0.1:")
+        assert proc.http_endpoint == ""  # DevTools over a pipe (test_pipe.py): no port
         assert "Browser" in proc.version()
         assert _alive(proc.pid)
         assert profile in _cmdline(proc.pid)
@@ -352,7 +354,7 @@ def test_no_orphans_after_signal(run_tmp, sig):
     # A REPL whose stdin pipe stays open blocks reading it, with Chrome running.
     proc = start_verdex([INDEX], run_tmp, stdin=subprocess.PIPE)
     try:
-        profile = wait_for_page(run_tmp, "index.html")
+        profile = wait_for_page(proc, run_tmp, "index.html")
         tracked = family(profile)
         assert len(tracked) >= 2  # the watchdog and Chrome at least
         proc.send_signal(sig)

@@ -199,12 +199,15 @@ def test_piped_repl_with_no_browser_exits_2_with_json(tmp_path):
 
 # -- security -----------------------------------------------------------------------------------------
 
-def test_devtools_listens_on_loopback_only_and_the_profile_is_private():
+def test_devtools_uses_a_pipe_or_loopback_only_and_the_profile_is_private():
     args = launch.chrome_args("/usr/bin/chromium", "/tmp/p", headless=True)
-    assert "--remote-debugging-address=127.0.0.1" in args
+    assert "--remote-debugging-pipe" in args
+    assert not any(a.startswith("--remote-debugging-port") for a in args)
+    args = launch.chrome_args("/usr/bin/chromium", "/tmp/p", headless=True, debug_port=True)
+    assert "--remote-debugging-address=127.0.0.1" in args and "--remote-debugging-pipe" not in args
     assert not any(a.startswith("--remote-debugging-address=") and a != "--remote-debugging-address=127.0.0.1"
                    for a in args)
-    chrome = launch.launch(headless=True)
+    chrome = launch.launch(headless=True, debug_port=True)
     try:
         assert chrome.http_endpoint.startswith("http://127.0.0.1:")
         assert chrome.browser_ws.startswith("ws://127.0.0.1:")

@@ -53,18 +53,19 @@ def user_command() -> Iterator[None]:
 
 class Target:
     """A handle on one DevTools session (the browser itself, a page, an out-of-process frame or a
-    worker) on the connection's one WebSocket (connection.py). ``Target(url)`` opens a connection
-    and is its browser-level (root) session; the sessions on it come from :meth:`attach` and
+    worker) on the connection's one WebSocket or pipe (connection.py). ``Target(url)`` (or
+    ``Target(transport=...)``) opens a connection and is its browser-level (root) session; the sessions on it come from :meth:`attach` and
     :meth:`child`."""
 
     def __init__(self, ws_url: str | None = None, timeout: float = 10.0, target_id: str | None = None,
-                 kind: str = "browser", headers: list[str] | tuple = (), session: FlatSession | None = None):
+                 kind: str = "browser", headers: list[str] | tuple = (), session: FlatSession | None = None,
+                 transport=None):
         self.timeout = timeout
         self.id = target_id
         self.kind = kind
         if session is None:
             try:
-                conn = Connection(ws_url or "", timeout, headers)
+                conn = Connection(ws_url or "", timeout, headers, transport=transport)
             except (websocket.WebSocketException, OSError, ValueError) as exc:
                 raise ConnectionLost(f"Cannot connect to the browser target: {exc}") from exc
             session = conn.root

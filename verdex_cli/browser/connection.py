@@ -1,4 +1,7 @@
-"""One browser-level DevTools WebSocket carrying flat sessions (pychrome extended with session routing).
+"""One browser-level DevTools connection carrying flat sessions (pychrome extended with session routing).
+
+The connection is a WebSocket or, for a browser verdex launched, the pipe pair of
+``--remote-debugging-pipe`` (transport.py); everything above the transport is the same.
 
 Every page, out-of-process frame and worker verdex talks to is a *session* on the one socket: the
 browser itself (no session id), pages verdex attaches to (``Target.attachToTarget {flatten: true}``)
@@ -20,7 +23,8 @@ from typing import Any
 
 import pychrome
 import pychrome.exceptions as pexc
-import websocket
+
+from .transport import PipeTransport, WsTransport
 
 LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: the session ended
 
@@ -85,12 +89,14 @@ class FlatSession(pychrome.Tab):
 
 
 class Connection:
-    """The socket, its reader thread and the sessions on it (by session id and by target id)."""
+    """The transport (a WebSocket, or the pipe pair of a browser launched with
+    ``--remote-debugging-pipe``: transport.py), its reader thread and the sessions on it (by session
+    id and by target id)."""
 
-    def __init__(self, url: str, timeout: float, headers: list[str] | tuple = ()):
-        self.url = url
-        self.ws = websocket.create_connection(url, header=list(headers), enable_multithread=True,
-                                              suppress_origin=True, skip_utf8_validation=True, timeout=timeout)
+    def __init__(self, url: str, timeout: float, headers: list[str] | tuple = (),
+                 transport: WsTransport | PipeTransport | None = None):
+        self.url = url  # "" for a pipe
+        self.transport = transport if transport is not None else WsTransport(url, timeout, headers)
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self.stopped = threading.Event()
@@ -113,7 +119,7 @@ class Connection:
     def send_raw(self, payload: str) -> None:
         if self.stopped.is_set():
             raise pexc.RuntimeException("Tab has been stopped")
-        self.ws.send(payload)
+        self.transport.send(payload)
 
     def call_started(self) -> None:
         with self._lock:
@@ -185,12 +191,10 @@ class Connection:
     def _read_loop(self) -> None:
         try:
             while not self.stopped.is_set():
-                try:
-                    self.ws.settimeout(1)
-                    raw = self.ws.recv()
-                except websocket.WebSocketTimeoutException:
+                raw = self.transport.recv(1.0)  # raises once the other end is gone
+                if raw is None:
                     continue
-                message = json.loads(raw)  # a close frame gives '' and ends the loop
+                message = json.loads(raw)
                 sid = message.get("sessionId")
                 session = self.sessions.get(sid)
                 method = message.get("method")
@@ -216,7 +220,4 @@ class Connection:
         self.stopped.set()
         for session in list(self.sessions.values()):
             session.end()
-        try:
-            self.ws.close(timeout=1)
-        except Exception:
-            pass
+        self.transport.close()

@@ -2,6 +2,10 @@
 
 Chrome saves each download under its GUID (``allowAndName``); once complete the file is renamed
 to a safe form of the name the page suggested (unique in the directory).
+
+A browser on another machine (``--connect``) saves into that path on *its* machine. A download counts
+as here only when the file the browser reports is found here, at the path it names (the GUID); otherwise
+it is reported as on the browser's machine, by its path there and GUID, never as a local file.
 """
 
 from __future__ import annotations
@@ -167,7 +171,14 @@ class Downloads:
             guids, keep = list(self._unreported), []
         for guid in guids:
             item = self._items[guid]
-            if item.state == "completed":
+            if item.state == "completed" and not self._here(item):
+                name = safe_name(item.suggested)
+                there = str(self._source(item))
+                notes.append(f"{name} ({human_size(item.received)}) was downloaded on the browser's machine, not "
+                             f"this one: it is {there} there.")
+                records.append({"name": name, "path": None, "remote_path": there, "guid": item.guid,
+                                "size": item.received, "url": item.url, "state": "completed"})
+            elif item.state == "completed":
                 path = self._finish(item)
                 size = path.stat().st_size if path.exists() else item.received
                 notes.append(f"downloaded {path.name} ({human_size(size)}) to {path}")
@@ -190,8 +201,16 @@ class Downloads:
             self._unreported = keep + [g for g in self._unreported if g not in guids]
         return notes, records
 
+    def _source(self, item: Download) -> Path:
+        """Where the browser says it saved the file (on its own machine)."""
+        return Path(item.chrome_path) if item.chrome_path else self.directory / item.guid
+
+    def _here(self, item: Download) -> bool:
+        """Is the browser's file on this machine, at the path it names (the download's own GUID)?"""
+        return self._source(item).is_file()
+
     def _finish(self, item: Download) -> Path:
-        src = Path(item.chrome_path) if item.chrome_path else self.directory / item.guid
+        src = self._source(item)
         name = safe_name(item.suggested)
         stem, dot, ext = name.rpartition(".") if "." in name else (name, "", "")
         dest, n = self.directory / name, 1

@@ -26,9 +26,12 @@ INSTALL_HINT = (
     "or point to it with --chrome PATH or VERDEX_CHROME."
 )
 
+# The DevTools connection of a launched browser: a pipe pair only verdex holds (no port any local
+# user could reach); ``debug_port=True`` (tests, benchmarks, another tool) opens a loopback port instead.
+PIPE_FLAGS = ("--remote-debugging-pipe",)
+PORT_FLAGS = ("--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0")
+
 BASE_FLAGS = (
-    "--remote-debugging-address=127.0.0.1",
-    "--remote-debugging-port=0",
     "--disable-background-networking",
     "--disable-component-update",
     "--no-first-run",
@@ -61,8 +64,10 @@ def find_chrome(explicit: str | None = None) -> str:
     raise BrowserNotFound(INSTALL_HINT)
 
 
-def chrome_args(executable: str, profile: str, headless: bool, extra: tuple[str, ...] = ()) -> list[str]:
-    args = [executable, f"--user-data-dir={profile}", *BASE_FLAGS, *extra]
+def chrome_args(executable: str, profile: str, headless: bool, extra: tuple[str, ...] = (),
+                debug_port: bool = False) -> list[str]:
+    args = [executable, f"--user-data-dir={profile}", *(PORT_FLAGS if debug_port else PIPE_FLAGS),
+            *BASE_FLAGS, *extra]
     if headless:
         args += ["--headless", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,900"]
     else:
@@ -80,7 +85,8 @@ def _http_json(url: str, timeout: float):
 
 @dataclass
 class ChromeProcess:
-    """A running browser: either launched (owned) or attached to (not owned)."""
+    """A running browser: either launched (owned) or attached to (not owned). A browser launched
+    over a pipe has no ``http_endpoint`` or ``browser_ws`` (both ""): its connection is ``link``."""
 
     http_endpoint: str
     browser_ws: str
@@ -91,7 +97,13 @@ class ChromeProcess:
     link: object = field(default=None, repr=False)  # the browser-level session (cdp.Target) once open
 
     def version(self, timeout: float = 5.0) -> dict:
-        return _http_json(self.http_endpoint + "/json/version", timeout)
+        """``/json/version``'s fields (Browser, Protocol-Version, User-Agent), over the connection
+        when there is no HTTP endpoint (a pipe)."""
+        if self.http_endpoint:
+            return _http_json(self.http_endpoint + "/json/version", timeout)
+        info = self.link.call("Browser.getVersion", timeout=timeout, interrupt=False)
+        return {"Browser": info.get("product", ""), "Protocol-Version": info.get("protocolVersion", ""),
+                "User-Agent": info.get("userAgent", ""), "V8-Version": info.get("jsVersion", "")}
 
     def alive(self) -> bool:
         """Cheap check (no I/O): False once an owned browser's process is gone."""
@@ -106,6 +118,8 @@ class ChromeProcess:
         link = self.link
         try:
             if link is None:
+                if not self.http_endpoint:
+                    return True
                 self.version(timeout=timeout)
             else:
                 link.call("Browser.getVersion", timeout=timeout, interrupt=False)
@@ -155,31 +169,51 @@ def watchdog_env() -> dict:
 
 
 def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20.0,
-           extra_args: tuple[str, ...] = ()) -> ChromeProcess:
-    """Start a browser with a fresh profile and wait for its DevTools endpoint (``extra_args``: more
-    Chrome flags, e.g. a benchmark's ``--host-resolver-rules``)."""
+           extra_args: tuple[str, ...] = (), debug_port: bool = False) -> ChromeProcess:
+    """Start a browser with a fresh profile and open its DevTools connection (``extra_args``: more
+    Chrome flags, e.g. a benchmark's ``--host-resolver-rules``).
+
+    By default the connection is a pipe pair (``--remote-debugging-pipe``: Chrome reads from its fd 3
+    and writes to its fd 4), held only by this process: ``link`` is its browser-level session and no
+    port is open. ``debug_port=True`` opens a DevTools port on 127.0.0.1 instead (``http_endpoint``,
+    ``browser_ws``), which every local user can reach: for tests, benchmarks and other tools."""
     executable = find_chrome(chrome)
     profile = tempfile.mkdtemp(prefix="verdex-profile-")
     os.chmod(profile, 0o700)
-    cmd = [*WATCHDOG, profile, "--", *chrome_args(executable, profile, headless, tuple(extra_args))]
+    args = chrome_args(executable, profile, headless, tuple(extra_args), debug_port=debug_port)
+    pipe_args: list[str] = []
+    ours: tuple[int, int] = (-1, -1)
+    theirs: tuple[int, int] = ()
+    if not debug_port:
+        to_chrome_r, to_chrome_w = os.pipe()
+        from_chrome_r, from_chrome_w = os.pipe()
+        ours, theirs = (from_chrome_r, to_chrome_w), (to_chrome_r, from_chrome_w)
+        pipe_args = ["--pipe", f"{to_chrome_r},{from_chrome_w}"]
+    cmd = [*WATCHDOG, profile, *pipe_args, "--", *args]
     try:
-        wd = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=watchdog_env())
+        wd = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=watchdog_env(),
+                              pass_fds=theirs)
     except OSError as exc:
         shutil.rmtree(profile, ignore_errors=True)
+        _close_fds(*ours, *theirs)
         raise LaunchError(f"Could not start the browser watchdog: {exc}") from exc
+    _close_fds(*theirs)  # Chrome's ends live in the watchdog and Chrome only: EOF when Chrome is gone
     first = wd.stdout.readline().decode("utf-8", "replace").strip()
     if not first.startswith("pid "):
         wd.wait(timeout=5)
         shutil.rmtree(profile, ignore_errors=True)
+        _close_fds(*ours)
         raise LaunchError(f"Could not start {executable}: {first.removeprefix('error ') or 'no output'}")
     proc = ChromeProcess("", "", owned=True, pid=int(first.split()[1]), profile=profile, _watchdog=wd)
+    hint = ("--headed needs a display (is DISPLAY set?)" if not headless
+            else f"check that '{executable} --headless --no-sandbox about:blank' runs")
+    if not debug_port:
+        return _open_pipe(proc, ours, executable, hint, timeout)
     port_file = os.path.join(profile, "DevToolsActivePort")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if wd.poll() is not None:
             proc.stop()
-            hint = ("--headed needs a display (is DISPLAY set?)" if not headless
-                    else f"check that '{executable} --headless --no-sandbox about:blank' runs")
             raise LaunchError(f"{executable} exited during start-up; {hint}.")
         try:
             with open(port_file, encoding="utf-8") as fh:
@@ -194,6 +228,43 @@ def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20
         time.sleep(0.03)
     proc.stop()
     raise LaunchError(f"{executable} did not open its DevTools endpoint within {timeout:g} s.")
+
+
+def _close_fds(*fds: int) -> None:
+    for fd in fds:
+        if fd >= 0:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _open_pipe(proc: ChromeProcess, ours: tuple[int, int], executable: str, hint: str,
+               timeout: float) -> ChromeProcess:
+    """The browser-level session over the pipe pair, once the browser answers on it."""
+    from ..errors import CDPTimeout, VerdexError
+    from .cdp import Target
+    from .transport import PipeTransport
+
+    link = Target(timeout=timeout, kind="browser", transport=PipeTransport(*ours))
+    try:
+        link.call("Browser.getVersion", timeout=timeout, interrupt=False)
+    except VerdexError as exc:
+        lost = not isinstance(exc, CDPTimeout)  # the pipe closed (read or write): the browser is exiting
+        link.close()
+        exited = not proc.alive()
+        if lost and not exited:
+            try:  # its watchdog follows it within moments
+                proc._watchdog.wait(timeout=3)
+                exited = True
+            except subprocess.TimeoutExpired:
+                pass
+        proc.stop()
+        if exited:
+            raise LaunchError(f"{executable} exited during start-up; {hint}.") from None
+        raise LaunchError(f"{executable} did not answer on its DevTools pipe within {timeout:g} s.") from None
+    proc.link = link
+    return proc
 
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1", "[::1]")

@@ -56,7 +56,9 @@ class Session:
                                      timeout=max(options.timeout, 20.0))
         session = cls(options, chrome, init_script=init_script)
         try:
-            session._browser_target = browser or Target(chrome.browser_ws, options.timeout, None, "browser")
+            # a launched browser's pipe is open already (chrome.link); --connect opened its socket
+            session._browser_target = browser or chrome.link or Target(chrome.browser_ws, options.timeout, None,
+                                                                       "browser")
             chrome.link = session._browser_target
             session.downloads = Downloads(options.downloads)
             session._attach_first_page()

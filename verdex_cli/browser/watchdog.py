@@ -1,7 +1,8 @@
 """Keeps Chrome from outliving verdex.
 
-Run as ``python -m verdex_cli.browser.watchdog PROFILE -- CHROME ARGS...``.
-It starts Chrome in a process group of its own, prints Chrome's pid, then
+Run as ``python -m verdex_cli.browser.watchdog PROFILE [--pipe R,W] -- CHROME ARGS...``.
+It starts Chrome in a process group of its own (with ``--pipe``: the inherited descriptors R and W
+become Chrome's fd 3 and fd 4, the ``--remote-debugging-pipe`` pair), prints Chrome's pid, then
 waits on its standard input.  When that pipe closes (verdex quit, crashed or
 was killed with SIGKILL) or Chrome exits, it kills Chrome's whole process
 group and removes the temporary profile.
@@ -15,6 +16,7 @@ rest of the package so it starts fast.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
 import select
 import shutil
@@ -33,6 +35,17 @@ def _die_with_parent() -> None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except Exception:
         pass
+
+
+def _child_setup(pipe: tuple[int, int] | None):
+    """What runs in the Chrome child before exec: die with the watchdog; the pipe pair onto 3 and 4."""
+    def setup() -> None:
+        _die_with_parent()
+        if pipe is not None:
+            high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in pipe]  # out of 3 and 4's way
+            os.dup2(high[0], 3)  # dup2 leaves 3 and 4 inheritable: Chrome gets them
+            os.dup2(high[1], 4)
+    return setup
 
 
 def _group_alive(pgid: int) -> bool:
@@ -133,11 +146,24 @@ def _wait_for_stop(stopping: list, every: float, done=lambda: False) -> None:
 def main(argv: list[str]) -> int:
     if len(argv) == 2 and argv[0] == "--remove":
         return guard_folder(argv[1])
+    pipe = None
+    if len(argv) > 3 and argv[1] == "--pipe":
+        try:
+            pipe = tuple(int(fd) for fd in argv[2].split(","))
+        except ValueError:
+            pipe = ()
+        if len(pipe) != 2:
+            print("error bad --pipe", flush=True)
+            return 2
+        argv = [argv[0], *argv[3:]]
     if "--" not in argv or argv.index("--") != 1:
-        print("usage: watchdog PROFILE -- CHROME ARGS...  |  watchdog --remove DIR", file=sys.stderr)
+        print("usage: watchdog PROFILE [--pipe R,W] -- CHROME ARGS...  |  watchdog --remove DIR", file=sys.stderr)
         return 2
     profile, cmd = argv[0], argv[2:]
     stopping = _signals()
+    if pipe is not None:
+        for fd in pipe:  # only as 3 and 4 in Chrome (close_fds=False would pass them on otherwise)
+            os.set_inheritable(fd, False)
     try:
         proc = subprocess.Popen(
             cmd,
@@ -145,12 +171,16 @@ def main(argv: list[str]) -> int:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
-            preexec_fn=_die_with_parent,
+            preexec_fn=_child_setup(pipe),
+            close_fds=pipe is None,  # with a pipe: descriptors 3 and 4 are made in the child (all else is non-inheritable)
         )
     except OSError as exc:
         print(f"error {exc}", flush=True)
         shutil.rmtree(profile, ignore_errors=True)
         return 1
+    finally:
+        for fd in pipe or ():
+            os.close(fd)  # Chrome holds them now: when it is gone, verdex reads EOF
     print(f"pid {proc.pid}", flush=True)
     try:
         _wait_for_stop(stopping, 0.2, done=lambda: proc.poll() is not None)
