@@ -18,6 +18,7 @@ from .browser.page import Page
 from .errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, RefError, UsageError, VerdexError
 from .refs import RefRecord, RefStore, describe, parse_ref
 from .resolve import Resolved, resolve
+from .words import scan
 
 ROLES = frozenset("""alert alertdialog application article banner blockquote button caption cell checkbox code
 columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed
@@ -93,27 +94,13 @@ def _unquote(text: str, what: str) -> str:
 
 
 def _split_chain(text: str) -> list[str]:
-    parts, quote, depth, start, i = [], None, 0, 0, 0
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth = max(0, depth - 1)
-        elif text.startswith(">>", i) and depth == 0:
-            parts.append(text[start:i])
-            start, i = i + 2, i + 2
-            continue
-        i += 1
-    parts.append(text[start:])
-    return parts
+    parts, start = [], 0
+    while True:
+        end = scan(text, start, lambda t, j: t.startswith(">>", j))
+        parts.append(text[start:end])
+        if end >= len(text):
+            return parts
+        start = end + 2
 
 
 def _role(role: str, raw: str) -> str:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from ..browser.urls import normalize_url
-from ..errors import UsageError
-from .registry import Result, command
+from .registry import Result, command, index_verb
 
 USAGE = "context N | context new [URL] | context close N"
 
@@ -23,22 +22,17 @@ def contexts_cmd(ctx, args, flags):
 @command("context", usage=USAGE, min_args=1, max_args=2,
          help="Switch to context N, open a new isolated context (own cookies and storage), or close context N.")
 def context_cmd(ctx, args, flags):
+    verb, arg = index_verb("context", args)  # a bad line starts no browser
     session = ctx.ensure_session()
     session.discover()
-    head = args[0]
-    if head == "new":
-        url = normalize_url(args[1], base=session.page.frames.main.url) if len(args) > 1 else "about:blank"
+    if verb == "new":
+        url = normalize_url(arg, base=session.page.frames.main.url) if arg else "about:blank"
         page = session.new_context(url)
         return Result("contexts", {"contexts": _rows(session), "switched_to": page.context, "tab": page.index},
                       [f"Context {page.context} opened (tab {page.index}); it is now current."])
-    if head == "close":
-        if len(args) != 2 or not args[1].isdigit():
-            raise UsageError(f"Usage: {USAGE}")
-        index = int(args[1])
-        note = session.close_context(index)
-        notes = [f"Context {index} closed."] + ([note] if note else [])
-        return Result("contexts", {"contexts": _rows(session), "closed": index}, notes)
-    if not head.isdigit() or len(args) != 1:
-        raise UsageError(f"Usage: {USAGE}")
-    page = session.switch_context(int(head))
+    if verb == "close":
+        note = session.close_context(arg)
+        notes = [f"Context {arg} closed."] + ([note] if note else [])
+        return Result("contexts", {"contexts": _rows(session), "closed": arg}, notes)
+    page = session.switch_context(arg)
     return Result("contexts", {"contexts": _rows(session), "switched_to": page.context, "tab": page.index})

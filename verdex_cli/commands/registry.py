@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import UsageError, VerdexError
+from ..words import scan
 from ..fields import MASK
 
 
@@ -217,24 +218,22 @@ def split_words(tail: str) -> list[str]:
 
 def _role_word_end(text: str, i: int) -> int:
     """End of a role=ROLE[...] word: whitespace inside brackets or quotes does not end it."""
-    quote, depth, n = None, 0, len(text)
-    while i < n:
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth = max(0, depth - 1)
-        elif ch.isspace() and depth == 0:
-            break
-        i += 1
-    return min(i, n)
+    return scan(text, i, lambda t, j: t[j].isspace())
+
+
+def index_verb(name: str, args: list[str]) -> tuple[str, int | str | None]:
+    """The sub-verbs `tab` and `context` share: `N` -> ("switch", N), `new [URL]` -> ("new", URL or
+    None), `close N` -> ("close", N); anything else is a usage error naming the one that was meant."""
+    head = args[0]
+    if head == "new":
+        return "new", (args[1] if len(args) > 1 else None)
+    if head == "close":
+        if len(args) != 2 or not args[1].isdigit():
+            raise UsageError(f"Usage: {name} close N")
+        return "close", int(args[1])
+    if not head.isdigit() or len(args) != 1:
+        raise UsageError(f"Usage: {name} N | {name} new [URL] | {name} close N")
+    return "switch", int(head)
 
 
 def is_comment(line: str) -> bool:

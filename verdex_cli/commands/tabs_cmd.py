@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from ..browser.status import page_status
 from ..browser.urls import normalize_url
-from ..errors import UsageError
-from .registry import Result, command
+from .registry import Result, command, index_verb
 
 
 @command("frames", usage="frames",
@@ -42,19 +41,15 @@ def tabs_cmd(ctx, args, flags):
 @command("tab", usage="tab N | tab new [URL] | tab close N", min_args=1, max_args=2,
          help="Switch to tab N, open a new tab, or close tab N.")
 def tab_cmd(ctx, args, flags):
+    verb, arg = index_verb("tab", args)  # a bad line starts no browser
     session = ctx.ensure_session()
     session.discover()
-    head = args[0]
-    if head == "new":
-        url = normalize_url(args[1], base=session.page.frames.main.url) if len(args) > 1 else "about:blank"
+    if verb == "new":
+        url = normalize_url(arg, base=session.page.frames.main.url) if arg else "about:blank"
         page = session.new_tab(url)
         return Result("tabs", {"tabs": _tab_rows(session), "switched_to": page.index})
-    if head == "close":
-        if len(args) != 2 or not args[1].isdigit():
-            raise UsageError("Usage: tab close N")
-        session.close_tab(int(args[1]))
-        return Result("tabs", {"tabs": _tab_rows(session), "closed": int(args[1])})
-    if not head.isdigit() or len(args) != 1:
-        raise UsageError("Usage: tab N | tab new [URL] | tab close N")
-    page = session.switch(int(head))
+    if verb == "close":
+        session.close_tab(arg)
+        return Result("tabs", {"tabs": _tab_rows(session), "closed": arg})
+    page = session.switch(arg)
     return Result("tabs", {"tabs": _tab_rows(session), "switched_to": page.index})

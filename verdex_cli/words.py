@@ -1,0 +1,30 @@
+"""Scanning typed text that may quote and bracket: `role=button[name="Save as"]`, `a >> b`. Shared by
+the command-line splitter (commands/registry.py) and target chains (targets.py); no imports, so the
+registry stays light."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+
+def scan(text: str, i: int, stop: Callable[[str, int], bool]) -> int:
+    """The first index from ``i`` where ``stop(text, index)`` holds outside quotes and brackets (a
+    backslash escapes the next character inside quotes), or ``len(text)``."""
+    quote, depth, n = None, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth = max(0, depth - 1)
+        elif depth == 0 and stop(text, i):
+            return i
+        i += 1
+    return n
