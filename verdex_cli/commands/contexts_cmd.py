@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..browser.urls import normalize_url
-from .registry import Result, command, index_verb
+from .registry import Result, command
+from .tabs_cmd import index_command
 
 USAGE = "context N | context new [URL] | context close N"
 
@@ -22,12 +22,9 @@ def contexts_cmd(ctx, args, flags):
 @command("context", usage=USAGE, min_args=1, max_args=2,
          help="Switch to context N, open a new isolated context (own cookies and storage), or close context N.")
 def context_cmd(ctx, args, flags):
-    verb, arg = index_verb("context", args)  # a bad line starts no browser
-    session = ctx.ensure_session()
-    session.discover()
+    session, verb, arg = index_command(ctx, "context", args)
     if verb == "new":
-        url = normalize_url(arg, base=session.page.frames.main.url) if arg else "about:blank"
-        page = session.new_context(url)
+        page = session.new_context(arg)
         return Result("contexts", {"contexts": _rows(session), "switched_to": page.context, "tab": page.index},
                       [f"Context {page.context} opened (tab {page.index}); it is now current."])
     if verb == "close":

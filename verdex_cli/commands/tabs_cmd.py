@@ -38,15 +38,23 @@ def tabs_cmd(ctx, args, flags):
     return Result("tabs", data)
 
 
-@command("tab", usage="tab N | tab new [URL] | tab close N", min_args=1, max_args=2,
-         help="Switch to tab N, open a new tab, or close tab N.")
-def tab_cmd(ctx, args, flags):
-    verb, arg = index_verb("tab", args)  # a bad line starts no browser
+def index_command(ctx, name: str, args: list[str]):
+    """(session, verb, argument) of a `tab`/`context` line: the sub-verb checked before any browser
+    starts, the session's tabs re-read, a `new` URL made absolute (default about:blank)."""
+    verb, arg = index_verb(name, args)
     session = ctx.ensure_session()
     session.discover()
     if verb == "new":
-        url = normalize_url(arg, base=session.page.frames.main.url) if arg else "about:blank"
-        page = session.new_tab(url)
+        arg = normalize_url(arg, base=session.page.frames.main.url) if arg else "about:blank"
+    return session, verb, arg
+
+
+@command("tab", usage="tab N | tab new [URL] | tab close N", min_args=1, max_args=2,
+         help="Switch to tab N, open a new tab, or close tab N.")
+def tab_cmd(ctx, args, flags):
+    session, verb, arg = index_command(ctx, "tab", args)
+    if verb == "new":
+        page = session.new_tab(arg)
         return Result("tabs", {"tabs": _tab_rows(session), "switched_to": page.index})
     if verb == "close":
         session.close_tab(arg)
