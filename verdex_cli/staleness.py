@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 
 from .browser.page import Page
-from .errors import VerdexError
+from .errors import ConnectionLost, VerdexError
 from .refs import RefRecord, RefStore, name_change
 
 LIVE, HIDDEN, CHANGED, REMOVED, NAVIGATED, UNKNOWN = "live", "hidden", "changed", "removed", "navigated", "unknown"
@@ -99,6 +99,19 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
                 found = [page.frames.eval(fr, f"__verdexBridge.describe({n})")["value"] for n in ns]
             else:
                 found = page.frames.eval(fr, f"__verdexBridge.brief({json.dumps(ns)})")["value"]
+        except ConnectionLost:
+            if not (fr.oopif and page.target.alive):
+                if detail:
+                    raise
+                continue
+            # its frame's process went away while we asked (the frame navigated or was removed): the
+            # element is gone with its document; say which when the frame tree tells
+            now = page.frames.current_loader(fr)
+            if now is not None and now[0] != loader:
+                verdicts.update((rec.ref, Verdict(NAVIGATED, f"now at {now[1]}")) for rec in group)
+            else:
+                verdicts.update((rec.ref, Verdict(REMOVED, frame_gone=True)) for rec in group)
+            continue
         except VerdexError:
             if detail:
                 raise
