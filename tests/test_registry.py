@@ -345,3 +345,31 @@ def test_each_command_declares_its_effect_and_the_runner_follows_it():
     assert REGISTRY.get("wait").logged and not REGISTRY.get("snapshot").logged
     with pytest.raises(ValueError, match="unknown effect"):
         Command("x", _noop, "x", "x", effect="sometimes")
+
+
+def test_usage_counts_and_parsing_mode_come_from_the_declared_forms():
+    from verdex_cli.commands.signature import Signature
+
+    tab = Signature(("N", "new [URL]", "close N"))
+    assert tab.usage("tab") == "tab N | tab new [URL] | tab close N"
+    assert (tab.min_args, tab.max_args, tab.rest) == (1, 2, None)
+    assert tab.takes("path", 1) and not tab.takes("path", 0)
+    wait = Signature(("text TEXT", "REF", "gone REF", "url TEXT", "MS"))
+    assert (wait.min_args, wait.max_args, wait.rest, wait.positions("target")) == (1, 2, "after_first", (0, 1))
+    assert Signature(("REF PATH...",)).rest == "words" and Signature(("REF PATH...",)).max_args is None
+    assert Signature(("REF PATH...",)).takes("path", 5)
+    assert Signature(("[N [M]]",)).min_args == 0 and Signature(("[N [M]]",)).max_args == 2
+    assert Signature(("JS",)).rest == "line" and Signature(("TEXT",)).rest == "line"
+    snap = Signature(("",), ("--fresh", "--frame fN"))
+    assert snap.usage("snapshot") == "snapshot [--fresh] [--frame fN]"
+    assert snap.flags == ("--fresh", "--frame") and snap.value_flags == ("--frame",)
+    # every registered command's usage line is generated from its declaration
+    for cmd in REGISTRY.commands():
+        assert cmd.signature is not None and cmd.usage == cmd.signature.usage(cmd.name), cmd.name
+
+
+def test_help_completes_command_names():
+    completer = VerdexCompleter(REGISTRY)
+    doc = Document("help cl", len("help cl"))
+    names = [c.text for c in completer.get_completions(doc, CompleteEvent())]
+    assert names == ["click"]

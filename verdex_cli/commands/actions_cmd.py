@@ -10,6 +10,7 @@ from ..session_log import note_target
 from ..targets import parse_target, quote_word, resolve_target
 from ..timing import phase
 from .registry import Result, command
+from .signature import CHECKABLE, CHOOSERS, TEXT_FIELDS
 
 
 def resolve_arg(ctx, raw):
@@ -80,38 +81,38 @@ def _split_guard(verb: str, raw: str, res, text: str) -> None:
                      "type this text as given.")
 
 
-@command("click", usage="click REF", min_args=1, max_args=1, ref_args=(0,),
+@command("click", params="REF",
          help="Click the element with a real mouse event.", effect="action")
 def click_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.pointer, resolve_arg(ctx, args[0]), "click"), ctx)
 
 
-@command("dblclick", usage="dblclick REF", min_args=1, max_args=1, ref_args=(0,),
+@command("dblclick", params="REF",
          help="Double-click the element.", effect="action")
 def dblclick_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.pointer, resolve_arg(ctx, args[0]), "dblclick"), ctx)
 
 
-@command("hover", usage="hover REF", min_args=1, max_args=1, ref_args=(0,),
+@command("hover", params="REF",
          help="Move the mouse over the element.", effect="action")
 def hover_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.pointer, resolve_arg(ctx, args[0]), "hover"))
 
 
-@command("type", usage="type REF TEXT", min_args=2, max_args=2, rest="after_first", ref_args=(0,),
+@command("type", params="REF TEXT", accepts=TEXT_FIELDS,
          help="Focus the field (verified) and type TEXT key by key at the end of its text.", effect="action")
 def type_cmd(ctx, args, flags):
     return _result(_act(ctx, fields.type_text, _secret_target(ctx, args, "type"), args[1]))
 
 
-@command("fill", usage="fill REF TEXT", min_args=1, max_args=2, rest="after_first", ref_args=(0,),
+@command("fill", params="REF TEXT", accepts=TEXT_FIELDS, min_args=1,
          help="Replace the field's value with TEXT (text fields by typing, date/color/range like a picker).",
          effect="action")
 def fill_cmd(ctx, args, flags):
     return _result(_act(ctx, fields.fill, _secret_target(ctx, args, "fill"), args[1] if len(args) > 1 else ""))
 
 
-@command("press", usage="press [REF] KEY", min_args=1, max_args=2, ref_args=(0,),
+@command("press", params="[REF] KEY",
          help="Press a key (Enter, Tab, Escape, ArrowDown, Control+A, ...) in the element, or in the focused one.",
          effect="action")
 def press_cmd(ctx, args, flags):
@@ -124,33 +125,33 @@ def press_cmd(ctx, args, flags):
     return _result(out, ctx)
 
 
-@command("select", usage="select REF VALUE...", min_args=2, max_args=None, rest="words", ref_args=(0,),
+@command("select", params="REF VALUE...", accepts=CHOOSERS,
          help="Choose options of a select element by value or visible label (values may start with --).",
          effect="action")
 def select_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.select, resolve_arg(ctx, args[0]), args[1:]))
 
 
-@command("check", usage="check REF", min_args=1, max_args=1, ref_args=(0,),
+@command("check", params="REF", accepts=CHECKABLE,
          help="Check a checkbox, radio button or switch.", effect="action")
 def check_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.set_checked, resolve_arg(ctx, args[0]), True))
 
 
-@command("uncheck", usage="uncheck REF", min_args=1, max_args=1, ref_args=(0,),
+@command("uncheck", params="REF", accepts=CHECKABLE,
          help="Uncheck a checkbox or switch.", effect="action")
 def uncheck_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.set_checked, resolve_arg(ctx, args[0]), False))
 
 
-@command("upload", usage="upload REF PATH...", min_args=2, max_args=None, rest="words", ref_args=(0,),
+@command("upload", params="REF PATH...",
          help="Choose files for a file input (several only if it accepts multiple files).", effect="action")
 def upload_cmd(ctx, args, flags):
     paths = fields.check_paths(args[1:])  # a bad path fails before anything happens
     return _result(_act(ctx, fields.upload, resolve_arg(ctx, args[0]), paths), ctx)
 
 
-@command("focus", usage="focus REF", min_args=1, max_args=1, ref_args=(0,),
+@command("focus", params="REF",
          help="Give the element keyboard focus.", effect="action")
 def focus_cmd(ctx, args, flags):
     res = resolve_arg(ctx, args[0])
@@ -158,7 +159,7 @@ def focus_cmd(ctx, args, flags):
     return Result("action", {"action": "focus", "ref": res.text, "role": res.role, "name": res.name}, res.notes)
 
 
-@command("scroll", usage="scroll REF|up|down", min_args=1, max_args=1, ref_args=(0,),
+@command("scroll", params="REF|up|down",
          help="Scroll the element into view, or the page up or down.", effect="action")
 def scroll_cmd(ctx, args, flags):
     target = args[0]

@@ -6,7 +6,7 @@ from ..errors import VerdexError
 from .registry import Result, command
 
 
-@command("relaunch", usage="relaunch", needs_browser=False,
+@command("relaunch", needs_browser=False,
          help="Start a new browser (after 'The browser is gone') and reopen the current tab's URL.")
 def relaunch_cmd(ctx, args, flags):
     old = ctx.session

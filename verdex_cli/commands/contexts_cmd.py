@@ -5,21 +5,19 @@ from __future__ import annotations
 from .registry import Result, command
 from .tabs_cmd import index_command
 
-USAGE = "context N | context new [URL] | context close N"
-
 
 def _rows(session) -> list[dict]:
     return session.context_rows()
 
 
-@command("contexts", usage="contexts", help="List the browser contexts with their tabs.", effect="read")
+@command("contexts", help="List the browser contexts with their tabs.", effect="read")
 def contexts_cmd(ctx, args, flags):
     session = ctx.ensure_session()
     session.discover()
     return Result("contexts", {"contexts": _rows(session)})
 
 
-@command("context", usage=USAGE, min_args=1, max_args=2,
+@command("context", params=("N", "new [URL]", "close N"),
          help="Switch to context N, open a new isolated context (own cookies and storage), or close context N.")
 def context_cmd(ctx, args, flags):
     session, verb, arg = index_command(ctx, "context", args)

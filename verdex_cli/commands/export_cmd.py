@@ -130,7 +130,7 @@ def to_python(steps: list[dict]) -> tuple[str, int]:
     return text + "        finally:\n            browser.close()\n", missing
 
 
-@command("export", usage="export FILE", min_args=1, max_args=1, needs_browser=False, group="session",
+@command("export", params="FILE", needs_browser=False, group="session",
          help="Write the session's successful actions as a verdex script with stable targets (FILE.py: a "
               "Playwright test).", effect="read")
 def export_cmd(ctx, args, flags):

@@ -36,7 +36,7 @@ def _headless(session) -> bool:
     return "Headless" in version.get("userAgent", "") or "Headless" in version.get("product", "")
 
 
-@command("highlight", usage="highlight REF", min_args=1, max_args=1, ref_args=(0,),
+@command("highlight", params="REF",
          help="Outline the element in the browser for two seconds (visible in a headed browser).", effect="read")
 def highlight_cmd(ctx, args, flags):
     page = ctx.page
@@ -63,7 +63,7 @@ def highlight_cmd(ctx, args, flags):
                              "seconds": SECONDS, "visible": not headless}, notes)
 
 
-@command("timings", usage="timings", needs_browser=False,
+@command("timings", needs_browser=False,
          help="Show the phases of the last command with milliseconds (what --trace prints for every command).",
          effect="read")
 def timings_cmd(ctx, args, flags):

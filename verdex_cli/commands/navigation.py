@@ -11,24 +11,24 @@ def _nav_result(info: dict) -> Result:
     return Result("navigation", info, notes)
 
 
-@command("open", aliases=("goto",), usage="open URL", min_args=1, max_args=1,
+@command("open", params="URL", aliases=("goto",),
          help="Open a URL or a local file in the current tab.", effect="navigate")
 def open_cmd(ctx, args, flags):
     page = ctx.page
     return _nav_result(page.navigate(normalize_url(args[0], base=page.frames.main.url)))
 
 
-@command("back", usage="back", help="Go back one page in the tab's history.", effect="navigate")
+@command("back", help="Go back one page in the tab's history.", effect="navigate")
 def back_cmd(ctx, args, flags):
     return _nav_result(ctx.page.history_step(-1))
 
 
-@command("forward", usage="forward", help="Go forward one page in the tab's history.", effect="navigate")
+@command("forward", help="Go forward one page in the tab's history.", effect="navigate")
 def forward_cmd(ctx, args, flags):
     return _nav_result(ctx.page.history_step(1))
 
 
-@command("reload", usage="reload", help="Reload the current page (refs taken before it report 'navigated').",
+@command("reload", help="Reload the current page (refs taken before it report 'navigated').",
          effect="navigate")
 def reload_cmd(ctx, args, flags):
     return _nav_result(ctx.page.reload())

@@ -6,7 +6,7 @@ from ..errors import ConnectionLost
 from .registry import Result, command
 
 
-@command("eval", usage="eval JS", min_args=1, max_args=1, rest="line",
+@command("eval", params="JS",
          help="Evaluate JavaScript in the page like the DevTools console and show the result and console output.")
 def eval_cmd(ctx, args, flags):
     page = ctx.page
@@ -21,7 +21,7 @@ def eval_cmd(ctx, args, flags):
     return Result("value", data, notes)
 
 
-@command("screenshot", usage="screenshot PATH [--full]", min_args=1, max_args=1, flags=("--full",),
+@command("screenshot", params="PATH", options=("--full",),
          help="Save a PNG/JPEG/WebP screenshot of the page to PATH.", effect="read")
 def screenshot_cmd(ctx, args, flags):
     data = ctx.page.screenshot(args[0], full_page="--full" in flags)

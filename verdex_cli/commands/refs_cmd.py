@@ -18,7 +18,7 @@ def refresh_statuses(page, store: RefStore) -> None:
     classify(page, store, list(store.records.values()))
 
 
-@command("refs", usage="refs", help="List every ref of the current page with its status.", effect="read")
+@command("refs", help="List every ref of the current page with its status.", effect="read")
 def refs_cmd(ctx, args, flags):
     page = ctx.page
     store = ctx.page_state().store
@@ -29,7 +29,7 @@ def refs_cmd(ctx, args, flags):
     return Result("refs", {"refs": rows, "snapshot": store.snapshot_no}, notes)
 
 
-@command("inspect", usage="inspect REF|TARGET", min_args=1, max_args=1, ref_args=(0,),
+@command("inspect", params="REF|TARGET",
          help="Show everything known about a ref: element details, status, history and a stable locator.",
          effect="read")
 def inspect_cmd(ctx, args, flags):
@@ -67,7 +67,7 @@ def inspect_cmd(ctx, args, flags):
     return Result("inspect", data)
 
 
-@command("diff", usage="diff [N [M]]", max_args=2,
+@command("diff", params="[N [M]]",
          help="Show every node that differs between two snapshots of this tab (default: the last two; "
               "N alone: snapshot N and the latest).", effect="read")
 def diff_cmd(ctx, args, flags):
@@ -86,7 +86,7 @@ def diff_cmd(ctx, args, flags):
     return Result("diff", data, notes)
 
 
-@command("reset-refs", usage="reset-refs [--keep-counter]", flags=("--keep-counter",),
+@command("reset-refs", options=("--keep-counter",),
          help="Forget all refs of the current page and restart numbering.")
 def reset_refs_cmd(ctx, args, flags):
     page = ctx.page

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from ..errors import UsageError, VerdexError
 from ..words import scan
 from ..fields import MASK
+from .signature import Signature
 
 
 @dataclass
@@ -53,6 +54,8 @@ class Command:
     # "change" may change anything (eval, tabs, contexts, reset-refs): the safe default
     effect: str = "change"
     logged: bool | None = None  # kept in the log behind 'export' (default: actions and navigation)
+    signature: Signature | None = None  # the declared forms and options (usage and counts come from it)
+    accepts: frozenset | None = None  # roles its target may have (completion offers only those)
 
     def __post_init__(self) -> None:
         if self.effect not in EFFECTS:
@@ -280,18 +283,28 @@ def _unquote(text: str) -> str:
 REGISTRY = Registry()
 
 
-def command(name: str, *, usage: str, help: str, aliases: tuple[str, ...] = (), min_args: int = 0,
-            max_args: int | None = 0, rest: str | None = None, flags: tuple[str, ...] = (),
-            ref_args: tuple[int, ...] = (), needs_browser: bool = True, group: str = "",
-            value_flags: tuple[str, ...] = (), effect: str = "change", logged: bool | None = None):
-    """Decorator registering a handler ``(ctx, args, flags) -> Result``."""
+def command(name: str, *, params: str | tuple[str, ...] = "", options: tuple[str, ...] = (), help: str,
+            aliases: tuple[str, ...] = (), needs_browser: bool = True, group: str = "", effect: str = "change",
+            logged: bool | None = None, accepts: frozenset | None = None, min_args: int | None = None):
+    """Decorator registering a handler ``(ctx, args, flags) -> Result``. ``params``: the command's
+    form, or its forms (sub-verbs), and ``options`` in the grammar of commands/signature.py; the usage
+    line, the argument counts, the parsing mode and completion come from them (``min_args`` only where
+    a declared parameter may be left empty)."""
+    sig = Signature(params if isinstance(params, tuple) else (params,), options)
 
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
-        REGISTRY.add(Command(name, fn, usage, help, aliases, min_args, max_args, rest, flags, ref_args, needs_browser,
-                             group, value_flags, effect, logged))
+        REGISTRY.add(Command(name, fn, sig.usage(name), help, aliases,
+                             sig.min_args if min_args is None else min_args, sig.max_args, sig.rest, sig.flags,
+                             sig.positions("target"), needs_browser, group, sig.value_flags, effect, logged, sig,
+                             accepts))
         return fn
 
     return wrap
+
+
+def usage_of(name: str) -> str:
+    """A registered command's generated usage line (for a handler's own usage errors)."""
+    return REGISTRY.get(name).usage
 
 
 def redact_line(line: str) -> str:

@@ -11,7 +11,7 @@ from ..snapshot import filters
 from ..snapshot.capture import capture_tree
 from ..snapshot.render_text import TextRenderer
 from ..targets import adopt
-from .registry import Result, command
+from .registry import Result, command, usage_of
 
 REPL_MAX_CHARS = 200_000  # the REPL's default cut; one-shot and JSON output are whole unless asked
 
@@ -19,12 +19,12 @@ REPL_MAX_CHARS = 200_000  # the REPL's default cut; one-shot and JSON output are
 def max_chars(ctx, args: list[str], flags) -> int:
     """The --max-chars limit (0 = none)."""
     if args:
-        raise UsageError(f"Usage: {USAGE}")
+        raise UsageError(f"Usage: {usage_of('snapshot')}")
     if "--max-chars" not in flags:
         return REPL_MAX_CHARS if getattr(ctx, "interactive", False) else 0
     value = flags.values.get("--max-chars", "")
     if not value.isdigit():
-        raise UsageError(f"--max-chars needs a number of characters (0 = no limit). Usage: {USAGE}")
+        raise UsageError(f"--max-chars needs a number of characters (0 = no limit). Usage: {usage_of('snapshot')}")
     return int(value)
 
 
@@ -33,7 +33,7 @@ def _depth(flags) -> int | None:
         return None
     value = flags.values.get("--depth", "")
     if not value.isdigit() or int(value) < 1:
-        raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {USAGE}")
+        raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {usage_of('snapshot')}")
     return int(value)
 
 
@@ -49,15 +49,15 @@ def cut_text(text: str, limit: int) -> tuple[str, str | None]:
     return shown, note
 
 
-USAGE = ("snapshot [--all-refs] [--fresh] [--frame fN] [--no-frames] [--max-chars N] [--within TARGET] "
-         "[--interactive] [--depth N]")
+OPTIONS = ("--all-refs", "--fresh", "--frame fN", "--no-frames", "--max-chars N", "--within TARGET", "--interactive",
+           "--depth N")
 def frame_scope(ctx, flags):
     """The frame of --frame fN, or None."""
     if "--frame" not in flags:
         return None
     value = flags.values.get("--frame", "")
     if not re.fullmatch(r"f\d+", value):
-        raise UsageError(f"--frame needs a frame index like f1 ('frames' lists them). Usage: {USAGE}")
+        raise UsageError(f"--frame needs a frame index like f1 ('frames' lists them). Usage: {usage_of('snapshot')}")
     page = ctx.page
     index = int(value[1:])
     fr = page.frames.get(index)
@@ -68,10 +68,7 @@ def frame_scope(ctx, flags):
     return fr
 
 
-@command("snapshot", usage=USAGE, max_args=0, group="snapshot",
-         flags=("--all-refs", "--fresh", "--frame", "--no-frames", "--max-chars", "--within", "--interactive",
-                "--depth"),
-         value_flags=("--frame", "--max-chars", "--within", "--depth"),
+@command("snapshot", options=OPTIONS, group="snapshot",
          help="Show the page as an accessibility tree with refs (--all-refs: no compact mode; "
               "--fresh: capture even when the page is unchanged, reconnecting frames first; --frame fN: one frame; "
               "--no-frames: frame boundaries only; --max-chars N: cut the text at N characters; --within TARGET: "

@@ -46,7 +46,7 @@ def _level(args: list[str], usage: str) -> int | None:
     return int(args[1])
 
 
-@command("find", usage="find TEXT", min_args=1, max_args=1, rest="line", group="snapshot",
+@command("find", params="TEXT", group="snapshot",
          help="List the nodes of the last snapshot whose role, name or text contain TEXT, with ref and path.",
          effect="read")
 def find_cmd(ctx, args, flags):
@@ -64,7 +64,7 @@ def find_cmd(ctx, args, flags):
     return Result("find", {"query": text, "snapshot": snap.number, "matches": found, "total": total}, notes)
 
 
-@command("text", usage="text TARGET", min_args=1, max_args=1, ref_args=(0,), group="snapshot",
+@command("text", params="TARGET", group="snapshot",
          help="Print the element's full text (nothing cut).", effect="read")
 def text_cmd(ctx, args, flags):
     page, store, res = _element(ctx, args[0])
@@ -75,7 +75,7 @@ def text_cmd(ctx, args, flags):
     return Result("text", data, list(res.notes))
 
 
-@command("container", usage="container TARGET", min_args=1, max_args=1, ref_args=(0,), group="refs",
+@command("container", params="TARGET", group="refs",
          help="Show the element's ancestors up to body: tag, role, id, classes, test id, name and ref.", effect="read")
 def container_cmd(ctx, args, flags):
     page, store, res = _element(ctx, args[0])
@@ -88,7 +88,7 @@ def container_cmd(ctx, args, flags):
     return Result("container", {"ref": res.text, "chain": rows}, list(res.notes))
 
 
-@command("siblings", usage="siblings TARGET [LEVEL]", min_args=1, max_args=2, ref_args=(0,), group="refs",
+@command("siblings", params="TARGET [LEVEL]", group="refs",
          help="Show the look-alike siblings at the nearest repeating ancestor (or LEVEL steps up) and what differs.",
          effect="read")
 def siblings_cmd(ctx, args, flags):
@@ -118,7 +118,7 @@ def siblings_cmd(ctx, args, flags):
     return Result("siblings", data, notes)
 
 
-@command("anchors", usage="anchors TARGET [LEVEL]", min_args=1, max_args=2, ref_args=(0,), group="refs",
+@command("anchors", params="TARGET [LEVEL]", group="refs",
          help="List headings, labelled landmarks, test ids and unique text around the element (its repeating "
               "ancestor, or LEVEL steps up).", effect="read")
 def anchors_cmd(ctx, args, flags):

@@ -7,7 +7,7 @@ from ..browser.urls import normalize_url
 from .registry import Result, command, index_verb
 
 
-@command("frames", usage="frames",
+@command("frames",
          help="List the frames of the current page with their indices (from the frame tree: no snapshot is taken).",
          effect="read")
 def frames_cmd(ctx, args, flags):
@@ -27,7 +27,7 @@ def _tab_rows(session) -> list[dict]:
     return rows
 
 
-@command("tabs", usage="tabs", help="List the open tabs (pages) with their indices.", effect="read")
+@command("tabs", help="List the open tabs (pages) with their indices.", effect="read")
 def tabs_cmd(ctx, args, flags):
     session = ctx.ensure_session()
     session.discover()
@@ -49,7 +49,7 @@ def index_command(ctx, name: str, args: list[str]):
     return session, verb, arg
 
 
-@command("tab", usage="tab N | tab new [URL] | tab close N", min_args=1, max_args=2,
+@command("tab", params=("N", "new [URL]", "close N"),
          help="Switch to tab N, open a new tab, or close tab N.")
 def tab_cmd(ctx, args, flags):
     session, verb, arg = index_command(ctx, "tab", args)

@@ -13,9 +13,8 @@ from ..resolve import locate
 from ..targets import resolve_target
 from ..session_log import note_target
 from ..targets import parse_target
-from .registry import Result, command
+from .registry import Result, command, usage_of
 
-USAGE = "wait text TEXT | wait REF | wait gone REF | wait url TEXT | wait MS"
 POLL = 0.1
 
 # Visible text of one document, through open shadow roots (every frame has its own turn).
@@ -129,7 +128,7 @@ def _poll(check, timeout: float):
         time.sleep(min(POLL, max(0.0, deadline - time.monotonic())))
 
 
-@command("wait", usage=USAGE, min_args=1, max_args=2, rest="after_first", ref_args=(0, 1),
+@command("wait", params=("text TEXT", "REF", "gone REF", "url TEXT", "MS"),
          help="Wait until TEXT appears, a ref is visible or gone, the URL contains TEXT, or for MS milliseconds.",
          effect="read", logged=True)
 def wait_cmd(ctx, args, flags):
@@ -145,14 +144,14 @@ def wait_cmd(ctx, args, flags):
     if len(args) == 1 and re.fullmatch(r"[+-]?\d+(\.\d+)?", head):
         ms = float(head)
         if ms < 0:
-            raise UsageError(f"Usage: {USAGE} (MS is a number of milliseconds, 0 or more)")
+            raise UsageError(f"Usage: {usage_of('wait')} (MS is a number of milliseconds, 0 or more)")
         if ms / 1000 > limit:
             raise _Timeout(f"wait {head} is longer than the timeout of {limit:g} s; raise --timeout to wait longer.")
         time.sleep(ms / 1000)
         return done({"for": "time", "ms": ms})
     if head in ("text", "url"):
         if len(args) < 2 or not args[1]:
-            raise UsageError(f"Usage: {USAGE}")
+            raise UsageError(f"Usage: {usage_of('wait')}")
         want = args[1]
         if head == "text":
             worlds = page.wait_worlds
@@ -170,7 +169,7 @@ def wait_cmd(ctx, args, flags):
         return done({"for": "url", "text": want, "url": url_now()})
     if head == "gone":
         if len(args) < 2 or not args[1].strip():
-            raise UsageError(f"Usage: {USAGE}")
+            raise UsageError(f"Usage: {usage_of('wait')}")
         raw = args[1].strip()
         seen = {"label": raw}
         _note(ctx, raw)
@@ -199,4 +198,4 @@ def wait_cmd(ctx, args, flags):
             still = "nothing matches it" if seen["state"] == "absent" else "it is still hidden"
             raise _Timeout(f"Waited {limit:g} s for {seen['label']} to be visible; {still}.")
         return done({"for": "visible", "ref": raw})
-    raise UsageError(f"Usage: {USAGE}")
+    raise UsageError(f"Usage: {usage_of('wait')}")

@@ -20,14 +20,6 @@ from ..targets import quote_word
 RefSource = Callable[[], Iterable[tuple[str, str]]]  # (ref, "role \"name\"")
 ElementSource = Callable[[], Iterable[tuple[str, str, str]]]  # (ref, role, name)
 
-CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
-TEXT_FIELDS = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "slider"})
-ACCEPTS = {"select": frozenset({"combobox", "listbox"}), "check": CHECKABLE, "uncheck": CHECKABLE,
-           "fill": TEXT_FIELDS, "type": TEXT_FIELDS}
-# command -> positions that take a local path (None: every position)
-PATH_ARGS: dict[str, tuple[int, ...] | None] = {"open": (0,), "goto": (0,), "screenshot": (0,), "export": (0,),
-                                                "upload": None}
-
 
 def _role_of(meta: str) -> str:
     return meta.split(" ", 1)[0]
@@ -61,16 +53,20 @@ class VerdexCompleter(Completer):
                 if flag.startswith(prefix):
                     yield Completion(flag, start_position=-len(prefix))
             return
-        if words[0] in PATH_ARGS and (PATH_ARGS[words[0]] is None and position >= 1
-                                      or position in (PATH_ARGS[words[0]] or ())):
+        sig = cmd.signature  # what each position takes, as the command declares it
+        if sig is not None and sig.takes("path", position):
             yield from self.paths.get_completions(Document(prefix, len(prefix)), complete_event)
+            return
+        if sig is not None and sig.takes("command", position):
+            for name in self.registry.names():
+                if name.startswith(prefix):
+                    yield Completion(name, start_position=-len(prefix), display_meta=self.registry.get(name).help)
             return
         before = words[-1] if at_new_word else (words[-2] if len(words) > 1 else "")
         if position in cmd.ref_args or before == "--within":  # snapshot --within TARGET
-            yield from self._targets(cmd.name, prefix)
+            yield from self._targets(cmd.accepts, prefix)
 
-    def _targets(self, command: str, prefix: str):
-        accepts = ACCEPTS.get(command)
+    def _targets(self, accepts: frozenset | None, prefix: str):
         if self.elements is not None:
             items = [(r, role, name) for r, role, name in self.elements()]
         else:
