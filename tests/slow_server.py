@@ -46,17 +46,38 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self._send(200, PAGE % (name, name))
         except (BrokenPipeError, ConnectionResetError):
             pass
+        finally:
+            self.server.answered(self.path)
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.done: list[str] = []  # request paths whose answer went out (or whose client had left)
+        self.changed = threading.Condition()
+
+    def answered(self, path: str) -> None:
+        with self.changed:
+            self.done.append(path)
+            self.changed.notify_all()
 
 
 class SlowServer:
     def __init__(self):
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self.httpd.daemon_threads = True
+        self.httpd = _Server(("127.0.0.1", 0), _Handler)
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
 
     def url(self, path: str) -> str:
         return self.base + path
+
+    def wait_answered(self, path: str, timeout: float = 15) -> None:
+        """Block until the server has answered ``path`` (the late answer a test must see ignored)."""
+        with self.httpd.changed:
+            if not self.httpd.changed.wait_for(lambda: path in self.httpd.done, timeout):
+                raise AssertionError(f"the server never answered {path}")
 
     def stop(self) -> None:
         self.httpd.shutdown()

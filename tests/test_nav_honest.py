@@ -82,7 +82,8 @@ def test_timed_out_open_is_stopped_and_the_tab_stays(quick, slow):
     start = time.monotonic()
     assert quick.ok("eval 1").data["value"] == 1
     assert time.monotonic() - start < 1.4  # no waiting for a timeout
-    time.sleep(2.5)  # the slow answer has come by now: it must not replace the page
+    slow.wait_answered("/slow?s=3")  # the slow answer went out: it must not replace the page
+    quick.ok("wait 200")
     assert quick.ok("eval location.pathname").data["value"] == "/home"
     assert quick.ok("snapshot").data["text"]
 
@@ -99,7 +100,8 @@ def test_ctrl_c_during_open_stops_the_navigation(driver, slow):
     start = time.monotonic()
     assert driver.ok("eval 2").data["value"] == 2
     assert time.monotonic() - start < 3
-    time.sleep(3)
+    slow.wait_answered("/slow?s=3")
+    driver.ok("wait 200")
     assert driver.ok("eval location.pathname").data["value"] == "/before"
 
 
@@ -163,17 +165,19 @@ def test_open_a_directory_is_an_error(driver):
     assert out.message.endswith("is a directory, not a page.")
 
 
-def _slow_link(driver, slow):
+def _slow_link(driver, slow, seconds: int = 6):
     driver.ok("open " + slow.url("/start"))
-    driver.ok("eval document.body.insertAdjacentHTML('beforeend', '<a id=\"l\" href=\"/slow?s=6\">Slow link</a>')")
+    driver.ok("eval document.body.insertAdjacentHTML('beforeend', "
+              f"'<a id=\"l\" href=\"/slow?s={seconds}\">Slow link</a>')")
 
 
 def test_an_eval_that_starts_a_slow_navigation_stops_it(quick, slow):
-    _slow_link(quick, slow)
+    _slow_link(quick, slow, 3)
     res = quick.ok("eval document.getElementById('l').click()")
     assert "The navigation did not finish within 1.5 s; it was stopped." in res.notes
     assert not [n for n in res.notes if n.startswith("Navigated")]
-    time.sleep(2)
+    slow.wait_answered("/slow?s=3")
+    quick.ok("wait 200")
     assert quick.ok("eval location.pathname").data["value"] == "/start"
 
 
