@@ -104,7 +104,7 @@ def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefR
         raise _unknown(text)
     if verdict.status == NAVIGATED:
         raise RefError(f"Ref '{text}' is from a previous page ({verdict.where}). Take a new snapshot.",
-                       kind=ErrorKind.NAVIGATED)
+                       kind=ErrorKind.NAVIGATED, earlier_visit=verdict.earlier_visit)
     if verdict.status == REMOVED:
         fr = page.frames.get(ref.frame)
         successors = [] if verdict.frame_gone or fr is None else _successors(page, store, fr, ref, rec)

@@ -32,6 +32,8 @@ class Verdict:
     live: dict = field(default_factory=dict)  # the bridge's description of the element (live/hidden/changed)
     id_change: str = ""       # changed: which identity attribute changed, in words
     frame_gone: bool = False  # removed because its frame no longer exists
+    earlier_visit: bool = False  # navigated: issued in an earlier visit of the document the frame shows
+    # again (back/forward cache), so its element may well be there, under a new ref
 
 
 def is_changed(rec: RefRecord, role: str, name: str, id_change: str) -> bool:
@@ -121,7 +123,7 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
             if verdict.status == UNKNOWN and _earlier_visit(store, rec):
                 # the same document came back (back/forward cache): its bridge numbered anew, so a
                 # ref of the earlier visit is of a page the frame left
-                verdict = Verdict(NAVIGATED, f"now at {url}")
+                verdict = Verdict(NAVIGATED, f"now at {url}", earlier_visit=True)
             verdicts[rec.ref] = verdict
     for ref, verdict in verdicts.items():
         store.set_status(ref, verdict.status)

@@ -43,6 +43,8 @@ class Evidence:
     settled: bool = True              # the oid's document settled before answering
     doc_gone: bool = False            # the oid's document went away (pagehide)
     renewed: bool = False             # the oid's node was reused for another item after the ref was issued
+    left_since: bool = False          # the oid's document went away after the ref was issued (it may be back,
+    #                                   from the back/forward cache: the ref is then of an earlier visit)
     visibility: str = "visible"       # the document's visibilityState when it answered
     page_of_ref: int | None = None
     current_page: int | None = None
@@ -225,8 +227,10 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
         return UNVERIFIED, "the ref was never mapped to an element"
     if kind == "unknown_ref":
         return FALSE_REFUSAL, f"'never issued' is false: it was issued for {ev.oid}"
-    if kind == "navigated":
-        return (REFUSED_OK, "") if ev.doc_gone else (FALSE_REFUSAL, f"the document of {ev.oid} is still there")
+    if kind == "navigated":  # the contract: a ref of a document the frame left is navigated for good,
+        # also when that document comes back from the back/forward cache
+        return (REFUSED_OK, "") if ev.doc_gone or ev.left_since else (
+            FALSE_REFUSAL, f"the document of {ev.oid} is still there and never left")
     if kind == "removed":
         if ev.doc_gone or (p is not None and not p.get("connected")):
             return REFUSED_OK, ""

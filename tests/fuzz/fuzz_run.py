@@ -88,6 +88,7 @@ class Fuzzer:
         self.cases: list[Case] = []
         self.history: list[str] = []
         self.dead: set[str] = set()               # documents that went away (pagehide, or absent from their tab)
+        self.left_at: dict[str, float] = {}       # document -> when it last went away (pagehide), even if it came back
         self.doc_page: dict[str, int] = {}        # document -> the tab (page index) it was seen in
         self.renewed: dict[str, float] = {}       # oid -> when the site last reused its node
         self._seen = 0
@@ -262,6 +263,7 @@ class Fuzzer:
         for r in recs:
             if r.get("t") == "bye":
                 self.dead.add(str(r["doc"]))
+                self.left_at[str(r["doc"])] = r.get("at", 0)
             elif r.get("t") == "renew":
                 self.renewed[r["oid"]] = r["at"]
 
@@ -278,6 +280,7 @@ class Fuzzer:
             settled=bool(rec and rec.get("settled")), doc_gone=doc in self.dead,
             visibility=rec.get("visibility", "visible") if rec else "visible",
             renewed=oid in self.renewed and self.renewed[oid] >= info.get("mapped_at", 0),
+            left_since=self.left_at.get(doc, -1) >= info.get("mapped_at", 0),
             page_of_ref=int(m.group(2)) if m else None, current_page=self._current_page())
 
     def _confirm_reachable(self, oid: str, flush: dict, detail: str) -> tuple[str, str]:

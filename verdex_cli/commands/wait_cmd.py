@@ -93,7 +93,10 @@ def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
     try:
         ref, text, rec, fr, live = locate(page, ctx.page_state().store, raw)
     except RefError as exc:
-        if exc.kind in (ErrorKind.REMOVED, ErrorKind.NAVIGATED):
+        # a ref of an earlier visit of the page the tab shows again (back/forward cache): its element
+        # may be right there under a new ref, so it is not known to be gone: the ref's error stands
+        earlier = exc.details.get("earlier_visit")
+        if exc.kind == ErrorKind.REMOVED or exc.kind == ErrorKind.NAVIGATED and not earlier:
             if strict:
                 raise  # waiting for it to show: say why it never will (its own kind and message)
             return "gone", raw
