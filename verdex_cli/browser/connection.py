@@ -22,6 +22,8 @@ import pychrome
 import pychrome.exceptions as pexc
 import websocket
 
+from .polite_socket import open_plain
+
 LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: the session ended
 
 AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True}
@@ -89,8 +91,13 @@ class Connection:
 
     def __init__(self, url: str, timeout: float, headers: list[str] | tuple = ()):
         self.url = url
+        sock = open_plain(url, timeout)  # a refused ws:// handshake is read to its end (polite_socket.py)
+        extra = {"socket": sock} if sock is not None else {}
         self.ws = websocket.create_connection(url, header=list(headers), enable_multithread=True,
-                                              suppress_origin=True, skip_utf8_validation=True, timeout=timeout)
+                                              suppress_origin=True, skip_utf8_validation=True, timeout=timeout,
+                                              **extra)
+        if sock is not None:
+            sock.opened = True
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self.stopped = threading.Event()
