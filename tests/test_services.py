@@ -106,7 +106,8 @@ def test_driver_click_is_read_back_by_the_page_and_tabs_share_the_one_socket(rem
     d = Driver(url, timeout=20)
     try:
         d.ok("open " + demo.url("frames.html"))
-        d.ok('wait button:"Leaf button"')
+        waited = d.run('wait button:"Leaf button"')
+        assert waited.ok, (waited.message, d.run("frames").result, name == "browserless" and service.log_tail(60))
         text = d.ok("snapshot").data["text"]
         assert 'button "Leaf button"' in text  # the cross-origin leaf, two levels down
         d.ok("click " + ref_in(text, 'button "Frame button"'))  # the first one: the same-origin frame
