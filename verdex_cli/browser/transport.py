@@ -19,6 +19,8 @@ import threading
 
 import websocket
 
+from .polite_socket import open_plain
+
 
 class Closed(OSError):
     """The transport is closed (by the other end or by us); an OSError, as a dropped socket is."""
@@ -26,8 +28,13 @@ class Closed(OSError):
 
 class WsTransport:
     def __init__(self, url: str, timeout: float, headers: list[str] | tuple = ()):
+        sock = open_plain(url, timeout)  # a refused ws:// handshake is read to its end (polite_socket.py)
+        extra = {"socket": sock} if sock is not None else {}
         self.ws = websocket.create_connection(url, header=list(headers), enable_multithread=True,
-                                              suppress_origin=True, skip_utf8_validation=True, timeout=timeout)
+                                              suppress_origin=True, skip_utf8_validation=True, timeout=timeout,
+                                              **extra)
+        if sock is not None:
+            sock.opened = True
 
     def send(self, payload: str) -> None:
         self.ws.send(payload)

@@ -1,0 +1,49 @@
+"""The TCP socket under a ``ws://`` DevTools connection: a refused handshake is read to its end.
+
+Closing a socket with unread bytes makes the kernel reset the connection (RST). Browserless 2.42
+answers a wrong token with ``401`` and a body, and its whole process dies of that reset (an unhandled
+``ECONNRESET``): websocket-client reads only the status and headers before closing, so one mistyped
+token took the user's service down. This socket, closed before its handshake succeeded, half-closes
+and reads what the server still sends (at most a second) before closing. ``wss://`` URLs and URLs
+reached through a proxy keep websocket-client's own socket.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+import urllib.parse
+import urllib.request
+
+DRAIN_SECONDS = 1.0
+
+
+class PoliteSocket(socket.socket):
+    opened = False  # set once the WebSocket handshake succeeded: then closing is a plain close
+
+    def close(self) -> None:
+        if not self.opened and self.fileno() != -1:
+            try:
+                self.shutdown(socket.SHUT_WR)
+                self.settimeout(0.25)
+                end = time.monotonic() + DRAIN_SECONDS
+                while time.monotonic() < end and self.recv(65536):
+                    pass
+            except OSError:
+                pass
+        super().close()
+
+
+def open_plain(url: str, timeout: float) -> PoliteSocket | None:
+    """A connected socket for a ``ws://`` URL (None for anything else: websocket-client opens it)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme.lower() != "ws" or not parts.hostname:
+        return None
+    if "http" in urllib.request.getproxies() and not urllib.request.proxy_bypass(parts.hostname):
+        return None
+    raw = socket.create_connection((parts.hostname, parts.port or 80), timeout=timeout)
+    sock = PoliteSocket(raw.family, raw.type, raw.proto, fileno=raw.detach())
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as websocket-client's own socket
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    sock.settimeout(timeout)
+    return sock
