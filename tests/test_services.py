@@ -23,6 +23,9 @@ from verdex_cli.errors import ErrorKind, ExitStatus
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bl-s3cr3t-T0KEN"
+# BROWSERLESS_ABORT: in Browserless 2.42's browsers the demo's nested cross-origin frame sometimes never
+# loads (its log says net::ERR_ABORTED for it; its own hooks attach to every page), under load about
+# one run in five. The service's doing, not verdex's: the page is loaded once more before failing.
 
 
 def verdex(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
@@ -87,8 +90,11 @@ def remote(request):
 
 def test_one_shot_run_snapshots_cross_origin_frames_and_clicks(remote, demo):
     name, service, url = remote
-    proc = verdex("run", "--json", "--connect", url, demo.url("frames.html"), 'wait button:"Leaf button"', "snapshot", "frames",
-                  'click button:"Leaf button"', "snapshot")
+    line = ["run", "--json", "--connect", url, demo.url("frames.html"), 'wait button:"Leaf button"', "snapshot",
+            "frames", 'click button:"Leaf button"', "snapshot"]
+    proc = verdex(*line)
+    if name == "browserless" and proc.returncode != 0 and '"command": "wait' in proc.stdout:
+        proc = verdex(*line)  # Browserless 2.42 sometimes aborts the nested frame's load (BROWSERLESS_ABORT)
     snap, frames, click, after = results(proc)[-4:]
     leaf = next(f for f in frames["frames"] if f["url"].endswith("frame-leaf.html"))
     cross = next(f for f in frames["frames"] if f["url"].startswith(demo.b))
@@ -107,6 +113,9 @@ def test_driver_click_is_read_back_by_the_page_and_tabs_share_the_one_socket(rem
     try:
         d.ok("open " + demo.url("frames.html"))
         waited = d.run('wait button:"Leaf button"')
+        if not waited.ok and name == "browserless":  # see BROWSERLESS_ABORT
+            d.ok("reload")
+            waited = d.run('wait button:"Leaf button"')
         assert waited.ok, (waited.message, d.run("frames").result, name == "browserless" and service.log_tail(60))
         text = d.ok("snapshot").data["text"]
         assert 'button "Leaf button"' in text  # the cross-origin leaf, two levels down
