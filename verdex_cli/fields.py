@@ -217,7 +217,7 @@ def type_text(page: Page, res: Resolved, text: str) -> dict:
             f.keys(parse_key("End").events(), "Nothing was typed")
         for i, ch in enumerate(text):
             f.keys(char_events(ch), "Nothing was typed" if i == 0 else f"Stopped after {i} of {len(text)} characters")
-    value, browser, nav = _read_back(page, res, watch, nav_before, grace=0.08)
+    value, browser, nav = _read_back(page, res, watch, nav_before, grace=None)
     out = _base("type", res, info, value)
     out["notes"] = list(res.notes) + _value_notes(info, value, before + text, browser) + nav
     return out

@@ -214,6 +214,56 @@ const Act = (() => {
     return el.matches(':hover');
   }
 
+  // ---- settling after an action's input (changes.py). Settled: the work the input started is done --
+  // no timer or animation frame it caused is pending (the main world's watcher, browser/timer_watch.py,
+  // answers the event `opts.key`) -- and a whole hop (a task; and an animation frame while a frame or
+  // a scroll is pending, or after a change in a document with rendering-step observers) went by with no DOM change, input, focus move or scroll, and no scroll is
+  // under way (unless stalled for opts.stallMs). A document without the watcher falls back to a quiet
+  // period (opts.quietMs with no change, and as long since the input). A navigation of this document
+  // ends the wait at once. Bounded by opts.maxMs.
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  function asks(name) {
+    const e = new CustomEvent(name, { cancelable: true });
+    window.dispatchEvent(e);
+    return e.defaultPrevented;
+  }
+
+  async function settle(opts) {
+    const start = performance.now();
+    const until = start + (opts.maxMs || 250);
+    const inputAt = start - (opts.sinceMs || 0) - 20;  // a little early: the call took some time to come
+    const key = opts.key || '';
+    const hooked = !!key && asks(key + '?');
+    let nav = false;
+    const onNav = (e) => { if (!(e.destination && e.destination.sameDocument)) nav = true; };
+    if (window.navigation) window.navigation.addEventListener('navigate', onNav);
+    let drawn = document.visibilityState === 'visible';
+    const lastChange = () => {
+      const q = Observer.quiet();
+      return { at: performance.now() - Math.min(q.dirty ? q.idle : 1e9, q.scroll), scrolling: q.scrolling && q.scroll < opts.stallMs };
+    };
+    const pending = () => hooked && asks(drawn ? key : key + 't');
+    try {
+      for (let hops = 1; ; hops++) {
+        const hopStart = performance.now();
+        await sleep(0);
+        let c = lastChange();
+        if (drawn && (c.scrolling || pending() || (c.at >= inputAt && (!hooked || asks(key + 'o'))))) drawn = await nextFrame();
+        if (nav) return { navigating: true, hops };
+        c = lastChange();
+        const now = performance.now();
+        const still = hooked ? c.at < hopStart : now - c.at >= opts.quietMs && now - inputAt >= opts.quietMs;
+        const busy = pending();
+        if (still && !busy && !c.scrolling) return { settled: true, hops, hooked };
+        if (now >= until) return { settled: false, hops, hooked };
+        if (!hooked && !still) await sleep(Math.max(1, Math.min(opts.quietMs - (now - c.at), until - now)));
+        else if (!drawn) await sleep(Math.min(4, Math.max(0, until - now)));
+      }
+    } finally {
+      if (window.navigation) window.navigation.removeEventListener('navigate', onNav);
+    }
+  }
+
   function focus(n) {
     const el = Registry.get(n);
     if (!el || !el.isConnected) return { status: 'removed' };
@@ -277,5 +327,5 @@ const Act = (() => {
     return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: innerWidth, h: innerHeight };
   }
 
-  return { current, describe, ownerHit, prepare, arm, disarm, navigating, hovered, focus, selectAll, fieldValue, options, brief, optionPoint };
+  return { current, describe, ownerHit, prepare, arm, disarm, navigating, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };
 })();
