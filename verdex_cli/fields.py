@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from .actions import focus
+from .browser import timer_watch
 from .browser.page import Page
 from .errors import CDPError, JSError, NotActionable, NotApplied, UsageError
 from .focus import fields_call, label_of, where_focus
@@ -160,7 +161,7 @@ def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
     with focus(page, res, "filled"):
         nav_before = page.nav_count
         loader = res.frame.loader_id
-        out = fields_call(page, res.frame, f"setPicker({res.ref.n}, {_js(check['value'])})")
+        out = fields_call(page, res.frame, f"setPicker({res.ref.n}, {_js(check['value'])}, {_js(timer_watch.KEY)})")
     if out.get("status") != "ok":
         raise NotActionable(f"Element {res.label} was removed.", kind="removed")
     value, browser = out["value"], out.get("set")

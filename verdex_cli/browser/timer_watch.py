@@ -3,9 +3,10 @@
 A page reacts to a click from its handlers at once, and often a moment later: a timer
 (``setTimeout(..., 30)`` that clears a field), an animation frame, a chain of them. Nothing in the
 protocol lists a document's pending timers, so a small watcher runs in each document's main world
-(installed before the page's own scripts, and in documents already open): it counts the timers and
-animation frames *caused by trusted input* -- set while a trusted event is dispatched, or from the
-callback of one so caused (a chain) -- until they have run or were cleared. Timers the page sets on
+(installed before the page's own scripts, and in documents already open): it counts the timers, intervals
+(while they run, up to HORIZON_MS) and animation frames *caused by trusted input* -- set while a trusted event is dispatched, or from the
+callback of one so caused (a chain), or while verdex's own script-made input events run (a
+picker's value) -- until they have run or were cleared. Timers the page sets on
 its own (a poll, a clock) are not counted, nor any due more than HORIZON_MS after the input that
 started their chain, nor string timers; it also tells whether the document made an
 IntersectionObserver or ResizeObserver (their callbacks run in an animation frame). The page's functions are wrapped in proxies, so they keep
@@ -36,11 +37,36 @@ SOURCE = r"""(() => {
   const live = new Map();  // timer id -> due; 'f' + frame id -> 1
   let origin = null;       // the input time of the chain whose callback is running
   let inFrame = false;     // a counted animation-frame callback is running
+  let acting = 0;          // verdex's own script-made input events are running (a picker's value)
   function cause() {
     if (origin !== null) return origin;
+    if (acting) return now();
+    return trusted(window, 0) ? now() : null;
+  }
+  // a trusted event being dispatched in this window or a same-origin frame below it (a handler made
+  // in this document may run for an element of a child frame, and then calls this window's timers)
+  function trusted(w, depth) {
     let e;
-    try { e = evGet ? evGet.call(window) : undefined; } catch (x) { e = undefined; }
-    return e && e.isTrusted ? now() : null;
+    try { e = evGet ? evGet.call(w) : undefined; } catch (x) { return false; }
+    if (e && e.isTrusted) return true;
+    if (depth >= 2) return false;
+    try { for (let i = 0; i < w.length && i < 20; i++) if (trusted(w[i], depth + 1)) return true; } catch (x) { /* cross-origin */ }
+    return false;
+  }
+  // a scroll asked by a handler (smooth or not) and the browser's own key and wheel scrolling begin in
+  // a later animation frame: two frames count as pending work
+  let holds = 0;
+  function hold() {
+    const id = 'h' + (++holds);
+    live.set(id, 1);
+    if (raf) raf.call(window, () => raf.call(window, () => live.delete(id)));
+  }
+  for (const type of ['keydown', 'wheel']) window.addEventListener(type, (e) => { if (e.isTrusted) hold(); }, { capture: true, passive: true });
+  for (const [proto, names] of [[Element.prototype, ['scroll', 'scrollTo', 'scrollBy', 'scrollIntoView']], [window, ['scroll', 'scrollTo', 'scrollBy']]]) {
+    for (const name of names) {
+      const fn = proto[name];
+      if (typeof fn === 'function') proto[name] = wrap(fn, (target, self, args) => { if (cause() !== null) hold(); return Reflect.apply(target, self, args); });
+    }
   }
   const wrap = (fn, make) => new Proxy(fn, { apply: make });
   const st = window.setTimeout, ct = window.clearTimeout, raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
@@ -59,7 +85,29 @@ SOURCE = r"""(() => {
     live.set(id, now() + delay);
     return id;
   });
-  window.clearTimeout = wrap(ct, (target, self, args) => { live.delete(args[0]); return Reflect.apply(target, self, args); });
+  window.clearTimeout = wrap(ct, (target, self, args) => { live.delete(args[0]); intervals.delete(args[0]); return Reflect.apply(target, self, args); });
+  // an interval the input started counts until it is cleared, for HORIZON_MS at most
+  const si = window.setInterval, ci = window.clearInterval;
+  const intervals = new Map();  // interval id -> end of counting
+  window.setInterval = wrap(si, (target, self, args) => {
+    const org = cause(), cb = args[0];
+    if (org === null || typeof cb !== 'function') return Reflect.apply(target, self, args);
+    const extra = args.slice(2);
+    const run = function () {
+      const prev = origin; origin = org;
+      try { return Reflect.apply(cb, this, extra); } finally { origin = prev; }
+    };
+    const id = Reflect.apply(target, self, [run, args[1]]);
+    intervals.set(id, org + HORIZON);
+    return id;
+  });
+  window.clearInterval = wrap(ci, (target, self, args) => { intervals.delete(args[0]); live.delete(args[0]); return Reflect.apply(target, self, args); });
+  function busy(timersOnly) {
+    const t = now();
+    for (const [id, end] of intervals) { if (end > t) return true; intervals.delete(id); }
+    for (const k of live.keys()) if (!timersOnly || typeof k === 'number') return true;
+    return false;
+  }
   if (raf) {
     window.requestAnimationFrame = wrap(raf, (target, self, args) => {
       const cb = args[0];
@@ -87,11 +135,11 @@ SOURCE = r"""(() => {
     if (typeof C === 'function') window[name] = new Proxy(C, { construct(t, a, nt) { observers++; return Reflect.construct(t, a, nt); } });
   }
   window.addEventListener(KEY + 'o', (e) => { if (observers) e.preventDefault(); }, true);
+  window.addEventListener(KEY + '+', () => { acting++; }, true);
+  window.addEventListener(KEY + '-', () => { acting = Math.max(0, acting - 1); }, true);
   window.addEventListener(KEY + '?', (e) => e.preventDefault(), true);
-  window.addEventListener(KEY, (e) => { if (live.size) e.preventDefault(); }, true);
-  window.addEventListener(KEY + 't', (e) => {  // timers only (a document that draws no frames)
-    for (const k of live.keys()) if (typeof k === 'number') { e.preventDefault(); return; }
-  }, true);
+  window.addEventListener(KEY, (e) => { if (busy(false)) e.preventDefault(); }, true);
+  window.addEventListener(KEY + 't', (e) => { if (busy(true)) e.preventDefault(); }, true);  // no frames drawn
 })();"""
 
 

@@ -218,8 +218,9 @@ const Act = (() => {
   // no timer or animation frame it caused is pending (the main world's watcher, browser/timer_watch.py,
   // answers the event `opts.key`) -- and a whole hop (a task; and an animation frame while a frame or
   // a scroll is pending, or after a change in a document with rendering-step observers) went by with no DOM change, input, focus move or scroll, and no scroll is
-  // under way (unless stalled for opts.stallMs). A document without the watcher falls back to a quiet
-  // period (opts.quietMs with no change, and as long since the input). A navigation of this document
+  // under way (unless stalled for opts.stallMs). A document without the watcher, or one that keeps
+  // changing by itself (BUSY_BEATS changing tasks in the last 500 ms: a ticker, an animation loop), is
+  // settled after a quiet period instead (opts.quietMs with no change, and as long since the input). A navigation of this document
   // ends the wait at once. Bounded by opts.maxMs.
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   function asks(name) {
@@ -228,6 +229,7 @@ const Act = (() => {
     return e.defaultPrevented;
   }
 
+  const BUSY_BEATS = 4;  // DOM-changing tasks in the last 500 ms that make a page one that keeps changing
   async function settle(opts) {
     const start = performance.now();
     const until = start + (opts.maxMs || 250);
@@ -240,7 +242,8 @@ const Act = (() => {
     let drawn = document.visibilityState === 'visible';
     const lastChange = () => {
       const q = Observer.quiet();
-      return { at: performance.now() - Math.min(q.dirty ? q.idle : 1e9, q.scroll), scrolling: q.scrolling && q.scroll < opts.stallMs };
+      return { at: performance.now() - Math.min(q.dirty ? q.idle : 1e9, q.scroll), scrolling: q.scrolling && q.scroll < opts.stallMs,
+        busy: q.beats >= BUSY_BEATS };
     };
     const pending = () => hooked && asks(drawn ? key : key + 't');
     try {
@@ -252,11 +255,11 @@ const Act = (() => {
         if (nav) return { navigating: true, hops };
         c = lastChange();
         const now = performance.now();
-        const still = hooked ? c.at < hopStart : now - c.at >= opts.quietMs && now - inputAt >= opts.quietMs;
+        const still = hooked && !c.busy ? c.at < hopStart : now - c.at >= opts.quietMs && now - inputAt >= opts.quietMs;
         const busy = pending();
         if (still && !busy && !c.scrolling) return { settled: true, hops, hooked };
         if (now >= until) return { settled: false, hops, hooked };
-        if (!hooked && !still) await sleep(Math.max(1, Math.min(opts.quietMs - (now - c.at), until - now)));
+        if ((!hooked || c.busy) && !still) await sleep(Math.max(1, Math.min(opts.quietMs - (now - c.at), until - now)));
         else if (!drawn) await sleep(Math.min(4, Math.max(0, until - now)));
       }
     } finally {

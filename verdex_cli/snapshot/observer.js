@@ -39,6 +39,11 @@ const Observer = (() => {
   let scrolledAt = 0;          // performance.now() of the last scroll or scrollend event (any scroller)
   let scrolling = false;       // a scroll event came and its scrollend has not yet
   const mark = () => { dirty = true; changedAt = performance.now(); };
+  // times of the last DOM-changing tasks (a page that keeps changing by itself is told from one that
+  // changed once in answer to an action: act.js settle)
+  const beats = [];
+  function beat(t) { if (beats.length && t - beats[beats.length - 1] < 2) return; beats.push(t); if (beats.length > 8) beats.shift(); }
+  function beatsSince(t) { let n = 0; for (let i = beats.length - 1; i >= 0 && beats[i] > t; i--) n++; return n; }
   // Where it changed since the last capture: node -> kinds (TEXT, LIST, ATTR, EVENT), or overflow.
   const TEXT = 1, LIST = 2, ATTR = 4, EVENT = 8;
   const MAX_ROOTS = 300;
@@ -100,7 +105,7 @@ const Observer = (() => {
     let settled = true;
     for (let i = 0; i < records.length; i++) {
       const r = records[i];
-      if (settled && (r.type !== 'attributes' || r.attributeName !== 'style')) { changedAt = performance.now(); settled = false; }
+      if (settled && (r.type !== 'attributes' || r.attributeName !== 'style')) { changedAt = performance.now(); settled = false; beat(changedAt); }
       note(r);
     }
   }
@@ -239,7 +244,7 @@ const Observer = (() => {
     const d = isDirty();
     const now = performance.now();
     return { dirty: d, idle: changedAt ? now - changedAt : 1e9, scroll: scrolledAt ? now - scrolledAt : 1e9,
-      scrolling };
+      scrolling, beats: beatsSince(now - 500) };
   }
 
   return { start, clean, take, isDirty, quiet, watchShadow, mark, field, resetFields, TEXT, LIST, ATTR, EVENT };
