@@ -9,7 +9,8 @@ callback of one so caused (a chain), or while verdex's own script-made input eve
 picker's value) -- until they have run or were cleared. Timers the page sets on
 its own (a poll, a clock) are not counted, nor any due more than HORIZON_MS after the input that
 started their chain, nor string timers; it also tells whether the document made an
-IntersectionObserver or ResizeObserver (their callbacks run in an animation frame). The page's functions are wrapped in proxies, so they keep
+IntersectionObserver or ResizeObserver (their callbacks run in an animation frame), and counts the
+requests the input started (fetch, XMLHttpRequest) until answered, and the scrolls it asked. The page's functions are wrapped in proxies, so they keep
 their names and their native source text.
 
 The isolated world (act.js ``settle``) asks it through a DOM event with a name secret to this
@@ -26,6 +27,7 @@ from ..errors import CDPError, CDPTimeout, ConnectionLost
 
 KEY = "verdex-pending-" + secrets.token_hex(8)
 HORIZON_MS = 1000
+LOAD_GRACE_MS = 30  # as changes.LOAD_GRACE_MS
 
 SOURCE = r"""(() => {
   const KEY = %(key)s, HORIZON = %(horizon)d;
@@ -52,21 +54,6 @@ SOURCE = r"""(() => {
     if (depth >= 2) return false;
     try { for (let i = 0; i < w.length && i < 20; i++) if (trusted(w[i], depth + 1)) return true; } catch (x) { /* cross-origin */ }
     return false;
-  }
-  // a scroll asked by a handler (smooth or not) and the browser's own key and wheel scrolling begin in
-  // a later animation frame: two frames count as pending work
-  let holds = 0;
-  function hold() {
-    const id = 'h' + (++holds);
-    live.set(id, 1);
-    if (raf) raf.call(window, () => raf.call(window, () => live.delete(id)));
-  }
-  for (const type of ['keydown', 'wheel']) window.addEventListener(type, (e) => { if (e.isTrusted) hold(); }, { capture: true, passive: true });
-  for (const [proto, names] of [[Element.prototype, ['scroll', 'scrollTo', 'scrollBy', 'scrollIntoView']], [window, ['scroll', 'scrollTo', 'scrollBy']]]) {
-    for (const name of names) {
-      const fn = proto[name];
-      if (typeof fn === 'function') proto[name] = wrap(fn, (target, self, args) => { if (cause() !== null) hold(); return Reflect.apply(target, self, args); });
-    }
   }
   const wrap = (fn, make) => new Proxy(fn, { apply: make });
   const st = window.setTimeout, ct = window.clearTimeout, raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
@@ -127,6 +114,46 @@ SOURCE = r"""(() => {
     });
     window.cancelAnimationFrame = wrap(caf, (target, self, args) => { live.delete('f' + args[0]); return Reflect.apply(target, self, args); });
   }
+  // a scroll asked by a handler (smooth or not) and the browser's own key and wheel scrolling begin in
+  // a later animation frame: two frames count as pending work
+  let holds = 0;
+  function hold() {
+    const id = 'h' + (++holds);
+    live.set(id, 1);
+    if (raf) raf.call(window, () => raf.call(window, () => live.delete(id)));
+  }
+  for (const type of ['keydown', 'wheel']) window.addEventListener(type, (e) => { if (e.isTrusted) hold(); }, { capture: true, passive: true });
+  for (const [proto, names] of [[Element.prototype, ['scroll', 'scrollTo', 'scrollBy', 'scrollIntoView']], [window, ['scroll', 'scrollTo', 'scrollBy']]]) {
+    for (const name of names) {
+      const fn = proto[name];
+      if (typeof fn === 'function') proto[name] = wrap(fn, (target, self, args) => { if (cause() !== null) hold(); return Reflect.apply(target, self, args); });
+    }
+  }
+  // a request the input started (fetch, XMLHttpRequest) counts until it is answered and LOAD_GRACE_MS
+  // more (its handlers read the body and change the page), for HORIZON_MS at most
+  function request(org) {
+    const id = 'n' + (++holds);
+    live.set(id, 1);
+    const end = () => { if (live.has(id)) st.call(window, () => live.delete(id), %(grace)d); };
+    st.call(window, () => live.delete(id), Math.max(0, org + HORIZON - now()));
+    return end;
+  }
+  if (typeof window.fetch === 'function') {
+    window.fetch = wrap(window.fetch, (target, self, args) => {
+      const org = cause();
+      const p = Reflect.apply(target, self, args);
+      if (org !== null && p && typeof p.then === 'function') { const end = request(org); p.then(end, end); }
+      return p;
+    });
+  }
+  if (window.XMLHttpRequest) {
+    const XP = XMLHttpRequest.prototype;
+    XP.send = wrap(XP.send, (target, self, args) => {
+      const org = cause();
+      if (org !== null) { const end = request(org); self.addEventListener('loadend', end); }
+      return Reflect.apply(target, self, args);
+    });
+  }
   // observers called in a frame's rendering step (lazy loading, layout reactions): once a document
   // made one, a change is followed by one animation frame before it counts as settled
   let observers = 0;
@@ -145,7 +172,7 @@ SOURCE = r"""(() => {
 
 def source() -> str:
     import json
-    return SOURCE % {"key": json.dumps(KEY), "horizon": HORIZON_MS}
+    return SOURCE % {"key": json.dumps(KEY), "horizon": HORIZON_MS, "grace": LOAD_GRACE_MS}
 
 
 def install(target) -> None:

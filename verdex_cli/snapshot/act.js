@@ -219,17 +219,19 @@ const Act = (() => {
   // answers the event `opts.key`) -- and a whole hop (a task; and an animation frame while a frame or
   // a scroll is pending, or after a change in a document with rendering-step observers) went by with no DOM change, input, focus move or scroll, and no scroll is
   // under way (unless stalled for opts.stallMs). A document without the watcher, or one that keeps
-  // changing by itself (BUSY_BEATS changing tasks in the last 500 ms: a ticker, an animation loop), is
+  // changing (BUSY_BEATS changing tasks since the input: a ticker, an animation loop, a burst), is
   // settled after a quiet period instead (opts.quietMs with no change, and as long since the input). A navigation of this document
   // ends the wait at once. Bounded by opts.maxMs.
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  // one task later (a message task: timers may wait behind the frame the input asked for)
+  const task = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = () => { ch.port1.close(); r(); }; ch.port2.postMessage(0); });
   function asks(name) {
     const e = new CustomEvent(name, { cancelable: true });
     window.dispatchEvent(e);
     return e.defaultPrevented;
   }
 
-  const BUSY_BEATS = 4;  // DOM-changing tasks in the last 500 ms that make a page one that keeps changing
+  const BUSY_BEATS = 3;  // DOM-changing tasks since the input that make a page one that keeps changing
   async function settle(opts) {
     const start = performance.now();
     const until = start + (opts.maxMs || 250);
@@ -243,14 +245,19 @@ const Act = (() => {
     const lastChange = () => {
       const q = Observer.quiet();
       return { at: performance.now() - Math.min(q.dirty ? q.idle : 1e9, q.scroll), scrolling: q.scrolling && q.scroll < opts.stallMs,
-        busy: q.beats >= BUSY_BEATS };
+        busy: Observer.beatsSince(inputAt) >= BUSY_BEATS };
     };
     const pending = () => hooked && asks(drawn ? key : key + 't');
     try {
       for (let hops = 1; ; hops++) {
         const hopStart = performance.now();
-        await sleep(0);
         let c = lastChange();
+        // with the watcher, nothing pending and no change since the input: done now (the handlers' own
+        // work is counted); else a hop (a task) first
+        const first = hops === 1 && hooked && !c.busy && !c.scrolling && c.at < inputAt && !pending();
+        if (first) return { settled: true, hops: 0, hooked };
+        await task();
+        c = lastChange();
         if (drawn && (c.scrolling || pending() || (c.at >= inputAt && (!hooked || asks(key + 'o'))))) drawn = await nextFrame();
         if (nav) return { navigating: true, hops };
         c = lastChange();

@@ -244,8 +244,8 @@ const Observer = (() => {
     const d = isDirty();
     const now = performance.now();
     return { dirty: d, idle: changedAt ? now - changedAt : 1e9, scroll: scrolledAt ? now - scrolledAt : 1e9,
-      scrolling, beats: beatsSince(now - 500) };
+      scrolling };
   }
 
-  return { start, clean, take, isDirty, quiet, watchShadow, mark, field, resetFields, TEXT, LIST, ATTR, EVENT };
+  return { start, clean, take, isDirty, quiet, beatsSince, watchShadow, mark, field, resetFields, TEXT, LIST, ATTR, EVENT };
 })();
