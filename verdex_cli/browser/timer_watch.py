@@ -8,8 +8,7 @@ protocol lists a document's pending timers, so a small watcher runs in each docu
 callback of one so caused (a chain), or while verdex's own script-made input events run (a
 picker's value) -- until they have run or were cleared. Timers the page sets on
 its own (a poll, a clock) are not counted, nor any due more than HORIZON_MS after the input that
-started their chain, nor string timers; it also tells whether the document made an
-IntersectionObserver or ResizeObserver (their callbacks run in an animation frame), and counts the
+started their chain, nor string timers; it also counts the
 requests the input started (fetch, XMLHttpRequest) until answered, and the scrolls it asked. The page's functions are wrapped in proxies, so they keep
 their names and their native source text.
 
@@ -42,19 +41,32 @@ SOURCE = r"""(() => {
   let acting = 0;          // verdex's own script-made input events are running (a picker's value)
   function cause() {
     if (origin !== null) return origin;
-    if (acting) return now();
-    return trusted(window, 0) ? now() : null;
+    return here(0) ? now() : null;
   }
-  // a trusted event being dispatched in this window or a same-origin frame below it (a handler made
-  // in this document may run for an element of a child frame, and then calls this window's timers)
-  function trusted(w, depth) {
+  // Is trusted input being dispatched here (window.event; or, for an event in a shadow tree, where
+  // window.event stays empty, the last trusted event a capture listener saw, while its dispatch lasts),
+  // verdex's own input events, or the same in a same-origin frame below (a handler made in this
+  // document may run for an element of a child frame, and then calls this window's timers)?
+  const SYM = Symbol.for(KEY);
+  let current = null;
+  function here(depth) {
+    if (acting || (current && current.eventPhase !== 0)) return true;
     let e;
-    try { e = evGet ? evGet.call(w) : undefined; } catch (x) { return false; }
+    try { e = evGet ? evGet.call(window) : undefined; } catch (x) { e = undefined; }
     if (e && e.isTrusted) return true;
     if (depth >= 2) return false;
-    try { for (let i = 0; i < w.length && i < 20; i++) if (trusted(w[i], depth + 1)) return true; } catch (x) { /* cross-origin */ }
+    for (let i = 0; i < window.length && i < 20; i++) {
+      try { const f = window[i][SYM]; if (typeof f === 'function' && f(depth + 1)) return true; } catch (x) { /* cross-origin */ }
+    }
     return false;
   }
+  Object.defineProperty(window, SYM, { value: here });
+  const TYPES = ['pointerdown', 'pointerup', 'pointerover', 'pointerout', 'mousedown', 'mouseup', 'mouseover', 'mouseout',
+    'mousemove', 'click', 'dblclick', 'auxclick', 'contextmenu', 'keydown', 'keyup', 'keypress', 'beforeinput', 'input',
+    'change', 'focus', 'blur', 'focusin', 'focusout', 'submit', 'wheel', 'select'];
+  const see = (e) => { if (e.isTrusted) current = e; };
+  const listen = (t) => { for (const type of TYPES) t.addEventListener(type, see, { capture: true, passive: true }); };
+  listen(window);
   const wrap = (fn, make) => new Proxy(fn, { apply: make });
   const st = window.setTimeout, ct = window.clearTimeout, raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
   window.setTimeout = wrap(st, (target, self, args) => {
@@ -154,14 +166,11 @@ SOURCE = r"""(() => {
       return Reflect.apply(target, self, args);
     });
   }
-  // observers called in a frame's rendering step (lazy loading, layout reactions): once a document
-  // made one, a change is followed by one animation frame before it counts as settled
-  let observers = 0;
-  for (const name of ['IntersectionObserver', 'ResizeObserver']) {
-    const C = window[name];
-    if (typeof C === 'function') window[name] = new Proxy(C, { construct(t, a, nt) { observers++; return Reflect.construct(t, a, nt); } });
+  // shadow roots: events that do not leave them (change, select) are seen there
+  const attach = Element.prototype.attachShadow;
+  if (typeof attach === 'function') {
+    Element.prototype.attachShadow = wrap(attach, (target, self, args) => { const root = Reflect.apply(target, self, args); listen(root); return root; });
   }
-  window.addEventListener(KEY + 'o', (e) => { if (observers) e.preventDefault(); }, true);
   window.addEventListener(KEY + '+', () => { acting++; }, true);
   window.addEventListener(KEY + '-', () => { acting = Math.max(0, acting - 1); }, true);
   window.addEventListener(KEY + '?', (e) => e.preventDefault(), true);

@@ -216,10 +216,11 @@ const Act = (() => {
 
   // ---- settling after an action's input (changes.py). Settled: the work the input started is done --
   // no timer or animation frame it caused is pending (the main world's watcher, browser/timer_watch.py,
-  // answers the event `opts.key`) -- and a whole hop (a task; and an animation frame while a frame or
-  // a scroll is pending, or after a change in a document with rendering-step observers) went by with no DOM change, input, focus move or scroll, and no scroll is
+  // answers the event `opts.key`) -- and a whole hop (a task; and an animation frame while work or a
+  // scroll is pending or once the page changed: rendering-step observers, a ticker shows) went by with no DOM change, input, focus move or scroll, and no scroll is
   // under way (unless stalled for opts.stallMs). A document without the watcher, or one that keeps
-  // changing (BUSY_BEATS changing tasks since the input: a ticker, an animation loop, a burst), is
+  // changing (BUSY_BEATS changing tasks since the input: a burst; or as many in the last second that
+  // answered no input: a ticker), is
   // settled after a quiet period instead (opts.quietMs with no change, and as long since the input). A navigation of this document
   // ends the wait at once. Bounded by opts.maxMs.
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -245,7 +246,7 @@ const Act = (() => {
     const lastChange = () => {
       const q = Observer.quiet();
       return { at: performance.now() - Math.min(q.dirty ? q.idle : 1e9, q.scroll), scrolling: q.scrolling && q.scroll < opts.stallMs,
-        busy: Observer.beatsSince(inputAt) >= BUSY_BEATS };
+        busy: Observer.beatsSince(inputAt) >= BUSY_BEATS || Observer.background(performance.now()) >= BUSY_BEATS };
     };
     const pending = () => hooked && asks(drawn ? key : key + 't');
     try {
@@ -258,7 +259,7 @@ const Act = (() => {
         if (first) return { settled: true, hops: 0, hooked };
         await task();
         c = lastChange();
-        if (drawn && (c.scrolling || pending() || (c.at >= inputAt && (!hooked || asks(key + 'o'))))) drawn = await nextFrame();
+        if (drawn && (c.scrolling || pending() || c.at >= inputAt)) drawn = await nextFrame();
         if (nav) return { navigating: true, hops };
         c = lastChange();
         const now = performance.now();
