@@ -175,7 +175,10 @@ class LoadWatch:
             timer_watch.install(t)  # an out-of-process frame's documents (the tab's has it already)
             t.load_watch = self
             try:
-                t.hold_network(wait=min(page.timeout, 2.0))  # shared with the answers a command hears
+                # shared with the answers a command hears; not waited for: the target handles its calls
+                # in order, so the domain is on before the input (in-page, the timer watcher counts the
+                # requests the input starts anyway)
+                t.hold_network()
                 self.targets.append(t)
             except (CDPError, CDPTimeout, ConnectionLost):
                 t.load_watch = None
