@@ -48,7 +48,12 @@ const Observer = (() => {
   // seen BUSY_BEATS times in the last second, make a page that keeps changing by itself (a ticker)
   const ANSWER_MS = 50;
   const inputs = [];
-  function inputSeen(e) { if (e.isTrusted) { inputs.push(performance.now()); if (inputs.length > 8) inputs.shift(); } }
+  function inputSeen(e) {
+    if (!e.isTrusted) return;
+    const t = performance.now();
+    inputs.push(t);
+    while (inputs.length > 64 || (inputs.length && inputs[0] < t - 2000)) inputs.shift();
+  }
   function background(now) {
     let n = 0;
     for (const t of beats) {
