@@ -88,7 +88,7 @@ def settle(page, limit: float, stop=None, mark: bool = True) -> bool:
     if page.acted_at and page.settle_gave_up == page.acted_at:
         deadline = 0.0
     loads: LoadWatch | None = getattr(page, "load_watch", None)
-    known = bool(page.acted_at) and getattr(page, "settled_for", 0.0) == page.acted_at
+    known = bool(page.acted_at) and page.settled_for == page.acted_at
     while True:
         if stop is not None and stop():
             return False
