@@ -16,6 +16,7 @@ import threading
 import time
 
 from .browser import timer_watch
+from .browser.cdp import finish_all
 from .errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 from .page_state import PageState, Shot, compare
 from .timing import phase
@@ -126,31 +127,36 @@ SLICE_S = 1.0  # longest in-page wait per call (stop() is polled between calls)
 
 def _settle_frames(page, left: float) -> str:
     """'settled' when every captured frame settled within ``left`` seconds, 'navigating' when one
-    began navigating away, else 'busy'."""
-    from .browser.timer_watch import KEY  # noqa: PLC0415 (browser layer, imported when first needed)
-
+    began navigating away, else 'busy'. The frames wait in their documents at the same time (one
+    round trip for all)."""
     entry = getattr(page, "snapshot_cache", None)
     indices = list(entry.facts) if entry is not None and entry.facts else [0]
-    started = time.monotonic()
+    rest = max(0.0, min(SLICE_S, left))
+    since = (time.monotonic() - page.acted_at) * 1000.0 if page.acted_at else 1e9
+    expression = "__verdexBridge.settle(%s)" % json.dumps(
+        {"key": timer_watch.KEY, "maxMs": int(rest * 1000), "sinceMs": round(since, 1), "quietMs": QUIET_MS,
+         "stallMs": SCROLL_STALL_MS})
+    pending = []
     for index in indices:
         fr = page.frames.get(index)
         if fr is None or fr.detached:
             continue
-        rest = min(SLICE_S, left - (time.monotonic() - started))
-        since = (time.monotonic() - page.acted_at) * 1000.0 if page.acted_at else 1e9
-        opts = json.dumps({"key": KEY, "maxMs": int(max(0.0, rest) * 1000), "sinceMs": round(since, 1),
-                           "quietMs": QUIET_MS, "stallMs": SCROLL_STALL_MS})
         try:
-            q = page.frames.eval(fr, f"__verdexBridge.settle({opts})", timeout=min(page.timeout, 5.0) + rest)["value"]
+            pending.append(fr.target.begin("Runtime.evaluate", expression=expression, contextId=page.frames.world(fr),
+                                           returnByValue=True, awaitPromise=True))
         except VerdexError:
             continue  # a frame going away: the capture will say so
+    answers = finish_all(pending, min(page.timeout, 5.0) + rest)
+    verdict = "settled"
+    for res in answers:
+        q = res.get("result", {}).get("value") if isinstance(res, dict) and "exceptionDetails" not in res else None
         if not isinstance(q, dict):
-            continue
+            continue  # a frame going away (or a document the bridge is not in yet): the capture says so
         if q.get("navigating"):
             return "navigating"
         if not q.get("settled"):
-            return "busy"
-    return "settled"
+            verdict = "busy"
+    return verdict
 
 
 class LoadWatch:
