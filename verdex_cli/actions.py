@@ -81,10 +81,13 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
     one slice goes to the next, so stability is always judged on two measurements.
     """
     last = None
+    live = res.live or {}
+    seed = {"box": live["box"], "at": live["at"]} if live.get("box") and live.get("at") is not None else None
     while True:
         left = deadline - time.monotonic()
         opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last,
-                           "arm": arm})
+                           "arm": arm, "seed": seed})
+        seed = None  # only the first call's first measurement
         out = _bridge(page, res.frame, f"prepare({res.ref.n}, {opts})", timeout=SLICE + 5)
         status = out.get("status")
         if status == "ok":

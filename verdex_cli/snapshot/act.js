@@ -51,7 +51,7 @@ const Act = (() => {
     return {
       status: 'live', role: cur.role, name: cur.name, hidden: cur.hidden, states: cur.states,
       idChange: Registry.identityChange(n),
-      tag: el.localName, attrs, box: { x: r.x, y: r.y, width: r.width, height: r.height },
+      tag: el.localName, attrs, box: { x: r.x, y: r.y, width: r.width, height: r.height }, at: performance.now(),
     };
   }
 
@@ -96,13 +96,16 @@ const Act = (() => {
     return out;
   }
 
+  const FRAME_MS = 1000 / 60;
+  const rectOf = (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
   const sameBox = (a, b) => a && b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
   // Prepare an element for an action: scroll, wait until visible, enabled, stable (the same box at two
   // measurements an animation frame apart: a page timer moving it runs between two frames, not always
   // between a measurement and the next frame) and, for a pointer, hit-testable; return its click point in this frame's viewport
   // and the viewport's size. `opts.last` carries the box of an earlier call, so a wait cut into slices
-  // still compares two measurements. A reason is only ever what was seen: "moving" needs two different
+  // still compares two measurements; `opts.seed` ({box, at}: describe's, when the ref was resolved)
+  // may be the first one, see below. A reason is only ever what was seen: "moving" needs two different
   // boxes; when no second measurement could be made, it says so.
   async function prepare(n, opts) {
     const st = Registry.status(n);
@@ -111,6 +114,7 @@ const Act = (() => {
     const deadline = performance.now() + (opts.timeoutMs || 5000);
     let reason = 'not ready';
     let lastBox = opts.last || null;
+    let seed = opts.seed && opts.seed.box && typeof opts.seed.at === 'number' ? opts.seed : null;
     let drawn = true;
     for (;;) {
       const cur = current(el);
@@ -119,12 +123,17 @@ const Act = (() => {
       else if (cur.states && cur.states.disabled && !opts.allowDisabled) reason = 'it is disabled';
       else {
         el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+        if (seed && !sameBox(seed.box, rectOf(el))) seed = null;  // it moved, or the scroll moved it
         drawn = await nextFrame();
         const r = el.getBoundingClientRect();
         b = { x: r.x, y: r.y, width: r.width, height: r.height };
+        // the first measurement: an earlier call's, or the one taken when the ref was resolved when the
+        // box is still that one now and a whole frame's time ago (as long apart as two frames' measurements)
+        const prev = lastBox || (seed && drawn && performance.now() - seed.at >= FRAME_MS ? seed.box : null);
+        seed = null;
         if (b.width <= 0 || b.height <= 0) reason = 'it has zero size';
         else if (getComputedStyle(el).pointerEvents === 'none' && opts.pointer) reason = 'it does not receive pointer events (pointer-events: none)';
-        else if (sameBox(lastBox, b)) {
+        else if (sameBox(prev, b)) {
           const x = b.x + b.width / 2;
           const y = b.y + b.height / 2;
           const ok = { status: 'ok', x, y, box: b, w: innerWidth, h: innerHeight };
