@@ -266,12 +266,12 @@ const Act = (() => {
         const hopStart = performance.now();
         let c = lastChange();
         // with the watcher, nothing pending and no change since the input: done now (the handlers' own
-        // work is counted); else a hop (a task) first
+        // work is counted); else a hop: an animation frame when needed, then a task (in that order: after
+        // input, the browser runs the frame first anyway, so a task before it would cost a frame more)
         const first = hops === 1 && hooked && !c.busy && !c.scrolling && c.at < inputAt && !pending();
         if (first) return { settled: true, hops: 0, hooked };
-        await task();
-        c = lastChange();
         if (drawn && (c.scrolling || pending() || c.at >= inputAt)) drawn = await nextFrame();
+        await task();
         if (nav) return { navigating: true, hops };
         c = lastChange();
         const now = performance.now();
