@@ -339,14 +339,14 @@ def finish_all(pending: list[tuple], timeout: float) -> list:
     conn = pending[0][0]._tab.conn
     conn.call_started()
     try:
-        for target, mid, method, box in pending:
+        for target, _mid, method, box in pending:
             try:
                 out.append(target._reply(method, box, deadline))
             except VerdexError as exc:
                 out.append(exc)
-            finally:
-                target._tab.method_results.pop(mid, None)
     finally:
         conn.call_ended()
+        for target, mid, _method, _box in pending:  # Ctrl-C included: no reply box is left behind
+            target._tab.method_results.pop(mid, None)
     return out
 
