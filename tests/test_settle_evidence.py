@@ -77,3 +77,15 @@ def test_the_pages_timer_functions_still_look_native(driver, demo):
                      ["requestAnimationFrame", True], ["fetch", True], ["attachShadow", True],
                      ["scrollIntoView", True], ["scrollTo", True], ["send", True]]
     assert driver.js("Object.keys(window).filter((k) => /verdex/i.test(k))") == []
+
+
+def test_a_late_change_in_a_frame_is_shown(driver, demo):
+    """Every captured frame is asked at once; the frame's own watcher counts its handler's timer."""
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""new Promise((r) => { const f = document.createElement('iframe');
+      f.srcdoc = '<button id=go>Later</button><p id=out>idle</p><script>document.getElementById("go").onclick = () =>'
+        + ' setTimeout(() => { document.getElementById("out").textContent = "framed"; }, 250);<' + '/script>';
+      f.onload = () => r(true); document.body.append(f); })""")
+    out = driver.ok("click " + ref_named(driver.ok("snapshot").data, "Later"))
+    assert driver.js("document.querySelector('iframe').contentDocument.getElementById('out').textContent") == "framed"
+    assert values(out.data["changes"]) == [("idle", "framed")]
