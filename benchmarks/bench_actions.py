@@ -11,8 +11,9 @@ runs real commands through its runner (the REPL's path: resolve the target, wait
 the input, the navigation check, the changes) and counts the command's elapsed time; Playwright's is
 the wall time of the locator action plus the snapshot. Prints medians, the ratios (issue targets:
 click <= 0.6, hover <= 0.3), the load average, and where verdex's time goes (median of each
-`--trace` phase). `--quiet-ms` overrides the settle's quiet period (changes.QUIET_MS) for this run, to
-measure what it costs; it is not a product option.
+`--trace` phase). `--quiet-ms` overrides the quiet period of the settle's fallback rule (changes.QUIET_MS:
+documents without the timer watcher, pages that keep changing) for this run, to measure what it costs;
+it is not a product option.
 """
 
 from __future__ import annotations

@@ -30,12 +30,15 @@ STATE_GRACE = 0.5  # seconds a checkbox-like widget gets to show its new state
 SLICE = 0.25  # seconds of in-page waiting per bridge call, so the wait can be reported from here
 
 
-def prepare(page: Page, res: Resolved, pointer: bool = True) -> tuple[float, float]:
+def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) -> tuple[float, float]:
+    """The click point of the ref's element once it is actionable. ``arm``: an element of the tab's own
+    frame gets its guard armed in the same call (see _pointer_events); ``res.armed`` says so."""
+    res.armed = False
     with phase("wait actionable"):
-        return _prepare(page, res, pointer)
+        return _prepare(page, res, pointer, arm and res.frame.parent is None)
 
 
-def _prepare(page: Page, res: Resolved, pointer: bool) -> tuple[float, float]:
+def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tuple[float, float]:
     for parent, owner in reversed(list(owners(page, res.frame, res.label))):  # outermost frame first
         try:
             parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
@@ -44,7 +47,8 @@ def _prepare(page: Page, res: Resolved, pointer: bool) -> tuple[float, float]:
     deadline = time.monotonic() + page.timeout
     told: list = [None]
     while True:
-        out = _wait_actionable(page, res, pointer, deadline, told)
+        out = _wait_actionable(page, res, pointer, deadline, told, arm)
+        res.armed = bool(out.get("armed"))
         if not pointer:
             return out["x"], out["y"]
         # the point climbs out through each frame; each iframe element on the way must get it
@@ -65,7 +69,7 @@ def _tell(page: Page, res: Resolved, reason: str, told: list) -> None:
     tell(f"waiting for {res.label}: {reason}")
 
 
-def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, told: list) -> dict:
+def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, told: list, arm: bool = False) -> dict:
     """Poll the bridge's `prepare` in short slices until the element is actionable or time is up.
 
     Each time the reason for waiting is new, the progress listener (timing.tell; the REPL shows it)
@@ -73,9 +77,13 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
     one slice goes to the next, so stability is always judged on two measurements.
     """
     last = None
+    live = res.live or {}
+    seed = {"box": live["box"], "at": live["at"]} if live.get("box") and live.get("at") is not None else None
     while True:
         left = deadline - time.monotonic()
-        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last})
+        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last,
+                           "arm": arm, "seed": seed})
+        seed = None  # only the first call's first measurement
         out = _bridge(page, res.frame, f"prepare({res.ref.n}, {opts})", timeout=SLICE + 5)
         status = out.get("status")
         if status == "ok":
@@ -95,7 +103,7 @@ def _mouse(page: Page, kind: str, x: float, y: float, **extra) -> None:
 
 def pointer(page: Page, res: Resolved, action: str) -> dict:
     """click, dblclick or hover on the ref's own element."""
-    x, y = prepare(page, res, pointer=True)
+    x, y = prepare(page, res, pointer=True, arm=action != "hover")
     nav_before = page.nav_count
     result = {"action": action, "ref": res.text, "role": res.role, "name": res.name, "x": round(x), "y": round(y)}
     with phase("input events"):
@@ -167,7 +175,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, 
     For an element the tab's own renderer draws, the events go out together (one round trip): sent
     one by one, the move alone waits for the next animation frame; Chrome dispatches them in the
     order sent either way."""
-    if action != "hover":
+    if action != "hover" and not res.armed:
         _bridge(page, res.frame, f"arm({res.ref.n})")
     events = [("mouseMoved", {"button": "none"})]
     if action in ("click", "dblclick"):

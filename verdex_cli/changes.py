@@ -11,14 +11,17 @@ since the action began still loading (late content; see LoadWatch), within a bou
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
+from .browser import timer_watch
+from .browser.cdp import finish_all
 from .errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 from .page_state import PageState, Shot, compare
 from .timing import phase
 
-QUIET_MS = 80.0    # settled: no DOM change, input, focus move or scroll for this long (and this long since the input)
+QUIET_MS = 80.0    # a document without the timer watcher: settled after this long with no change (and since the input)
 SETTLE_MAX = 2.0   # at most this long (or --timeout, if shorter) waiting for a page that keeps changing
 SCROLL_STALL_MS = 300.0  # a scroll with no scrollend that has not moved for this long counts as done
 LATE_MS = 1000.0   # a request the page started during the action is waited for while younger than this
@@ -73,61 +76,87 @@ def after_action(state: PageState, page, main_before: str) -> tuple[dict | None,
 
 
 def settle(page, limit: float, stop=None, mark: bool = True) -> bool:
-    """Wait until the page has settled after the last action's input (``page.acted_at``): no DOM
-    change, input, focus move or scroll in any captured frame for QUIET_MS (and QUIET_MS since the
-    input), no scroll under way, and no late request
+    """Wait until the page has settled after the last action's input (``page.acted_at``): in every
+    captured frame, no timer or animation frame the input caused is pending and a whole hop went by
+    with no DOM change, input, focus move or scroll, no scroll is under way (act.js ``settle``; a
+    document without the timer watcher waits for QUIET_MS of quiet instead), and no late request is
     loading (when a LoadWatch watches the page). False when ``limit`` seconds ran out first, or
-    ``stop()`` (polled) became true. Also used to read fields back after the page settled; once a
-    wait for this input ran out (``mark``), a later one (the changes after a read-back) looks only
-    once, so a page that never settles costs the limit once per action, not once per caller."""
+    ``stop()`` (polled between slices) became true. Also used to read fields back after the page
+    settled; once settled for an input, a later call for it (the changes after the navigation check
+    or a read-back) only checks the late requests; once a wait for it ran out (``mark``), a later one
+    looks once, so a page that never settles costs the limit once per action, not once per caller."""
     deadline = time.monotonic() + limit
     if page.acted_at and page.settle_gave_up == page.acted_at:
         deadline = 0.0
     loads: LoadWatch | None = getattr(page, "load_watch", None)
+    known = bool(page.acted_at) and page.settled_for == page.acted_at
     while True:
         if stop is not None and stop():
             return False
-        idle, scrolling = _idle_ms(page)
         now = time.monotonic()
-        since_input = (now - page.acted_at) * 1000.0 if page.acted_at else 1e9
-        quiet = min(idle, since_input)
         late = False
         if loads is not None:
             young, since_load = loads.busy(now)
             late = young or since_load < LOAD_GRACE_MS
-        if quiet >= QUIET_MS and not scrolling and not late:
-            return True
+        if not late:
+            if known:
+                return True
+            verdict = _settle_frames(page, max(0.0, deadline - now))
+            if verdict == "navigating":
+                return False
+            if verdict == "settled":
+                if loads is not None:
+                    page.target.drain_events()  # a request the input started, heard by now
+                    young, since_load = loads.busy(time.monotonic())
+                    if young or since_load < LOAD_GRACE_MS:
+                        continue
+                page.settled_for = page.acted_at
+                return True
+        now = time.monotonic()
         if now >= deadline:
             if mark:
                 page.settle_gave_up = page.acted_at
             return False
-        wait = (QUIET_MS - quiet) / 1000.0 if quiet < QUIET_MS else 0.02
-        time.sleep(min(0.05, max(0.005, wait), max(0.0, deadline - now)))
+        if late:
+            known = False  # what the request brings is waited for anew
+            time.sleep(min(0.01, max(0.0, deadline - now)))
 
 
-def _idle_ms(page) -> tuple[float, bool]:
-    """(milliseconds since the last change or scroll in any frame of the last capture (large when
-    none), whether a scroll is still under way in one of them)."""
+SLICE_S = 1.0  # longest in-page wait per call (stop() is polled between calls)
+
+
+def _settle_frames(page, left: float) -> str:
+    """'settled' when every captured frame settled within ``left`` seconds, 'navigating' when one
+    began navigating away, else 'busy'. The frames wait in their documents at the same time (one
+    round trip for all)."""
     entry = getattr(page, "snapshot_cache", None)
     indices = list(entry.facts) if entry is not None and entry.facts else [0]
-    idle, scrolling = 1e9, False
+    rest = max(0.0, min(SLICE_S, left))
+    since = (time.monotonic() - page.acted_at) * 1000.0 if page.acted_at else 1e9
+    expression = "__verdexBridge.settle(%s)" % json.dumps(
+        {"key": timer_watch.KEY, "maxMs": int(rest * 1000), "sinceMs": round(since, 1), "quietMs": QUIET_MS,
+         "stallMs": SCROLL_STALL_MS})
+    pending = []
     for index in indices:
         fr = page.frames.get(index)
         if fr is None or fr.detached:
             continue
         try:
-            q = page.frames.eval(fr, "__verdexBridge.quiet()", timeout=min(page.timeout, 5.0))["value"]
+            pending.append(fr.target.begin("Runtime.evaluate", expression=expression, contextId=page.frames.world(fr),
+                                           returnByValue=True, awaitPromise=True))
         except VerdexError:
             continue  # a frame going away: the capture will say so
+    answers = finish_all(pending, min(page.timeout, 5.0) + rest)
+    verdict = "settled"
+    for res in answers:
+        q = res.get("result", {}).get("value") if isinstance(res, dict) and "exceptionDetails" not in res else None
         if not isinstance(q, dict):
-            continue
-        if q.get("dirty"):
-            idle = min(idle, float(q.get("idle", 0.0)))
-        scroll = float(q.get("scroll", 1e9))
-        idle = min(idle, scroll)
-        if q.get("scrolling") and scroll < SCROLL_STALL_MS:
-            scrolling = True
-    return idle, scrolling
+            continue  # a frame going away (or a document the bridge is not in yet): the capture says so
+        if q.get("navigating"):
+            return "navigating"
+        if not q.get("settled"):
+            verdict = "busy"
+    return verdict
 
 
 class LoadWatch:
@@ -149,9 +178,13 @@ class LoadWatch:
                 continue
             seen.add(id(t))
             _hook(t)
+            timer_watch.install(t)  # an out-of-process frame's documents (the tab's has it already)
             t.load_watch = self
             try:
-                t.hold_network(wait=min(page.timeout, 2.0))  # shared with the answers a command hears
+                # shared with the answers a command hears; not waited for: the target handles its calls
+                # in order, so the domain is on before the input (in-page, the timer watcher counts the
+                # requests the input starts anyway)
+                t.hold_network()
                 self.targets.append(t)
             except (CDPError, CDPTimeout, ConnectionLost):
                 t.load_watch = None

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from .actions import focus
+from .browser import timer_watch
 from .browser.page import Page
 from .errors import CDPError, ErrorKind, JSError, NotActionable, NotApplied, UsageError
 from .focus import fields_call, label_of, where_focus
@@ -160,7 +161,7 @@ def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
     with focus(page, res, "filled"):
         nav_before = page.nav_count
         loader = res.frame.loader_id
-        out = fields_call(page, res.frame, f"setPicker({res.ref.n}, {_js(check['value'])})")
+        out = fields_call(page, res.frame, f"setPicker({res.ref.n}, {_js(check['value'])}, {_js(timer_watch.KEY)})")
     if out.get("status") != "ok":
         raise NotActionable(f"Element {res.label} was removed.", kind=ErrorKind.REMOVED)
     value, browser = out["value"], out.get("set")
@@ -217,7 +218,7 @@ def type_text(page: Page, res: Resolved, text: str) -> dict:
             f.keys(parse_key("End").events(), "Nothing was typed")
         for i, ch in enumerate(text):
             f.keys(char_events(ch), "Nothing was typed" if i == 0 else f"Stopped after {i} of {len(text)} characters")
-    value, browser, nav = _read_back(page, res, watch, nav_before, grace=0.08)
+    value, browser, nav = _read_back(page, res, watch, nav_before, grace=None)
     out = _base("type", res, info, value)
     out["notes"] = list(res.notes) + _value_notes(info, value, before + text, browser) + nav
     return out

@@ -31,15 +31,17 @@ def settle_page(page: Page) -> bool:
         return True  # a frame going away: the read-back says what it can
 
 
-def after_input(page: Page, nav_before: int, grace: float = 0.08) -> list[str]:
+def after_input(page: Page, nav_before: int, grace: float | None = None) -> list[str]:
     """Page.settle_after_action, where waiting for a navigation the page may start a moment after the
-    input ends as soon as the page has settled (never later than ``grace``)."""
+    input lasts until the page has settled (the work the input started is done; bounded like the
+    settle, or by ``grace``): a timer that navigates is waited for, a page that is done is not."""
     def until(limit: float, stop) -> None:
         try:
-            settle(page, limit, stop=stop, mark=False)
+            settle(page, limit, stop=stop)
         except _GONE:
             pass  # a frame going away: the navigation check says what happened
-    return page.settle_after_action(nav_before, grace, until=until)
+    limit = min(SETTLE_MAX, page.timeout) if grace is None else grace
+    return page.settle_after_action(nav_before, limit, until=until)
 
 
 def still_changing(page: Page) -> str:

@@ -17,19 +17,21 @@ def begin(ctx) -> None:
 
 
 def note_target(ctx, res, raw: str) -> None:
-    """Remember the stable target of the element a command is about to act on."""
+    """Remember the stable target of the element a command is about to act on. A target by meaning
+    that was typed is one already: it just found this element alone, so nothing is computed (no round
+    trip); a ref gets the best one the page offers now, before the action may rename the element."""
     loc = None
     try:
-        loc = stable_locator(ctx.page, res.frame, res.ref.n)
+        typed = parse_target(raw)
     except VerdexError:
-        pass
-    if loc is None:
+        typed = None
+    if typed is not None and typed.kind != "ref":
+        loc = {"locator": str(typed), "playwright": playwright_for(typed)}
+    else:
         try:
-            typed = parse_target(raw)
+            loc = stable_locator(ctx.page, res.frame, res.ref.n)
         except VerdexError:
-            typed = None
-        if typed is not None and typed.kind != "ref":  # no better one: what was typed found it
-            loc = {"locator": str(typed), "playwright": playwright_for(typed)}
+            pass
     ctx.located = dict(loc or {"locator": None, "playwright": None}, raw=raw, ref=res.text,
                        role=res.role, name=res.name)
 

@@ -204,6 +204,24 @@ class Target:
                 tab.method_results.pop(mid, None)
         return results
 
+    def begin(self, method: str, **params: Any) -> tuple:
+        """Send a call now; :func:`finish_all` waits for its answer (calls to several targets, or several
+        frames, in one round trip). Raises ConnectionLost / PageCrashed."""
+        tab = self._tab
+        if self.crashed:
+            raise PageCrashed(method=method)
+        if tab._stopped.is_set():
+            raise ConnectionLost(LOST)
+        mid = tab.conn.next_id()
+        box: queue.Queue = queue.Queue()
+        tab.method_results[mid] = box
+        try:
+            tab._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
+        except (websocket.WebSocketException, OSError) as exc:
+            tab.method_results.pop(mid, None)
+            raise ConnectionLost(LOST) from exc
+        return self, mid, method, box
+
     def _reply(self, method: str, box: queue.Queue, deadline: float) -> dict:
         while True:
             if self._tab._stopped.is_set() and box.empty():
@@ -310,3 +328,26 @@ class Target:
                 self.conn._on_detached(tab.session_id)
         except Exception:  # closing must never raise
             pass
+
+
+def finish_all(pending: list[tuple], timeout: float) -> list:
+    """The answers of calls made with :meth:`Target.begin`, in order, each a result dict or the
+    VerdexError it raised (one target's failure leaves the others' answers), waited for together."""
+    out: list = []
+    if not pending:
+        return out
+    deadline = time.monotonic() + timeout
+    conn = pending[0][0]._tab.conn
+    conn.call_started()
+    try:
+        for target, _mid, method, box in pending:
+            try:
+                out.append(target._reply(method, box, deadline))
+            except VerdexError as exc:
+                out.append(exc)
+    finally:
+        conn.call_ended()
+        for target, mid, _method, _box in pending:  # Ctrl-C included: no reply box is left behind
+            target._tab.method_results.pop(mid, None)
+    return out
+

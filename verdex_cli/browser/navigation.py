@@ -22,6 +22,7 @@ STATUS_JS = "(() => { const e = performance.getEntriesByType('navigation')[0]; r
 class Navigation:
     acted_at: float = 0.0  # monotonic time the last action's input was sent (set per instance)
     settle_gave_up: float = 0.0  # acted_at of the last input whose settle ran out (changes.settle)
+    settled_for: float = 0.0  # acted_at of the last input the page was seen settled after (changes.settle)
     # -- events (pychrome's thread) ---------------------------------------------------
     def _on_load(self, **_):
         self._load_event.set()
@@ -277,8 +278,9 @@ class Navigation:
         The protocol says whether one started (``Page.frameRequestedNavigation``, ``frameStartedLoading``
         and ``frameStartedNavigating``, queued before the reply of the call that caused them). A
         navigation the page starts a moment later (a timer, a form submitted from a task) is waited for
-        up to ``grace`` seconds: with ``until(limit, stop)`` (the page settling, changes.settle), only
-        until the page has settled; without it, the whole grace."""
+        up to ``grace`` seconds: with ``until(limit, stop)`` (the page settling, changes.settle: the
+        timers the input set have run, so one that navigates is seen), only until the page has settled;
+        without it, the whole grace."""
         self.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
         started = lambda: self._nav_count != nav_before  # noqa: E731
         with phase("navigation check"):

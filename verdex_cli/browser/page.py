@@ -10,7 +10,7 @@ from typing import Callable
 
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, UsageError
 from .cdp import Target
-from . import download_watch
+from . import download_watch, timer_watch
 from .dialogs import DialogAnswers
 from .frames import FrameRegistry, frame_url
 from .js_values import console_text, describe_exception, to_data
@@ -75,6 +75,7 @@ class Page(Navigation):
         t.call("DOM.enable")
         t.watch_crashes()  # 'page_crashed' instead of time-outs after a renderer crash
         download_watch.install(t)
+        timer_watch.install(t)  # what an action's input started (changes.settle)
         try:
             t.call("Page.setLifecycleEventsEnabled", enabled=False)
         except CDPError:

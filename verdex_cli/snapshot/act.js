@@ -51,7 +51,7 @@ const Act = (() => {
     return {
       status: 'live', role: cur.role, name: cur.name, hidden: cur.hidden, states: cur.states,
       idChange: Registry.identityChange(n),
-      tag: el.localName, attrs, box: { x: r.x, y: r.y, width: r.width, height: r.height },
+      tag: el.localName, attrs, box: { x: r.x, y: r.y, width: r.width, height: r.height }, at: performance.now(),
     };
   }
 
@@ -96,13 +96,16 @@ const Act = (() => {
     return out;
   }
 
+  const FRAME_MS = 1000 / 60;
+  const rectOf = (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
   const sameBox = (a, b) => a && b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
   // Prepare an element for an action: scroll, wait until visible, enabled, stable (the same box at two
   // measurements an animation frame apart: a page timer moving it runs between two frames, not always
   // between a measurement and the next frame) and, for a pointer, hit-testable; return its click point in this frame's viewport
   // and the viewport's size. `opts.last` carries the box of an earlier call, so a wait cut into slices
-  // still compares two measurements. A reason is only ever what was seen: "moving" needs two different
+  // still compares two measurements; `opts.seed` ({box, at}: describe's, when the ref was resolved)
+  // may be the first one, see below. A reason is only ever what was seen: "moving" needs two different
   // boxes; when no second measurement could be made, it says so.
   async function prepare(n, opts) {
     const st = Registry.status(n);
@@ -111,6 +114,7 @@ const Act = (() => {
     const deadline = performance.now() + (opts.timeoutMs || 5000);
     let reason = 'not ready';
     let lastBox = opts.last || null;
+    let seed = opts.seed && opts.seed.box && typeof opts.seed.at === 'number' ? opts.seed : null;
     let drawn = true;
     for (;;) {
       const cur = current(el);
@@ -119,18 +123,26 @@ const Act = (() => {
       else if (cur.states && cur.states.disabled) reason = 'it is disabled';
       else {
         el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+        if (seed && !sameBox(seed.box, rectOf(el))) seed = null;  // it moved, or the scroll moved it
         drawn = await nextFrame();
         const r = el.getBoundingClientRect();
         b = { x: r.x, y: r.y, width: r.width, height: r.height };
+        // the first measurement: an earlier call's, or the one taken when the ref was resolved when the
+        // box is still that one now and a whole frame's time ago (as long apart as two frames' measurements)
+        const prev = lastBox || (seed && drawn && performance.now() - seed.at >= FRAME_MS ? seed.box : null);
+        seed = null;
         if (b.width <= 0 || b.height <= 0) reason = 'it has zero size';
         else if (getComputedStyle(el).pointerEvents === 'none' && opts.pointer) reason = 'it does not receive pointer events (pointer-events: none)';
-        else if (sameBox(lastBox, b)) {
+        else if (sameBox(prev, b)) {
           const x = b.x + b.width / 2;
           const y = b.y + b.height / 2;
           const ok = { status: 'ok', x, y, box: b, w: innerWidth, h: innerHeight };
           if (!opts.pointer) return ok;
           const hit = deepHit(x, y);
-          if (hit && (composedContains(el, hit) || hitIsOwnLabel(el, hit))) return ok;
+          if (hit && (composedContains(el, hit) || hitIsOwnLabel(el, hit))) {
+            if (opts.arm) ok.armed = arm(n);  // the guard, armed in the same call (one round trip less)
+            return ok;
+          }
           reason = hit ? 'it is covered by ' + Aria.label(coverOf(hit, el)) : 'its centre is outside the viewport';
         } else if (lastBox) reason = 'it is moving';
         else reason = drawn ? 'its position was measured only once' : 'the page draws no frames, so whether it is still could not be checked';
@@ -214,6 +226,67 @@ const Act = (() => {
     return el.matches(':hover');
   }
 
+  // ---- settling after an action's input (changes.py). Settled: the work the input started is done --
+  // no timer or animation frame it caused is pending (the main world's watcher, browser/timer_watch.py,
+  // answers the event `opts.key`) -- and a whole hop (a task; and an animation frame while work or a
+  // scroll is pending or once the page changed: rendering-step observers, a ticker shows) went by with no DOM change, input, focus move or scroll, and no scroll is
+  // under way (unless stalled for opts.stallMs). A document without the watcher, or one that keeps
+  // changing (BUSY_BEATS changing tasks since the input: a burst; or as many in the last second that
+  // answered no input: a ticker), is
+  // settled after a quiet period instead (opts.quietMs with no change, and as long since the input). A navigation of this document
+  // ends the wait at once. Bounded by opts.maxMs.
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  // one task later (a message task: timers may wait behind the frame the input asked for)
+  const task = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = () => { ch.port1.close(); r(); }; ch.port2.postMessage(0); });
+  function asks(name) {
+    const e = new CustomEvent(name, { cancelable: true });
+    window.dispatchEvent(e);
+    return e.defaultPrevented;
+  }
+
+  const BUSY_BEATS = 3;  // DOM-changing tasks since the input that make a page one that keeps changing
+  async function settle(opts) {
+    const start = performance.now();
+    const until = start + (opts.maxMs || 250);
+    const inputAt = start - (opts.sinceMs || 0) - 20;  // a little early: the call took some time to come
+    const key = opts.key || '';
+    const hooked = !!key && asks(key + '?');
+    let nav = false;
+    const onNav = (e) => { if (!(e.destination && e.destination.sameDocument)) nav = true; };
+    if (window.navigation) window.navigation.addEventListener('navigate', onNav);
+    let drawn = document.visibilityState === 'visible';
+    const lastChange = () => {
+      const q = Observer.quiet();
+      return { at: performance.now() - Math.min(q.dirty ? q.idle : 1e9, q.scroll), scrolling: q.scrolling && q.scroll < opts.stallMs,
+        busy: Observer.beatsSince(inputAt) >= BUSY_BEATS || Observer.background(performance.now()) >= BUSY_BEATS };
+    };
+    const pending = () => hooked && asks(drawn ? key : key + 't');
+    try {
+      for (let hops = 1; ; hops++) {
+        const hopStart = performance.now();
+        let c = lastChange();
+        // with the watcher, nothing pending and no change since the input: done now (the handlers' own
+        // work is counted); else a hop: an animation frame when needed, then a task (in that order: after
+        // input, the browser runs the frame first anyway, so a task before it would cost a frame more)
+        const first = hops === 1 && hooked && !c.busy && !c.scrolling && c.at < inputAt && !pending();
+        if (first) return { settled: true, hops: 0, hooked };
+        if (drawn && (c.scrolling || pending() || c.at >= inputAt)) drawn = await nextFrame();
+        await task();
+        if (nav) return { navigating: true, hops };
+        c = lastChange();
+        const now = performance.now();
+        const still = hooked && !c.busy ? c.at < hopStart : now - c.at >= opts.quietMs && now - inputAt >= opts.quietMs;
+        const busy = pending();
+        if (still && !busy && !c.scrolling) return { settled: true, hops, hooked };
+        if (now >= until) return { settled: false, hops, hooked };
+        if ((!hooked || c.busy) && !still) await sleep(Math.max(1, Math.min(opts.quietMs - (now - c.at), until - now)));
+        else if (!drawn) await sleep(Math.min(4, Math.max(0, until - now)));
+      }
+    } finally {
+      if (window.navigation) window.navigation.removeEventListener('navigate', onNav);
+    }
+  }
+
   function focus(n) {
     const el = Registry.get(n);
     if (!el || !el.isConnected) return { status: 'removed' };
@@ -277,5 +350,5 @@ const Act = (() => {
     return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: innerWidth, h: innerHeight };
   }
 
-  return { current, describe, ownerHit, prepare, arm, disarm, navigating, hovered, focus, selectAll, fieldValue, options, brief, optionPoint };
+  return { current, describe, ownerHit, prepare, arm, disarm, navigating, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };
 })();

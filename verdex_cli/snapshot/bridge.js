@@ -314,6 +314,6 @@ const __verdexBridge = (() => {
   return { aria: Aria, init, snapshot, check, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, reset,
     successors, element: element_, issue, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Act.arm,
     disarm: Act.disarm, navigating: Act.navigating, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
-    optionPoint: Act.optionPoint, brief: Act.brief,
+    optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle,
     get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
 })();

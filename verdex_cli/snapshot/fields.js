@@ -171,13 +171,20 @@ const __verdexFields = (() => {
   const valueSetter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
 
   // What a picker does when the user chooses: the value changes, then input and change fire.
-  function setPicker(n, v) {
+  // `key`: the main world's timer watcher (browser/timer_watch.py) counts the timers the page's
+  // handlers set while these events run, as for trusted input
+  function setPicker(n, v, key) {
     const el = B.element(n);
     if (!el || !el.isConnected) return { status: 'removed' };
     valueSetter.call(el, v);
     const set = el.value;  // what the browser made of it, before the page's handlers
-    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-    el.dispatchEvent(new Event('change', { bubbles: true }));
+    if (key) window.dispatchEvent(new CustomEvent(key + '+'));
+    try {
+      el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    } finally {
+      if (key) window.dispatchEvent(new CustomEvent(key + '-'));
+    }
     return { status: 'ok', value: el.value, set };
   }
 

@@ -39,6 +39,31 @@ const Observer = (() => {
   let scrolledAt = 0;          // performance.now() of the last scroll or scrollend event (any scroller)
   let scrolling = false;       // a scroll event came and its scrollend has not yet
   const mark = () => { dirty = true; changedAt = performance.now(); };
+  // times of the last DOM-changing tasks (a page that keeps changing by itself is told from one that
+  // changed once in answer to an action: act.js settle)
+  const beats = [];
+  function beat(t) { if (beats.length && t - beats[beats.length - 1] < 2) return; beats.push(t); if (beats.length > 16) beats.shift(); }
+  function beatsSince(t) { let n = 0; for (let i = beats.length - 1; i >= 0 && beats[i] > t; i--) n++; return n; }
+  // ... and of trusted input: a change within ANSWER_MS after one is the page answering it; others,
+  // seen BUSY_BEATS times in the last second, make a page that keeps changing by itself (a ticker)
+  const ANSWER_MS = 50;
+  const inputs = [];
+  function inputSeen(e) {
+    if (!e.isTrusted) return;
+    const t = performance.now();
+    inputs.push(t);
+    while (inputs.length > 64 || (inputs.length && inputs[0] < t - 2000)) inputs.shift();
+  }
+  function background(now) {
+    let n = 0;
+    for (const t of beats) {
+      if (t <= now - 1000) continue;
+      let answer = false;
+      for (const i of inputs) if (t >= i && t - i < ANSWER_MS) { answer = true; break; }
+      if (!answer) n++;
+    }
+    return n;
+  }
   // Where it changed since the last capture: node -> kinds (TEXT, LIST, ATTR, EVENT), or overflow.
   const TEXT = 1, LIST = 2, ATTR = 4, EVENT = 8;
   const MAX_ROOTS = 300;
@@ -100,7 +125,7 @@ const Observer = (() => {
     let settled = true;
     for (let i = 0; i < records.length; i++) {
       const r = records[i];
-      if (settled && (r.type !== 'attributes' || r.attributeName !== 'style')) { changedAt = performance.now(); settled = false; }
+      if (settled && (r.type !== 'attributes' || r.attributeName !== 'style')) { changedAt = performance.now(); settled = false; beat(changedAt); }
       note(r);
     }
   }
@@ -162,6 +187,8 @@ const Observer = (() => {
     for (const type of ['input', 'change', 'toggle', 'reset', 'load', 'error', 'play', 'pause', 'volumechange',
       'durationchange', 'emptied'])
       document.addEventListener(type, input, opts);
+    for (const type of ['pointerdown', 'pointerup', 'pointerover', 'keydown', 'input'])
+      window.addEventListener(type, inputSeen, opts);
     for (const type of ['focusin', 'focusout'])
       document.addEventListener(type, () => { mark(); if (Sheets.any('focus')) everything(); }, opts);
     for (const type of ['animationstart', 'transitionrun']) {
@@ -242,5 +269,5 @@ const Observer = (() => {
       scrolling };
   }
 
-  return { start, clean, take, isDirty, quiet, watchShadow, mark, field, resetFields, TEXT, LIST, ATTR, EVENT };
+  return { start, clean, take, isDirty, quiet, beatsSince, background, watchShadow, mark, field, resetFields, TEXT, LIST, ATTR, EVENT };
 })();

@@ -1,0 +1,91 @@
+"""Settling after an action from evidence, not a fixed quiet period (real browser): the work the
+input started (timers, chains of them, animation frames, requests) is waited for however long it is
+(within the bound), the page's own timers are not, and the page's functions look untouched.
+Every check reads back what the page really did through its own script state."""
+
+from __future__ import annotations
+
+
+def ref_named(snap: dict, name: str) -> str:
+    return next(r for r, i in snap["refs"].items() if i["name"] == name)
+
+
+def values(changes: dict) -> list[tuple]:
+    return [(c["was"].get("value", ""), c.get("value", "")) for c in changes["changed"]]
+
+
+def test_a_change_a_timer_makes_300_ms_after_the_click_is_shown(driver, demo):
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<button id=go>Go</button><p id=out>idle</p>';
+      document.getElementById('go').onclick = () => {
+        setTimeout(() => { document.getElementById('out').textContent = 'late'; }, 300); }""")
+    out = driver.ok("click " + ref_named(driver.ok("snapshot").data, "Go"))
+    assert driver.js("document.getElementById('out').textContent") == "late"
+    assert values(out.data["changes"]) == [("idle", "late")]
+
+
+def test_a_chain_of_zero_timers_frames_and_a_request_is_followed_to_its_end(driver, demo):
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<button id=go>Go</button><p id=out>idle</p>';
+      window.steps = [];
+      document.getElementById('go').addEventListener('click', () => {
+        let n = 0;
+        const hop = () => { window.steps.push(n); if (++n < 5) setTimeout(hop, 0); else requestAnimationFrame(() =>
+          fetch(location.href).then((r) => r.text()).then(() => setTimeout(() => {
+            document.getElementById('out').textContent = 'done after ' + n; }, 40))); };
+        setTimeout(hop, 0); })""")
+    out = driver.ok("click " + ref_named(driver.ok("snapshot").data, "Go"))
+    assert driver.js("window.steps") == [0, 1, 2, 3, 4]
+    assert driver.js("document.getElementById('out').textContent") == "done after 5"
+    assert values(out.data["changes"]) == [("idle", "done after 5")]
+
+
+def test_a_change_made_from_a_shadow_tree_change_handler_timer_is_shown(driver, demo):
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""const host = document.createElement('div'); document.body.append(host);
+      const root = host.attachShadow({ mode: 'open' });
+      root.innerHTML = '<label><input type=checkbox id=c> Keep</label>';
+      document.body.insertAdjacentHTML('beforeend', '<p id=out>idle</p>');
+      root.getElementById('c').addEventListener('change', () => {  // 'change' does not leave the shadow tree
+        setTimeout(() => { document.getElementById('out').textContent = 'kept'; }, 150); })""")
+    out = driver.ok("click " + ref_named(driver.ok("snapshot").data, "Keep"))
+    assert driver.js("document.getElementById('out').textContent") == "kept"
+    assert ("idle", "kept") in values(out.data["changes"])
+
+
+def test_the_pages_own_timer_loop_does_not_hold_an_action_up(driver, demo):
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<button id=go>Go</button><p id=out>idle</p>';
+      window.ticks = 0; (function loop() { window.ticks++; setTimeout(loop, 30); })();
+      document.getElementById('go').onclick = () => { document.getElementById('out').textContent = 'went'; }""")
+    go = ref_named(driver.ok("snapshot").data, "Go")
+    driver.ctx.page.timeout = 0.5  # were the loop's timers waited for, settling would run out (a note)
+    before = driver.js("window.ticks")
+    out = driver.ok("click " + go)
+    assert not any("still changing" in n for n in out.notes), out.notes
+    assert values(out.data["changes"]) == [("idle", "went")]
+    assert driver.js("window.ticks") > before  # it really was running
+
+
+def test_the_pages_timer_functions_still_look_native(driver, demo):
+    driver.ok("open " + demo.url("blank.html"))
+    driver.ok("snapshot")
+    looks = driver.js("""[setTimeout, clearTimeout, setInterval, clearInterval, requestAnimationFrame, fetch,
+      Element.prototype.attachShadow, Element.prototype.scrollIntoView, window.scrollTo, XMLHttpRequest.prototype.send]
+      .map((f) => [f.name, Function.prototype.toString.call(f).includes('[native code]')])""")
+    assert looks == [["setTimeout", True], ["clearTimeout", True], ["setInterval", True], ["clearInterval", True],
+                     ["requestAnimationFrame", True], ["fetch", True], ["attachShadow", True],
+                     ["scrollIntoView", True], ["scrollTo", True], ["send", True]]
+    assert driver.js("Object.keys(window).filter((k) => /verdex/i.test(k))") == []
+
+
+def test_a_late_change_in_a_frame_is_shown(driver, demo):
+    """Every captured frame is asked at once; the frame's own watcher counts its handler's timer."""
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""new Promise((r) => { const f = document.createElement('iframe');
+      f.srcdoc = '<button id=go>Later</button><p id=out>idle</p><script>document.getElementById("go").onclick = () =>'
+        + ' setTimeout(() => { document.getElementById("out").textContent = "framed"; }, 250);<' + '/script>';
+      f.onload = () => r(true); document.body.append(f); })""")
+    out = driver.ok("click " + ref_named(driver.ok("snapshot").data, "Later"))
+    assert driver.js("document.querySelector('iframe').contentDocument.getElementById('out').textContent") == "framed"
+    assert values(out.data["changes"]) == [("idle", "framed")]

@@ -1,0 +1,196 @@
+"""Know when the work an action's input started is done, without a fixed quiet period.
+
+A page reacts to a click from its handlers at once, and often a moment later: a timer
+(``setTimeout(..., 30)`` that clears a field), an animation frame, a chain of them. Nothing in the
+protocol lists a document's pending timers, so a small watcher runs in each document's main world
+(installed before the page's own scripts, and in documents already open): it counts the timers, intervals
+(while they run, up to HORIZON_MS) and animation frames *caused by trusted input* -- set while a trusted event is dispatched, or from the
+callback of one so caused (a chain), or while verdex's own script-made input events run (a
+picker's value) -- until they have run or were cleared. Timers the page sets on
+its own (a poll, a clock) are not counted, nor any due more than HORIZON_MS after the input that
+started their chain, nor string timers; it also counts the
+requests the input started (fetch, XMLHttpRequest) until answered, and the scrolls it asked. The page's functions are wrapped in proxies, so they keep
+their names and their native source text.
+
+The isolated world (act.js ``settle``) asks it through a DOM event with a name secret to this
+process: the watcher cancels ``KEY + "?"`` (it is here) and ``KEY`` while work is pending. A page
+cannot see the name; one that forged or hid an answer could only make verdex wait (bounded) or
+not wait, as it always could with a longer timer. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from ..errors import CDPError, CDPTimeout, ConnectionLost
+
+KEY = "verdex-pending-" + secrets.token_hex(8)
+HORIZON_MS = 1000
+LOAD_GRACE_MS = 30  # as changes.LOAD_GRACE_MS
+
+SOURCE = r"""(() => {
+  const KEY = %(key)s, HORIZON = %(horizon)d;
+  const probe = new CustomEvent(KEY + '?', { cancelable: true });
+  window.dispatchEvent(probe);
+  if (probe.defaultPrevented) return;  // installed already
+  const evGet = (Object.getOwnPropertyDescriptor(window, 'event') || {}).get;
+  const now = () => performance.now();
+  const live = new Map();  // timer id -> due; 'f' + frame id -> 1
+  let origin = null;       // the input time of the chain whose callback is running
+  let inFrame = false;     // a counted animation-frame callback is running
+  let acting = 0;          // verdex's own script-made input events are running (a picker's value)
+  function cause() {
+    if (origin !== null) return origin;
+    return here(0) ? now() : null;
+  }
+  // Is trusted input being dispatched here (window.event; or, for an event in a shadow tree, where
+  // window.event stays empty, the last trusted event a capture listener saw, while its dispatch lasts),
+  // verdex's own input events, or the same in a same-origin frame below (a handler made in this
+  // document may run for an element of a child frame, and then calls this window's timers)?
+  const SYM = Symbol.for(KEY);
+  let current = null;
+  function here(depth) {
+    if (acting || (current && current.eventPhase !== 0)) return true;
+    let e;
+    try { e = evGet ? evGet.call(window) : undefined; } catch (x) { e = undefined; }
+    if (e && e.isTrusted) return true;
+    if (depth >= 2) return false;
+    for (let i = 0; i < window.length && i < 20; i++) {
+      try { const f = window[i][SYM]; if (typeof f === 'function' && f(depth + 1)) return true; } catch (x) { /* cross-origin */ }
+    }
+    return false;
+  }
+  Object.defineProperty(window, SYM, { value: here });
+  const TYPES = ['pointerdown', 'pointerup', 'pointerover', 'pointerout', 'mousedown', 'mouseup', 'mouseover', 'mouseout',
+    'mousemove', 'click', 'dblclick', 'auxclick', 'contextmenu', 'keydown', 'keyup', 'keypress', 'beforeinput', 'input',
+    'change', 'focus', 'blur', 'focusin', 'focusout', 'submit', 'wheel', 'select'];
+  const see = (e) => { if (e.isTrusted) current = e; };
+  const listen = (t) => { for (const type of TYPES) t.addEventListener(type, see, { capture: true, passive: true }); };
+  listen(window);
+  const wrap = (fn, make) => new Proxy(fn, { apply: make });
+  const st = window.setTimeout, ct = window.clearTimeout, raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
+  window.setTimeout = wrap(st, (target, self, args) => {
+    const org = cause(), cb = args[0];
+    const delay = Math.max(0, Number(args[1]) || 0);
+    if (org === null || typeof cb !== 'function' || now() + delay - org > HORIZON) return Reflect.apply(target, self, args);
+    let id;
+    const extra = args.slice(2);
+    const run = function () {
+      live.delete(id);
+      const prev = origin; origin = org;
+      try { return Reflect.apply(cb, this, extra); } finally { origin = prev; }
+    };
+    id = Reflect.apply(target, self, [run, args[1]]);
+    live.set(id, now() + delay);
+    return id;
+  });
+  window.clearTimeout = wrap(ct, (target, self, args) => { live.delete(args[0]); intervals.delete(args[0]); return Reflect.apply(target, self, args); });
+  // an interval the input started counts until it is cleared, for HORIZON_MS at most
+  const si = window.setInterval, ci = window.clearInterval;
+  const intervals = new Map();  // interval id -> end of counting
+  window.setInterval = wrap(si, (target, self, args) => {
+    const org = cause(), cb = args[0];
+    if (org === null || typeof cb !== 'function') return Reflect.apply(target, self, args);
+    const extra = args.slice(2);
+    const run = function () {
+      const prev = origin; origin = org;
+      try { return Reflect.apply(cb, this, extra); } finally { origin = prev; }
+    };
+    const id = Reflect.apply(target, self, [run, args[1]]);
+    intervals.set(id, org + HORIZON);
+    return id;
+  });
+  window.clearInterval = wrap(ci, (target, self, args) => { intervals.delete(args[0]); live.delete(args[0]); return Reflect.apply(target, self, args); });
+  function busy(timersOnly) {
+    const t = now();
+    for (const [id, end] of intervals) { if (end > t) return true; intervals.delete(id); }
+    for (const k of live.keys()) if (!timersOnly || typeof k === 'number') return true;
+    return false;
+  }
+  if (raf) {
+    window.requestAnimationFrame = wrap(raf, (target, self, args) => {
+      const cb = args[0];
+      // a frame asked from a frame callback is an animation loop: not waited for
+      if (inFrame || typeof cb !== 'function') return Reflect.apply(target, self, args);
+      const org = cause();
+      if (org === null) return Reflect.apply(target, self, args);
+      let id;
+      const run = function (t) {
+        live.delete('f' + id);
+        const prev = origin; origin = org; inFrame = true;
+        try { return Reflect.apply(cb, this, [t]); } finally { origin = prev; inFrame = false; }
+      };
+      id = Reflect.apply(target, self, [run]);
+      live.set('f' + id, 1);
+      return id;
+    });
+    window.cancelAnimationFrame = wrap(caf, (target, self, args) => { live.delete('f' + args[0]); return Reflect.apply(target, self, args); });
+  }
+  // a scroll asked by a handler (smooth or not) and the browser's own key and wheel scrolling begin in
+  // a later animation frame: two frames count as pending work
+  let holds = 0;
+  function hold() {
+    const id = 'h' + (++holds);
+    live.set(id, 1);
+    if (raf) raf.call(window, () => raf.call(window, () => live.delete(id)));
+  }
+  for (const type of ['keydown', 'wheel']) window.addEventListener(type, (e) => { if (e.isTrusted) hold(); }, { capture: true, passive: true });
+  for (const [proto, names] of [[Element.prototype, ['scroll', 'scrollTo', 'scrollBy', 'scrollIntoView']], [window, ['scroll', 'scrollTo', 'scrollBy']]]) {
+    for (const name of names) {
+      const fn = proto[name];
+      if (typeof fn === 'function') proto[name] = wrap(fn, (target, self, args) => { if (cause() !== null) hold(); return Reflect.apply(target, self, args); });
+    }
+  }
+  // a request the input started (fetch, XMLHttpRequest) counts until it is answered and LOAD_GRACE_MS
+  // more (its handlers read the body and change the page), for HORIZON_MS at most
+  function request(org) {
+    const id = 'n' + (++holds);
+    live.set(id, 1);
+    const end = () => { if (live.has(id)) st.call(window, () => live.delete(id), %(grace)d); };
+    st.call(window, () => live.delete(id), Math.max(0, org + HORIZON - now()));
+    return end;
+  }
+  if (typeof window.fetch === 'function') {
+    window.fetch = wrap(window.fetch, (target, self, args) => {
+      const org = cause();
+      const p = Reflect.apply(target, self, args);
+      if (org !== null && p && typeof p.then === 'function') { const end = request(org); p.then(end, end); }
+      return p;
+    });
+  }
+  if (window.XMLHttpRequest) {
+    const XP = XMLHttpRequest.prototype;
+    XP.send = wrap(XP.send, (target, self, args) => {
+      const org = cause();
+      if (org !== null) { const end = request(org); self.addEventListener('loadend', end); }
+      return Reflect.apply(target, self, args);
+    });
+  }
+  // shadow roots: events that do not leave them (change, select) are seen there
+  const attach = Element.prototype.attachShadow;
+  if (typeof attach === 'function') {
+    Element.prototype.attachShadow = wrap(attach, (target, self, args) => { const root = Reflect.apply(target, self, args); listen(root); return root; });
+  }
+  window.addEventListener(KEY + '+', () => { acting++; }, true);
+  window.addEventListener(KEY + '-', () => { acting = Math.max(0, acting - 1); }, true);
+  window.addEventListener(KEY + '?', (e) => e.preventDefault(), true);
+  window.addEventListener(KEY, (e) => { if (busy(false)) e.preventDefault(); }, true);
+  window.addEventListener(KEY + 't', (e) => { if (busy(true)) e.preventDefault(); }, true);  // no frames drawn
+})();"""
+
+
+def source() -> str:
+    import json
+    return SOURCE % {"key": json.dumps(KEY), "horizon": HORIZON_MS, "grace": LOAD_GRACE_MS}
+
+
+def install(target) -> None:
+    """Install the watcher in the target's documents, present and future (its same-process frames
+    included); once per target. A browser that refuses leaves settling to the quiet period."""
+    if getattr(target, "timer_watch", False):
+        return
+    target.timer_watch = True
+    try:
+        target.call("Page.addScriptToEvaluateOnNewDocument", source=source(), runImmediately=True)
+    except (CDPError, CDPTimeout, ConnectionLost):
+        pass
