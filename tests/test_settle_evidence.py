@@ -5,6 +5,8 @@ Every check reads back what the page really did through its own script state."""
 
 from __future__ import annotations
 
+import time
+
 
 def ref_named(snap: dict, name: str) -> str:
     return next(r for r, i in snap["refs"].items() if i["name"] == name)
@@ -89,3 +91,25 @@ def test_a_late_change_in_a_frame_is_shown(driver, demo):
     out = driver.ok("click " + ref_named(driver.ok("snapshot").data, "Later"))
     assert driver.js("document.querySelector('iframe').contentDocument.getElementById('out').textContent") == "framed"
     assert values(out.data["changes"]) == [("idle", "framed")]
+
+
+def test_an_uncaught_failed_request_the_click_started_still_reaches_the_pages_handler(driver, demo):
+    """Watching a request must not change what the page sees: a fetch the page never catches still
+    fires 'unhandledrejection', and one it awaits still gives its own answer."""
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<button id=go>Go</button><button id=ok>Ok</button><p id=out>idle</p>';
+      window.unhandled = [];
+      window.addEventListener('unhandledrejection', (e) => window.unhandled.push(String(e.reason && e.reason.name)));
+      document.getElementById('go').onclick = () => { fetch('http://127.0.0.1:9/nothing-listens-here'); };
+      document.getElementById('ok').onclick = async () => {
+        const r = await fetch(location.href);
+        document.getElementById('out').textContent = 'status ' + r.status + ' ' + (r instanceof Response); };""")
+    snap = driver.ok("snapshot").data
+    driver.ok("click " + ref_named(snap, "Go"))
+    deadline = time.monotonic() + 5
+    while not driver.js("window.unhandled.length") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert driver.js("window.unhandled") == ["TypeError"]
+    out = driver.ok("click " + ref_named(snap, "Ok"))
+    assert driver.js("document.getElementById('out').textContent") == "status 200 true"
+    assert values(out.data["changes"]) == [("idle", "status 200 true")]

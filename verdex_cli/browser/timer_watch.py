@@ -68,6 +68,7 @@ SOURCE = r"""(() => {
   const listen = (t) => { for (const type of TYPES) t.addEventListener(type, see, { capture: true, passive: true }); };
   listen(window);
   const wrap = (fn, make) => new Proxy(fn, { apply: make });
+  const NativePromise = Promise, settleAlso = Promise.prototype.finally;
   const st = window.setTimeout, ct = window.clearTimeout, raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
   window.setTimeout = wrap(st, (target, self, args) => {
     const org = cause(), cb = args[0];
@@ -154,7 +155,9 @@ SOURCE = r"""(() => {
     window.fetch = wrap(window.fetch, (target, self, args) => {
       const org = cause();
       const p = Reflect.apply(target, self, args);
-      if (org !== null && p && typeof p.then === 'function') { const end = request(org); p.then(end, end); }
+      // the page gets p's own outcome through a promise of its own (finally: p's rejection, if any,
+      // stays the page's to handle; an uncaught one still reaches 'unhandledrejection')
+      if (org !== null && p instanceof NativePromise) return Reflect.apply(settleAlso, p, [request(org)]);
       return p;
     });
   }
