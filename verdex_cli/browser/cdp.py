@@ -203,6 +203,27 @@ class Target:
                 tab.method_results.pop(mid, None)
         return results
 
+    def start(self, method: str, timeout: float | None = None, **params: Any) -> "Pending":
+        """Send a call now and wait for its answer later (``Pending.result()``): calls started on
+        several targets before any is waited for share one round trip. Raises at once what
+        :meth:`call` raises when the call cannot be sent; the reply's errors come from ``result()``."""
+        if self.crashed and method not in RECOVERY_METHODS:
+            raise PageCrashed(method=method)
+        tab = self._tab
+        if tab._stopped.is_set():
+            raise ConnectionLost(LOST)
+        mid = tab.conn.next_id()
+        box: queue.Queue = queue.Queue()
+        tab.method_results[mid] = box
+        try:
+            tab._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
+        except (pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
+            tab.method_results.pop(mid, None)
+            raise ConnectionLost(LOST) from exc
+        tab.conn.call_started()
+        limit = self.timeout if timeout is None else timeout
+        return Pending(self, mid, method, box, time.monotonic() + limit)
+
     def _reply(self, method: str, box: queue.Queue, deadline: float) -> dict:
         while True:
             if self._tab._stopped.is_set() and box.empty():
@@ -309,3 +330,24 @@ class Target:
                 self.conn._on_detached(tab.session_id)
         except Exception:  # closing must never raise
             pass
+
+
+class Pending:
+    """A call sent by :meth:`Target.start`, its answer not yet taken. ``result()`` waits for it (once);
+    ``drop()`` lets it go unanswered. Either ends its share of the transport's round-trip count."""
+
+    def __init__(self, target: Target, mid: int, method: str, box: queue.Queue, deadline: float):
+        self.target, self.mid, self.method, self._box, self._deadline = target, mid, method, box, deadline
+        self._open = True
+
+    def result(self) -> dict:
+        try:
+            return self.target._reply(self.method, self._box, self._deadline)
+        finally:
+            self.drop()
+
+    def drop(self) -> None:
+        if self._open:
+            self._open = False
+            self.target._tab.method_results.pop(self.mid, None)
+            self.target.conn.call_ended()

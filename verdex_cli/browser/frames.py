@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError
-from .cdp import Target
+from .cdp import Pending, Target
 from .js_values import describe_exception
 from .numbering import RefNumbers
 
@@ -63,6 +63,7 @@ class FrameRegistry:
         self.main_id = ""
         self.structure_events = 0  # frames detached (or swapped process) so far: the snapshot cache checks it
         self.init_script = ""  # set by the session: the bridge source
+        self.captured: list[int] = []  # frames the last whole-page capture stitched in (captured ahead next time)
 
     # -- registry --------------------------------------------------------------
     def ensure(self, frame_id: str, target: Target, parent: int | None, oopif: bool = False) -> Frame:
@@ -91,9 +92,9 @@ class FrameRegistry:
     def tree(self, target: Target | None = None) -> dict:
         return (target or self.page.target).call("Page.getFrameTree")["frameTree"]
 
-    def refresh(self) -> None:
-        """Re-read the main target's frame tree (urls, loader ids, detachment)."""
-        tree = self.tree()
+    def refresh(self, tree: dict | None = None) -> None:
+        """Re-read the main target's frame tree (urls, loader ids, detachment); ``tree``: one just read."""
+        tree = tree or self.tree()
         self.main_id = tree["frame"]["id"]
         self.ensure(self.main_id, self.page.target, None)
         self._absorb(tree, self.page.target)
@@ -235,19 +236,47 @@ class FrameRegistry:
             return res["result"]
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def start_eval(self, fr: Frame, expression: str) -> tuple[Pending, str] | None:
+        """Send an evaluation in the frame's isolated world without waiting (see :meth:`finish_eval`):
+        only when the world is already set up (None otherwise, or when the call cannot be sent).
+        Returns (the pending call, the document the world was made for)."""
+        if fr.world_id is None or fr.world_loader != fr.loader_id or fr.detached or not fr.target.alive:
+            return None
+        try:
+            return fr.target.start("Runtime.evaluate", expression=expression, contextId=fr.world_id,
+                                   returnByValue=True, awaitPromise=True), fr.loader_id
+        except (CDPError, CDPTimeout, ConnectionLost):
+            return None
+
+    def finish_eval(self, fr: Frame, started: tuple[Pending, str], expression: str) -> dict:
+        """The result of :meth:`start_eval`; a world gone meanwhile (the document changed) is set up
+        again and the expression evaluated there, as :meth:`eval` does."""
+        pending, loader = started
+        try:
+            res = pending.result()
+        except CDPError as exc:
+            if "context" not in str(exc).lower():
+                raise
+            fr.world_id = None
+            self._reload_loader(fr)
+            return self.eval(fr, expression)
+        if "exceptionDetails" in res:
+            raise JSError(describe_exception(res["exceptionDetails"]))
+        return res["result"]
+
     def _reload_loader(self, fr: Frame) -> None:
         cur = self.current_loader(fr)
         if cur:
             fr.loader_id, fr.url = cur
 
     # -- cross-origin (out-of-process) frames ----------------------------------
-    def oopif_target(self, frame_id: str) -> Target | None:
+    def oopif_target(self, frame_id: str, wait: float | None = None) -> Target | None:
         """The session of an out-of-process frame (its target id is its frame id), attached to this
-        page's connection by Chrome itself (auto-attach); waits briefly for one just created."""
+        page's connection by Chrome itself (auto-attach); waits briefly (``wait`` s) for one just created."""
         t = self._oopif_targets.get(frame_id)
         if t is not None and t.alive:
             return t
-        t = self.page.target.child(frame_id, wait=min(self.page.timeout, 2.0))
+        t = self.page.target.child(frame_id, wait=min(self.page.timeout, 2.0) if wait is None else wait)
         if t is None:
             return None
         if not t._enabled:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -53,7 +54,6 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     ``prior``: frame index -> facts of the last capture (all frames); a changed frame whose bridge
     still holds that capture's tree answers with patches to it (incremental.js), spliced in here.
     ``check``: capture every frame whole, leaving the bridges' change tracking as it was."""
-    page.frames.refresh()
     notes: list[str] = []
     seen: list[Frame] = []
     facts = {} if facts is None else facts
@@ -61,7 +61,15 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     if within is not None:
         start, expr, reuse, prior = within[0], f"__verdexBridge.snapshot({within[1]})", None, None
     ctx = _Ctx(page, seen, notes, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP)
-    root = _capture_frame(ctx, start or page.frames.main, depth=0, expr=expr)
+    try:
+        _begin(ctx, start, expr, whole_page=start is None and within is None and follow)
+        root = _capture_frame(ctx, start or page.frames.main, depth=0, expr=expr)
+    except BaseException:
+        ctx.end(wait=False)
+        raise
+    ctx.end()
+    if start is None and within is None and follow:
+        page.frames.captured = [f.index for f in seen]
     frames = []
     for f in seen:
         data = facts.get(f.index, {})
@@ -83,19 +91,85 @@ class _Ctx:
                  reuse: dict[int, dict], follow: bool, prior: dict[int, dict], whole: str):
         self.page, self.seen, self.notes, self.facts = page, seen, notes, facts
         self.reuse, self.follow, self.prior, self.whole = reuse, follow, prior, whole
+        self.tree: dict = {}  # the main target's frame tree, read with the first captures
+        self.pending: dict[int, tuple] = {}  # frame index -> (started evaluation, its expression)
+
+    def expr(self, fr: Frame, base: str | None = None) -> str:
+        """What to evaluate for ``fr``: a whole capture, or patches to the last one (``prior``)."""
+        expr = base or self.whole
+        old = self.prior.get(fr.index)
+        if old is not None and old.get("cap") and expr == SNAP:
+            expr = f"__verdexBridge.snapshot(0, {int(old['cap'])})"
+        return expr
+
+    def start(self, fr: Frame, base: str | None = None) -> None:
+        """Send ``fr``'s capture now (its answer is taken when the frame is stitched in), so the
+        captures of many frames share one round trip. Frames without a world yet are left out."""
+        if fr.index in self.pending or fr.index in self.reuse:
+            return
+        expr = self.expr(fr, base)
+        started = self.page.frames.start_eval(fr, expr)
+        if started is not None:
+            self.pending[fr.index] = (started, expr)
+
+    def take(self, fr: Frame, expr: str) -> dict:
+        started = self.pending.pop(fr.index, None)
+        if started is not None and started[1] == expr:
+            return self.page.frames.finish_eval(fr, started[0], expr)
+        if started is not None:
+            started[0][0].drop()
+        return self.page.frames.eval(fr, expr)
+
+    def end(self, wait: bool = True) -> None:
+        """Captures sent ahead for frames the page no longer shows: their answers are not used. The
+        refs their bridges let go of meanwhile are handed back, for the next capture to report."""
+        for index, (started, _expr) in self.pending.items():
+            fr = self.page.frames.get(index)
+            if not wait or fr is None:
+                started[0].drop()
+                continue
+            try:
+                data = json.loads(started[0].result()["result"]["value"])
+                self.page.frames.note_issued(fr, data["counter"])
+                if data.get("gone"):
+                    fr.target.send("Runtime.evaluate", contextId=fr.world_id,
+                                   expression=f"__verdexBridge.carry({json.dumps(data['gone'])})")
+            except (VerdexError, KeyError, TypeError, ValueError):
+                pass
+        self.pending.clear()
+
+
+def _begin(ctx: _Ctx, start: Frame | None, expr: str, whole_page: bool) -> None:
+    """One round trip to begin with: the main target's frame tree and, sent with it, the capture of
+    the first frame and (a whole-page capture) of every frame the last one stitched in."""
+    frames = ctx.page.frames
+    tree_call = ctx.page.target.start("Page.getFrameTree")
+    first = start or (frames.by_id.get(frames.main_id) if frames.main_id else None)
+    if first is not None:
+        ctx.start(first, expr)
+        if whole_page:
+            for index in frames.captured:
+                fr = frames.get(index)
+                if fr is not None and fr is not first:
+                    ctx.start(fr)
+    ctx.tree = tree_call.result()["frameTree"]
+    frames.refresh(ctx.tree)
+    for index, (started, _e) in list(ctx.pending.items()):  # a document changed meanwhile: not that one
+        fr = frames.get(index)
+        if fr is None or fr.detached or fr.loader_id != started[1]:
+            started[0].drop()
+            del ctx.pending[index]
 
 
 def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: str | None = None) -> dict:
     page = ctx.page
-    expr = expr or ctx.whole
     if fr.index in ctx.reuse:  # unchanged: its cached tree; its tombstones were recorded when captured
         old = ctx.reuse[fr.index]
         return _frame_tree(ctx, fr, depth, dict(old, gone=[], patched=False), old["root"])
     old = ctx.prior.get(fr.index)
-    if old is not None and old.get("cap") and expr == SNAP:
-        expr = f"__verdexBridge.snapshot(0, {int(old['cap'])})"
+    expr = ctx.expr(fr, expr)
     with phase(f"capture f{fr.index}"):
-        res = page.frames.eval(fr, expr)
+        res = ctx.take(fr, expr)
         data = json.loads(res["value"])
     if "patch" in data:  # the frame's bridge patched the tree of the last capture
         with phase(f"patch f{fr.index}"):
@@ -139,7 +213,7 @@ def splice(root: dict, patches: list[dict], title: str) -> dict:
 
 def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> dict:
     """A frame tree known without a whole capture (unchanged, or patched): its child frames are
-    stitched in again (each reused, patched or captured, whichever it needs)."""
+    stitched in again (each reused, patched or captured, whichever it needs; captures all sent first)."""
     ctx.seen.append(fr)
     ctx.facts[fr.index] = facts
     facts["root"] = root
@@ -148,6 +222,7 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
     owners: list = []
     if facts.get("owners", 1):
         _collect_owners(root, owners)
+    plan = []
     for node in owners:
         child = ctx.page.frames.get(node.get("fi", -1))
         node.pop("sub", None)
@@ -155,8 +230,10 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
             node["err"] = "frame content is not available (not loaded yet or blocked)"
             continue
         node.pop("err", None)
-        if not ctx.follow:
-            continue
+        if ctx.follow:
+            plan.append((node, child))
+            ctx.start(child)
+    for node, child in plan:
         try:
             node["sub"] = _capture_frame(ctx, child, depth + 1)
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
@@ -164,35 +241,64 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
     return root
 
 
+NOT_AVAILABLE = "frame content is not available (not loaded yet or blocked)"
+
+
 def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
     """Find and capture the frame behind each frame owner of ``fr``'s tree. An owner the bridge
     remembers (``fid``: the frame id found for that element before, same browsing context) costs no
-    lookup; the others are looked up through the DOM and remembered for next time."""
+    lookup, also when its frame was not there (failed, blocked); the others are looked up through
+    the DOM, all at once, and remembered for next time. The child frames' captures are all sent
+    before any answer is waited for."""
     page = ctx.page
-    lookup = _OwnerLookup(page, fr)
+    lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else None)
+    plan: list[tuple[dict, object, bool]] = []  # (owner node, frame / None / the lookup's error, remembered)
+    missing = []
     for node in owners:
-        known = page.frames.by_id.get(node.pop("fid", ""))
+        fid = node.pop("fid", "")
+        known = page.frames.by_id.get(fid) if fid else None
         if known is not None and (known.detached or (known.oopif and not known.target.alive)):
-            known = None
+            known = None  # (its frame went away or moved process): looked up again
+        elif known is None and fid:
+            try:  # an owner whose frame was not there when looked up: no DOM lookup, only the frame id
+                known = lookup.frame(fid, wait=0.0)
+            except (CDPError, CDPTimeout, ConnectionLost) as exc:
+                known = exc
+            plan.append((node, known, False))
+            continue
+        if known is None:
+            missing.append(node["fo"])
+        plan.append((node, known, known is not None))
+    found = lookup.find_many(missing)
+    todo = []
+    for node, child, remembered in plan:
+        if child is None and not remembered:
+            child = found.get(node["fo"])
+        if isinstance(child, Exception):
+            node["err"] = f"frame could not be captured: {_short(child)}"
+            continue
+        if child is None:
+            node["err"] = NOT_AVAILABLE
+            continue
+        node["fi"] = child.index
+        if not ctx.follow:
+            continue
+        if depth + 1 > MAX_FRAME_DEPTH:
+            node["err"] = "frame nesting is too deep to capture"
+            continue
+        todo.append((node, child, remembered))
+        ctx.start(child)
+    for node, child, remembered in todo:
         try:
-            child = known or lookup.find(node["fo"])
-            if child is None:
-                node["err"] = "frame content is not available (not loaded yet or blocked)"
-                continue
-            node["fi"] = child.index
-            if not ctx.follow:
-                continue
-            if depth + 1 > MAX_FRAME_DEPTH:
-                node["err"] = "frame nesting is too deep to capture"
-                continue
             try:
                 node["sub"] = _capture_frame(ctx, child, depth + 1)
             except (CDPError, JSError, ConnectionLost):
-                if known is None:
+                if not remembered:
                     raise
                 child = lookup.find(node["fo"])  # the remembered frame moved (another process): look again
                 if child is None:
-                    node["err"] = "frame content is not available (not loaded yet or blocked)"
+                    node.pop("fi", None)
+                    node["err"] = NOT_AVAILABLE
                     continue
                 node["fi"] = child.index
                 node["sub"] = _capture_frame(ctx, child, depth + 1)
@@ -202,30 +308,77 @@ def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
 
 
 class _OwnerLookup:
-    """Owner element -> frame through the DOM (frame tree, owner object, DOM.describeNode), made
-    only when needed; what it finds is told to the bridge (tagOwners) in one call at the end."""
+    """Owner element -> frame through the DOM (owner object, DOM.describeNode, the frame trees),
+    made only when needed and for all owners at once; the frame ids it finds (also those whose
+    frame is not there) are told to the bridge (tagOwners) at the end, without waiting."""
 
-    def __init__(self, page: Page, fr: Frame):
+    def __init__(self, page: Page, fr: Frame, local_tree: dict | None = None):
         self.page, self.fr = page, fr
-        self.local_tree: dict | None = None
+        self.local_tree = local_tree or None
         self.found: dict[int, str] = {}
+        self.looked = False
 
-    def find(self, slot: int) -> Frame | None:
+    def local(self) -> dict:
         if self.local_tree is None:
             self.local_tree = self.fr.target.call("Page.getFrameTree")["frameTree"]  # frames this target hosts
+        return self.local_tree
+
+    def frame(self, frame_id: str, wait: float | None = None) -> Frame | None:
+        return _frame_for(self.page, self.fr, frame_id, self.local(), wait)
+
+    def find(self, slot: int) -> Frame | None:
+        self.looked = True
         with phase(f"stitch f{self.fr.index}"):
-            child = _child_frame(self.page, self.fr, slot, self.local_tree)
-        if child is not None:
-            self.found[slot] = child.frame_id
-        return child
+            frame_id = _owner_frame_id(self.page, self.fr, slot)
+            if frame_id is None:
+                return None
+            self.found[slot] = frame_id
+            return self.frame(frame_id)
+
+    def find_many(self, slots: list[int]) -> dict[int, object]:
+        """slot -> its frame, None (no frame there), or the error that stopped the lookup: two
+        round trips for all (owner objects, then their nodes), one by one if a batch fails."""
+        if not slots:
+            return {}
+        self.looked = True
+        target = self.fr.target
+        try:
+            with phase(f"stitch f{self.fr.index}"):
+                world = self.page.frames.world(self.fr)
+                objs = target.call_many([("Runtime.evaluate", {"expression": f"__verdexBridge.owner({k})",
+                                                              "contextId": world, "objectGroup": "verdex-owners"})
+                                         for k in slots])
+                held = [(k, o["result"]["objectId"]) for k, o in zip(slots, objs) if "objectId" in o.get("result", {})]
+                nodes = target.call_many([("DOM.describeNode", {"objectId": oid}) for _, oid in held]) if held else []
+        except (CDPError, CDPTimeout, JSError, ConnectionLost, KeyError):
+            return {k: self._one(k) for k in slots}
+        out: dict[int, object] = {k: None for k in slots}
+        deadline = time.monotonic() + min(self.page.timeout, 2.0)  # one wait for frames still attaching
+        for (k, _), desc in zip(held, nodes):
+            frame_id = desc["node"].get("frameId")
+            if not frame_id:
+                continue
+            self.found[k] = frame_id
+            try:
+                out[k] = self.frame(frame_id, wait=max(0.0, deadline - time.monotonic()))
+            except (CDPError, CDPTimeout, ConnectionLost) as exc:
+                out[k] = exc
+        return out
+
+    def _one(self, slot: int) -> object:
+        try:
+            return self.find(slot)
+        except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
+            return exc
 
     def done(self) -> None:
-        if self.local_tree is None:
+        if not self.looked:
             return
         try:
-            self.fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
-            if self.found:
-                self.page.frames.eval(self.fr, f"__verdexBridge.tagOwners({json.dumps(self.found)})")
+            self.fr.target.send("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
+            if self.found and self.fr.world_id is not None:
+                self.fr.target.send("Runtime.evaluate", contextId=self.fr.world_id,
+                                    expression=f"__verdexBridge.tagOwners({json.dumps(self.found)})")
         except VerdexError:
             pass
 
@@ -250,20 +403,29 @@ def _collect_owners(node: dict, out: list) -> None:
 
 def _child_frame(page: Page, parent: Frame, slot: int, local_tree: dict,
                  owner: str = "__verdexBridge.owner") -> Frame | None:
+    frame_id = _owner_frame_id(page, parent, slot, owner)
+    return None if frame_id is None else _frame_for(page, parent, frame_id, local_tree)
+
+
+def _owner_frame_id(page: Page, parent: Frame, slot: int, owner: str = "__verdexBridge.owner") -> str | None:
+    """The frame id of owner ``slot`` (``owner(slot)`` in the parent's world), None when it has none."""
     ctx = page.frames.world(parent)
     obj = parent.target.call("Runtime.evaluate", expression=f"{owner}({slot})", contextId=ctx,
                              objectGroup="verdex-owners")["result"]
     if "objectId" not in obj:
         return None
     node = parent.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
-    frame_id = node.get("frameId")
-    if not frame_id:
-        return None
+    return node.get("frameId") or None
+
+
+def _frame_for(page: Page, parent: Frame, frame_id: str, local_tree: dict, wait: float | None = None) -> Frame | None:
+    """The frame ``frame_id`` inside ``parent``: in the parent's process (``local_tree``) or out of
+    process (its own session; ``wait``: how long to wait for it to attach). None when neither."""
     found = find_frame(local_tree, frame_id)
     if found is not None:
         child = page.frames.ensure(frame_id, parent.target, parent.index, oopif=False)
     else:
-        target = page.frames.oopif_target(frame_id)
+        target = page.frames.oopif_target(frame_id, wait)
         if target is None:
             return None
         child = page.frames.ensure(frame_id, target, parent.index, oopif=True)
