@@ -236,14 +236,14 @@ class FrameRegistry:
             return res["result"]
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def start_eval(self, fr: Frame, expression: str) -> tuple[Pending, str] | None:
+    def start_eval(self, fr: Frame, expression: str, timeout: float | None = None) -> tuple[Pending, str] | None:
         """Send an evaluation in the frame's isolated world without waiting (see :meth:`finish_eval`):
         only when the world is already set up (None otherwise, or when the call cannot be sent).
         Returns (the pending call, the document the world was made for)."""
         if fr.world_id is None or fr.world_loader != fr.loader_id or fr.detached or not fr.target.alive:
             return None
         try:
-            return fr.target.start("Runtime.evaluate", expression=expression, contextId=fr.world_id,
+            return fr.target.start("Runtime.evaluate", timeout=timeout, expression=expression, contextId=fr.world_id,
                                    returnByValue=True, awaitPromise=True), fr.loader_id
         except (CDPError, CDPTimeout, ConnectionLost):
             return None

@@ -1,0 +1,63 @@
+"""Far away is normal: a snapshot takes a bounded number of sequential round trips, however many frames
+the page has (the transport counts them: a wave is a stretch with at least one call outstanding).
+Counts, not times: real headless Chromium, the demo frame page and a page of 10 cross-origin iframes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verdex_cli.demo_server import serve
+
+SITE = Path(__file__).resolve().parents[1] / "benchmarks" / "pages" / "site"
+MAX_TRIPS = 4  # the whole command: the capture, and the command loop's bookkeeping after it
+
+
+@pytest.fixture
+def site():
+    server = serve(SITE)
+    yield server
+    server.stop()
+
+
+def waves(driver) -> int:
+    return driver.ctx.session._browser().conn.counters()[0]
+
+
+def trips(driver, line: str) -> tuple[int, dict]:
+    before = waves(driver)
+    data = driver.ok(line).data
+    return waves(driver) - before, data
+
+
+def test_fresh_snapshot_of_the_frame_page_is_bounded(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    first = driver.ok("snapshot --fresh").data  # the first one sets up each frame's world
+    assert len(first["frames"]) == 6  # the page and 5 frames, two of them cross-origin
+    count, data = trips(driver, "snapshot --fresh")
+    assert count <= MAX_TRIPS, f"{count} sequential round trips"
+    assert data["text"] == first["text"]
+    for name in ("Frame button", "Leaf button", "Cross-origin frame"):
+        assert name in data["text"]
+
+
+def test_a_change_in_the_nested_cross_origin_frame_is_bounded(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    data = driver.ok("snapshot").data
+    leaf = next(f for f in data["frames"] if "frame-leaf" in f["url"])
+    page = driver.ctx.page
+    page.frames.eval(page.frames.get(leaf["index"]), "document.body.append(Object.assign("
+                     "document.createElement('button'), {textContent: 'Added deep down'})); 1")
+    count, after = trips(driver, "snapshot")
+    assert count <= MAX_TRIPS, f"{count} sequential round trips"
+    assert after["cached"] is False and "Added deep down" in after["text"]
+
+
+def test_ten_cross_origin_frames_take_no_more_round_trips(driver, site):
+    driver.ok("open " + site.url("frames10.html"))
+    first = driver.ok("snapshot --fresh").data
+    assert sum(1 for f in first["frames"] if f["cross_origin"]) == 10
+    count, data = trips(driver, "snapshot --fresh")
+    assert count <= MAX_TRIPS, f"{count} sequential round trips"
+    assert data["text"] == first["text"]
