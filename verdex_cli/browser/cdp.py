@@ -222,7 +222,18 @@ class Target:
             raise ConnectionLost(LOST) from exc
         tab.conn.call_started()
         limit = self.timeout if timeout is None else timeout
-        return Pending(self, mid, method, box, time.monotonic() + limit)
+        return Pending(self, mid, method, box, limit)
+
+    def _timed_out(self, method: str, limit: float) -> VerdexError:
+        """The error for a call unanswered within ``limit`` s, as :meth:`call` raises it (a user's
+        command stops the page's runaway script)."""
+        if self.crashed:
+            return PageCrashed(method=method)
+        if _USER_COMMAND.get() and self.kind != "browser":
+            self.interrupt_script()
+            return CDPTimeout(f"The page did not answer within {limit:g} s ({method}). Any script it was running "
+                              "has been interrupted, so the session stays usable.", method=method)
+        return CDPTimeout(f"{method} timed out after {limit:g} s.", method=method)
 
     def _reply(self, method: str, box: queue.Queue, deadline: float) -> dict:
         while True:
@@ -336,13 +347,16 @@ class Pending:
     """A call sent by :meth:`Target.start`, its answer not yet taken. ``result()`` waits for it (once);
     ``drop()`` lets it go unanswered. Either ends its share of the transport's round-trip count."""
 
-    def __init__(self, target: Target, mid: int, method: str, box: queue.Queue, deadline: float):
-        self.target, self.mid, self.method, self._box, self._deadline = target, mid, method, box, deadline
+    def __init__(self, target: Target, mid: int, method: str, box: queue.Queue, limit: float):
+        self.target, self.mid, self.method, self._box, self.limit = target, mid, method, box, limit
+        self._deadline = time.monotonic() + limit
         self._open = True
 
     def result(self) -> dict:
         try:
             return self.target._reply(self.method, self._box, self._deadline)
+        except CDPTimeout:
+            raise self.target._timed_out(self.method, self.limit) from None
         finally:
             self.drop()
 

@@ -248,49 +248,50 @@ def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
     """Find and capture the frame behind each frame owner of ``fr``'s tree. An owner the bridge
     remembers (``fid``: the frame id found for that element before, same browsing context) costs no
     lookup, also when its frame was not there (failed, blocked); the others are looked up through
-    the DOM, all at once, and remembered for next time. The child frames' captures are all sent
-    before any answer is waited for."""
+    the DOM, all at once, and remembered for next time. The captures of the child frames already
+    known are all sent before any answer is waited for; frames new to the registry get their
+    indices in document order, depth first."""
     page = ctx.page
     lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else None)
-    plan: list[tuple[dict, object, bool]] = []  # (owner node, frame / None / the lookup's error, remembered)
+    plan: list[tuple[dict, object, bool]] = []  # (owner node, frame / frame id / None / error, remembered)
     missing = []
     for node in owners:
         fid = node.pop("fid", "")
         known = page.frames.by_id.get(fid) if fid else None
-        if known is not None and (known.detached or (known.oopif and not known.target.alive)):
-            known = None  # (its frame went away or moved process): looked up again
-        elif known is None and fid:
-            try:  # an owner whose frame was not there when looked up: no DOM lookup, only the frame id
-                known = lookup.frame(fid, wait=0.0)
-            except (CDPError, CDPTimeout, ConnectionLost) as exc:
-                known = exc
-            plan.append((node, known, False))
-            continue
-        if known is None:
+        if known is not None and not (known.detached or (known.oopif and not known.target.alive)):
+            plan.append((node, known, True))
+        elif known is None and fid:  # an owner whose frame was not there when looked up: no DOM lookup
+            plan.append((node, fid, False))
+        else:  # never looked up, or its frame went away or moved process
             missing.append(node["fo"])
-        plan.append((node, known, known is not None))
-    found = lookup.find_many(missing)
-    todo = []
-    for node, child, remembered in plan:
-        if child is None and not remembered:
-            child = found.get(node["fo"])
-        if isinstance(child, Exception):
-            node["err"] = f"frame could not be captured: {_short(child)}"
-            continue
-        if child is None:
-            node["err"] = NOT_AVAILABLE
-            continue
-        node["fi"] = child.index
-        if not ctx.follow:
-            continue
-        if depth + 1 > MAX_FRAME_DEPTH:
-            node["err"] = "frame nesting is too deep to capture"
-            continue
-        todo.append((node, child, remembered))
-        ctx.start(child)
-    for node, child, remembered in todo:
+            plan.append((node, None, False))
+    found = lookup.find_ids(missing)
+    plan = [(node, found.get(node["fo"]) if what is None else what, remembered) for node, what, remembered in plan]
+    follow = ctx.follow and depth + 1 <= MAX_FRAME_DEPTH
+    if follow:
+        for _node, what, _r in plan:
+            child = what if isinstance(what, Frame) else page.frames.by_id.get(what) if isinstance(what, str) else None
+            if child is not None and not child.detached:
+                ctx.start(child)
+    deadline = time.monotonic() + min(page.timeout, 2.0)  # one wait for frames still attaching
+    for node, what, remembered in plan:
         try:
             try:
+                if isinstance(what, Exception):
+                    raise what
+                child = what
+                if isinstance(what, str):  # a frame id: its frame (the owner's fid: no waiting)
+                    wait = 0.0 if node["fo"] not in missing else max(0.0, deadline - time.monotonic())
+                    child = lookup.frame(what, wait=wait)
+                if child is None:
+                    node["err"] = NOT_AVAILABLE
+                    continue
+                node["fi"] = child.index
+                if not ctx.follow:
+                    continue
+                if not follow:
+                    node["err"] = "frame nesting is too deep to capture"
+                    continue
                 node["sub"] = _capture_frame(ctx, child, depth + 1)
             except (CDPError, JSError, ConnectionLost):
                 if not remembered:
@@ -335,9 +336,9 @@ class _OwnerLookup:
             self.found[slot] = frame_id
             return self.frame(frame_id)
 
-    def find_many(self, slots: list[int]) -> dict[int, object]:
-        """slot -> its frame, None (no frame there), or the error that stopped the lookup: two
-        round trips for all (owner objects, then their nodes), one by one if a batch fails."""
+    def find_ids(self, slots: list[int]) -> dict[int, object]:
+        """slot -> the frame id of that owner, None (it has none), or the error that stopped the
+        lookup: two round trips for all (owner objects, then their nodes), one by one if a batch fails."""
         if not slots:
             return {}
         self.looked = True
@@ -353,21 +354,19 @@ class _OwnerLookup:
         except (CDPError, CDPTimeout, JSError, ConnectionLost, KeyError):
             return {k: self._one(k) for k in slots}
         out: dict[int, object] = {k: None for k in slots}
-        deadline = time.monotonic() + min(self.page.timeout, 2.0)  # one wait for frames still attaching
         for (k, _), desc in zip(held, nodes):
             frame_id = desc["node"].get("frameId")
-            if not frame_id:
-                continue
-            self.found[k] = frame_id
-            try:
-                out[k] = self.frame(frame_id, wait=max(0.0, deadline - time.monotonic()))
-            except (CDPError, CDPTimeout, ConnectionLost) as exc:
-                out[k] = exc
+            if frame_id:  # remembered also when its frame is not there: no lookup next time
+                out[k] = self.found[k] = frame_id
         return out
 
     def _one(self, slot: int) -> object:
         try:
-            return self.find(slot)
+            with phase(f"stitch f{self.fr.index}"):
+                frame_id = _owner_frame_id(self.page, self.fr, slot)
+            if frame_id:
+                self.found[slot] = frame_id
+            return frame_id
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
             return exc
 
