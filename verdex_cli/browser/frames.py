@@ -279,12 +279,19 @@ class FrameRegistry:
         t = self.page.target.child(frame_id, wait=min(self.page.timeout, 2.0) if wait is None else wait)
         if t is None:
             return None
-        if not t._enabled:
-            for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
-                try:
-                    t.call(method)
-                except (CDPError, CDPTimeout):
-                    pass
+        if not t._enabled:  # the three together: one round trip
+            started = []
+            try:
+                for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
+                    started.append(t.start(method))
+                for pending in started:
+                    try:
+                        pending.result()
+                    except (CDPError, CDPTimeout):
+                        pass
+            finally:
+                for pending in started:
+                    pending.drop()
             t._enabled = True
         self._oopif_targets[frame_id] = t
         return t
