@@ -8,7 +8,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from ..browser.frames import Frame
+from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
 from ..timing import phase
@@ -70,6 +70,8 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     except BaseException:
         ctx.end(wait=False)
         raise
+    finally:
+        page.frames.forget_prepared()
     ctx.end()
     if start is None and within is None and follow:
         page.frames.captured = [f.index for f in seen]
@@ -272,10 +274,7 @@ def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
     plan = [(node, found.get(node["fo"]) if what is None else what, remembered) for node, what, remembered in plan]
     follow = ctx.follow and depth + 1 <= MAX_FRAME_DEPTH
     if follow:
-        for _node, what, _r in plan:
-            child = what if isinstance(what, Frame) else page.frames.by_id.get(what) if isinstance(what, str) else None
-            if child is not None and not child.detached:
-                ctx.start(child)
+        _send_ahead(ctx, lookup, plan)
     deadline = time.monotonic() + min(page.timeout, 2.0)  # one wait for frames still attaching
     for node, what, remembered in plan:
         try:
@@ -309,6 +308,32 @@ def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
             node["err"] = f"frame could not be captured: {_short(exc)}"
     lookup.done()
+
+
+def _send_ahead(ctx: _Ctx, lookup: _OwnerLookup, plan: list) -> None:
+    """Before the child frames are stitched in one by one: the captures of those ready sent at once;
+    those new (or with a new document) made ready at once (sessions, isolated worlds: one round trip)."""
+    frames = ctx.page.frames
+    new = []
+    for _node, what, _r in plan:
+        child = what if isinstance(what, Frame) else frames.by_id.get(what) if isinstance(what, str) else None
+        if child is not None and not child.detached:
+            if not frames.ready(child) and child.index not in ctx.reuse:
+                new.append((child.frame_id, child.target, child.oopif))
+            continue
+        if not isinstance(what, str):
+            continue
+        if find_frame(lookup.local(), what) is not None:
+            new.append((what, lookup.fr.target, False))
+        else:
+            target = ctx.page.target.child(what)
+            if target is not None:
+                new.append((what, target, True))
+    lookup.trees = frames.prepare(new) if new else {}
+    for _node, what, _r in plan:
+        child = what if isinstance(what, Frame) else frames.by_id.get(what) if isinstance(what, str) else None
+        if child is not None and not child.detached:
+            ctx.start(child)
 
 
 def _flat_note(notes: list[str], fr: Frame, flat: int) -> None:

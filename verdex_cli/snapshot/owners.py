@@ -22,6 +22,7 @@ class OwnerLookup:
         self.local_tree = local_tree or None
         self.found: dict[int, str] = {}
         self.looked = False
+        self.trees: dict[str, dict] = {}  # frame id -> its frame dict, read ahead (FrameRegistry.prepare)
 
     def local(self) -> dict:
         if self.local_tree is None:
@@ -29,7 +30,7 @@ class OwnerLookup:
         return self.local_tree
 
     def frame(self, frame_id: str, wait: float | None = None) -> Frame | None:
-        return frame_for(self.page, self.fr, frame_id, self.local(), wait)
+        return frame_for(self.page, self.fr, frame_id, self.local(), wait, self.trees.get(frame_id))
 
     def find(self, slot: int) -> Frame | None:
         self.looked = True
@@ -103,9 +104,11 @@ def owner_frame_id(page: Page, parent: Frame, slot: int, owner: str = "__verdexB
     return node.get("frameId") or None
 
 
-def frame_for(page: Page, parent: Frame, frame_id: str, local_tree: dict, wait: float | None = None) -> Frame | None:
+def frame_for(page: Page, parent: Frame, frame_id: str, local_tree: dict, wait: float | None = None,
+              own: dict | None = None) -> Frame | None:
     """The frame ``frame_id`` inside ``parent``: in the parent's process (``local_tree``) or out of
-    process (its own session; ``wait``: how long to wait for it to attach). None when neither."""
+    process (its own session; ``wait``: how long to wait for it to attach; ``own``: its frame dict from
+    that session's tree, when read already). None when neither."""
     found = find_frame(local_tree, frame_id)
     if found is not None:
         child = page.frames.ensure(frame_id, parent.target, parent.index, oopif=False)
@@ -114,7 +117,7 @@ def frame_for(page: Page, parent: Frame, frame_id: str, local_tree: dict, wait: 
         if target is None:
             return None
         child = page.frames.ensure(frame_id, target, parent.index, oopif=True)
-        found = target.call("Page.getFrameTree")["frameTree"]["frame"]
+        found = own or target.call("Page.getFrameTree")["frameTree"]["frame"]
     child.url = frame_url(found)
     child.name = found.get("name", "")
     child.loader_id = found.get("loaderId", "")
