@@ -72,3 +72,23 @@ def test_first_snapshot_makes_new_frames_ready_together(driver, site):
     assert sum(1 for f in data["frames"] if f["cross_origin"]) == 10
     assert data["text"].count("[frame=f") == 10 and "could not be captured" not in data["text"]
     assert count <= 8 + 10 + 2, f"{count} sequential round trips"
+
+
+def test_calls_started_on_two_sessions_share_one_round_trip(driver, demo):
+    """Target.start: send now, wait later; calls on several sessions answered in one wave, each with
+    its own answer; a dropped call is not waited for."""
+    driver.ok("open " + demo.url("frames.html"))
+    page = driver.ctx.page
+    browser = driver.ctx.session._browser()
+    before = waves(driver)
+    a = page.target.start("Runtime.evaluate", expression="document.title", returnByValue=True)
+    b = browser.start("Browser.getVersion")
+    c = page.target.start("Runtime.evaluate", expression="40 + 2", returnByValue=True)
+    assert c.result()["result"]["value"] == 42
+    assert "product" in b.result()
+    title = a.result()["result"]["value"]
+    assert waves(driver) - before < 3  # the three together (one after the other: 3)
+    dropped = page.target.start("Runtime.evaluate", expression="1")
+    dropped.drop()
+    assert page.target.conn.outstanding == 0
+    assert title == driver.js("document.title") and title
