@@ -15,14 +15,21 @@ def spy_captures(driver, monkeypatch) -> list[int]:
     """Frame indices the next snapshots capture (real captures, only counted)."""
     calls: list[int] = []
     frames = driver.ctx.page.frames
-    real = frames.eval
+    real, real_start = frames.eval, frames.start_eval
 
     def counting(fr, expression, *a, **kw):
         if expression.startswith("__verdexBridge.snapshot("):
             calls.append(fr.index)
         return real(fr, expression, *a, **kw)
 
+    def counting_start(fr, expression, *a, **kw):  # a capture sent ahead (snapshot/capture.py)
+        started = real_start(fr, expression, *a, **kw)
+        if started is not None and expression.startswith("__verdexBridge.snapshot("):
+            calls.append(fr.index)
+        return started
+
     monkeypatch.setattr(frames, "eval", counting)
+    monkeypatch.setattr(frames, "start_eval", counting_start)
     return calls
 
 

@@ -7,14 +7,20 @@ from verdex_cli.browser.cdp import Target
 
 
 def spy(monkeypatch) -> list[str]:
+    """Every call a target makes, waited for at once (call) or later (start)."""
     calls: list[str] = []
-    real = Target.call
+    real, real_start = Target.call, Target.start
 
     def call(self, method, *a, **k):
         calls.append(method)
         return real(self, method, *a, **k)
 
+    def start(self, method, *a, **k):
+        calls.append(method)
+        return real_start(self, method, *a, **k)
+
     monkeypatch.setattr(Target, "call", call)
+    monkeypatch.setattr(Target, "start", start)
     return calls
 
 

@@ -142,11 +142,12 @@ def _settle_frames(page, left: float) -> str:
         if fr is None or fr.detached:
             continue
         try:
-            pending.append(fr.target.begin("Runtime.evaluate", expression=expression, contextId=page.frames.world(fr),
+            pending.append(fr.target.start("Runtime.evaluate", timeout=min(page.timeout, 5.0) + rest,
+                                           expression=expression, contextId=page.frames.world(fr),
                                            returnByValue=True, awaitPromise=True))
         except VerdexError:
             continue  # a frame going away: the capture will say so
-    answers = finish_all(pending, min(page.timeout, 5.0) + rest)
+    answers = finish_all(pending)
     verdict = "settled"
     for res in answers:
         q = res.get("result", {}).get("value") if isinstance(res, dict) and "exceptionDetails" not in res else None

@@ -204,12 +204,13 @@ class Target:
                 tab.method_results.pop(mid, None)
         return results
 
-    def begin(self, method: str, **params: Any) -> tuple:
-        """Send a call now; :func:`finish_all` waits for its answer (calls to several targets, or several
-        frames, in one round trip). Raises ConnectionLost / PageCrashed."""
-        tab = self._tab
-        if self.crashed:
+    def start(self, method: str, timeout: float | None = None, **params: Any) -> "Pending":
+        """Send a call now and wait for its answer later (``Pending.result()``): calls started on
+        several targets before any is waited for share one round trip. Raises at once what
+        :meth:`call` raises when the call cannot be sent; the reply's errors come from ``result()``."""
+        if self.crashed and method not in RECOVERY_METHODS:
             raise PageCrashed(method=method)
+        tab = self._tab
         if tab._stopped.is_set():
             raise ConnectionLost(LOST)
         mid = tab.conn.next_id()
@@ -217,10 +218,23 @@ class Target:
         tab.method_results[mid] = box
         try:
             tab._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
-        except (websocket.WebSocketException, OSError) as exc:
+        except (pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
             tab.method_results.pop(mid, None)
             raise ConnectionLost(LOST) from exc
-        return self, mid, method, box
+        tab.conn.call_started()
+        limit = self.timeout if timeout is None else timeout
+        return Pending(self, mid, method, box, limit)
+
+    def _timed_out(self, method: str, limit: float) -> VerdexError:
+        """The error for a call unanswered within ``limit`` s, as :meth:`call` raises it (a user's
+        command stops the page's runaway script)."""
+        if self.crashed:
+            return PageCrashed(method=method)
+        if _USER_COMMAND.get() and self.kind != "browser":
+            self.interrupt_script()
+            return CDPTimeout(f"The page did not answer within {limit:g} s ({method}). Any script it was running "
+                              "has been interrupted, so the session stays usable.", method=method)
+        return CDPTimeout(f"{method} timed out after {limit:g} s.", method=method)
 
     def _reply(self, method: str, box: queue.Queue, deadline: float) -> dict:
         while True:
@@ -330,24 +344,41 @@ class Target:
             pass
 
 
-def finish_all(pending: list[tuple], timeout: float) -> list:
-    """The answers of calls made with :meth:`Target.begin`, in order, each a result dict or the
-    VerdexError it raised (one target's failure leaves the others' answers), waited for together."""
+class Pending:
+    """A call sent by :meth:`Target.start`, its answer not yet taken. ``result()`` waits for it (once);
+    ``drop()`` lets it go unanswered. Either ends its share of the transport's round-trip count."""
+
+    def __init__(self, target: Target, mid: int, method: str, box: queue.Queue, limit: float):
+        self.target, self.mid, self.method, self._box, self.limit = target, mid, method, box, limit
+        self._deadline = time.monotonic() + limit
+        self._open = True
+
+    def result(self) -> dict:
+        try:
+            return self.target._reply(self.method, self._box, self._deadline)
+        except CDPTimeout:
+            raise self.target._timed_out(self.method, self.limit) from None
+        finally:
+            self.drop()
+
+    def drop(self) -> None:
+        if self._open:
+            self._open = False
+            self.target._tab.method_results.pop(self.mid, None)
+            self.target.conn.call_ended()
+
+
+def finish_all(pending: list[Pending]) -> list:
+    """The answers of calls made with :meth:`Target.start`, in order, each a result dict or the
+    VerdexError it raised (one target's failure leaves the others' answers)."""
     out: list = []
-    if not pending:
-        return out
-    deadline = time.monotonic() + timeout
-    conn = pending[0][0]._tab.conn
-    conn.call_started()
     try:
-        for target, _mid, method, box in pending:
+        for p in pending:
             try:
-                out.append(target._reply(method, box, deadline))
+                out.append(p.result())
             except VerdexError as exc:
                 out.append(exc)
     finally:
-        conn.call_ended()
-        for target, mid, _method, _box in pending:  # Ctrl-C included: no reply box is left behind
-            target._tab.method_results.pop(mid, None)
+        for p in pending:  # Ctrl-C included: no reply box is left behind
+            p.drop()
     return out
-

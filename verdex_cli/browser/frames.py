@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError
-from .cdp import Target
+from .cdp import Pending, Target
 from .js_values import describe_exception
 from .numbering import RefNumbers
 
@@ -60,9 +60,13 @@ class FrameRegistry:
         self.by_index: dict[int, Frame] = {}
         self.numbers = RefNumbers()  # frame indices and ref numbers handed out in this tab (numbering.py)
         self._oopif_targets: dict[str, Target] = {}
+        # frame id -> (an isolated world created ahead, on which session): see prepare(); kept only
+        # for the capture that made them (forget_prepared)
+        self._made: dict[str, tuple[int, Target]] = {}
         self.main_id = ""
         self.structure_events = 0  # frames detached (or swapped process) so far: the snapshot cache checks it
         self.init_script = ""  # set by the session: the bridge source
+        self.captured: list[int] = []  # frames the last whole-page capture stitched in (captured ahead next time)
 
     # -- registry --------------------------------------------------------------
     def ensure(self, frame_id: str, target: Target, parent: int | None, oopif: bool = False) -> Frame:
@@ -91,9 +95,9 @@ class FrameRegistry:
     def tree(self, target: Target | None = None) -> dict:
         return (target or self.page.target).call("Page.getFrameTree")["frameTree"]
 
-    def refresh(self) -> None:
-        """Re-read the main target's frame tree (urls, loader ids, detachment)."""
-        tree = self.tree()
+    def refresh(self, tree: dict | None = None) -> None:
+        """Re-read the main target's frame tree (urls, loader ids, detachment); ``tree``: one just read."""
+        tree = tree or self.tree()
         self.main_id = tree["frame"]["id"]
         self.ensure(self.main_id, self.page.target, None)
         self._absorb(tree, self.page.target)
@@ -201,29 +205,98 @@ class FrameRegistry:
 
     # -- isolated worlds -----------------------------------------------------------
     def world(self, fr: Frame) -> int:
-        if fr.world_id is not None and fr.world_loader == fr.loader_id:
-            return fr.world_id
+        return self._world(fr)[0]
+
+    def ready(self, fr: Frame) -> bool:
+        """Its isolated world is set up for its current document."""
+        return fr.world_id is not None and fr.world_loader == fr.loader_id
+
+    def _world(self, fr: Frame, then: dict | None = None) -> tuple[int, Pending | None]:
+        """(the frame's world, ``then`` -- Runtime.evaluate parameters -- sent right after the bridge's
+        set-up in a new world, or None when the world was ready)."""
+        if self.ready(fr):
+            return fr.world_id, None
         if fr.index == 0 and self.numbers.came_back(0, fr.loader_id):
             self._restored()  # in case the browser did not say so (see on_frame_navigated)
-        res = fr.target.call("Page.createIsolatedWorld", frameId=fr.frame_id, worldName=WORLD_NAME,
-                             grantUniveralAccess=False)
-        ctx = res["executionContextId"]
+        made = self._made.pop(fr.frame_id, (None, None))  # created ahead (prepare), on this session
+        made = made[0] if made[1] is fr.target else None
+        ctx = made if made is not None else fr.target.call(
+            "Page.createIsolatedWorld", frameId=fr.frame_id, worldName=WORLD_NAME, grantUniveralAccess=False)["executionContextId"]
         main = fr.loader_id if fr.index == 0 else self.main.loader_id
         start, new_doc = self.numbers.start(fr.index, fr.loader_id, main, fr.url, again=fr.renumber)
         init = f"\n__verdexBridge.init({start}, {'true' if new_doc else 'false'});"
-        out = fr.target.call("Runtime.evaluate", expression=self.init_script + init, contextId=ctx, returnByValue=True)
+        setup = fr.target.start("Runtime.evaluate", expression=self.init_script + init, contextId=ctx, returnByValue=True)
+        pending = None
+        try:  # the set-up and the first evaluation in one round trip (a target answers in order)
+            if then is not None:
+                pending = fr.target.start("Runtime.evaluate", contextId=ctx, **then)
+            out = setup.result()
+        except CDPError:
+            if pending is not None:
+                pending.drop()
+            if made is None:
+                raise
+            return self._world(fr, then)  # the world made ahead is gone (the document changed): anew
+        except BaseException:
+            if pending is not None:
+                pending.drop()
+            raise
         if "exceptionDetails" in out:
+            if pending is not None:
+                pending.drop()
             raise JSError("The snapshot bridge failed to load: " + out["exceptionDetails"].get("text", ""))
         fr.world_id, fr.world_loader, fr.renumber = ctx, fr.loader_id, False
-        return ctx
+        return ctx, pending
+
+    def prepare(self, items: list[tuple[str, Target, bool]]) -> dict[str, dict]:
+        """Frames about to be captured for the first time (frame id, its session, out of process),
+        made ready all at once, in one round trip: an out-of-process frame's session gets its
+        domains and tells its frame; each frame gets its isolated world (taken by world()).
+        Returns frame id -> the frame's dict from its own session's tree (out-of-process frames)."""
+        calls = []
+        for frame_id, target, oopif in items:
+            methods = []
+            if oopif:
+                if not target._enabled:
+                    methods += [("Page.enable", {}), ("Runtime.enable", {}), ("DOM.enable", {})]
+                    target._enabled = True
+                    self._oopif_targets[frame_id] = target
+                methods.append(("Page.getFrameTree", {}))
+            methods.append(("Page.createIsolatedWorld", {"frameId": frame_id, "worldName": WORLD_NAME,
+                                                         "grantUniveralAccess": False}))
+            for method, params in methods:
+                try:
+                    calls.append((frame_id, method, target.start(method, **params)))
+                except (CDPError, CDPTimeout, ConnectionLost):
+                    break
+        trees: dict[str, dict] = {}
+        try:
+            for frame_id, method, pending in calls:
+                try:
+                    res = pending.result()
+                except (CDPError, CDPTimeout, ConnectionLost):
+                    continue
+                if method == "Page.getFrameTree":
+                    trees[frame_id] = res["frameTree"]["frame"]
+                elif method == "Page.createIsolatedWorld":
+                    self._made[frame_id] = (res["executionContextId"], pending.target)
+        finally:
+            for _f, _m, pending in calls:
+                pending.drop()
+        return trees
+
+    def forget_prepared(self) -> None:
+        self._made.clear()
 
     def eval(self, fr: Frame, expression: str, timeout: float | None = None, by_value: bool = True) -> dict:
         """Evaluate in the frame's isolated world; returns the raw CDP result."""
         for attempt in (0, 1):
-            ctx = self.world(fr)
+            ctx, pending = self._world(fr, then={"timeout": timeout, "expression": expression,
+                                                 "returnByValue": by_value, "awaitPromise": True})
             try:
-                res = fr.target.call("Runtime.evaluate", timeout=timeout, expression=expression,
-                                     contextId=ctx, returnByValue=by_value, awaitPromise=True)
+                res = pending.result() if pending is not None else fr.target.call(
+                    "Runtime.evaluate", timeout=timeout, expression=expression, contextId=ctx,
+                    returnByValue=by_value, awaitPromise=True)
             except CDPError as exc:
                 if attempt == 0 and "context" in str(exc).lower():
                     fr.world_id = None
@@ -235,27 +308,62 @@ class FrameRegistry:
             return res["result"]
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def start_eval(self, fr: Frame, expression: str, timeout: float | None = None) -> tuple[Pending, str] | None:
+        """Send an evaluation in the frame's isolated world without waiting (see :meth:`finish_eval`):
+        only when the world is already set up (None otherwise, or when the call cannot be sent).
+        Returns (the pending call, the document the world was made for)."""
+        if fr.world_id is None or fr.world_loader != fr.loader_id or fr.detached or not fr.target.alive:
+            return None
+        try:
+            return fr.target.start("Runtime.evaluate", timeout=timeout, expression=expression, contextId=fr.world_id,
+                                   returnByValue=True, awaitPromise=True), fr.loader_id
+        except (CDPError, CDPTimeout, ConnectionLost):
+            return None
+
+    def finish_eval(self, fr: Frame, started: tuple[Pending, str], expression: str) -> dict:
+        """The result of :meth:`start_eval`; a world gone meanwhile (the document changed) is set up
+        again and the expression evaluated there, as :meth:`eval` does."""
+        pending, loader = started
+        try:
+            res = pending.result()
+        except CDPError as exc:
+            if "context" not in str(exc).lower():
+                raise
+            fr.world_id = None
+            self._reload_loader(fr)
+            return self.eval(fr, expression)
+        if "exceptionDetails" in res:
+            raise JSError(describe_exception(res["exceptionDetails"]))
+        return res["result"]
+
     def _reload_loader(self, fr: Frame) -> None:
         cur = self.current_loader(fr)
         if cur:
             fr.loader_id, fr.url = cur
 
     # -- cross-origin (out-of-process) frames ----------------------------------
-    def oopif_target(self, frame_id: str) -> Target | None:
+    def oopif_target(self, frame_id: str, wait: float | None = None) -> Target | None:
         """The session of an out-of-process frame (its target id is its frame id), attached to this
-        page's connection by Chrome itself (auto-attach); waits briefly for one just created."""
+        page's connection by Chrome itself (auto-attach); waits briefly (``wait`` s) for one just created."""
         t = self._oopif_targets.get(frame_id)
         if t is not None and t.alive:
             return t
-        t = self.page.target.child(frame_id, wait=min(self.page.timeout, 2.0))
+        t = self.page.target.child(frame_id, wait=min(self.page.timeout, 2.0) if wait is None else wait)
         if t is None:
             return None
-        if not t._enabled:
-            for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
-                try:
-                    t.call(method)
-                except (CDPError, CDPTimeout):
-                    pass
+        if not t._enabled:  # the three together: one round trip
+            started = []
+            try:
+                for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
+                    started.append(t.start(method))
+                for pending in started:
+                    try:
+                        pending.result()
+                    except (CDPError, CDPTimeout):
+                        pass
+            finally:
+                for pending in started:
+                    pending.drop()
             t._enabled = True
         self._oopif_targets[frame_id] = t
         return t

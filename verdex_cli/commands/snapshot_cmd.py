@@ -70,7 +70,7 @@ def frame_scope(ctx, flags):
 
 @command("snapshot", options=OPTIONS, group="snapshot",
          help="Show the page as an accessibility tree with refs (--all-refs: no compact mode; "
-              "--fresh: capture even when the page is unchanged, reconnecting frames first; --frame fN: one frame; "
+              "--fresh: capture even when the page is unchanged; --frame fN: one frame; "
               "--no-frames: frame boundaries only; --max-chars N: cut the text at N characters; --within TARGET: "
               "one element's subtree; --interactive: only refs and the landmarks and headings above them; "
               "--depth N: N levels).", effect="read")
@@ -81,8 +81,6 @@ def snapshot_cmd(ctx, args, flags):
     depth = _depth(flags)
     page = ctx.page
     fresh = "--fresh" in flags
-    if fresh:
-        page.frames.forget_connections()
     state = ctx.page_state()
     if "--within" in flags:
         data, root, compact = _within(page, state.store, flags.values["--within"])

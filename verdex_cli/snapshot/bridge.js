@@ -287,6 +287,9 @@ const __verdexBridge = (() => {
   }
 
   function owner(k) { return owners[k]; }
+  // Refs let go of by a capture whose answer was not used (its frame was no longer shown): the next
+  // capture reports them.
+  function carry(gone) { carried = carried.concat(gone); return true; }
   function tagOwners(ids) {  // {slot: frame id} for owners of the last snapshot
     for (const k in ids) { const el = owners[k]; if (el) ownerFrames.set(el, { id: ids[k], win: el.contentWindow }); }
     return true;
@@ -311,7 +314,7 @@ const __verdexBridge = (() => {
 
   function element_(n) { return Registry.get(n) || null; }
 
-  return { aria: Aria, init, snapshot, check, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, reset,
+  return { aria: Aria, init, snapshot, check, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, carry, reset,
     successors, element: element_, issue, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Act.arm,
     disarm: Act.disarm, navigating: Act.navigating, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
     optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle,

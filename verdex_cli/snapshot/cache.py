@@ -63,7 +63,7 @@ def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] |
     page.target.drain_events(0.05)  # frame events already received are counted
     if entry.frame_events != page.frames.structure_events or page.frames.main.loader_id != entry.main_loader:
         return None, None
-    clean: dict[int, dict] = {}
+    frames = []
     for index, facts in entry.facts.items():
         fr = page.frames.get(index)
         if fr is None or fr.detached:
@@ -72,15 +72,31 @@ def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] |
             facts["followed"] = facts.get("owners", 1) == 0 or _owners_followed(facts["root"])
         if not facts["followed"]:
             return None, None
-        try:
-            dirty = page.frames.eval(fr, "__verdexBridge.dirty()", timeout=min(page.timeout, 5.0))["value"]
-        except VerdexError:
-            return None, None
-        if not dirty:
-            clean[index] = facts
+        frames.append((index, fr, facts))
+    # every frame asked at once: one round trip however many frames there are
+    asked = [(index, fr, facts, page.frames.start_eval(fr, DIRTY, timeout=min(page.timeout, 5.0))) for index, fr, facts in frames]
+    clean: dict[int, dict] = {}
+    try:
+        for index, fr, facts, started in asked:
+            try:
+                if started is None:
+                    dirty = page.frames.eval(fr, DIRTY, timeout=min(page.timeout, 5.0))["value"]
+                else:
+                    dirty = page.frames.finish_eval(fr, started, DIRTY)["value"]
+            except VerdexError:
+                return None, None
+            if not dirty:
+                clean[index] = facts
+    finally:
+        for _index, _fr, _facts, started in asked:
+            if started is not None:
+                started[0].drop()  # (the ones not waited for, after an early answer)
     if len(clean) == len(entry.facts):
         return entry.snap, None
     return None, clean
+
+
+DIRTY = "__verdexBridge.dirty()"
 
 
 def _owners_followed(root: dict) -> bool:

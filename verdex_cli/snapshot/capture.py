@@ -1,16 +1,20 @@
-"""Capture a page: one bridge round trip per frame, frames stitched into one tree."""
+"""Capture a page: every frame's capture sent before any answer is waited for (the frames of the last
+capture go out with the frame tree, in one round trip), the frames stitched into one tree."""
 
 from __future__ import annotations
 
 import json
+import time
 from functools import lru_cache
 from pathlib import Path
 
-from ..browser.frames import Frame, find_frame, frame_url
+from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
 from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
 from ..timing import phase
 from .model import FrameInfo
+from .owners import OwnerLookup as _OwnerLookup
+from .owners import child_frame as _child_frame  # noqa: F401 (targets.py finds frames the same way)
 
 HERE = Path(__file__).resolve().parent
 MAX_FRAME_DEPTH = 12
@@ -53,7 +57,6 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     ``prior``: frame index -> facts of the last capture (all frames); a changed frame whose bridge
     still holds that capture's tree answers with patches to it (incremental.js), spliced in here.
     ``check``: capture every frame whole, leaving the bridges' change tracking as it was."""
-    page.frames.refresh()
     notes: list[str] = []
     seen: list[Frame] = []
     facts = {} if facts is None else facts
@@ -61,7 +64,17 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     if within is not None:
         start, expr, reuse, prior = within[0], f"__verdexBridge.snapshot({within[1]})", None, None
     ctx = _Ctx(page, seen, notes, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP)
-    root = _capture_frame(ctx, start or page.frames.main, depth=0, expr=expr)
+    try:
+        _begin(ctx, start, expr, whole_page=start is None and within is None and follow)
+        root = _capture_frame(ctx, start or page.frames.main, depth=0, expr=expr)
+    except BaseException:
+        ctx.end(wait=False)
+        raise
+    finally:
+        page.frames.forget_prepared()
+    ctx.end()
+    if start is None and within is None and follow:
+        page.frames.captured = [f.index for f in seen]
     frames = []
     for f in seen:
         data = facts.get(f.index, {})
@@ -83,19 +96,85 @@ class _Ctx:
                  reuse: dict[int, dict], follow: bool, prior: dict[int, dict], whole: str):
         self.page, self.seen, self.notes, self.facts = page, seen, notes, facts
         self.reuse, self.follow, self.prior, self.whole = reuse, follow, prior, whole
+        self.tree: dict = {}  # the main target's frame tree, read with the first captures
+        self.pending: dict[int, tuple] = {}  # frame index -> (started evaluation, its expression)
+
+    def expr(self, fr: Frame, base: str | None = None) -> str:
+        """What to evaluate for ``fr``: a whole capture, or patches to the last one (``prior``)."""
+        expr = base or self.whole
+        old = self.prior.get(fr.index)
+        if old is not None and old.get("cap") and expr == SNAP:
+            expr = f"__verdexBridge.snapshot(0, {int(old['cap'])})"
+        return expr
+
+    def start(self, fr: Frame, base: str | None = None) -> None:
+        """Send ``fr``'s capture now (its answer is taken when the frame is stitched in), so the
+        captures of many frames share one round trip. Frames without a world yet are left out."""
+        if fr.index in self.pending or fr.index in self.reuse:
+            return
+        expr = self.expr(fr, base)
+        started = self.page.frames.start_eval(fr, expr)
+        if started is not None:
+            self.pending[fr.index] = (started, expr)
+
+    def take(self, fr: Frame, expr: str) -> dict:
+        started = self.pending.pop(fr.index, None)
+        if started is not None and started[1] == expr:
+            return self.page.frames.finish_eval(fr, started[0], expr)
+        if started is not None:
+            started[0][0].drop()
+        return self.page.frames.eval(fr, expr)
+
+    def end(self, wait: bool = True) -> None:
+        """Captures sent ahead for frames the page no longer shows: their answers are not used. The
+        refs their bridges let go of meanwhile are handed back, for the next capture to report."""
+        for index, (started, _expr) in self.pending.items():
+            fr = self.page.frames.get(index)
+            if not wait or fr is None:
+                started[0].drop()
+                continue
+            try:
+                data = json.loads(started[0].result()["result"]["value"])
+                self.page.frames.note_issued(fr, data["counter"])
+                if data.get("gone"):
+                    fr.target.send("Runtime.evaluate", contextId=fr.world_id,
+                                   expression=f"__verdexBridge.carry({json.dumps(data['gone'])})")
+            except (VerdexError, KeyError, TypeError, ValueError):
+                pass
+        self.pending.clear()
+
+
+def _begin(ctx: _Ctx, start: Frame | None, expr: str, whole_page: bool) -> None:
+    """One round trip to begin with: the main target's frame tree and, sent with it, the capture of
+    the first frame and (a whole-page capture) of every frame the last one stitched in."""
+    frames = ctx.page.frames
+    tree_call = ctx.page.target.start("Page.getFrameTree")
+    first = start or (frames.by_id.get(frames.main_id) if frames.main_id else None)
+    if first is not None:
+        ctx.start(first, expr)
+        if whole_page:
+            for index in frames.captured:
+                fr = frames.get(index)
+                if fr is not None and fr is not first:
+                    ctx.start(fr)
+    ctx.tree = tree_call.result()["frameTree"]
+    frames.refresh(ctx.tree)
+    for index, (started, _e) in list(ctx.pending.items()):  # a document changed meanwhile: not that one
+        fr = frames.get(index)
+        if fr is None or fr.detached or fr.loader_id != started[1]:
+            started[0].drop()
+            del ctx.pending[index]
 
 
 def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: str | None = None) -> dict:
     page = ctx.page
-    expr = expr or ctx.whole
     if fr.index in ctx.reuse:  # unchanged: its cached tree; its tombstones were recorded when captured
         old = ctx.reuse[fr.index]
         return _frame_tree(ctx, fr, depth, dict(old, gone=[], patched=False), old["root"])
     old = ctx.prior.get(fr.index)
-    if old is not None and old.get("cap") and expr == SNAP:
-        expr = f"__verdexBridge.snapshot(0, {int(old['cap'])})"
+    expr = ctx.expr(fr, expr)
     with phase(f"capture f{fr.index}"):
-        res = page.frames.eval(fr, expr)
+        res = ctx.take(fr, expr)
         data = json.loads(res["value"])
     if "patch" in data:  # the frame's bridge patched the tree of the last capture
         with phase(f"patch f{fr.index}"):
@@ -139,7 +218,7 @@ def splice(root: dict, patches: list[dict], title: str) -> dict:
 
 def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> dict:
     """A frame tree known without a whole capture (unchanged, or patched): its child frames are
-    stitched in again (each reused, patched or captured, whichever it needs)."""
+    stitched in again (each reused, patched or captured, whichever it needs; captures all sent first)."""
     ctx.seen.append(fr)
     ctx.facts[fr.index] = facts
     facts["root"] = root
@@ -148,6 +227,7 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
     owners: list = []
     if facts.get("owners", 1):
         _collect_owners(root, owners)
+    plan = []
     for node in owners:
         child = ctx.page.frames.get(node.get("fi", -1))
         node.pop("sub", None)
@@ -155,8 +235,10 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
             node["err"] = "frame content is not available (not loaded yet or blocked)"
             continue
         node.pop("err", None)
-        if not ctx.follow:
-            continue
+        if ctx.follow:
+            plan.append((node, child))
+            ctx.start(child)
+    for node, child in plan:
         try:
             node["sub"] = _capture_frame(ctx, child, depth + 1)
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
@@ -164,35 +246,62 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
     return root
 
 
+NOT_AVAILABLE = "frame content is not available (not loaded yet or blocked)"
+
+
 def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
     """Find and capture the frame behind each frame owner of ``fr``'s tree. An owner the bridge
     remembers (``fid``: the frame id found for that element before, same browsing context) costs no
-    lookup; the others are looked up through the DOM and remembered for next time."""
+    lookup, also when its frame was not there (failed, blocked); the others are looked up through
+    the DOM, all at once, and remembered for next time. The captures of the child frames already
+    known are all sent before any answer is waited for; frames new to the registry get their
+    indices in document order, depth first."""
     page = ctx.page
-    lookup = _OwnerLookup(page, fr)
+    lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else None)
+    plan: list[tuple[dict, object, bool]] = []  # (owner node, frame / frame id / None / error, remembered)
+    missing = []
     for node in owners:
-        known = page.frames.by_id.get(node.pop("fid", ""))
-        if known is not None and (known.detached or (known.oopif and not known.target.alive)):
-            known = None
+        fid = node.pop("fid", "")
+        known = page.frames.by_id.get(fid) if fid else None
+        if known is not None and not (known.detached or (known.oopif and not known.target.alive)):
+            plan.append((node, known, True))
+        elif known is None and fid:  # an owner whose frame was not there when looked up: no DOM lookup
+            plan.append((node, fid, False))
+        else:  # never looked up, or its frame went away or moved process
+            missing.append(node["fo"])
+            plan.append((node, None, False))
+    found = lookup.find_ids(missing)
+    plan = [(node, found.get(node["fo"]) if what is None else what, remembered) for node, what, remembered in plan]
+    follow = ctx.follow and depth + 1 <= MAX_FRAME_DEPTH
+    if follow:
+        _send_ahead(ctx, lookup, plan)
+    deadline = time.monotonic() + min(page.timeout, 2.0)  # one wait for frames still attaching
+    for node, what, remembered in plan:
         try:
-            child = known or lookup.find(node["fo"])
-            if child is None:
-                node["err"] = "frame content is not available (not loaded yet or blocked)"
-                continue
-            node["fi"] = child.index
-            if not ctx.follow:
-                continue
-            if depth + 1 > MAX_FRAME_DEPTH:
-                node["err"] = "frame nesting is too deep to capture"
-                continue
             try:
+                if isinstance(what, Exception):
+                    raise what
+                child = what
+                if isinstance(what, str):  # a frame id: its frame (the owner's fid: no waiting)
+                    wait = 0.0 if node["fo"] not in missing else max(0.0, deadline - time.monotonic())
+                    child = lookup.frame(what, wait=wait)
+                if child is None:
+                    node["err"] = NOT_AVAILABLE
+                    continue
+                node["fi"] = child.index
+                if not ctx.follow:
+                    continue
+                if not follow:
+                    node["err"] = "frame nesting is too deep to capture"
+                    continue
                 node["sub"] = _capture_frame(ctx, child, depth + 1)
             except (CDPError, JSError, ConnectionLost):
-                if known is None:
+                if not remembered:
                     raise
                 child = lookup.find(node["fo"])  # the remembered frame moved (another process): look again
                 if child is None:
-                    node["err"] = "frame content is not available (not loaded yet or blocked)"
+                    node.pop("fi", None)
+                    node["err"] = NOT_AVAILABLE
                     continue
                 node["fi"] = child.index
                 node["sub"] = _capture_frame(ctx, child, depth + 1)
@@ -201,33 +310,30 @@ def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
     lookup.done()
 
 
-class _OwnerLookup:
-    """Owner element -> frame through the DOM (frame tree, owner object, DOM.describeNode), made
-    only when needed; what it finds is told to the bridge (tagOwners) in one call at the end."""
-
-    def __init__(self, page: Page, fr: Frame):
-        self.page, self.fr = page, fr
-        self.local_tree: dict | None = None
-        self.found: dict[int, str] = {}
-
-    def find(self, slot: int) -> Frame | None:
-        if self.local_tree is None:
-            self.local_tree = self.fr.target.call("Page.getFrameTree")["frameTree"]  # frames this target hosts
-        with phase(f"stitch f{self.fr.index}"):
-            child = _child_frame(self.page, self.fr, slot, self.local_tree)
-        if child is not None:
-            self.found[slot] = child.frame_id
-        return child
-
-    def done(self) -> None:
-        if self.local_tree is None:
-            return
-        try:
-            self.fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
-            if self.found:
-                self.page.frames.eval(self.fr, f"__verdexBridge.tagOwners({json.dumps(self.found)})")
-        except VerdexError:
-            pass
+def _send_ahead(ctx: _Ctx, lookup: _OwnerLookup, plan: list) -> None:
+    """Before the child frames are stitched in one by one: the captures of those ready sent at once;
+    those new (or with a new document) made ready at once (sessions, isolated worlds: one round trip)."""
+    frames = ctx.page.frames
+    new = []
+    for _node, what, _r in plan:
+        child = what if isinstance(what, Frame) else frames.by_id.get(what) if isinstance(what, str) else None
+        if child is not None and not child.detached:
+            if not frames.ready(child) and child.index not in ctx.reuse:
+                new.append((child.frame_id, child.target, child.oopif))
+            continue
+        if not isinstance(what, str):
+            continue
+        if find_frame(lookup.local(), what) is not None:
+            new.append((what, lookup.fr.target, False))
+        else:
+            target = ctx.page.target.child(what)
+            if target is not None:
+                new.append((what, target, True))
+    lookup.trees = frames.prepare(new) if new else {}
+    for _node, what, _r in plan:
+        child = what if isinstance(what, Frame) else frames.by_id.get(what) if isinstance(what, str) else None
+        if child is not None and not child.detached:
+            ctx.start(child)
 
 
 def _flat_note(notes: list[str], fr: Frame, flat: int) -> None:
@@ -246,32 +352,6 @@ def _collect_owners(node: dict, out: list) -> None:
         if kids:
             stack.extend(k for k in reversed(kids) if not isinstance(k, str))
     out.sort(key=lambda n: n["fo"])
-
-
-def _child_frame(page: Page, parent: Frame, slot: int, local_tree: dict,
-                 owner: str = "__verdexBridge.owner") -> Frame | None:
-    ctx = page.frames.world(parent)
-    obj = parent.target.call("Runtime.evaluate", expression=f"{owner}({slot})", contextId=ctx,
-                             objectGroup="verdex-owners")["result"]
-    if "objectId" not in obj:
-        return None
-    node = parent.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
-    frame_id = node.get("frameId")
-    if not frame_id:
-        return None
-    found = find_frame(local_tree, frame_id)
-    if found is not None:
-        child = page.frames.ensure(frame_id, parent.target, parent.index, oopif=False)
-    else:
-        target = page.frames.oopif_target(frame_id)
-        if target is None:
-            return None
-        child = page.frames.ensure(frame_id, target, parent.index, oopif=True)
-        found = target.call("Page.getFrameTree")["frameTree"]["frame"]
-    child.url = frame_url(found)
-    child.name = found.get("name", "")
-    child.loader_id = found.get("loaderId", "")
-    return child
 
 
 def _short(exc: Exception) -> str:

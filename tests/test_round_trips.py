@@ -1,0 +1,94 @@
+"""Far away is normal: a snapshot takes a bounded number of sequential round trips, however many frames
+the page has (the transport counts them: a wave is a stretch with at least one call outstanding).
+Counts, not times: real headless Chromium, the demo frame page and a page of 10 cross-origin iframes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verdex_cli.demo_server import serve
+
+SITE = Path(__file__).resolve().parents[1] / "benchmarks" / "pages" / "site"
+MAX_TRIPS = 4  # the whole command: the capture, and the command loop's bookkeeping after it
+
+
+@pytest.fixture
+def site():
+    server = serve(SITE)
+    yield server
+    server.stop()
+
+
+def waves(driver) -> int:
+    return driver.ctx.session._browser().conn.counters()[0]
+
+
+def trips(driver, line: str) -> tuple[int, dict]:
+    before = waves(driver)
+    data = driver.ok(line).data
+    return waves(driver) - before, data
+
+
+def test_fresh_snapshot_of_the_frame_page_is_bounded(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    first = driver.ok("snapshot --fresh").data  # the first one sets up each frame's world
+    assert len(first["frames"]) == 6  # the page and 5 frames, two of them cross-origin
+    count, data = trips(driver, "snapshot --fresh")
+    assert count <= MAX_TRIPS, f"{count} sequential round trips"
+    assert data["text"] == first["text"]
+    for name in ("Frame button", "Leaf button", "Cross-origin frame"):
+        assert name in data["text"]
+
+
+def test_a_change_in_the_nested_cross_origin_frame_is_bounded(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    data = driver.ok("snapshot").data
+    leaf = next(f for f in data["frames"] if "frame-leaf" in f["url"])
+    page = driver.ctx.page
+    page.frames.eval(page.frames.get(leaf["index"]), "document.body.append(Object.assign("
+                     "document.createElement('button'), {textContent: 'Added deep down'})); 1")
+    count, after = trips(driver, "snapshot")
+    assert count <= MAX_TRIPS, f"{count} sequential round trips"
+    assert after["cached"] is False and "Added deep down" in after["text"]
+
+
+def test_ten_cross_origin_frames_take_no_more_round_trips(driver, site):
+    driver.ok("open " + site.url("frames10.html"))
+    first = driver.ok("snapshot --fresh").data
+    assert sum(1 for f in first["frames"] if f["cross_origin"]) == 10
+    count, data = trips(driver, "snapshot --fresh")
+    assert count <= MAX_TRIPS, f"{count} sequential round trips"
+    assert data["text"] == first["text"]
+
+
+def test_first_snapshot_makes_new_frames_ready_together(driver, site):
+    """The first capture of a page sets each frame up (its session, isolated world, bridge): sessions and
+    worlds of all child frames at once, then one round trip per new frame (its bridge set-up and capture
+    together; frames are numbered depth first, so one after the other). It took 58 before."""
+    driver.ok("open " + site.url("frames10.html"))
+    count, data = trips(driver, "snapshot")
+    assert sum(1 for f in data["frames"] if f["cross_origin"]) == 10
+    assert data["text"].count("[frame=f") == 10 and "could not be captured" not in data["text"]
+    assert count <= 8 + 10 + 2, f"{count} sequential round trips"
+
+
+def test_calls_started_on_two_sessions_share_one_round_trip(driver, demo):
+    """Target.start: send now, wait later; calls on several sessions answered in one wave, each with
+    its own answer; a dropped call is not waited for."""
+    driver.ok("open " + demo.url("frames.html"))
+    page = driver.ctx.page
+    browser = driver.ctx.session._browser()
+    before = waves(driver)
+    a = page.target.start("Runtime.evaluate", expression="document.title", returnByValue=True)
+    b = browser.start("Browser.getVersion")
+    c = page.target.start("Runtime.evaluate", expression="40 + 2", returnByValue=True)
+    assert c.result()["result"]["value"] == 42
+    assert "product" in b.result()
+    title = a.result()["result"]["value"]
+    assert waves(driver) - before < 3  # the three together (one after the other: 3)
+    dropped = page.target.start("Runtime.evaluate", expression="1")
+    dropped.drop()
+    assert page.target.conn.outstanding == 0
+    assert title == driver.js("document.title") and title
