@@ -29,12 +29,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from verdex_cli import changes  # noqa: E402
+from verdex_cli.act import changes  # noqa: E402
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.commands.context import Workspace  # noqa: E402
 from verdex_cli.demo_server import serve  # noqa: E402
-from verdex_cli.runner import execute  # noqa: E402
+from verdex_cli.commands.runner import execute  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
 
 PW_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run",

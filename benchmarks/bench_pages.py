@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.demo_server import serve  # noqa: E402
-from verdex_cli.page_state import PageState  # noqa: E402
+from verdex_cli.refs.page_state import PageState  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
 
 SITE = Path(__file__).resolve().parent / "pages" / "site"

@@ -39,7 +39,7 @@ if not any(Path(p).resolve() != HERE.parent and (Path(p) / "verdex_cli").is_dir(
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-from verdex_cli.page_state import PageState  # noqa: E402
+from verdex_cli.refs.page_state import PageState  # noqa: E402
 
 EXPECT_RE = re.compile(r"""data-expect\s*=\s*(?:'([^']*)'|"([^"]*)")""")
 LINE_RE = re.compile(r'^\s*- ([a-z][a-z-]*)(?: ("(?:[^"\\]|\\.)*"))?')

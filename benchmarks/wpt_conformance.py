@@ -59,7 +59,7 @@ import conformance as conf  # noqa: E402  (also puts the checkout on sys.path)
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-from verdex_cli.page_state import PageState  # noqa: E402
+from verdex_cli.refs.page_state import PageState  # noqa: E402
 
 GROUPS = ("accname/name", "html-aam", "wai-aria/role")
 STUB_UTILS = "window.AriaUtils = new Proxy({}, { get: () => () => {} });\n"

@@ -16,7 +16,7 @@ from verdex_cli.browser import launch
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
 from verdex_cli.demo_server import serve
-from verdex_cli.runner import execute
+from verdex_cli.commands.runner import execute
 from verdex_cli.snapshot.capture import bridge_source
 
 

@@ -254,8 +254,8 @@ def test_a_refusal_on_a_background_tab_is_about_the_element(quick, origins):
 def test_stability_on_a_page_that_draws_no_frames_is_judged_on_two_real_measurements(driver, origins):
     # the core's wait, asked directly on a tab left behind (no animation frames run there): a still
     # element is found still (two measurements, across the wait's slices), never "moving"
-    from verdex_cli import actions
-    from verdex_cli.targets import resolve_target
+    from verdex_cli.act import actions
+    from verdex_cli.act.targets import resolve_target
 
     text = _background_page(driver, origins, 'link "Open a tab"')
     page = driver.ctx.page

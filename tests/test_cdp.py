@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from verdex_cli.browser.cdp import Target
-from verdex_cli.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
+from verdex_cli.base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,7 +80,7 @@ def test_protocol_errors_print_nothing(chrome_http):
     script = textwrap.dedent(f"""
         import json, urllib.request
         from verdex_cli.browser.cdp import Target
-        from verdex_cli.errors import CDPError
+        from verdex_cli.base.errors import CDPError
         req = urllib.request.Request({chrome_http!r} + "/json/new?about:blank", method="PUT")
         info = json.loads(urllib.request.urlopen(req).read())
         version = json.loads(urllib.request.urlopen({chrome_http!r} + "/json/version").read())

@@ -190,7 +190,7 @@ def test_ctrl_c_while_capturing_changes_keeps_the_actions_result(driver, demo, m
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("verdex_cli.changes.settle", interrupted)
+    monkeypatch.setattr("verdex_cli.act.changes.settle", interrupted)
     out = driver.ok("click " + mug)  # the click happened: it is reported, not 'cancelled'
     assert out.data["changes"] is None and any("Stopped before" in n for n in out.notes)
     assert driver.js("document.getElementById('add-mug').textContent") == "Added"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from verdex_cli.browser import launch
-from verdex_cli.errors import ErrorKind, ExitStatus
+from verdex_cli.base.errors import ErrorKind, ExitStatus
 
 from ws_proxy import WsProxy
 

@@ -7,7 +7,7 @@ import re
 
 from rich.console import Console
 
-from verdex_cli.render import Renderer
+from verdex_cli.ui.render import Renderer
 
 
 def _first_ref(snap: dict) -> str:
@@ -108,7 +108,7 @@ def test_connect_keeps_the_browsers_tabs_and_can_adopt_one(demo):
     from verdex_cli.browser import launch
     from verdex_cli.browser.session import Options, Session
     from verdex_cli.commands.context import Workspace
-    from verdex_cli.runner import execute
+    from verdex_cli.commands.runner import execute
     from verdex_cli.snapshot.capture import bridge_source
 
     chrome = launch.launch(headless=True, debug_port=True)

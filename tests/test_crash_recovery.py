@@ -15,10 +15,10 @@ from rich.console import Console
 
 from verdex_cli.app import AppOptions, make_workspace
 from verdex_cli.browser import launch
-from verdex_cli.errors import CDPTimeout, ErrorKind, ExitStatus
-from verdex_cli.render import Renderer
-from verdex_cli.repl.app import Repl
-from verdex_cli.runner import execute
+from verdex_cli.base.errors import CDPTimeout, ErrorKind, ExitStatus
+from verdex_cli.ui.render import Renderer
+from verdex_cli.ui.repl.app import Repl
+from verdex_cli.commands.runner import execute
 
 SHOP = "demo_pages/shop.html"
 BUSY = "tests/fixtures/snapshot/busy.html"

@@ -123,7 +123,7 @@ def test_counts_balance(old, new):
 
 
 def test_change_lines_say_only_what_differs():
-    from verdex_cli.render_changes import lines
+    from verdex_cli.ui.render_changes import lines
 
     d = delta.compare(BEFORE, {}, AFTER, {}, frozenset(), BEFORE_IDS, AFTER_IDS)
     text = [line for line, _ in lines(d)]
@@ -135,7 +135,7 @@ def test_change_lines_say_only_what_differs():
 
 
 def test_containers_without_a_name_share_one_line_under_an_action():
-    from verdex_cli.render_changes import lines
+    from verdex_cli.ui.render_changes import lines
 
     d = {"added": [{"ref": None, "role": "list", "name": ""}, {"ref": "c0p0f0e9", "role": "button", "name": "Remove"},
                    {"ref": None, "role": "listitem", "name": ""}, {"ref": None, "role": "text", "name": "Mug"}],
@@ -147,7 +147,7 @@ def test_containers_without_a_name_share_one_line_under_an_action():
 
 
 def test_history_keeps_twenty_snapshots_and_bounds_their_text(monkeypatch):
-    from verdex_cli import page_state
+    from verdex_cli.refs import page_state
     from verdex_cli.snapshot.model import Snapshot
 
     numbers = iter(range(1, 100))

@@ -13,7 +13,7 @@ import pytest
 from download_server import DownloadServer, body_of
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
-from verdex_cli.runner import execute
+from verdex_cli.commands.runner import execute
 from verdex_cli.snapshot.capture import bridge_source
 
 
@@ -138,7 +138,7 @@ def test_download_in_a_cross_origin_frame(run, link, name):
 def test_open_of_an_attachment_prints_where_the_tab_stayed(run, server):
     import io
 
-    from verdex_cli.render import Renderer, make_console
+    from verdex_cli.ui.render import Renderer, make_console
 
     out = execute(run.ctx, "open " + server.url("/file?name=shown.csv"))
     buf = io.StringIO()

@@ -12,7 +12,7 @@ import pytest
 from verdex_cli.browser.downloads import human_size, safe_name
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
-from verdex_cli.runner import execute
+from verdex_cli.commands.runner import execute
 from verdex_cli.snapshot.capture import bridge_source
 
 ROOT = Path(__file__).resolve().parent.parent

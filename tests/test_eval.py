@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from rich.console import Console
 
-from verdex_cli.render import Renderer
+from verdex_cli.ui.render import Renderer
 
 
 @pytest.fixture

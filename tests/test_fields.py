@@ -10,8 +10,8 @@ from rich.console import Console
 
 from conftest import Driver
 from verdex_cli.app import run_lines
-from verdex_cli.fields import MASK
-from verdex_cli.render import Renderer
+from verdex_cli.act.fields import MASK
+from verdex_cli.ui.render import Renderer
 
 # every field's state, by id: value, text of the contenteditable, file names, checked
 STATE = """(() => Object.fromEntries([...document.querySelectorAll('.f')].map(e => [e.id,

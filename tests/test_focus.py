@@ -8,9 +8,9 @@ import stat
 import pytest
 
 from verdex_cli.commands.registry import redact_line
-from verdex_cli.fields import MASK
-from verdex_cli.repl.app import _history
-from verdex_cli.repl.history import PrivateHistory
+from verdex_cli.act.fields import MASK
+from verdex_cli.ui.repl.app import _history
+from verdex_cli.ui.repl.history import PrivateHistory
 
 SAME = "document.getElementById('same-frame').contentDocument"
 
@@ -141,8 +141,8 @@ def test_repl_shows_what_an_action_waits_for(chrome_http, demo):
     from rich.console import Console
 
     from conftest import Driver
-    from verdex_cli.render import Renderer
-    from verdex_cli.repl.app import Repl
+    from verdex_cli.ui.render import Renderer
+    from verdex_cli.ui.repl.app import Repl
 
     d = Driver(chrome_http, timeout=3)
     try:

@@ -17,10 +17,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from verdex_cli.render import Renderer, SafeConsole, make_console, run_pager
-from verdex_cli.repl.app import Repl
-from verdex_cli.runner import Outcome
-from verdex_cli.sanitize import clean, clean_data, json_line
+from verdex_cli.ui.render import Renderer, SafeConsole, make_console, run_pager
+from verdex_cli.ui.repl.app import Repl
+from verdex_cli.commands.runner import Outcome
+from verdex_cli.base.sanitize import clean, clean_data, json_line
 from verdex_cli.commands.context import Workspace
 from verdex_cli.commands.registry import Result
 

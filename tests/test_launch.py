@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from verdex_cli.browser import launch
-from verdex_cli.errors import BrowserNotFound
+from verdex_cli.base.errors import BrowserNotFound
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX = "demo_pages/index.html"
@@ -320,7 +320,7 @@ def test_chrome_dies_with_a_killed_watchdog(tmp_path, monkeypatch):
 
 def test_connect_to_unreachable_endpoint_is_connect_failed():
     from verdex_cli.browser import endpoint
-    from verdex_cli.errors import ConnectFailed
+    from verdex_cli.base.errors import ConnectFailed
 
     with pytest.raises(ConnectFailed, match=r"^Cannot connect to http://127\.0\.0\.1:9: tried /json/version "
                                             r"\(connection refused\)\.$"):

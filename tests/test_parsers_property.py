@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from verdex_cli.commands import REGISTRY
-from verdex_cli.errors import ErrorKind, VerdexError
-from verdex_cli.keys import parse_key
-from verdex_cli.refs import parse_ref
-from verdex_cli.sanitize import clean, json_line
+from verdex_cli.base.errors import ErrorKind, VerdexError
+from verdex_cli.act.keys import parse_key
+from verdex_cli.refs.store import parse_ref
+from verdex_cli.base.sanitize import clean, json_line
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

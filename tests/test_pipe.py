@@ -9,8 +9,8 @@ import time
 
 from verdex_cli.app import AppOptions, make_workspace
 from verdex_cli.browser import launch
-from verdex_cli.errors import ErrorKind
-from verdex_cli.runner import execute
+from verdex_cli.base.errors import ErrorKind
+from verdex_cli.commands.runner import execute
 
 
 def ok(ctx, line):
@@ -176,7 +176,7 @@ def test_a_browser_that_exits_or_never_answers_on_the_pipe_is_launch_failed(tmp_
 
     import pytest
 
-    from verdex_cli.errors import LaunchError
+    from verdex_cli.base.errors import LaunchError
 
     profiles = tmp_path / "tmp"
     profiles.mkdir()

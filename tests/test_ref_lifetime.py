@@ -439,7 +439,7 @@ def test_numbering_goes_on_per_frame_index_and_knows_each_numbers_document():
 
 
 def test_store_keeps_old_refs_navigated_for_good():
-    from verdex_cli.refs import RefStore
+    from verdex_cli.refs.store import RefStore
     from verdex_cli.snapshot.model import FrameInfo, RefInfo, Snapshot
 
     store = RefStore("c0p0")

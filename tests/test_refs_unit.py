@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verdex_cli.errors import RefError
-from verdex_cli.refs import Ref, RefStore, describe, name_change, parse_ref
+from verdex_cli.base.errors import RefError
+from verdex_cli.refs.store import Ref, RefStore, describe, name_change, parse_ref
 from verdex_cli.snapshot.model import FrameInfo, RefInfo, Snapshot
 
 
@@ -301,7 +301,7 @@ def test_store_tombstone_cleared_when_the_element_comes_back_or_the_document_cha
 
 def test_store_stays_bounded_across_many_rerenders():
     """500 new refs per snapshot, the page lets go of each after a few snapshots: records stay flat."""
-    from verdex_cli.refs import TOMB_NAMES
+    from verdex_cli.refs.store import TOMB_NAMES
 
     store = RefStore("c0p0")
     per, keep = 500, 5

@@ -15,9 +15,9 @@ from prompt_toolkit.output import DummyOutput
 from verdex_cli.commands import REGISTRY
 from verdex_cli.commands.context import Workspace
 from verdex_cli.commands.registry import Command, Registry, Result
-from verdex_cli.errors import UsageError
-from verdex_cli.repl.completer import VerdexCompleter
-from verdex_cli.runner import execute
+from verdex_cli.base.errors import UsageError
+from verdex_cli.ui.repl.completer import VerdexCompleter
+from verdex_cli.commands.runner import execute
 
 FOUNDATION = ("open", "back", "forward", "reload", "eval", "screenshot", "help", "quit", "snapshot")
 

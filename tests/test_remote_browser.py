@@ -22,7 +22,7 @@ from verdex_cli.browser import launch
 from verdex_cli.browser.cdp import Target
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
-from verdex_cli.runner import execute
+from verdex_cli.commands.runner import execute
 from verdex_cli.snapshot.capture import bridge_source
 
 from ws_proxy import WsProxy

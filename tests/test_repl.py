@@ -17,9 +17,9 @@ from rich.console import Console
 
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
-from verdex_cli.render import Renderer
-from verdex_cli.repl import app as repl_app
-from verdex_cli.repl.app import Repl
+from verdex_cli.ui.render import Renderer
+from verdex_cli.ui.repl import app as repl_app
+from verdex_cli.ui.repl.app import Repl
 from verdex_cli.snapshot.capture import bridge_source
 
 ROOT = Path(__file__).resolve().parent.parent

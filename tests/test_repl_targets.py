@@ -43,7 +43,7 @@ def test_page_text_in_the_new_results_never_reaches_the_terminal_raw(driver, dem
 
     from rich.console import Console
 
-    from verdex_cli.render import Renderer
+    from verdex_cli.ui.render import Renderer
 
     driver.ok("open " + demo.url("blank.html"))
     driver.ok('eval document.body.innerHTML = "<main><article class=c><h2>A\\u001b[31m</h2><button>Go\\u001b]0;x\\u0007'

@@ -19,7 +19,7 @@ import pytest
 
 from conftest import Driver, ref_in
 from remote_services import Browserless, Grid, available, http
-from verdex_cli.errors import ErrorKind, ExitStatus
+from verdex_cli.base.errors import ErrorKind, ExitStatus
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bl-s3cr3t-T0KEN"

@@ -321,7 +321,7 @@ def test_run_session_client_stays_light_and_oneshot_options_are_refused(env):
              "try:\n    runpy.run_module('verdex_cli', run_name='__main__')\nexcept SystemExit as e:\n"
              "    code = e.code\n"
              "heavy = [m for m in ('typer', 'rich', 'prompt_toolkit', 'pychrome', 'verdex_cli.browser',"
-             " 'verdex_cli.repl', 'verdex_cli.render') if m in sys.modules]\n"
+             " 'verdex_cli.ui.repl', 'verdex_cli.ui.render') if m in sys.modules]\n"
              "print('HEAVY', heavy, code)")
     proc = subprocess.run([sys.executable, "-c", probe], env=env.env, cwd=ROOT, text=True, capture_output=True,
                           timeout=30)

@@ -7,7 +7,7 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from verdex_cli.commands import REGISTRY
-from verdex_cli.repl.completer import VerdexCompleter
+from verdex_cli.ui.repl.completer import VerdexCompleter
 
 
 def ref_of(snap, name: str, role: str | None = None) -> str:

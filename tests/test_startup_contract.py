@@ -15,7 +15,7 @@ import pytest
 
 from verdex_cli.browser import launch
 from verdex_cli.commands.snapshot_cmd import REPL_MAX_CHARS, cut_text
-from verdex_cli.errors import ErrorKind, ExitStatus
+from verdex_cli.base.errors import ErrorKind, ExitStatus
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX = "demo_pages/index.html"

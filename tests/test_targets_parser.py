@@ -11,11 +11,11 @@ from prompt_toolkit.document import Document
 from verdex_cli.commands import REGISTRY
 from verdex_cli.commands.context import Workspace
 from verdex_cli.commands.registry import is_comment
-from verdex_cli.errors import ErrorKind, VerdexError
-from verdex_cli.repl.completer import VerdexCompleter
-from verdex_cli.runner import execute
-from verdex_cli.sanitize import clean
-from verdex_cli.targets import Target, parse_target, quote_word
+from verdex_cli.base.errors import ErrorKind, VerdexError
+from verdex_cli.ui.repl.completer import VerdexCompleter
+from verdex_cli.commands.runner import execute
+from verdex_cli.base.sanitize import clean
+from verdex_cli.act.targets import Target, parse_target, quote_word
 
 PIECES = st.sampled_from(["role=", "button", ":", "[", "]", "name=", '"', "'", "\\", " ", ">>", "testid=", "label=",
                           "text=", "ref=", "c0p0f0e1", "Add to cart", "article", "é", "\x1b", "\n", "=", "foo"])

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from verdex_cli.fields import MASK
+from verdex_cli.act.fields import MASK
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "truth"
 VALUES = (FIXTURES / "values.html").as_uri()

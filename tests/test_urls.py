@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from verdex_cli.browser.urls import normalize_url
-from verdex_cli.errors import ErrorKind, NavigationFailed, UsageError, VerdexError
+from verdex_cli.base.errors import ErrorKind, NavigationFailed, UsageError, VerdexError
 
 HTTP = "http://127.0.0.1:8000/app/page.html"
 

@@ -2,7 +2,7 @@
 
 Every failure, start-up included, goes through the runner's error boundary and
 comes out as an Outcome: one line (or one JSON object) and the contract's exit
-code (:class:`~verdex_cli.errors.ExitStatus`).
+code (:class:`~verdex_cli.base.errors.ExitStatus`).
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ import sys
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from .base.errors import ExitStatus, VerdexError, exit_status
 from .browser.launch import endpoint_host, is_loopback
 from .browser.session import Options, Session
 from .browser.urls import normalize_url
 from .commands.context import Workspace
-from .errors import ExitStatus, VerdexError, exit_status
-from .render import Renderer
-from .runner import Outcome, execute, failure, parse_all
-from .script_input import live_lines, read_script, script_lines  # noqa: F401 (app.read_script etc. stay importable)
+from .commands.runner import Outcome, execute, failure, parse_all
+from .ui.render import Renderer
+from .commands.script_input import live_lines, read_script, script_lines  # noqa: F401 (app.read_script etc. stay importable)
 from .snapshot.capture import bridge_source
 
 
@@ -140,7 +140,7 @@ def run_repl(opts: AppOptions, url: str | None) -> int:
         renderer.show(nav)
         if not interactive:
             return run_lines(ctx, renderer, live_lines(), keep_going=False)
-        from .repl.app import Repl
+        from .ui.repl.app import Repl
 
         ctx.interactive = True
         return Repl(ctx, renderer, pager=opts.pager and sys.stdout.isatty()).loop()

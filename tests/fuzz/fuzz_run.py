@@ -24,7 +24,7 @@ from fuzz_plan import Step, make_plan
 
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
-from verdex_cli.runner import execute
+from verdex_cli.commands.runner import execute
 from verdex_cli.snapshot.capture import bridge_source
 
 REF = re.compile(r"^c(\d+)p(\d+)f(\d+)e(\d+)$")

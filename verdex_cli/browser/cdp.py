@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 import pychrome.exceptions as pexc
 import websocket
 
-from ..errors import CDPError, CDPTimeout, ConnectionLost, PageCrashed, VerdexError
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, PageCrashed, VerdexError
 from .connection import AUTO_ATTACH, LOST_SENTINEL, Connection, FlatSession
 
 # pychrome logs a full traceback when the socket drops; we report it ourselves.

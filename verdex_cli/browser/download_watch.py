@@ -9,7 +9,7 @@ waits for that download to begin (bounded by --timeout). The page cannot see the
 
 from __future__ import annotations
 
-from ..errors import CDPError, CDPTimeout
+from ..base.errors import CDPError, CDPTimeout
 
 WORLD = "verdex-downloads"
 BINDING = "__verdexDownloadAsked"

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CDPError, CDPTimeout, ConnectionLost, UsageError
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, UsageError
 from .launch import WATCHDOG, watchdog_env
 
 

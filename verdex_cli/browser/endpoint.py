@@ -15,7 +15,7 @@ import urllib.request
 
 import websocket
 
-from ..errors import ConnectFailed, UsageError
+from ..base.errors import ConnectFailed, UsageError
 from .cdp import Target
 from .launch import ChromeProcess
 

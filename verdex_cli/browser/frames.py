@@ -10,16 +10,13 @@ living in their own renderer are reached through their own session (attached by 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from .cdp import Pending, Target
 from .js_values import describe_exception
 from .numbering import RefNumbers
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .page import Page
 
 WORLD_NAME = "verdex"
 
@@ -54,8 +51,10 @@ def origin_of(url: str) -> str:
 
 
 class FrameRegistry:
-    def __init__(self, page: "Page"):
-        self.page = page
+    """The frames of one tab: ``target`` is the tab's own session, ``timeout`` its call limit."""
+
+    def __init__(self, target: Target, timeout: float):
+        self.target, self.timeout = target, timeout
         self.by_id: dict[str, Frame] = {}
         self.by_index: dict[int, Frame] = {}
         self.numbers = RefNumbers()  # frame indices and ref numbers handed out in this tab (numbering.py)
@@ -93,14 +92,14 @@ class FrameRegistry:
         fr.loader_id, fr.url = loader, url
 
     def tree(self, target: Target | None = None) -> dict:
-        return (target or self.page.target).call("Page.getFrameTree")["frameTree"]
+        return (target or self.target).call("Page.getFrameTree")["frameTree"]
 
     def refresh(self, tree: dict | None = None) -> None:
         """Re-read the main target's frame tree (urls, loader ids, detachment); ``tree``: one just read."""
         tree = tree or self.tree()
         self.main_id = tree["frame"]["id"]
-        self.ensure(self.main_id, self.page.target, None)
-        self._absorb(tree, self.page.target)
+        self.ensure(self.main_id, self.target, None)
+        self._absorb(tree, self.target)
 
     def _absorb(self, node: dict, target: Target) -> None:
         f = node["frame"]
@@ -118,7 +117,7 @@ class FrameRegistry:
         inside this page, parents first) with the frames its own renderer hosts."""
         self.refresh()
         live = {self.main_id}
-        self._scan_children(self.tree(), self.page.target, self.main, live, oopif=False)
+        self._scan_children(self.tree(), self.target, self.main, live, oopif=False)
         for info in oopif_infos:
             parent = self.by_id.get(info.get("parentFrameId") or info.get("parentId", ""))
             if parent is None or parent.detached:
@@ -348,7 +347,7 @@ class FrameRegistry:
         t = self._oopif_targets.get(frame_id)
         if t is not None and t.alive:
             return t
-        t = self.page.target.child(frame_id, wait=min(self.page.timeout, 2.0) if wait is None else wait)
+        t = self.target.child(frame_id, wait=min(self.timeout, 2.0) if wait is None else wait)
         if t is None:
             return None
         if not t._enabled:  # the three together: one round trip

@@ -1,6 +1,6 @@
 """Find Chrome/Chromium, start it under a watchdog, and stop it again.
 
-Nothing here prints; failures are raised as :mod:`verdex_cli.errors` types.
+Nothing here prints; failures are raised as :mod:`verdex_cli.base.errors` types.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 
-from ..errors import BrowserNotFound, LaunchError
+from ..base.errors import BrowserNotFound, LaunchError
 
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 INSTALL_HINT = (
@@ -242,7 +242,7 @@ def _close_fds(*fds: int) -> None:
 def _open_pipe(proc: ChromeProcess, ours: tuple[int, int], executable: str, hint: str,
                timeout: float) -> ChromeProcess:
     """The browser-level session over the pipe pair, once the browser answers on it."""
-    from ..errors import CDPTimeout, VerdexError
+    from ..base.errors import CDPTimeout, VerdexError
     from .cdp import Target
     from .transport import PipeTransport
 

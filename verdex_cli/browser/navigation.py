@@ -10,8 +10,8 @@ import time
 from contextlib import contextmanager
 from urllib.parse import urlparse
 
-from ..errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed, VerdexError
-from ..timing import phase
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed, VerdexError
+from ..base.timing import phase
 
 # Chrome shows its own error page for an empty 4xx/5xx answer; the server did answer, so it is a page.
 HTTP_ERROR_PAGE = "net::ERR_HTTP_RESPONSE_CODE_FAILURE"

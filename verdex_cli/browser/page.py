@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, UsageError
-from .cdp import Target
 from . import download_watch, timer_watch
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, UsageError
+from .cdp import Target
 from .dialogs import DialogAnswers
 from .frames import FrameRegistry, frame_url
 from .js_values import console_text, describe_exception, to_data
@@ -54,7 +54,7 @@ class Page(Navigation):
 
     def __post_init__(self) -> None:
         t = self.target
-        self.frames = FrameRegistry(self)
+        self.frames = FrameRegistry(t, self.timeout)
         t.on("Page.loadEventFired", self._on_load)
         t.on("Page.frameStartedLoading", self._on_started)
         t.on("Page.frameRequestedNavigation", self._on_requested)

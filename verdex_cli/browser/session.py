@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..errors import CDPError, ConnectionLost, ErrorKind, LaunchError, UsageError, VerdexError
 from . import endpoint, launch as launcher
+from ..base.errors import CDPError, ConnectionLost, ErrorKind, LaunchError, UsageError, VerdexError
 from .cdp import Target
 from .dialogs import DialogAnswers, dialog_note
 from .downloads import Downloads

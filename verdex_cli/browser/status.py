@@ -6,7 +6,7 @@ busy page keeps running while the REPL toolbar or `tabs` looks at it.
 
 from __future__ import annotations
 
-from ..errors import VerdexError
+from ..base.errors import VerdexError
 
 STATUS_TIMEOUT = 2.0
 

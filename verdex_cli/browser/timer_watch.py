@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import secrets
 
-from ..errors import CDPError, CDPTimeout, ConnectionLost
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost
 
 KEY = "verdex-pending-" + secrets.token_hex(8)
 HORIZON_MS = 1000

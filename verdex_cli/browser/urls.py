@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from urllib.parse import urljoin, urlparse, urlsplit
 
-from ..errors import NavigationFailed, UsageError
+from ..base.errors import NavigationFailed, UsageError
 
 SCHEMES = ("http", "https", "file", "about", "data", "chrome", "view-source", "javascript", "blob")
 _HOST_PORT = re.compile(r"^(?:\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}(?:[/?#].*)?$")

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from .. import actions, fields
-from ..errors import ConnectionLost, NotActionable, UsageError, VerdexError
-from ..keys import parse_key
-from ..resolve import resolve
-from ..session_log import note_target
-from ..targets import parse_target, quote_word, resolve_target
-from ..timing import phase
+from ..act import actions, fields
+from ..act.keys import parse_key
+from ..act.resolve import resolve
+from ..act.targets import parse_target, quote_word, resolve_target
+from ..base.errors import ConnectionLost, NotActionable, UsageError, VerdexError
+from ..base.timing import phase
 from .registry import Result, command
+from .session_log import note_target
 from .signature import CHECKABLE, CHOOSERS, TEXT_FIELDS
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import VerdexError
+from ..base.errors import VerdexError
 from .registry import Result, command
 
 

@@ -10,7 +10,7 @@ from typing import Callable
 
 from ..browser.page import Page
 from ..browser.session import Session
-from ..page_state import PageState
+from ..refs.page_state import PageState
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import UsageError
+from ..base.errors import UsageError
 from .registry import Result, command, usage_of
 
 

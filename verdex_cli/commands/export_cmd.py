@@ -7,9 +7,9 @@ import shlex
 import time
 from pathlib import Path
 
-from ..errors import UsageError
-from ..refs import describe
-from ..targets import quote_word
+from ..act.targets import quote_word
+from ..base.errors import UsageError
+from ..refs.store import describe
 from .registry import Result, command
 
 PASSWORD_NOTE = "The password is not exported: replace PASSWORD with the real value."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from ..errors import ErrorKind, VerdexError
+from ..base.errors import ErrorKind, VerdexError
 from .actions_cmd import resolve_arg
 from .registry import Result, command
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from ..errors import UsageError
+from ..base.errors import UsageError
 from .registry import REGISTRY, Command, Result, command
 
 GROUPS = ("navigation", "snapshot", "actions", "refs", "tabs", "session")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import ConnectionLost
+from ..base.errors import ConnectionLost
 from .registry import Result, command
 
 

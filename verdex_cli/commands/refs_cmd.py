@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..errors import ErrorKind, RefError, UsageError
-from ..fields import MASK
-from ..locators import stable_locator
-from ..refs import RefStore, describe, parse_ref
-from ..resolve import check_scope, locate
-from ..targets import resolve_target
-from ..staleness import classify
-from ..targets import parse_target
+from ..act.fields import MASK
+from ..act.locators import stable_locator
+from ..act.resolve import check_scope, locate
+from ..act.targets import resolve_target
+from ..act.targets import parse_target
+from ..base.errors import ErrorKind, RefError, UsageError
+from ..refs.staleness import classify
+from ..refs.store import RefStore, describe, parse_ref
 from .registry import Result, command
 
 

@@ -13,9 +13,9 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..errors import UsageError, VerdexError
-from ..words import scan
-from ..fields import MASK
+from ..act.fields import MASK
+from ..base.errors import UsageError, VerdexError
+from ..base.words import scan
 from .signature import Signature
 
 
@@ -186,7 +186,7 @@ def _quote_hint(cmd: Command, head: str, args: list[str]) -> str:
 
 def _check_targets(cmd: Command, args: list[str]) -> None:
     """A malformed target by meaning is a usage error before anything runs (`verdex run` exits 2)."""
-    from ..targets import parse_target  # the targets module needs the browser layer; load it late
+    from ..act.targets import parse_target  # the targets module needs the browser layer; load it late
 
     for i in cmd.ref_args:
         word = args[i] if i < len(args) else ""

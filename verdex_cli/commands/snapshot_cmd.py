@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 
-from ..errors import UsageError
-from ..refs import RefStore
-from ..targets import resolve_target
+from ..act.targets import resolve_target
+from ..act.targets import adopt
+from ..base.errors import UsageError
+from ..refs.store import RefStore
 from ..snapshot import filters
 from ..snapshot.capture import capture_tree
 from ..snapshot.render_text import TextRenderer
-from ..targets import adopt
 from .registry import Result, command, usage_of
 
 REPL_MAX_CHARS = 200_000  # the REPL's default cut; one-shot and JSON output are whole unless asked

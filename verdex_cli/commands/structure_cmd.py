@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from ..errors import UsageError
-from ..fields import MASK
-from ..targets import resolve_target
+from ..act.fields import MASK
+from ..act.targets import resolve_target
+from ..act.targets import adopt
+from ..base.errors import UsageError
 from ..snapshot import filters
-from ..targets import adopt
 from .registry import Result, command
 
 

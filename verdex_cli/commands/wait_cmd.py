@@ -6,14 +6,14 @@ import json
 import re
 import time
 
+from ..act.resolve import locate
+from ..act.targets import resolve_target
+from ..act.targets import parse_target
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefError, UsageError, VerdexError
 from ..browser.frames import frame_url
-from ..errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefError, UsageError, VerdexError
-from ..refs import describe
-from ..resolve import locate
-from ..targets import resolve_target
-from ..session_log import note_target
-from ..targets import parse_target
+from ..refs.store import describe
 from .registry import Result, command, usage_of
+from .session_log import note_target
 
 POLL = 0.1
 

@@ -15,14 +15,14 @@ import threading
 from prompt_toolkit import PromptSession
 from rich.text import Text
 
-from ..app import AppOptions, make_renderer
-from ..commands.registry import Result, is_comment
-from ..errors import VerdexError, exit_status
-from ..repl.app import Repl
-from ..runner import Outcome, failure
-from ..sanitize import clean
-from ..script_input import live_lines
 from . import names, wire
+from ..app import AppOptions, make_renderer
+from ..base.errors import VerdexError, exit_status
+from ..base.sanitize import clean
+from ..commands.registry import Result, is_comment
+from ..commands.runner import Outcome, failure
+from ..commands.script_input import live_lines
+from ..ui.repl.app import Repl
 from .outcomes import from_wire
 
 

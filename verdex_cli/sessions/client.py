@@ -12,8 +12,8 @@ import os
 import sys
 from itertools import chain
 
-from ..errors import ErrorKind, ExitStatus, UsageError, VerdexError, error_json, exit_status
 from . import names, wire
+from ..base.errors import ErrorKind, ExitStatus, UsageError, VerdexError, error_json, exit_status
 
 # sanitize and script_input are imported only when needed: every millisecond of start-up counts here
 
@@ -74,7 +74,7 @@ class Output:
             sys.stdout.flush()
 
     def failure(self, line: str, kind: str, message: str) -> None:
-        from ..sanitize import clean, json_line
+        from ..base.sanitize import clean, json_line
 
         if self.json_mode:
             obj = error_json(line, kind, message)
@@ -159,7 +159,7 @@ def main(argv: list[str]) -> int:
     lines = list(args.commands)
     live = args.script == "-"
     if args.script is not None and not live:
-        from ..script_input import read_script
+        from ..commands.script_input import read_script
 
         try:
             lines += read_script(args.script)
@@ -182,7 +182,7 @@ def main(argv: list[str]) -> int:
         out.failure("--session " + name, ErrorKind.NO_SESSION, names.NoSession(name).message)
         return ExitStatus.USAGE
     if live:
-        from ..script_input import live_lines
+        from ..commands.script_input import live_lines
 
         lines = chain(lines, live_lines())
     try:

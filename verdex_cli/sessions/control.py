@@ -14,12 +14,13 @@ from typing import List, Optional
 import typer
 
 from ..app import AppOptions, make_renderer, warn_remote_endpoint
-from ..options import CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE
-from ..errors import ExitStatus, UsageError, VerdexError, exit_status
-from ..render import Renderer
-from ..runner import failure
-from ..sanitize import json_line
+from ..options import (CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR,
+                       NO_PAGER, TIMEOUT, TRACE)
 from . import names, wire
+from ..base.errors import ExitStatus, UsageError, VerdexError, exit_status
+from ..base.sanitize import json_line
+from ..commands.runner import failure
+from ..ui.render import Renderer
 from .outcomes import from_wire
 
 SETTINGS = {"help_option_names": ["-h", "--help"]}

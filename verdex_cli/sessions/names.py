@@ -13,7 +13,7 @@ import os
 import re
 import stat
 
-from ..errors import ErrorKind, UsageError, VerdexError
+from ..base.errors import ErrorKind, UsageError, VerdexError
 
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,40}")
 DEFAULT = "default"

@@ -7,10 +7,10 @@ from __future__ import annotations
 import io
 import urllib.parse
 
+from ..base.sanitize import json_line
 from ..commands.registry import Result
-from ..render import Renderer, SafeConsole
-from ..runner import Outcome
-from ..sanitize import json_line
+from ..commands.runner import Outcome
+from ..ui.render import Renderer, SafeConsole
 
 
 def to_wire(o: Outcome) -> dict:

@@ -21,10 +21,10 @@ import sys
 import threading
 import time
 
-from ..app import AppOptions, make_workspace, open_first
-from ..errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError, exit_status
-from ..runner import Outcome, execute, failure, parse_all
 from . import names, wire
+from ..app import AppOptions, make_workspace, open_first
+from ..base.errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError, exit_status
+from ..commands.runner import Outcome, execute, failure, parse_all
 from .outcomes import masked_endpoint, render_for, to_wire
 from .status import status_of
 

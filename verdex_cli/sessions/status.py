@@ -3,7 +3,7 @@ completion, worked out in the server by the REPL's own code (repl/app.py) after 
 
 from __future__ import annotations
 
-from ..repl.app import Repl
+from ..ui.repl.app import Repl
 
 
 class _View:

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..base.errors import VerdexError
+from ..base.timing import phase
 from ..browser.page import Page
-from ..errors import VerdexError
-from ..timing import phase
 from .model import Snapshot
 
 

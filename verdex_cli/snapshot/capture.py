@@ -8,13 +8,12 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
+from ..base.timing import phase
 from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
-from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
-from ..timing import phase
 from .model import FrameInfo
 from .owners import OwnerLookup as _OwnerLookup
-from .owners import child_frame as _child_frame  # noqa: F401 (targets.py finds frames the same way)
 
 HERE = Path(__file__).resolve().parent
 MAX_FRAME_DEPTH = 12

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
+from ..base.timing import phase
 from ..browser.frames import Frame, find_frame, frame_url
 from ..browser.page import Page
-from ..errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
-from ..timing import phase
 
 
 class OwnerLookup:

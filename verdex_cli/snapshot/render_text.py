@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from array import array
 
-from ..sanitize import clean, json_quote
+from ..base.sanitize import clean, json_quote
 from .model import RefInfo
 
 MAX_TEXT = 100

@@ -6,12 +6,12 @@ from __future__ import annotations
 import difflib
 import os
 
+from . import cache
+from ..base.gc_pause import gc_paused
+from ..base.timing import phase
 from ..browser.frames import Frame
 from ..browser.page import Page
-from ..gc_pause import gc_paused
-from . import cache
 from .capture import capture_tree
-from ..timing import phase
 from .model import Snapshot
 from .render_text import TextRenderer, count_refs
 

@@ -11,13 +11,14 @@ import time
 import traceback
 from dataclasses import dataclass
 
-from . import changes, session_log
-from .browser.cdp import user_command
-from .commands import REGISTRY, Result
-from .commands.context import Workspace
-from .commands.registry import Parsed, redact_line
-from .errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, error_json, exit_status
-from .timing import Timings, phase, reporting
+from . import session_log
+from . import REGISTRY, Result
+from ..act import changes
+from ..base.errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, error_json, exit_status
+from ..base.timing import Timings, phase, reporting
+from ..browser.cdp import user_command
+from .context import Workspace
+from .registry import Parsed, redact_line
 
 
 @dataclass

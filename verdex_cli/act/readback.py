@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 
-from .browser.page import Page
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
+from ..browser.page import Page
 from .changes import SETTLE_MAX, settle
-from .errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from .focus import fields_call
 from .resolve import Resolved
 

@@ -13,10 +13,10 @@ import json
 import os
 from pathlib import Path
 
+from ..base.errors import CDPError, ErrorKind, JSError, NotActionable, NotApplied, UsageError
+from ..browser import timer_watch
+from ..browser.page import Page
 from .actions import focus
-from .browser import timer_watch
-from .browser.page import Page
-from .errors import CDPError, ErrorKind, JSError, NotActionable, NotApplied, UsageError
 from .focus import fields_call, label_of, where_focus
 from .keys import char_events, parse_key
 from .readback import FieldWatch, after_input, quoted, settle_page, still_changing

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .errors import UsageError
+from ..base.errors import UsageError
 
 
 def read_script(script: str) -> list[str]:

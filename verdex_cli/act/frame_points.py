@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .browser.frames import Frame
-from .browser.page import Page
-from .errors import CDPError, NotActionable
+from ..base.errors import CDPError, NotActionable
+from ..browser.frames import Frame
+from ..browser.page import Page
 
 
 @dataclass

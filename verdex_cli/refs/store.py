@@ -1,7 +1,7 @@
 """Refs: parsing, the per-page ref store with history, and staleness classification.
 
 The store is pure data; resolving a ref against the live page happens in
-:mod:`verdex_cli.resolve`.
+:mod:`verdex_cli.act.resolve`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from .browser.numbering import RefNumbers
-from .errors import ErrorKind, RefError
-from .gc_pause import gc_paused
-from .snapshot.model import RefInfo, Snapshot
+from ..base.errors import ErrorKind, RefError
+from ..base.gc_pause import gc_paused
+from ..browser.numbering import RefNumbers
+from ..snapshot.model import RefInfo, Snapshot
 
 _INDEX = r"(0|[1-9][0-9]*)"  # canonical numbers only: c00p0f0e1 is not a ref
 REF_RE = re.compile(rf"^c{_INDEX}p{_INDEX}f{_INDEX}e([1-9][0-9]*)$")

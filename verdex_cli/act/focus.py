@@ -10,11 +10,11 @@ another element.  Nothing here prints.
 
 from __future__ import annotations
 
-from .browser.frames import Frame
-from .browser.page import Page
-from .errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable
+from ..browser.frames import Frame
+from ..browser.page import Page
+from ..refs.store import describe
 from .frame_points import owners
-from .refs import describe
 from .resolve import Resolved
 
 MAX_DEPTH = 12

@@ -7,9 +7,9 @@ name the action changes is not what gets recorded); the runner calls :func:`begi
 
 from __future__ import annotations
 
-from .errors import VerdexError
-from .locators import playwright_for, stable_locator
-from .targets import parse_target
+from ..act.locators import playwright_for, stable_locator
+from ..act.targets import parse_target
+from ..base.errors import VerdexError
 
 
 def begin(ctx) -> None:

@@ -15,11 +15,11 @@ import json
 import threading
 import time
 
-from .browser import timer_watch
-from .browser.cdp import finish_all
-from .errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
-from .page_state import PageState, Shot, compare
-from .timing import phase
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
+from ..base.timing import phase
+from ..browser import timer_watch
+from ..browser.cdp import finish_all
+from ..refs.page_state import PageState, Shot, compare
 
 QUIET_MS = 80.0    # a document without the timer watcher: settled after this long with no change (and since the input)
 SETTLE_MAX = 2.0   # at most this long (or --timeout, if shorter) waiting for a page that keeps changing

@@ -11,13 +11,13 @@ from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.patch_stdout import patch_stdout
 
-from ..browser.status import page_status
-from ..commands import REGISTRY
-from ..commands.context import Workspace
-from ..commands.registry import is_comment
+from ...base.sanitize import clean
+from ...browser.status import page_status
+from ...commands import REGISTRY
+from ...commands.context import Workspace
+from ...commands.registry import is_comment
+from ...commands.runner import execute
 from ..render import Renderer
-from ..runner import execute
-from ..sanitize import clean
 from .completer import VerdexCompleter
 from .history import PrivateHistory
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import re
 
-from .browser.frames import Frame
-from .browser.page import Page
-from .errors import VerdexError
+from ..base.errors import VerdexError
+from ..browser.frames import Frame
+from ..browser.page import Page
 from .targets import Target, norm, parse_target, search
 
 

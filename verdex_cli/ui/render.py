@@ -1,7 +1,7 @@
 """The only place that prints: turns Outcomes into rich output or JSON Lines.
 
 Page text is untrusted: it is printed with markup, emoji and highlighting off,
-and everything passes the sanitizer (:mod:`verdex_cli.sanitize`) twice: result
+and everything passes the sanitizer (:mod:`verdex_cli.base.sanitize`) twice: result
 data is cleaned to one line per item before painting, and every segment the
 console writes is cleaned again, so no control character of the page reaches
 the terminal. Colour (any escape code at all) only on a terminal, without
@@ -20,9 +20,9 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.text import Text
 
-from .runner import Outcome
+from ..base.sanitize import clean, clean_data, json_line
+from ..commands.runner import Outcome
 from .painters import PAINTERS
-from .sanitize import clean, clean_data, json_line
 
 
 def use_color(no_color_flag: bool, stream=None) -> bool:

@@ -11,15 +11,16 @@ from __future__ import annotations
 import json
 import time
 
-from .browser.frames import Frame
-from .browser.page import Page
-from .errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable, NotApplied, UsageError
+from ..browser.frames import Frame
+from ..browser.page import Page
+from ..base.errors import (CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable, NotApplied,
+                           UsageError)
+from ..base.timing import phase, tell
 from .focus import Focus
 from .frame_points import Point, climb, owners
 from .keys import parse_key
 from .readback import FieldWatch, after_input, quoted, settle_page
 from .resolve import Resolved
-from .timing import phase, tell
 
 
 def _bridge(page: Page, fr: Frame, call: str, timeout: float | None = None):

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .errors import UsageError, VerdexError
-from .refs import RefStore
-from .snapshot import delta
-from .snapshot.model import Snapshot
-from .snapshot.take import cached_snapshot
+from ..base.errors import UsageError, VerdexError
+from ..base.timing import phase
+from ..snapshot import delta
+from ..snapshot.model import Snapshot
+from ..snapshot.take import cached_snapshot
 from .staleness import main_navigated
-from .timing import phase
+from .store import RefStore
 
 HISTORY = 20  # snapshots kept per page for `diff`
 HISTORY_CHARS = 24_000_000  # ... and at most this much text (huge pages keep fewer, never fewer than 2)

@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .browser.page import Page
-from .errors import ConnectionLost, VerdexError
-from .refs import RefRecord, RefStore, name_change
+from ..base.errors import ConnectionLost, VerdexError
+from ..browser.page import Page
+from .store import RefRecord, RefStore, name_change
 
 LIVE, HIDDEN, CHANGED, REMOVED, NAVIGATED, UNKNOWN = "live", "hidden", "changed", "removed", "navigated", "unknown"
 

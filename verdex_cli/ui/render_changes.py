@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from .sanitize import json_quote
+from ..base.sanitize import json_quote
 
 ACTION_LINES = 12  # change lines shown under an action; `diff` lists them all
 

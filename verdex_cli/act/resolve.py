@@ -1,8 +1,8 @@
 """Resolve a ref against the live page, in the contract's order of checks.
 
 invalid_ref -> context/page mismatch -> unknown_ref -> navigated -> removed -> changed.
-What the element is now is decided by :func:`verdex_cli.staleness.classify`; this module turns the
-verdict into the contract's errors. (not_actionable is decided when acting, in :mod:`verdex_cli.actions`.)
+What the element is now is decided by :func:`verdex_cli.refs.staleness.classify`; this module turns the
+verdict into the contract's errors. (not_actionable is decided when acting, in :mod:`verdex_cli.act.actions`.)
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .browser.frames import Frame
-from .browser.page import Page
-from .errors import ErrorKind, RefError, VerdexError
-from .refs import Ref, RefRecord, RefStore, describe, parse_ref
-from .staleness import NAVIGATED, REMOVED, UNKNOWN, classify, is_changed
+from ..base.errors import ErrorKind, RefError, VerdexError
+from ..browser.frames import Frame
+from ..browser.page import Page
+from ..refs.staleness import NAVIGATED, REMOVED, UNKNOWN, classify, is_changed
+from ..refs.store import Ref, RefRecord, RefStore, describe, parse_ref
 
 MINOR_NOTE = "Element may have changed. Using current state."
 

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import render_targets
-from .browser.js_values import display_lines
+from ..browser.js_values import display_lines
 from .render_changes import paint_changes, paint_diff
 
 

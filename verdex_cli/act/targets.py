@@ -13,12 +13,13 @@ import json
 import re
 from dataclasses import dataclass
 
-from .browser.frames import Frame
-from .browser.page import Page
-from .errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, RefError, UsageError, VerdexError
-from .refs import RefRecord, RefStore, describe, parse_ref
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, RefError, UsageError, VerdexError
+from ..base.words import scan
+from ..browser.frames import Frame
+from ..browser.page import Page
+from ..refs.store import RefRecord, RefStore, describe, parse_ref
+from ..snapshot.owners import child_frame  # the same frame discovery as snapshots
 from .resolve import Resolved, resolve
-from .words import scan
 
 ROLES = frozenset("""alert alertdialog application article banner blockquote button caption cell checkbox code
 columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed
@@ -184,8 +185,6 @@ def _spec(t: Target, hidden: bool, scope_n: int = 0, self_n: int = 0) -> str:
 def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int] | None,
                    notes: list[str], start: Frame | None = None) -> tuple[list[Hit], int]:
     """Search every frame from `start` (the main frame) down (children found through each frame's bridge)."""
-    from .snapshot.capture import _child_frame  # the same frame discovery as snapshots
-
     if start is None:
         page.frames.refresh()
     hits: list[Hit] = []
@@ -212,7 +211,7 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
             return
         for slot in range(out["frames"]):
             try:
-                child = _child_frame(page, fr, slot, local_tree, owner="__verdexTargets.owner")
+                child = child_frame(page, fr, slot, local_tree, owner="__verdexTargets.owner")
             except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
                 notes.append(f"A frame inside f{fr.index} could not be searched: {exc}")
                 continue
@@ -266,11 +265,9 @@ def _main_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int]
 
 def _frame_of(page: Page, scope: Target, notes: list[str]) -> Frame:
     """The frame an `iframe:NAME` scope names: its content is searched (nested frames included)."""
-    from .snapshot.capture import _child_frame
-
     fr, n = _unique(page, scope, notes)
     try:
-        child = _child_frame(page, fr, n, fr.target.call("Page.getFrameTree")["frameTree"],
+        child = child_frame(page, fr, n, fr.target.call("Page.getFrameTree")["frameTree"],
                              owner="__verdexBridge.element")
     finally:
         try:

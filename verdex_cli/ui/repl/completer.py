@@ -13,9 +13,9 @@ from typing import Callable, Iterable
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 
-from ..commands.registry import Registry
-from ..sanitize import clean
-from ..targets import quote_word
+from ...act.targets import quote_word
+from ...base.sanitize import clean
+from ...commands.registry import Registry
 
 RefSource = Callable[[], Iterable[tuple[str, str]]]  # (ref, "role \"name\"")
 ElementSource = Callable[[], Iterable[tuple[str, str, str]]]  # (ref, role, name)

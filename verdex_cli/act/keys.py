@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import UsageError
+from ..base.errors import UsageError
 
 MODIFIERS = {"alt": ("Alt", 1, 18), "control": ("Control", 2, 17), "ctrl": ("Control", 2, 17),
              "meta": ("Meta", 4, 91), "cmd": ("Meta", 4, 91), "shift": ("Shift", 8, 16)}

@@ -1,0 +1,140 @@
+"""The package's import structure: no cycles, no upward imports, no reaching into private names.
+
+The layers are read from the README's Layout section (the ```layers block), so the rule the test
+enforces is the one a reader sees. Imports inside functions count like any other (a late import may
+keep start-up light, but it may not hide a cycle or climb a layer)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "verdex_cli"
+
+
+def _layers() -> list[tuple[str, list[str]]]:
+    """(layer, [paths]) from the README, top layer first."""
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"```layers\n(.*?)```", text, re.S)
+    assert block, "README.md's Layout section must hold a ```layers block"
+    out = []
+    for line in block.group(1).splitlines():
+        if line.strip():
+            name, *paths = line.split()
+            out.append((name, paths))
+    return out
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        out[".".join(parts[:-1]) if parts[-1] == "__init__" else ".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> list[tuple[str, list[str], int]]:
+    """(imported module, names imported from it, line) for every import of the package's own code."""
+    is_pkg = path.name == "__init__.py"
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = (name if is_pkg else name.rsplit(".", 1)[0]).split(".")
+                base = base[:len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if not module.startswith("verdex_cli"):
+                continue
+            names = [a.name for a in node.names]
+            subs = [f"{module}.{n}" for n in names if f"{module}.{n}" in MODULES]
+            if subs:  # `from . import actions`: the modules themselves
+                found += [(s, [], node.lineno) for s in subs]
+                rest = [n for n in names if f"{module}.{n}" not in MODULES]
+                if rest:
+                    found.append((module, rest, node.lineno))
+            else:
+                found.append((module, names, node.lineno))
+        elif isinstance(node, ast.Import):
+            found += [(a.name, [], node.lineno) for a in node.names if a.name.startswith("verdex_cli")]
+    return found
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _layer_of(path: Path, layers) -> int:
+    rel = path.relative_to(ROOT).as_posix()
+    best, best_len = None, -1
+    for i, (_name, paths) in enumerate(layers):
+        for p in paths:
+            if (rel == p or (p.endswith("/") and rel.startswith(p))) and len(p) > best_len:
+                best, best_len = i, len(p)
+    assert best is not None, f"{rel} is in no layer of the README's ```layers block"
+    return best
+
+
+def test_every_module_has_a_layer_and_no_import_climbs():
+    layers = _layers()
+    up = []
+    for name, deps in GRAPH.items():
+        mine = _layer_of(MODULES[name], layers)
+        for module, _names, line in deps:
+            if module in MODULES and _layer_of(MODULES[module], layers) < mine:
+                up.append(f"{MODULES[name].relative_to(ROOT)}:{line} imports {module} "
+                          f"({layers[mine][0]} -> {layers[_layer_of(MODULES[module], layers)][0]})")
+    assert not up, "imports that climb a layer:\n" + "\n".join(up)
+
+
+def test_no_import_cycle():
+    edges = {n: {m for m, _, _ in deps if m in MODULES and m != n} for n, deps in GRAPH.items()}
+    index, low, stack, on, cycles, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):  # Tarjan's strongly connected components
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                cycles.append(sorted(comp))
+
+    for v in edges:
+        if v not in index:
+            visit(v)
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def test_no_private_name_is_imported_from_another_module():
+    reaching = [f"{MODULES[n].relative_to(ROOT)}:{line} takes {module}.{name}"
+                for n, deps in GRAPH.items() for module, names, line in deps
+                for name in names if name.startswith("_") and not name.startswith("__")]
+    assert not reaching, "\n".join(reaching)
+
+
+def test_the_package_root_holds_only_entry_points():
+    layers = _layers()
+    at_root = {p.name for p in PACKAGE.glob("*.py")}
+    entry_layers = {"entry", "app"}
+    listed = {Path(p).name for name, paths in layers if name in entry_layers for p in paths
+              if p.count("/") == 1 and p.endswith(".py")}
+    assert at_root - {"__init__.py"} <= listed, f"modules at the root that are not entry points: {sorted(at_root - listed - {'__init__.py'})}"

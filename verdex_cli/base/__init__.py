@@ -1,0 +1,1 @@
+"""Building blocks every layer uses: errors and their kinds, phase timings, the sanitizer, GC pauses."""

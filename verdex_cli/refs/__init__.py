@@ -1,0 +1,1 @@
+"""Ref state: the ref store, staleness (the one decision about a ref's status), per-tab state."""

@@ -1,0 +1,1 @@
+"""What the user sees: the renderer and its painters, and the REPL."""
