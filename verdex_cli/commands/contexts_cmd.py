@@ -20,14 +20,21 @@ def contexts_cmd(ctx, args, flags):
 @command("context", params=("N", "new [URL]", "close N"),
          help="Switch to context N, open a new isolated context (own cookies and storage), or close context N.")
 def context_cmd(ctx, args, flags):
-    session, verb, arg = index_command(ctx, "context", args)
-    if verb == "new":
-        page = session.new_context(arg)
-        return Result("contexts", {"contexts": _rows(session), "switched_to": page.context, "tab": page.index},
-                      [f"Context {page.context} opened (tab {page.index}); it is now current."])
-    if verb == "close":
-        note = session.close_context(arg)
-        notes = [f"Context {arg} closed."] + ([note] if note else [])
-        return Result("contexts", {"contexts": _rows(session), "closed": arg}, notes)
-    page = session.switch_context(arg)
+    return index_command(ctx, "context", args, {"new": _new, "close": _close, "switch": _switch})
+
+
+def _new(session, url: str) -> Result:
+    page = session.new_context(url)
+    return Result("contexts", {"contexts": _rows(session), "switched_to": page.context, "tab": page.index},
+                  [f"Context {page.context} opened (tab {page.index}); it is now current."])
+
+
+def _close(session, index: int) -> Result:
+    note = session.close_context(index)
+    notes = [f"Context {index} closed."] + ([note] if note else [])
+    return Result("contexts", {"contexts": _rows(session), "closed": index}, notes)
+
+
+def _switch(session, index: int) -> Result:
+    page = session.switch_context(index)
     return Result("contexts", {"contexts": _rows(session), "switched_to": page.context, "tab": page.index})

@@ -38,26 +38,33 @@ def tabs_cmd(ctx, args, flags):
     return Result("tabs", data)
 
 
-def index_command(ctx, name: str, args: list[str]):
-    """(session, verb, argument) of a `tab`/`context` line: the sub-verb checked before any browser
-    starts, the session's tabs re-read, a `new` URL made absolute (default about:blank)."""
+def index_command(ctx, name: str, args: list[str], verbs: dict) -> Result:
+    """Run a `tab`/`context` line: the sub-verb is checked before any browser starts, the session's
+    tabs are re-read, a `new` URL is made absolute (default about:blank), then ``verbs[verb](session,
+    argument)`` gives the result."""
     verb, arg = index_verb(name, args)
     session = ctx.ensure_session()
     session.discover()
     if verb == "new":
         arg = normalize_url(arg, base=session.page.frames.main.url) if arg else "about:blank"
-    return session, verb, arg
+    return verbs[verb](session, arg)
+
+
+def _tab_new(session, url: str) -> Result:
+    page = session.new_tab(url)
+    return Result("tabs", {"tabs": _tab_rows(session), "switched_to": page.index})
+
+
+def _tab_close(session, index: int) -> Result:
+    session.close_tab(index)
+    return Result("tabs", {"tabs": _tab_rows(session), "closed": index})
+
+
+def _tab_switch(session, index: int) -> Result:
+    return Result("tabs", {"tabs": _tab_rows(session), "switched_to": session.switch(index).index})
 
 
 @command("tab", params=("N", "new [URL]", "close N"),
          help="Switch to tab N, open a new tab, or close tab N.")
 def tab_cmd(ctx, args, flags):
-    session, verb, arg = index_command(ctx, "tab", args)
-    if verb == "new":
-        page = session.new_tab(arg)
-        return Result("tabs", {"tabs": _tab_rows(session), "switched_to": page.index})
-    if verb == "close":
-        session.close_tab(arg)
-        return Result("tabs", {"tabs": _tab_rows(session), "closed": arg})
-    page = session.switch(arg)
-    return Result("tabs", {"tabs": _tab_rows(session), "switched_to": page.index})
+    return index_command(ctx, "tab", args, {"new": _tab_new, "close": _tab_close, "switch": _tab_switch})
