@@ -254,14 +254,14 @@ def test_a_refusal_on_a_background_tab_is_about_the_element(quick, origins):
 def test_stability_on_a_page_that_draws_no_frames_is_judged_on_two_real_measurements(driver, origins):
     # the core's wait, asked directly on a tab left behind (no animation frames run there): a still
     # element is found still (two measurements, across the wait's slices), never "moving"
-    from verdex_cli.act import actions
+    from verdex_cli.act import actionability
     from verdex_cli.act.targets import resolve_target
 
     text = _background_page(driver, origins, 'link "Open a tab"')
     page = driver.ctx.page
     res = resolve_target(page, driver.ctx.page_state().store, ref_in(text, 'button "Count"'))
     assert _visibility(driver) == "hidden"
-    x, y = actions.prepare(page, res, pointer=True)
+    x, y = actionability.prepare(page, res, pointer=True)
     box = json.loads(driver.js("JSON.stringify(document.getElementById('count').getBoundingClientRect())"))
     assert (x, y) == (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     assert _visibility(driver) == "hidden"  # the core's wait did not need the tab in front

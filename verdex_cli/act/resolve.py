@@ -29,7 +29,7 @@ class Resolved:
     name: str
     live: dict
     notes: list[str] = field(default_factory=list)
-    armed: bool = False  # the click guard was armed with the actionability check (actions.prepare)
+    armed: bool = False  # the click guard was armed with the actionability check (actionability.prepare)
 
     @property
     def label(self) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..act import actions, fields
+from ..act import actions, fields, pointer
 from ..act.keys import parse_key
 from ..act.resolve import resolve
 from ..act.targets import parse_target, quote_word, resolve_target
@@ -84,19 +84,19 @@ def _split_guard(verb: str, raw: str, res, text: str) -> None:
 @command("click", params="REF",
          help="Click the element with a real mouse event.", effect="action")
 def click_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.pointer, resolve_arg(ctx, args[0]), "click"), ctx)
+    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0]), "click"), ctx)
 
 
 @command("dblclick", params="REF",
          help="Double-click the element.", effect="action")
 def dblclick_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.pointer, resolve_arg(ctx, args[0]), "dblclick"), ctx)
+    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0]), "dblclick"), ctx)
 
 
 @command("hover", params="REF",
          help="Move the mouse over the element.", effect="action")
 def hover_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.pointer, resolve_arg(ctx, args[0]), "hover"))
+    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0]), "hover"))
 
 
 @command("type", params="REF TEXT", accepts=TEXT_FIELDS,

@@ -1,0 +1,191 @@
+"""click, dblclick and hover: trusted mouse events on the ref's own element, guarded in its
+document (events that would reach another element are stopped), the truth of what reached it told.
+Nothing here prints."""
+
+from __future__ import annotations
+
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied
+from ..base.timing import phase
+from ..browser.page import Page
+from .actionability import bridge_call, prepare
+from .readback import after_input
+from .resolve import Resolved
+
+
+def mouse(page: Page, kind: str, x: float, y: float, **extra) -> None:
+    page.target.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, **extra)
+
+
+def pointer(page: Page, res: Resolved, action: str) -> dict:
+    """click, dblclick or hover on the ref's own element."""
+    x, y = prepare(page, res, pointer=True, arm=action != "hover")
+    nav_before = page.nav_count
+    result = {"action": action, "ref": res.text, "role": res.role, "name": res.name, "x": round(x), "y": round(y)}
+    with phase("input events"):
+        guard = _pointer_events(page, res, action, x, y, nav_before)
+    if guard is None:  # the click closed its own tab (window.close()): it did land
+        return dict(result, notes=res.notes + ["The tab closed itself after the click."])
+    notes = list(res.notes)
+    if guard.get("navigated"):
+        raise NotApplied(f"Element {res.label} was clicked once, then the page navigated or moved it away, so "
+                         "the second click was not sent (it would have reached something else).")
+    if guard["blocked"] or _unfinished(action, res, guard):
+        raise _stopped(res, guard)
+    if action == "hover":
+        _check_hover(page, res)
+    if guard["received"] == 0 and page.nav_count == nav_before:
+        raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
+                            "mouse events); take a new snapshot.")
+    try:
+        notes += after_input(page, nav_before)
+    except ConnectionLost:
+        notes.append("The tab closed itself after the click.")
+    return dict(result, notes=notes)
+
+
+def _unfinished(action: str, res: Resolved, guard: dict) -> bool:
+    """The target got part of the input but not the click (or double click) itself: the rest went to
+    another document (a frame moved in under the pointer), where this guard cannot see it. A native
+    select's own popup takes the release, so there the press is enough."""
+    got = guard.get("got")
+    if guard["received"] <= 0 or got is None or res.live.get("tag") == "select":
+        return False
+    return action in ("click", "dblclick") and action not in got
+
+
+def _check_hover(page: Page, res: Resolved) -> None:
+    """A hover is ok only when the browser puts the element under the pointer (its :hover state). An
+    iframe is left out: the pointer is then in its document, whose owner's :hover the browser does not
+    always keep for another process."""
+    if res.live.get("tag") in ("iframe", "frame"):
+        return
+    try:
+        under = bridge_call(page, res.frame, f"hovered({res.ref.n})", timeout=2)
+    except (CDPError, JSError, ConnectionLost, CDPTimeout):
+        return  # its document went away after the move (a hover that navigates): nothing to read
+    if under is False:
+        raise NotApplied(f"Element {res.label} is not under the pointer after the move: the page moved or "
+                         "covered it, or another frame took the pointer.")
+
+
+def _stopped(res: Resolved, guard: dict) -> NotActionable | NotApplied:
+    """The guard stopped events that would have reached another element. Nothing reached the target:
+    it was not clicked. Part of the input did (the page moved, hid or replaced it on the press or after
+    the first click): that part happened, the rest did not (`not_applied`, saying which)."""
+    other = guard["blocked"][0].split(" on ", 1)[-1] if guard["blocked"] else "another frame's document"
+    got = guard.get("got") or []
+    if not got:
+        return NotActionable(f"Element {res.label} was not clicked: the events would have reached {other} "
+                             "instead, so they were stopped.")
+    events = ", ".join(dict.fromkeys(got))
+    part = ("was clicked once" if "click" in got else f"got the press ({events})" if "mousedown" in got
+            else f"got only part of the click ({events})")
+    return NotApplied(f"Element {res.label} {part}, then the page moved, hid or replaced it: the rest of the "
+                      f"input would have reached {other}, so it was stopped.")
+
+
+def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, nav_before: int) -> dict | None:
+    """Send the mouse events, guarded: what the guard saw, or None when the click closed its tab.
+
+    For an element the tab's own renderer draws, the events go out together (one round trip): sent
+    one by one, the move alone waits for the next animation frame; Chrome dispatches them in the
+    order sent either way."""
+    if action != "hover" and not res.armed:
+        bridge_call(page, res.frame, f"arm({res.ref.n})")
+    events = [("mouseMoved", {"button": "none"})]
+    if action in ("click", "dblclick"):
+        events += [("mousePressed", {"button": "left", "clickCount": 1}),
+                   ("mouseReleased", {"button": "left", "clickCount": 1})]
+    if action == "dblclick":
+        events += [("mousePressed", {"button": "left", "clickCount": 2}),
+                   ("mouseReleased", {"button": "left", "clickCount": 2})]
+    calls = [("Input.dispatchMouseEvent", dict(extra, type=kind, x=x, y=y)) for kind, extra in events]
+    try:
+        if res.frame.parent is not None:  # in a frame: no button goes down before the element is
+            move_onto(page, res, action, calls[0][1])  # under the pointer (see _move_onto)
+        first, second = (calls[:3], calls[3:]) if res.frame.parent is None else (calls[1:3], calls[3:])
+        _send(page, first, 0 if res.frame.parent is None else 1, batch=res.frame.parent is None)
+        if second and not _still_there(page, res, nav_before):  # the second click would reach a new
+            try:                                                  # page or another element
+                bridge_call(page, res.frame, "disarm()", timeout=2)
+            except (CDPError, JSError, CDPTimeout, ConnectionLost):
+                pass
+            return {"received": 1, "got": ["click"], "blocked": [], "navigated": True}
+        if second:
+            _send(page, second, 3, batch=res.frame.parent is None)
+    except ConnectionLost as exc:
+        if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
+            raise
+        return None
+    guard = {"received": -1, "blocked": []}
+    if action != "hover":
+        try:
+            guard = bridge_call(page, res.frame, "disarm()", timeout=2)
+        except (CDPError, JSError, ConnectionLost):
+            pass  # the document went away (navigation): the click did land
+        except CDPTimeout:
+            # Chrome holds calls into a frame whose navigation has not committed yet (a slow server):
+            # the navigation the click started is the proof that it landed
+            if page.nav_count == nav_before:
+                raise
+    return guard
+
+
+def _still_there(page: Page, res: Resolved, nav_before: int) -> bool:
+    """Between the two clicks of a double click: no navigation of the tab began, and an element in a
+    frame is still under the pointer in its own document."""
+    try:
+        if bridge_call(page, res.frame, "navigating()", timeout=2):
+            return False
+        if page.nav_count != nav_before:
+            return False
+        return res.frame.parent is None or bridge_call(page, res.frame, f"hovered({res.ref.n})", timeout=2) is True
+    except (CDPError, JSError, CDPTimeout):
+        return False  # its document is gone or going
+
+
+def _send(page: Page, calls: list, done: int, batch: bool) -> None:
+    """Input events in order: together in one round trip (``batch``: the tab's own renderer draws the
+    element), else one by one. A lost connection says how many events had gone (``exc.done``)."""
+    if batch:
+        try:
+            page.target.call_many(calls)
+        except ConnectionLost as exc:
+            # the tab closed while the batch was handled (a click calling window.close()): the replies
+            # of events already handled may never come, but every event had reached the browser
+            exc.done = done + (len(calls) if getattr(exc, "all_sent", False) else getattr(exc, "done", 0))
+            raise
+        return
+    for n, (method, params) in enumerate(calls, done):
+        try:
+            page.target.call(method, **params)
+        except ConnectionLost as exc:
+            exc.done = n
+            raise
+
+
+def move_onto(page: Page, res: Resolved, action: str, move: dict) -> None:
+    """Move the pointer onto an element in a frame and make sure the browser put it there (its
+    :hover state) before any button goes down. The guard sees only the target's own document, and the
+    browser routes input into frames by hit-test data that may be a frame old (frames still scrolling
+    into place): a press sent then would land in another frame's document, unseen. The move is
+    repeated (a later one is hit-tested anew); still elsewhere: nothing is pressed. (An iframe target
+    is not checked: the pointer is then in its document; see _check_hover.)"""
+    if res.live.get("tag") in ("iframe", "frame"):
+        page.target.call("Input.dispatchMouseEvent", **move)
+        return
+    for _ in range(3):
+        page.target.call("Input.dispatchMouseEvent", **move)
+        try:
+            under = bridge_call(page, res.frame, f"hovered({res.ref.n})", timeout=2)
+        except (CDPError, JSError, CDPTimeout):
+            return  # its document went away or is busy: the guard and the result say what happened
+        if under is not False:
+            return
+    if action != "hover":
+        try:
+            bridge_call(page, res.frame, "disarm()", timeout=2)
+        except (CDPError, JSError, CDPTimeout, ConnectionLost):
+            pass
+    raise NotActionable(f"Element {res.label} is not under the pointer at its click point: the browser puts "
+                        "the pointer in another frame's content there, so nothing was pressed.")
