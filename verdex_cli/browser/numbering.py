@@ -24,6 +24,7 @@ class Document:
     loader: str       # the frame's loader id (the document)
     main: str         # the main frame's loader id when it was numbered
     url: str = ""
+    seq: int = 0      # the order in which the tab's documents were numbered (all frames)
 
 
 @dataclass
@@ -31,6 +32,7 @@ class RefNumbers:
     next_frame: int = 0
     high: dict[int, int] = field(default_factory=dict)  # frame index -> highest number issued
     docs: dict[int, list[Document]] = field(default_factory=dict)  # frame index -> its documents, in order
+    seq: int = 0
 
     def new_frame_index(self) -> int:
         index = self.next_frame
@@ -46,7 +48,8 @@ class RefNumbers:
         docs = self.docs.setdefault(frame, [])
         if docs and docs[-1].loader == loader and not again:
             return high, False
-        docs.append(Document(high + 1, loader, main, url))
+        self.seq += 1
+        docs.append(Document(high + 1, loader, main, url, self.seq))
         return high, True
 
     def came_back(self, frame: int, loader: str) -> bool:
@@ -72,6 +75,13 @@ class RefNumbers:
         if i < 0:
             return None
         return docs[i], i == len(docs) - 1
+
+    def main_left_since(self, frame: int, n: int) -> bool:
+        """Was the main frame numbered for another visit (a new document, or the same one back from the
+        back/forward cache) after number ``n`` of child ``frame`` was issued? Its ref is then of an
+        earlier visit of the page."""
+        found = self.document_of(frame, n) if frame != 0 else None
+        return found is not None and any(d.seq > found[0].seq for d in self.docs.get(0, ()))
 
     def reset(self, keep_counter: bool, current: dict[int, tuple[str, str]]) -> None:
         """reset-refs: every issued number is forgotten (restarting at 1 unless ``keep_counter``);

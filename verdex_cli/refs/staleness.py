@@ -73,8 +73,10 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
     new_main = main_now is not None and main_then is not None and main_now[0] != main_then
     by_frame: dict[int, list[RefRecord]] = {}
     for rec in recs:
-        if rec.retired:  # of a document its frame left: whatever the frame shows now
-            verdicts[rec.ref] = Verdict(NAVIGATED, _retired_where(page, rec, main_now))
+        if rec.retired:  # of a document its frame left: whatever the frame shows now (the same
+            # document again, back from the back/forward cache: an earlier visit's ref)
+            back = rec.frame == 0 and main_now is not None and main_now[0] == rec.loader
+            verdicts[rec.ref] = Verdict(NAVIGATED, _retired_where(page, rec, main_now), earlier_visit=back)
         elif new_main and rec.frame != 0:  # a new main document takes every child frame's refs with it
             verdicts[rec.ref] = Verdict(NAVIGATED, _where(page, main_then, *main_now))
         else:
@@ -83,7 +85,11 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
         fr = page.frames.get(fi)
         current = page.frames.current_loader(fr) if fr is not None and not fr.detached else None
         if current is None:
-            verdicts.update((rec.ref, Verdict(REMOVED, frame_gone=True)) for rec in group)
+            for rec in group:  # its frame went away: with the page it was in (an earlier visit), or alone
+                if store.numbers.main_left_since(rec.frame, int(rec.ref.rsplit("e", 1)[1])):
+                    verdicts[rec.ref] = Verdict(NAVIGATED, f"now at {page.frames.main.url}", earlier_visit=True)
+                else:
+                    verdicts[rec.ref] = Verdict(REMOVED, frame_gone=True)
             continue
         loader, url = current
         stale = [rec for rec in group if rec.loader != loader]
@@ -127,6 +133,7 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
             verdicts[rec.ref] = verdict
     for ref, verdict in verdicts.items():
         store.set_status(ref, verdict.status)
+
     return verdicts
 
 
