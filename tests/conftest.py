@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -42,8 +47,8 @@ def demo():
 class Driver:
     """Runs command lines against a fresh tab of the shared browser."""
 
-    def __init__(self, endpoint: str, timeout: float = 10.0):
-        opts = Options(connect=endpoint, new_tab=True, timeout=timeout)
+    def __init__(self, endpoint: str, timeout: float = 10.0, downloads: str | None = None):
+        opts = Options(connect=endpoint, new_tab=True, timeout=timeout, downloads=downloads)
         self.ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
 
     def run(self, line: str):
@@ -63,6 +68,10 @@ class Driver:
 
     def js(self, expression: str):
         return self.ctx.page.evaluate(expression)
+
+    def ref(self, pattern: str) -> str:
+        """The ref of the first snapshot line matching ``pattern`` (a fresh snapshot)."""
+        return ref_in(self.ok("snapshot").data["text"], pattern)
 
     def close(self):
         self.ctx.close()
@@ -92,3 +101,54 @@ def quick(chrome_http):
 def ref_in(text: str, pattern: str) -> str:
     """The ref on the first snapshot line matching ``pattern`` (a regex), e.g. 'button "Alert"'."""
     return re.search(pattern + r".*?\[ref=(c\d+p\d+f\d+e\d+)\]", text).group(1)
+
+
+# -- helpers shared by the test modules ----------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def until(check, timeout: float = 10.0) -> bool:
+    """Poll ``check`` (every 50 ms) until it holds or ``timeout`` s passed; its last answer."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return bool(check())
+
+
+def ctx_ok(ctx, line: str):
+    """Run a command line in a Workspace; it must succeed: its result."""
+    out = execute(ctx, line)
+    assert out.ok, f"{line!r}: {out.kind}: {out.message}"
+    return out.result
+
+
+def ctx_fail(ctx, line: str, kind: str):
+    """Run a command line in a Workspace; it must fail with ``kind``: its outcome."""
+    out = execute(ctx, line)
+    assert not out.ok, f"{line!r} unexpectedly succeeded"
+    assert out.kind == kind, f"{line!r}: expected {kind}, got {out.kind}: {out.message}"
+    return out
+
+
+def run_verdex(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`python -m verdex_cli ARGS` with this checkout's package, output captured as text."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "verdex_cli", *args], capture_output=True, text=True,
+                          timeout=timeout, env=env, cwd=ROOT)
+
+
+@contextmanager
+def browser_behind_proxy(token: str):
+    """(a browser of its own, a ws-only endpoint in front of it that wants ``token``)."""
+    from ws_proxy import WsProxy
+
+    chrome = launch.launch(headless=True, debug_port=True)
+    proxy = WsProxy(chrome.browser_ws, token=token)
+    try:
+        yield chrome, proxy
+    finally:
+        proxy.close()
+        chrome.stop()

@@ -5,28 +5,19 @@ left alone."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from verdex_cli.browser import launch
 from verdex_cli.base.errors import ErrorKind, ExitStatus
 
 from ws_proxy import WsProxy
+from conftest import browser_behind_proxy, run_verdex as verdex
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "s3cr3t-T0KEN"
-
-
-def verdex(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "verdex_cli", *args], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=ROOT)
 
 
 def _pages(http: str) -> list[dict]:
@@ -37,11 +28,8 @@ def _pages(http: str) -> list[dict]:
 @pytest.fixture(scope="module")
 def remote():
     """A browser of its own (so its tabs can be counted) and a ws-only endpoint in front of it."""
-    chrome = launch.launch(headless=True, debug_port=True)
-    proxy = WsProxy(chrome.browser_ws, token=TOKEN)
-    yield chrome, proxy
-    proxy.close()
-    chrome.stop()
+    with browser_behind_proxy(TOKEN) as pair:
+        yield pair
 
 
 def test_ws_only_endpoint_serves_nothing_but_the_socket(remote):

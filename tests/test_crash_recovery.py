@@ -18,23 +18,10 @@ from verdex_cli.browser import launch
 from verdex_cli.base.errors import CDPTimeout, ErrorKind, ExitStatus
 from verdex_cli.ui.render import Renderer
 from verdex_cli.ui.repl.app import Repl
-from verdex_cli.commands.runner import execute
+from conftest import ctx_fail as fail, ctx_ok as ok
 
 SHOP = "demo_pages/shop.html"
 BUSY = "tests/fixtures/snapshot/busy.html"
-
-
-def ok(ctx, line):
-    out = execute(ctx, line)
-    assert out.ok, f"{line!r}: {out.kind}: {out.message}"
-    return out.result
-
-
-def fail(ctx, line, kind):
-    out = execute(ctx, line)
-    assert not out.ok, f"{line!r} unexpectedly succeeded"
-    assert out.kind == kind, f"{line!r}: expected {kind}, got {out.kind}: {out.message}"
-    return out
 
 
 # -- a crashed renderer ----------------------------------------------------------------------------

@@ -10,23 +10,9 @@ from pathlib import Path
 import pytest
 
 from verdex_cli.browser.downloads import human_size, safe_name
-from verdex_cli.browser.session import Options, Session
-from verdex_cli.commands.context import Workspace
-from verdex_cli.commands.runner import execute
-from verdex_cli.snapshot.capture import bridge_source
+from conftest import Driver
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class _Session:
-    def __init__(self, endpoint: str, downloads: str | None):
-        opts = Options(connect=endpoint, new_tab=True, timeout=10.0, downloads=downloads)
-        self.ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
-
-    def ok(self, line: str):
-        out = execute(self.ctx, line)
-        assert out.ok, f"{line!r}: {out.kind}: {out.message}"
-        return out.result
 
 
 @pytest.fixture
@@ -34,7 +20,7 @@ def session_in(chrome_http):
     made = []
 
     def make(downloads):
-        s = _Session(chrome_http, downloads)
+        s = Driver(chrome_http, downloads=downloads)
         made.append(s)
         return s
 

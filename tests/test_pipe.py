@@ -5,33 +5,11 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 
 from verdex_cli.app import AppOptions, make_workspace
 from verdex_cli.browser import launch
 from verdex_cli.base.errors import ErrorKind
-from verdex_cli.commands.runner import execute
-
-
-def ok(ctx, line):
-    out = execute(ctx, line)
-    assert out.ok, f"{line!r}: {out.kind}: {out.message}"
-    return out.result
-
-
-def fail(ctx, line, kind):
-    out = execute(ctx, line)
-    assert not out.ok and out.kind == kind, f"{line!r}: expected {kind}, got {out.kind}: {out.message}"
-    return out
-
-
-def until(check, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.05)
-    return check()
+from conftest import ctx_fail as fail, ctx_ok as ok, until
 
 
 def cmdline(pid: int) -> list[str]:

@@ -9,61 +9,29 @@ browser's file through /proc/PID/root, as a program on that machine would."""
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
 from verdex_cli.browser import launch
 from verdex_cli.browser.cdp import Target
-from verdex_cli.browser.session import Options, Session
-from verdex_cli.commands.context import Workspace
-from verdex_cli.commands.runner import execute
-from verdex_cli.snapshot.capture import bridge_source
 
 from ws_proxy import WsProxy
+from conftest import Driver, browser_behind_proxy, until
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "far-T0KEN"
 NOTES = (ROOT / "demo_pages" / "files" / "notes.txt").read_bytes()
 
 
-class Remote:
-    def __init__(self, url: str, downloads: str | None = None):
-        opts = Options(connect=url, new_tab=True, timeout=10.0, downloads=downloads)
-        self.ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
-
-    def ok(self, line: str):
-        out = execute(self.ctx, line)
-        assert out.ok, f"{line!r}: {out.kind}: {out.message}"
-        return out.result
-
-    def ref(self, pattern: str) -> str:
-        text = self.ok("snapshot").data["text"]
-        return re.search(pattern + r".*?\[ref=(c\d+p\d+f\d+e\d+)\]", text).group(1)
-
-
-def until(check, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.05)
-    return check()
-
-
 @pytest.fixture(scope="module")
 def near():
     """A browser on this machine behind a ws-only endpoint with a token."""
-    chrome = launch.launch(headless=True, debug_port=True)
-    proxy = WsProxy(chrome.browser_ws, token=TOKEN)
-    yield chrome, proxy
-    proxy.close()
-    chrome.stop()
+    with browser_behind_proxy(TOKEN) as pair:
+        yield pair
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +74,7 @@ def test_contexts_over_a_ws_only_endpoint_share_the_one_socket_and_are_disposed(
     try:
         contexts_before = probe.call("Target.getBrowserContexts")["browserContextIds"]
         upgrades = proxy.upgrades
-        r = Remote(proxy.url(TOKEN), downloads=str(tmp_path))
+        r = Driver(proxy.url(TOKEN), downloads=str(tmp_path))
         try:
             r.ok("open " + demo.url("shop.html"))
             r.ok("eval document.cookie = 'who=zero; path=/'; 1")
@@ -137,7 +105,7 @@ def test_contexts_over_a_ws_only_endpoint_share_the_one_socket_and_are_disposed(
 
 def test_a_download_on_another_machine_is_reported_there_never_here(far, demo):
     pid, proxy = far
-    r = Remote(proxy.url(TOKEN))
+    r = Driver(proxy.url(TOKEN))
     try:
         r.ok("open " + demo.url("downloads.html"))
         local_dir = r.ctx.session.downloads.directory
@@ -157,7 +125,7 @@ def test_a_download_on_another_machine_is_reported_there_never_here(far, demo):
 
 def test_a_download_through_a_ws_only_endpoint_to_a_browser_here_lands_here(near, demo, tmp_path):
     _, proxy = near
-    r = Remote(proxy.url(TOKEN), downloads=str(tmp_path))
+    r = Driver(proxy.url(TOKEN), downloads=str(tmp_path))
     try:
         r.ok("open " + demo.url("downloads.html"))
         res = r.ok("click " + r.ref('link "Download notes"'))

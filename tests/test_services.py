@@ -9,9 +9,7 @@ through its one socket; Grid's ``se:cdp`` is one proxied browser socket with no 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,18 +18,13 @@ import pytest
 from conftest import Driver, ref_in
 from remote_services import Browserless, Grid, available, http
 from verdex_cli.base.errors import ErrorKind, ExitStatus
+from conftest import run_verdex as verdex
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bl-s3cr3t-T0KEN"
 # BROWSERLESS_ABORT: in Browserless 2.42's browsers the demo's nested cross-origin frame sometimes never
 # loads (its log says net::ERR_ABORTED for it; its own hooks attach to every page), under load about
 # one run in five. The service's doing, not verdex's: the page is loaded once more before failing.
-
-
-def verdex(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "verdex_cli", *args], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=ROOT)
 
 
 def results(proc: subprocess.CompletedProcess) -> list[dict]:
