@@ -17,6 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "fuzz"))
 
 from fuzz_check import CORRECT, REFUSED_OK, VERDICTS  # noqa: E402

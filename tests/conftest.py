@@ -108,14 +108,16 @@ def ref_in(text: str, pattern: str) -> str:
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def until(check, timeout: float = 10.0) -> bool:
-    """Poll ``check`` (every 50 ms) until it holds or ``timeout`` s passed; its last answer."""
+def until(check, timeout: float = 10.0):
+    """Poll ``check`` (every 50 ms) until it gives something true or ``timeout`` s passed; its last
+    answer (true when it held)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if check():
-            return True
+        got = check()
+        if got:
+            return got
         time.sleep(0.05)
-    return bool(check())
+    return check()
 
 
 def ctx_ok(ctx, line: str):

@@ -7,21 +7,12 @@ import threading
 import time
 from urllib.parse import parse_qs, urlparse
 
+from quiet_http import QuietHandler
+
 PAGE = b"<!DOCTYPE html><title>%s</title><h1>%s</h1>"
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def _send(self, status: int, body: bytes, ctype: str = "text/html") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(body)
-
+class _Handler(QuietHandler):
     def do_GET(self):  # noqa: N802
         url = urlparse(self.path)
         query = parse_qs(url.query)

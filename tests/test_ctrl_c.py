@@ -70,6 +70,12 @@ class LiveRun:
         self.proc.stderr.close()
 
 
+def _check_cancelled_and_loop_stopped(run: LiveRun) -> None:
+    cancelled = run.result()
+    assert not cancelled["ok"] and cancelled["error"]["kind"] == "cancelled", cancelled
+    _check_page_answers_and_loop_was_stopped(run)
+
+
 def _check_page_answers_and_loop_was_stopped(run: LiveRun) -> None:
     # With --timeout 5, a page still running its loop would make this a 'timeout' error.
     after = run.run("eval 1")
@@ -90,9 +96,7 @@ def test_ctrl_c_on_a_click_that_froze_the_page_stops_its_script(chrome_http, tmp
                    if 'button "Freeze"' in line)
         run.send("click " + ref)
         run.interrupt_when_looping()
-        cancelled = run.result()
-        assert not cancelled["ok"] and cancelled["error"]["kind"] == "cancelled", cancelled
-        _check_page_answers_and_loop_was_stopped(run)
+        _check_cancelled_and_loop_stopped(run)
     finally:
         run.close()
 
@@ -102,8 +106,6 @@ def test_ctrl_c_on_an_eval_that_loops_forever_stops_it(chrome_http, tmp_path):
     try:
         run.send("eval spin()")
         run.interrupt_when_looping()
-        cancelled = run.result()
-        assert not cancelled["ok"] and cancelled["error"]["kind"] == "cancelled", cancelled
-        _check_page_answers_and_loop_was_stopped(run)
+        _check_cancelled_and_loop_stopped(run)
     finally:
         run.close()

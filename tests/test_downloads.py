@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from verdex_cli.browser.downloads import human_size, safe_name
-from conftest import Driver
+from conftest import Driver, until
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -138,17 +138,6 @@ def _start_repl(args: list[str], tmp: Path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def _poll(predicate, timeout: float):
-    import time
-
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
 def test_a_run_killed_with_sigkill_leaves_no_download_folder(chrome_http, demo, tmp_path):
     import signal
 
@@ -157,18 +146,22 @@ def test_a_run_killed_with_sigkill_leaves_no_download_folder(chrome_http, demo, 
         # the REPL reads its (open) stdin pipe line by line: the download first, then it waits
         proc.stdin.write(b"eval document.getElementById('download-attachment').click()\n")
         proc.stdin.flush()
-        assert _poll(lambda: list(tmp_path.glob("verdex-downloads-*/report.csv")), 30), "no download happened"
+        assert until(lambda: list(tmp_path.glob("verdex-downloads-*/report.csv")), 30), "no download happened"
         folder = next(tmp_path.glob("verdex-downloads-*"))
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=15)
         assert proc.returncode == -signal.SIGKILL
-        assert _poll(lambda: not folder.exists(), 10), f"{folder} was left behind"
+        assert until(lambda: not folder.exists(), 10), f"{folder} was left behind"
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            stream.close()
+        _end(proc)
+
+
+def _end(proc) -> None:
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        stream.close()
 
 
 def test_a_folder_the_user_gave_survives_sigkill(chrome_http, demo, tmp_path):
@@ -179,14 +172,10 @@ def test_a_folder_the_user_gave_survives_sigkill(chrome_http, demo, tmp_path):
     try:
         proc.stdin.write(b"eval document.getElementById('download-attachment').click()\n")
         proc.stdin.flush()
-        assert _poll(lambda: (given / "report.csv").is_file(), 30), "no download happened"
+        assert until(lambda: (given / "report.csv").is_file(), 30), "no download happened"
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=15)
         assert not list(tmp_path.glob("verdex-downloads-*"))  # no private folder (nor its guard) for this run
         assert (given / "report.csv").is_file()
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            stream.close()
+        _end(proc)

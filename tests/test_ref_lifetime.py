@@ -16,12 +16,11 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import Driver
+from conftest import Driver, until
 from verdex_cli.demo_server import serve
 
 HERE = Path(__file__).resolve().parent / "fixtures" / "refs"
@@ -38,13 +37,7 @@ def frame_of(ref: str) -> int:
 
 
 def poll(pred, timeout: float = 8.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = pred()
-        if got:
-            return got
-        time.sleep(0.05)
-    return None
+    return until(pred, timeout)
 
 
 @pytest.fixture(scope="module")

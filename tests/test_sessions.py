@@ -15,10 +15,10 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 import pytest
+from conftest import until
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = str(ROOT / "demo_pages" / "shop.html")
@@ -26,13 +26,9 @@ INDEX = str(ROOT / "demo_pages" / "index.html")
 
 
 def poll(predicate, timeout: float = 20.0, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+    value = until(predicate, timeout)
+    assert value, f"timed out waiting for {what}"
+    return value
 
 
 class Env:

@@ -137,11 +137,18 @@ def _judge_ok(ev: Evidence, res: dict) -> tuple[str, str]:
     return _judge_checked(ev, res)
 
 
-def _judge_value(ev: Evidence, res: dict) -> tuple[str, str]:
+def _unanswered(ev: Evidence, settled: bool = True) -> tuple[str, str] | None:
+    """Why a field's settled state cannot be judged (no probe of it; the page still moving), or None."""
     if ev.probe is None or "state" not in ev.probe:
         return UNVERIFIED, "the element's document did not answer"
-    if not ev.settled:
+    if settled and not ev.settled:
         return UNVERIFIED, "the page had not settled (a background tab runs no animation frames)"
+    return None
+
+
+def _judge_value(ev: Evidence, res: dict) -> tuple[str, str]:
+    if (why := _unanswered(ev)) is not None:
+        return why
     have = ev.probe["state"].get("v")
     said = res.get("value")
     if said != have:
@@ -150,8 +157,8 @@ def _judge_value(ev: Evidence, res: dict) -> tuple[str, str]:
 
 
 def _judge_select(ev: Evidence, res: dict) -> tuple[str, str]:
-    if ev.probe is None or "state" not in ev.probe:
-        return UNVERIFIED, "the element's document did not answer"
+    if (why := _unanswered(ev, settled=False)) is not None:
+        return why
     have = ev.probe["state"].get("v")
     asked = SELECT_LABELS.get(ev.arg, ev.arg)
     if res.get("value") != have:
@@ -162,10 +169,8 @@ def _judge_select(ev: Evidence, res: dict) -> tuple[str, str]:
 
 
 def _judge_checked(ev: Evidence, res: dict) -> tuple[str, str]:
-    if ev.probe is None or "state" not in ev.probe:
-        return UNVERIFIED, "the element's document did not answer"
-    if not ev.settled:
-        return UNVERIFIED, "the page had not settled"
+    if (why := _unanswered(ev)) is not None:
+        return why
     have = ev.probe["state"].get("c")
     asked = ev.op == "check"
     if res.get("checked") != have:

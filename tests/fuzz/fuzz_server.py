@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import fuzz_pages
+from quiet_http import QuietHandler
 
 HERE = Path(__file__).resolve().parent
 
@@ -58,22 +59,11 @@ class OracleLog:
             return len(self.records)
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     server_version = "fuzz/1"
     log_sink: OracleLog
     origins: dict
     seed: int
-
-    def log_message(self, format, *args):  # noqa: A002 - quiet
-        pass
-
-    def _send(self, code: int, body: bytes, ctype: str) -> None:
-        self.send_response(code)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(body)
 
     def do_GET(self):  # noqa: N802
         path = self.path.split("?", 1)[0]
