@@ -122,14 +122,17 @@ class Downloads:
         with self._lock:
             self._expected.append((frame_id, since))
 
-    def sync(self, browser_target, pages, since: float) -> None:
+    def sync(self, browser_target, pages, since: float, answered: bool = False) -> None:
         """Take the tabs' expectations (see Navigation.take_download_expectations) and hear every
-        download the browser announced so far: its events come before the answer to this call."""
+        download the browser announced so far: its events come before the answer to a call on its
+        session (``answered``: one was just answered, Target.getTargets in Session.discover; else one
+        is made)."""
         for page in pages:
             for frame_id in page.take_download_expectations():
                 self.expect(frame_id, since)
         try:
-            browser_target.call("Browser.getVersion", timeout=2)
+            if not answered:
+                browser_target.call("Browser.getVersion", timeout=2)
             browser_target.drain_events()
         except (CDPError, CDPTimeout, ConnectionLost):
             pass

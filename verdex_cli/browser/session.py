@@ -210,13 +210,15 @@ class Session:
         dialogs shown, downloads (waiting, bounded by the timeout, for those that began)."""
         notes: list[str] = []
         extra: dict = {}
+        answered = False  # Target.getTargets answered on the browser session: no other call needed for sync
         try:
             self.discover()
+            answered = True
         except VerdexError:
             pass  # the browser's own trouble is reported by the next command
         if self.downloads is not None:
             try:
-                self.downloads.sync(self._browser(), list(self.pages.values()), self._command_started)
+                self.downloads.sync(self._browser(), list(self.pages.values()), self._command_started, answered)
             except VerdexError:
                 pass
         self._end_watch()
