@@ -18,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine_eval import world_value  # noqa: E402
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.demo_server import serve  # noqa: E402
@@ -46,7 +47,7 @@ def main() -> int:
             t0 = time.perf_counter()
             snap, _ = state.snapshot(page, fresh=True)
             times.append(time.perf_counter() - t0)
-        json_chars = page.frames.eval(page.frames.main, "__verdexBridge.snapshot().length", timeout=120)["value"]
+        json_chars = world_value(page, page.frames.main, "__verdexBridge.snapshot().length", timeout=120)["value"]
         session.close()
     finally:
         proc.stop()

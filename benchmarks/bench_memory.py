@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine_eval import world_value  # noqa: E402
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
@@ -53,7 +54,7 @@ def js_heap_mb(page) -> float:
 def registry_size(page) -> int | None:
     fr = page.frames.main
     try:
-        return page.frames.eval(fr, "__verdexBridge.registered")["value"]
+        return world_value(page, fr, "__verdexBridge.registered")["value"]
     except Exception:  # an older bridge without the getter
         return None
 

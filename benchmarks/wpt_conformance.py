@@ -56,6 +56,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import conformance as conf  # noqa: E402  (also puts the checkout on sys.path)
 
+from engine_eval import world_value  # noqa: E402
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
@@ -260,7 +261,7 @@ def verdex_nodes(page, spec: dict) -> dict[int, tuple[str, str]]:
             " try { for (const el of els) { const r = A.role(el) || 'generic';"
             " own.push(A.isHidden(el) ? null : [r, A.name(el, r).name]); } } finally { A.end(); }"
             " return { refs, own }; })()")
-    data = page.frames.eval(page.frames.main, expr)["value"]
+    data = world_value(page, page.frames.main, expr)["value"]
     refs, own = data["refs"], data["own"]
     out: dict[int, tuple[str, str]] = {}
     free: dict[tuple[str, str], int] = {}

@@ -108,6 +108,15 @@ def ref_in(text: str, pattern: str) -> str:
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def world_eval(page, fr, expression: str, by_value: bool = True, timeout: float | None = None) -> dict:
+    """Evaluate test JavaScript in verdex's isolated world of frame ``fr`` (the engine loaded there):
+    the raw CDP result (``value``, or the remote object)."""
+    res = fr.target.call("Runtime.evaluate", timeout=timeout, expression=expression, contextId=page.frames.world(fr),
+                         returnByValue=by_value, awaitPromise=True)
+    assert "exceptionDetails" not in res, res["exceptionDetails"]
+    return res["result"]
+
+
 def until(check, timeout: float = 10.0):
     """Poll ``check`` (every 50 ms) until it gives something true or ``timeout`` s passed; its last
     answer (true when it held)."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import world_eval
+
 try:
     from . import ax_oracle
 except ImportError:  # pragma: no cover
@@ -21,7 +23,7 @@ MIN_AGREEMENT = 0.98
 
 
 def _backend_id(page, frame, n: int) -> int:
-    obj = page.frames.eval(frame, f"__verdexBridge.element({n})", by_value=False)
+    obj = world_eval(page, frame, f"__verdexBridge.element({n})", by_value=False)
     node = frame.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
     return node["backendNodeId"]
 

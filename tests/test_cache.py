@@ -15,21 +15,24 @@ def spy_captures(driver, monkeypatch) -> list[int]:
     """Frame indices the next snapshots capture (real captures, only counted)."""
     calls: list[int] = []
     frames = driver.ctx.page.frames
-    real, real_start = frames.eval, frames.start_eval
+    real, real_start = frames.run, frames.start
 
-    def counting(fr, expression, *a, **kw):
-        if expression.startswith("__verdexBridge.snapshot("):
+    def is_capture(call):
+        return [a["value"] for a in call["arguments"][:2]] == ["bridge", "snapshot"]
+
+    def counting(fr, call, *a, **kw):
+        if is_capture(call):
             calls.append(fr.index)
-        return real(fr, expression, *a, **kw)
+        return real(fr, call, *a, **kw)
 
-    def counting_start(fr, expression, *a, **kw):  # a capture sent ahead (snapshot/capture.py)
-        started = real_start(fr, expression, *a, **kw)
-        if started is not None and expression.startswith("__verdexBridge.snapshot("):
+    def counting_start(fr, call, *a, **kw):  # a capture sent ahead (snapshot/capture.py)
+        started = real_start(fr, call, *a, **kw)
+        if started is not None and is_capture(call):
             calls.append(fr.index)
         return started
 
-    monkeypatch.setattr(frames, "eval", counting)
-    monkeypatch.setattr(frames, "start_eval", counting_start)
+    monkeypatch.setattr(frames, "run", counting)
+    monkeypatch.setattr(frames, "start", counting_start)
     return calls
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from conftest import world_eval
+
 
 
 def registered(driver) -> int:
     page = driver.ctx.page
-    return page.frames.eval(page.frames.main, "__verdexBridge.registered")["value"]
+    return world_eval(page, page.frames.main, "__verdexBridge.registered")["value"]
 
 
 def ref_of(snap, name: str) -> str:

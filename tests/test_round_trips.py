@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import world_eval
+
 from verdex_cli.demo_server import serve
 
 SITE = Path(__file__).resolve().parents[1] / "benchmarks" / "pages" / "site"
@@ -47,7 +49,7 @@ def test_a_change_in_the_nested_cross_origin_frame_is_bounded(driver, demo):
     data = driver.ok("snapshot").data
     leaf = next(f for f in data["frames"] if "frame-leaf" in f["url"])
     page = driver.ctx.page
-    page.frames.eval(page.frames.get(leaf["index"]), "document.body.append(Object.assign("
+    world_eval(page, page.frames.get(leaf["index"]), "document.body.append(Object.assign("
                      "document.createElement('button'), {textContent: 'Added deep down'})); 1")
     count, after = trips(driver, "snapshot")
     assert count <= MAX_TRIPS, f"{count} sequential round trips"

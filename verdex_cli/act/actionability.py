@@ -1,22 +1,15 @@
 """Actionability: the ref's element scrolled into view and waited for (visible, enabled, stable,
-receiving pointer events at its click point), in its own frame's isolated world, and the in-page
-calls every action makes (``bridge_call``). Nothing here prints."""
+receiving pointer events at its click point), in its own frame's isolated world. Nothing here prints."""
 
 from __future__ import annotations
 
-import json
 import time
 
 from ..base.errors import CDPError, ErrorKind, NotActionable
 from ..base.timing import phase, tell
-from ..browser.frames import Frame
 from ..browser.page import Page
 from .frame_points import Point, climb, owners
 from .resolve import Resolved
-
-
-def bridge_call(page: Page, fr: Frame, call: str, timeout: float | None = None):
-    return page.frames.eval(fr, "__verdexBridge." + call, timeout=timeout)["value"]
 
 
 SLICE = 0.25  # seconds of in-page waiting per bridge call, so the wait can be reported from here
@@ -73,10 +66,10 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
     seed = {"box": live["box"], "at": live["at"]} if live.get("box") and live.get("at") is not None else None
     while True:
         left = deadline - time.monotonic()
-        opts = json.dumps({"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last,
-                           "arm": arm, "seed": seed})
+        opts = {"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last,
+                "arm": arm, "seed": seed}
         seed = None  # only the first call's first measurement
-        out = bridge_call(page, res.frame, f"prepare({res.ref.n}, {opts})", timeout=SLICE + 5)
+        out = page.bridge.prepare(res.frame, res.ref.n, opts, timeout=SLICE + 5)
         status = out.get("status")
         if status == "ok":
             return out

@@ -10,8 +10,9 @@ from __future__ import annotations
 import time
 
 from ..base.errors import CDPError, ConnectionLost, JSError, NotActionable, NotApplied, UsageError
+from ..browser.bridge import SCROLL_Y_AFTER_FRAMES, constant
 from ..browser.page import Page
-from .actionability import bridge_call, prepare
+from .actionability import prepare
 from .focus import Focus
 from .frame_points import Point, climb
 from .keys import parse_key
@@ -50,7 +51,7 @@ def set_checked(page: Page, res: Resolved, want: bool) -> dict:
     while True:
         settle_page(page)  # read back once the page's own handlers (timers, animation frames) have run
         try:
-            after = (bridge_call(page, res.frame, f"describe({res.ref.n})").get("states") or {}).get("checked")
+            after = (page.bridge.describe(res.frame, res.ref.n).get("states") or {}).get("checked")
         except (CDPError, JSError, ConnectionLost):
             # the click navigated away: the state cannot be read back
             watch.close()
@@ -73,7 +74,7 @@ def set_checked(page: Page, res: Resolved, want: bool) -> dict:
 
 
 def select(page: Page, res: Resolved, values: list[str]) -> dict:
-    info = bridge_call(page, res.frame, f"options({res.ref.n})")
+    info = page.bridge.options(res.frame, res.ref.n)
     if info is None:
         raise NotActionable(f"Element {res.label} is not a select element.")
     opts = info["options"]
@@ -97,7 +98,7 @@ def select(page: Page, res: Resolved, values: list[str]) -> dict:
             _select_single(page, res, wanted[0]["index"], f)
     nav = after_input(page, nav_before)
     back = watch.read()  # after the page settled: a handler may have changed the selection back
-    final = bridge_call(page, res.frame, f"options({res.ref.n})")
+    final = page.bridge.options(res.frame, res.ref.n)
     if final is None:
         raise NotApplied(f"Element {res.label} changed while options were chosen; nothing can be read back.")
     opts = final["options"]
@@ -120,7 +121,7 @@ NOT_SELECTED = "Selection stopped"
 
 
 def _selected_index(page: Page, res: Resolved) -> int:
-    opts = bridge_call(page, res.frame, f"options({res.ref.n})")["options"]
+    opts = page.bridge.options(res.frame, res.ref.n)["options"]
     return next((o["index"] for o in opts if o["selected"]), -1)
 
 
@@ -132,7 +133,7 @@ def _select_single(page: Page, res: Resolved, target: int, f: Focus) -> None:
     If that did not land (a platform without the popup), step with arrows on
     the closed select instead.
     """
-    opts = bridge_call(page, res.frame, f"options({res.ref.n})")["options"]
+    opts = page.bridge.options(res.frame, res.ref.n)["options"]
     current = next((o["index"] for o in opts if o["selected"]), -1)
     if current == target:
         return
@@ -157,7 +158,7 @@ def _select_single(page: Page, res: Resolved, target: int, f: Focus) -> None:
 
 def _select_multiple(page: Page, res: Resolved, wanted: list[dict]) -> None:
     for i, opt in enumerate(wanted):
-        box = bridge_call(page, res.frame, f"optionPoint({res.ref.n}, {opt['index']})")
+        box = page.bridge.option_point(res.frame, res.ref.n, opt["index"])
         if box is None:
             raise NotActionable(f"Option {opt['label']!r} of {res.label} is not visible.")
         x, y = climb(page, res.frame, Point(box["x"], box["y"], box["w"], box["h"]), res.label, check=False)
@@ -169,7 +170,6 @@ def _select_multiple(page: Page, res: Resolved, wanted: list[dict]) -> None:
 
 
 # wait two frames so the wheel scroll has been applied, then read the position
-SCROLL_Y = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(window.scrollY))))"
 
 
 def scroll(page: Page, res: Resolved | None, direction: str | None) -> dict:
@@ -180,6 +180,5 @@ def scroll(page: Page, res: Resolved | None, direction: str | None) -> dict:
     w, h = metrics["clientWidth"], metrics["clientHeight"]
     delta = h * 0.8 * (1 if direction == "down" else -1)
     mouse(page, "mouseWheel", w / 2, h / 2, deltaX=0, deltaY=delta)
-    y = page.target.call("Runtime.evaluate", expression=SCROLL_Y, awaitPromise=True,
-                         returnByValue=True)["result"].get("value")
+    y = page.target.call("Runtime.evaluate", **constant(SCROLL_Y_AFTER_FRAMES, awaitPromise=True))["result"].get("value")
     return {"action": "scroll", "direction": direction, "scroll_y": y, "notes": []}

@@ -11,7 +11,6 @@ since the action began still loading (late content; see LoadWatch), within a bou
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 
@@ -133,21 +132,10 @@ def _settle_frames(page, left: float) -> str:
     indices = list(entry.facts) if entry is not None and entry.facts else [0]
     rest = max(0.0, min(SLICE_S, left))
     since = (time.monotonic() - page.acted_at) * 1000.0 if page.acted_at else 1e9
-    expression = "__verdexBridge.settle(%s)" % json.dumps(
-        {"key": timer_watch.KEY, "maxMs": int(rest * 1000), "sinceMs": round(since, 1), "quietMs": QUIET_MS,
-         "stallMs": SCROLL_STALL_MS})
-    pending = []
-    for index in indices:
-        fr = page.frames.get(index)
-        if fr is None or fr.detached:
-            continue
-        try:
-            pending.append(fr.target.start("Runtime.evaluate", timeout=min(page.timeout, 5.0) + rest,
-                                           expression=expression, contextId=page.frames.world(fr),
-                                           returnByValue=True, awaitPromise=True))
-        except VerdexError:
-            continue  # a frame going away: the capture will say so
-    answers = finish_all(pending)
+    opts = {"key": timer_watch.KEY, "maxMs": int(rest * 1000), "sinceMs": round(since, 1), "quietMs": QUIET_MS,
+            "stallMs": SCROLL_STALL_MS}
+    frs = [fr for fr in map(page.frames.get, indices) if fr is not None and not fr.detached]
+    answers = finish_all(page.bridge.settle_calls(frs, opts, timeout=min(page.timeout, 5.0) + rest))
     verdict = "settled"
     for res in answers:
         q = res.get("result", {}).get("value") if isinstance(res, dict) and "exceptionDetails" not in res else None

@@ -9,7 +9,6 @@ value is never echoed (see :data:`MASK`).  Nothing here prints.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from ..base.errors import CDPError, ErrorKind, JSError, NotActionable, NotApplie
 from ..browser import timer_watch
 from ..browser.page import Page
 from .actions import focus
-from .focus import fields_call, label_of, where_focus
+from .focus import label_of, where_focus
 from .keys import char_events, parse_key
 from .readback import FieldWatch, after_input, quoted, settle_page, still_changing
 from .resolve import Resolved
@@ -43,7 +42,7 @@ HINTS = {
 
 
 def field_info(page: Page, res: Resolved) -> dict:
-    info = fields_call(page, res.frame, f"info({res.ref.n})")
+    info = page.bridge.field_info(res.frame, res.ref.n)
     if info.get("status") == "removed":
         raise NotActionable(f"Element {res.label} was removed.", kind=ErrorKind.REMOVED)
     if info.get("status") != "ok":
@@ -97,7 +96,7 @@ def _past(verb: str) -> str:
 
 
 def _value(page: Page, res: Resolved):
-    return fields_call(page, res.frame, f"value({res.ref.n})")
+    return page.bridge.field_value(res.frame, res.ref.n)
 
 
 def _read_back(page: Page, res: Resolved, watch: FieldWatch, nav_before: int, grace: float) -> tuple:
@@ -141,7 +140,7 @@ def fill(page: Page, res: Resolved, text: str) -> dict:
     nav_before = page.nav_count
     with FieldWatch(page, res) as watch, focus(page, res, "filled") as f:
         f.arm()
-        if not fields_call(page, res.frame, f"selectAll({res.ref.n})"):
+        if not page.bridge.select_all(res.frame, res.ref.n):
             raise NotActionable(f"Element {res.label} is not a text field.")
         if text:
             f.insert(text, "Nothing was filled")
@@ -155,13 +154,13 @@ def fill(page: Page, res: Resolved, text: str) -> dict:
 
 def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
     kind = info["type"]
-    check = fields_call(page, res.frame, f"checkPicker({res.ref.n}, {_js(text)})")
+    check = page.bridge.check_picker(res.frame, res.ref.n, text)
     if not check.get("ok"):
         raise UsageError(_picker_problem(res, info, text, check))
     with focus(page, res, "filled"):
         nav_before = page.nav_count
         loader = res.frame.loader_id
-        out = fields_call(page, res.frame, f"setPicker({res.ref.n}, {_js(check['value'])}, {_js(timer_watch.KEY)})")
+        out = page.bridge.set_picker(res.frame, res.ref.n, check["value"], timer_watch.KEY)
     if out.get("status") != "ok":
         raise NotActionable(f"Element {res.label} was removed.", kind=ErrorKind.REMOVED)
     value, browser = out["value"], out.get("set")
@@ -197,10 +196,6 @@ def _picker_problem(res: Resolved, info: dict, text: str, check: dict) -> str:
     return f"{head}: expected {FORMATS.get(kind, 'a valid value')}."
 
 
-def _js(text: str) -> str:
-    return json.dumps(text)
-
-
 # -- type -------------------------------------------------------------------------------------------------
 
 def type_text(page: Page, res: Resolved, text: str) -> dict:
@@ -213,7 +208,7 @@ def type_text(page: Page, res: Resolved, text: str) -> dict:
     with FieldWatch(page, res) as watch, focus(page, res, "typed") as f:
         f.arm()
         before = _value(page, res) or ""
-        place = fields_call(page, res.frame, f"caretToEnd({res.ref.n})")
+        place = page.bridge.caret_to_end(res.frame, res.ref.n)
         if place == "key":
             f.keys(parse_key("End").events(), "Nothing was typed")
         for i, ch in enumerate(text):
@@ -276,7 +271,7 @@ def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
     if len(paths) > 1 and not info.get("multiple"):
         raise UsageError(f"Element {res.label} takes one file, not {len(paths)} (it has no 'multiple' attribute).")
     nav_before = page.nav_count
-    obj = page.frames.eval(res.frame, f"__verdexBridge.element({res.ref.n})", by_value=False)
+    obj = page.bridge.element(res.frame, res.ref.n)
     if "objectId" not in obj:
         raise NotActionable(f"Element {res.label} was removed.", kind=ErrorKind.REMOVED)
     try:
@@ -288,7 +283,7 @@ def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
             res.frame.target.call("Runtime.releaseObject", objectId=obj["objectId"], timeout=2)
         except CDPError:
             pass
-    names = fields_call(page, res.frame, f"files({res.ref.n})") or []
+    names = page.bridge.files(res.frame, res.ref.n)
     if names != [p.name for p in paths]:
         raise NotApplied(f"Element {res.label} holds {names or 'no files'} instead of the files given "
                          "(the page replaced or cleared them).")

@@ -20,10 +20,6 @@ from .resolve import Resolved
 MAX_DEPTH = 12
 
 
-def fields_call(page: Page, fr: Frame, call: str, timeout: float | None = None):
-    return page.frames.eval(fr, "__verdexFields." + call, timeout=timeout)["value"]
-
-
 def label_of(page: Page, fr: Frame | None, who: dict) -> str:
     """`textbox "Name" (c0p0f0e1)` for a bridge `who` description."""
     if not who or who.get("none"):
@@ -40,7 +36,7 @@ def where_focus(page: Page) -> tuple[dict, Frame]:
     """The deep focused element of the tab: through shadow roots and into frames."""
     fr = page.frames.main
     for _ in range(MAX_DEPTH):
-        who = fields_call(page, fr, "focused()")
+        who = page.bridge.focused(fr)
         if not who.get("frame"):
             return who, fr
         child = _focused_child(page, fr)
@@ -51,7 +47,7 @@ def where_focus(page: Page) -> tuple[dict, Frame]:
 
 
 def _focused_child(page: Page, fr: Frame) -> Frame | None:
-    obj = page.frames.eval(fr, "__verdexFields.focusedElement()", by_value=False)
+    obj = page.bridge.focused_element(fr)
     if "objectId" not in obj:
         return None
     try:
@@ -100,12 +96,10 @@ class Focus:
         has focus (an ancestor document's own element, or one inside another frame).
         """
         for parent, obj in reversed(self.owners):
-            got = parent.target.call("Runtime.callFunctionOn", objectId=obj, returnByValue=True,
-                                     functionDeclaration="function () { return __verdexFields.holds(this); }"
-                                     )["result"].get("value")
+            got = self.page.bridge.holds_focus(parent.target, obj)
             if got is not True:
                 return self._elsewhere(got or {}, parent)
-        st = fields_call(self.page, self.res.frame, f"focusState({self.res.ref.n})")
+        st = self.page.bridge.focus_state(self.res.frame, self.res.ref.n)
         if st.get("status") == "removed":
             raise NotActionable(f"Element {self.res.label} was removed.", kind=ErrorKind.REMOVED)
         if st.get("status") != "ok":
@@ -122,7 +116,7 @@ class Focus:
 
     def take(self, verb: str) -> None:
         """Focus the element and verify it (deep), or refuse before any key is sent."""
-        out = fields_call(self.page, self.res.frame, f"focus({self.res.ref.n})")
+        out = self.page.bridge.focus(self.res.frame, self.res.ref.n)
         if out.get("status") == "removed":
             raise NotActionable(f"Element {self.res.label} was removed.", kind=ErrorKind.REMOVED)
         where = self.problem()
@@ -131,9 +125,9 @@ class Focus:
 
     # -- the guard -----------------------------------------------------------------------------------
     def arm(self) -> None:
-        fields_call(self.page, self.res.frame, f"armKeys({self.res.ref.n})")
+        self.page.bridge.arm_keys(self.res.frame, self.res.ref.n)
         for parent, _ in self.owners:
-            fields_call(self.page, parent, "armKeys(0)")
+            self.page.bridge.arm_keys(parent, 0)
         self.armed = True
 
     def disarm(self) -> list[str]:
@@ -144,7 +138,7 @@ class Focus:
         blocked: list[str] = []
         for fr in [self.res.frame] + [p for p, _ in self.owners]:
             try:
-                got = fields_call(self.page, fr, "disarmKeys()", timeout=2) or []
+                got = self.page.bridge.disarm_keys(fr)
             except (CDPError, CDPTimeout, JSError, ConnectionLost):
                 continue  # the document went away (a navigation): nothing to stop there any more
             blocked += [label_of(self.page, fr, w) for w in got]

@@ -112,9 +112,7 @@ def _owner_hit(page: Page, parent: Frame, backend: int, q: list[float], back: li
     obj = parent.target.call("DOM.resolveNode", backendNodeId=backend, executionContextId=ctx,
                              objectGroup="verdex-hit")["object"]
     try:
-        res = parent.target.call("Runtime.callFunctionOn", objectId=obj["objectId"], returnByValue=True,
-                                 functionDeclaration="function (q, quad) { return __verdexBridge.ownerHit(this, q, quad); }",
-                                 arguments=[{"value": q}, {"value": back}])
+        out = page.bridge.owner_hit(parent.target, obj["objectId"], q, back)
     finally:
         parent.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-hit")
-    return res["result"].get("value") or {"outside": True, "w": 0, "h": 0}
+    return out or {"outside": True, "w": 0, "h": 0}

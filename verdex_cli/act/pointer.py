@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied
 from ..base.timing import phase
 from ..browser.page import Page
-from .actionability import bridge_call, prepare
+from .actionability import prepare
 from .readback import after_input
 from .resolve import Resolved
 
@@ -60,7 +60,7 @@ def _check_hover(page: Page, res: Resolved) -> None:
     if res.live.get("tag") in ("iframe", "frame"):
         return
     try:
-        under = bridge_call(page, res.frame, f"hovered({res.ref.n})", timeout=2)
+        under = page.bridge.hovered(res.frame, res.ref.n)
     except (CDPError, JSError, ConnectionLost, CDPTimeout):
         return  # its document went away after the move (a hover that navigates): nothing to read
     if under is False:
@@ -91,7 +91,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, 
     one by one, the move alone waits for the next animation frame; Chrome dispatches them in the
     order sent either way."""
     if action != "hover" and not res.armed:
-        bridge_call(page, res.frame, f"arm({res.ref.n})")
+        page.bridge.arm(res.frame, res.ref.n)
     events = [("mouseMoved", {"button": "none"})]
     if action in ("click", "dblclick"):
         events += [("mousePressed", {"button": "left", "clickCount": 1}),
@@ -107,7 +107,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, 
         _send(page, first, 0 if res.frame.parent is None else 1, batch=res.frame.parent is None)
         if second and not _still_there(page, res, nav_before):  # the second click would reach a new
             try:                                                  # page or another element
-                bridge_call(page, res.frame, "disarm()", timeout=2)
+                page.bridge.disarm(res.frame)
             except (CDPError, JSError, CDPTimeout, ConnectionLost):
                 pass
             return {"received": 1, "got": ["click"], "blocked": [], "navigated": True}
@@ -120,7 +120,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, 
     guard = {"received": -1, "blocked": []}
     if action != "hover":
         try:
-            guard = bridge_call(page, res.frame, "disarm()", timeout=2)
+            guard = page.bridge.disarm(res.frame)
         except (CDPError, JSError, ConnectionLost):
             pass  # the document went away (navigation): the click did land
         except CDPTimeout:
@@ -135,11 +135,11 @@ def _still_there(page: Page, res: Resolved, nav_before: int) -> bool:
     """Between the two clicks of a double click: no navigation of the tab began, and an element in a
     frame is still under the pointer in its own document."""
     try:
-        if bridge_call(page, res.frame, "navigating()", timeout=2):
+        if page.bridge.navigating(res.frame):
             return False
         if page.nav_count != nav_before:
             return False
-        return res.frame.parent is None or bridge_call(page, res.frame, f"hovered({res.ref.n})", timeout=2) is True
+        return res.frame.parent is None or page.bridge.hovered(res.frame, res.ref.n) is True
     except (CDPError, JSError, CDPTimeout):
         return False  # its document is gone or going
 
@@ -177,14 +177,14 @@ def move_onto(page: Page, res: Resolved, action: str, move: dict) -> None:
     for _ in range(3):
         page.target.call("Input.dispatchMouseEvent", **move)
         try:
-            under = bridge_call(page, res.frame, f"hovered({res.ref.n})", timeout=2)
+            under = page.bridge.hovered(res.frame, res.ref.n)
         except (CDPError, JSError, CDPTimeout):
             return  # its document went away or is busy: the guard and the result say what happened
         if under is not False:
             return
     if action != "hover":
         try:
-            bridge_call(page, res.frame, "disarm()", timeout=2)
+            page.bridge.disarm(res.frame)
         except (CDPError, JSError, CDPTimeout, ConnectionLost):
             pass
     raise NotActionable(f"Element {res.label} is not under the pointer at its click point: the browser puts "

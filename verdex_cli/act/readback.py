@@ -16,7 +16,6 @@ import json
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from ..browser.page import Page
 from .changes import SETTLE_MAX, settle
-from .focus import fields_call
 from .resolve import Resolved
 
 _GONE = (CDPError, CDPTimeout, ConnectionLost, JSError)
@@ -54,7 +53,7 @@ class FieldWatch:
     def __init__(self, page: Page, res: Resolved):
         self.page, self.res = page, res
         self.loader = res.frame.loader_id
-        self.open = bool(fields_call(page, res.frame, f"watchField({res.ref.n})"))
+        self.open = bool(page.bridge.watch_field(res.frame, res.ref.n))
         self.settled = True  # False when the page was still changing at the read-back
 
     def read(self, settled: bool = True) -> dict | None:
@@ -73,7 +72,7 @@ class FieldWatch:
         if fr.detached or fr.loader_id != self.loader:
             return None
         try:
-            out = fields_call(self.page, fr, f"unwatchField({self.res.ref.n})", timeout=5)
+            out = self.page.bridge.unwatch_field(fr, self.res.ref.n)
         except _GONE:
             return None
         if not out or not out.get("watched") or out.get("removed"):

@@ -7,7 +7,6 @@ verdict into the contract's errors. (not_actionable is decided when acting, in :
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from ..base.errors import ErrorKind, RefError, VerdexError
@@ -77,8 +76,7 @@ def _removed(text: str, rec: RefRecord, successors: list[RefRecord] = ()) -> Ref
 def _successors(page: Page, store: RefStore, fr: Frame, ref: Ref, rec: RefRecord) -> list[RefRecord]:
     """Look-alikes of a removed element in its place (a re-render): each gets a ref, none is acted on."""
     try:
-        found = page.frames.eval(fr, f"__verdexBridge.successors({ref.n}, {json.dumps(rec.role)}, "
-                                     f"{json.dumps(rec.name)})")["value"] or []
+        found = page.bridge.successors(fr, ref.n, rec.role, rec.name)
     except VerdexError:
         return []  # only a hint: never let it change the verdict
     return [store.adopt(f"{store.prefix}f{ref.frame}e{s['n']}", s["role"], s["name"], ref.frame, s["tier"],

@@ -10,12 +10,13 @@ waits for that download to begin (bounded by --timeout). The page cannot see the
 from __future__ import annotations
 
 from ..base.errors import CDPError, CDPTimeout
+from .bridge import new_document_script, with_values
 
 WORLD = "verdex-downloads"
 BINDING = "__verdexDownloadAsked"
 
 SOURCE = """(() => {
-  const ask = globalThis.%s;
+  const ask = globalThis[%(binding)s];
   if (typeof ask !== "function" || globalThis.__verdexDownloadListening) return;
   globalThis.__verdexDownloadListening = true;
   addEventListener("click", (event) => {
@@ -34,13 +35,14 @@ SOURCE = """(() => {
       return;
     }
   });
-})();""" % BINDING
+})();"""
 
 
 def install(target) -> None:
     """Install the listener in the tab's documents, present and future (same-process frames included)."""
     try:
         target.call("Runtime.addBinding", name=BINDING, executionContextName=WORLD)
-        target.call("Page.addScriptToEvaluateOnNewDocument", source=SOURCE, worldName=WORLD, runImmediately=True)
+        target.call("Page.addScriptToEvaluateOnNewDocument",
+                    **new_document_script(with_values(SOURCE, binding=BINDING), world=WORLD))
     except (CDPError, CDPTimeout):
         pass  # an older browser: such downloads are reported when they begin within the command

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from urllib.parse import urlparse
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
+from .bridge import engine_load, invocation
 from .cdp import Pending, Target
 from .js_values import describe_exception
 from .numbering import RefNumbers
@@ -211,8 +212,8 @@ class FrameRegistry:
         return fr.world_id is not None and fr.world_loader == fr.loader_id
 
     def _world(self, fr: Frame, then: dict | None = None) -> tuple[int, Pending | None]:
-        """(the frame's world, ``then`` -- Runtime.evaluate parameters -- sent right after the bridge's
-        set-up in a new world, or None when the world was ready)."""
+        """(the frame's world, ``then`` -- a bridge invocation (bridge.py), with ``timeout`` -- sent right
+        after the engine's set-up in a new world, or None when the world was ready)."""
         if self.ready(fr):
             return fr.world_id, None
         if fr.index == 0 and self.numbers.came_back(0, fr.loader_id):
@@ -223,27 +224,30 @@ class FrameRegistry:
             "Page.createIsolatedWorld", frameId=fr.frame_id, worldName=WORLD_NAME, grantUniveralAccess=False)["executionContextId"]
         main = fr.loader_id if fr.index == 0 else self.main.loader_id
         start, new_doc = self.numbers.start(fr.index, fr.loader_id, main, fr.url, again=fr.renumber)
-        init = f"\n__verdexBridge.init({start}, {'true' if new_doc else 'false'});"
-        setup = fr.target.start("Runtime.evaluate", expression=self.init_script + init, contextId=ctx, returnByValue=True)
+        # the engine's source, its numbering and the first call: one round trip (a target answers in order)
+        setup = [fr.target.start("Runtime.evaluate", contextId=ctx, **engine_load(self.init_script))]
         pending = None
-        try:  # the set-up and the first evaluation in one round trip (a target answers in order)
+        try:
+            setup.append(fr.target.start("Runtime.callFunctionOn", executionContextId=ctx,
+                                         **invocation("bridge", "init", start, new_doc)))
             if then is not None:
-                pending = fr.target.start("Runtime.evaluate", contextId=ctx, **then)
-            out = setup.result()
+                pending = fr.target.start("Runtime.callFunctionOn", executionContextId=ctx, **then)
+            outs = [p.result() for p in setup]
         except CDPError:
-            if pending is not None:
-                pending.drop()
+            for p in setup + ([pending] if pending is not None else []):
+                p.drop()
             if made is None:
                 raise
             return self._world(fr, then)  # the world made ahead is gone (the document changed): anew
         except BaseException:
-            if pending is not None:
-                pending.drop()
+            for p in setup + ([pending] if pending is not None else []):
+                p.drop()
             raise
-        if "exceptionDetails" in out:
+        failed = next((o for o in outs if "exceptionDetails" in o), None)
+        if failed is not None:
             if pending is not None:
                 pending.drop()
-            raise JSError("The snapshot bridge failed to load: " + out["exceptionDetails"].get("text", ""))
+            raise JSError("The snapshot bridge failed to load: " + failed["exceptionDetails"].get("text", ""))
         fr.world_id, fr.world_loader, fr.renumber = ctx, fr.loader_id, False
         return ctx, pending
 
@@ -287,15 +291,15 @@ class FrameRegistry:
     def forget_prepared(self) -> None:
         self._made.clear()
 
-    def eval(self, fr: Frame, expression: str, timeout: float | None = None, by_value: bool = True) -> dict:
-        """Evaluate in the frame's isolated world; returns the raw CDP result."""
+    def run(self, fr: Frame, call: dict, timeout: float | None = None) -> dict:
+        """Send a bridge invocation (bridge.py) into the frame's isolated world, setting the world up
+        first when its document is new; returns the raw CDP result (its ``value``, or the remote
+        object when the call asked for one)."""
         for attempt in (0, 1):
-            ctx, pending = self._world(fr, then={"timeout": timeout, "expression": expression,
-                                                 "returnByValue": by_value, "awaitPromise": True})
+            ctx, pending = self._world(fr, then={"timeout": timeout, **call})
             try:
                 res = pending.result() if pending is not None else fr.target.call(
-                    "Runtime.evaluate", timeout=timeout, expression=expression, contextId=ctx,
-                    returnByValue=by_value, awaitPromise=True)
+                    "Runtime.callFunctionOn", timeout=timeout, executionContextId=ctx, **call)
             except CDPError as exc:
                 if attempt == 0 and "context" in str(exc).lower():
                     fr.world_id = None
@@ -307,21 +311,21 @@ class FrameRegistry:
             return res["result"]
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def start_eval(self, fr: Frame, expression: str, timeout: float | None = None) -> tuple[Pending, str] | None:
-        """Send an evaluation in the frame's isolated world without waiting (see :meth:`finish_eval`):
+    def start(self, fr: Frame, call: dict, timeout: float | None = None) -> tuple[Pending, str] | None:
+        """Send an invocation into the frame's isolated world without waiting (see :meth:`finish`):
         only when the world is already set up (None otherwise, or when the call cannot be sent).
         Returns (the pending call, the document the world was made for)."""
         if fr.world_id is None or fr.world_loader != fr.loader_id or fr.detached or not fr.target.alive:
             return None
         try:
-            return fr.target.start("Runtime.evaluate", timeout=timeout, expression=expression, contextId=fr.world_id,
-                                   returnByValue=True, awaitPromise=True), fr.loader_id
+            return fr.target.start("Runtime.callFunctionOn", timeout=timeout, executionContextId=fr.world_id,
+                                   **call), fr.loader_id
         except (CDPError, CDPTimeout, ConnectionLost):
             return None
 
-    def finish_eval(self, fr: Frame, started: tuple[Pending, str], expression: str) -> dict:
-        """The result of :meth:`start_eval`; a world gone meanwhile (the document changed) is set up
-        again and the expression evaluated there, as :meth:`eval` does."""
+    def finish(self, fr: Frame, started: tuple[Pending, str], call: dict) -> dict:
+        """The result of :meth:`start`; a world gone meanwhile (the document changed) is set up
+        again and the call made there, as :meth:`run` does."""
         pending, loader = started
         try:
             res = pending.result()
@@ -330,7 +334,7 @@ class FrameRegistry:
                 raise
             fr.world_id = None
             self._reload_loader(fr)
-            return self.eval(fr, expression)
+            return self.run(fr, call)
         if "exceptionDetails" in res:
             raise JSError(describe_exception(res["exceptionDetails"]))
         return res["result"]
@@ -392,7 +396,7 @@ class FrameRegistry:
             if fr.world_id is None:
                 continue
             try:
-                self.eval(fr, f"__verdexBridge.reset({'true' if keep_counter else 'false'})")
+                self.run(fr, invocation("bridge", "reset", keep_counter))
                 current[fr.index] = (fr.world_loader or "", self.main.loader_id)
             except (CDPError, CDPTimeout, JSError, ConnectionLost):
                 fr.world_id = None

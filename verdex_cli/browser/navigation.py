@@ -12,11 +12,11 @@ from urllib.parse import urlparse
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed, VerdexError
 from ..base.timing import phase
+from .bridge import READY_STATE, constant
 
 # Chrome shows its own error page for an empty 4xx/5xx answer; the server did answer, so it is a page.
 HTTP_ERROR_PAGE = "net::ERR_HTTP_RESPONSE_CODE_FAILURE"
 ABORTED = "net::ERR_ABORTED"  # also what a navigation that became a download ends with
-STATUS_JS = "(() => { const e = performance.getEntriesByType('navigation')[0]; return e ? e.responseStatus : 0; })()"
 
 
 class Navigation:
@@ -128,7 +128,7 @@ class Navigation:
         if code:
             return code
         try:  # restored from the back/forward cache, or the event was missed: ask the document
-            code = self.frames.eval(self.frames.main, STATUS_JS, timeout=min(self.timeout, 2.0))["value"]
+            code = self.bridge.nav_status(self.frames.main, timeout=min(self.timeout, 2.0))
         except Exception:
             code = None
         return int(code) if code else None
@@ -262,7 +262,7 @@ class Navigation:
                 continue
             try:
                 state = self.target.call("Runtime.evaluate", timeout=max(0.5, deadline - time.monotonic()),
-                                         expression="document.readyState", returnByValue=True)
+                                         **constant(READY_STATE))
                 if state.get("result", {}).get("value") == "complete" and not self._busy():
                     return True
             except CDPTimeout:

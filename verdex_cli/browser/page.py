@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import download_watch, timer_watch
+from .bridge import TITLE, Bridge, by_value_of, constant, user_expression
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, UsageError
 from .cdp import Target
 from .dialogs import DialogAnswers
@@ -28,6 +29,7 @@ class Page(Navigation):
     target: Target
     timeout: float
     frames: FrameRegistry = field(init=False)
+    bridge: Bridge = field(init=False)  # typed calls of the in-page engine (bridge.py)
     notes: list[str] = field(default_factory=list)
     _load_event: threading.Event = field(default_factory=threading.Event)
     _nav_count: int = 0
@@ -55,6 +57,7 @@ class Page(Navigation):
     def __post_init__(self) -> None:
         t = self.target
         self.frames = FrameRegistry(t, self.timeout)
+        self.bridge = Bridge(self.frames)
         t.on("Page.loadEventFired", self._on_load)
         t.on("Page.frameStartedLoading", self._on_started)
         t.on("Page.frameRequestedNavigation", self._on_requested)
@@ -121,9 +124,7 @@ class Page(Navigation):
         if console:
             self._console = []
         try:
-            res = call("Runtime.evaluate", timeout=timeout, expression=expression, returnByValue=False,
-                       awaitPromise=True, userGesture=True, replMode=True, allowUnsafeEvalBlockedByCSP=True,
-                       objectGroup="verdex-eval", generatePreview=True)
+            res = call("Runtime.evaluate", timeout=timeout, **user_expression(expression))
             if "exceptionDetails" in res:
                 raise JSError(describe_exception(res["exceptionDetails"]))
             obj = res.get("result", {})
@@ -136,8 +137,7 @@ class Page(Navigation):
 
             def by_value(o: dict):
                 try:
-                    out = call("Runtime.callFunctionOn", timeout=timeout, objectId=o["objectId"],
-                               functionDeclaration="function () { return this; }", returnByValue=True)
+                    out = call("Runtime.callFunctionOn", timeout=timeout, **by_value_of(o["objectId"]))
                 except CDPError:
                     return None  # not serialisable (cycles): described instead
                 if "exceptionDetails" in out:
@@ -166,7 +166,7 @@ class Page(Navigation):
         frame = tree["frame"]
         try:
             title = self.target.call("Runtime.evaluate", timeout=min(self.timeout, 2.0), interrupt=False,
-                                     expression="document.title", returnByValue=True)["result"].get("value", "")
+                                     **constant(TITLE))["result"].get("value", "")
         except (CDPError, CDPTimeout):
             title = ""
         url = frame_url(frame)
@@ -207,7 +207,7 @@ class Page(Navigation):
     def visibility(self) -> str:
         """``document.visibilityState`` of the main frame, read in verdex's isolated world (a page
         script cannot fake it there)."""
-        return self.frames.eval(self.frames.main, "document.visibilityState")["value"]
+        return self.bridge.visibility(self.frames.main)
 
     def _visible_or_gone(self) -> str:
         try:

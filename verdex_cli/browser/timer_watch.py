@@ -23,13 +23,14 @@ from __future__ import annotations
 import secrets
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost
+from .bridge import new_document_script, with_values
 
 KEY = "verdex-pending-" + secrets.token_hex(8)
 HORIZON_MS = 1000
 LOAD_GRACE_MS = 30  # as changes.LOAD_GRACE_MS
 
 SOURCE = r"""(() => {
-  const KEY = %(key)s, HORIZON = %(horizon)d;
+  const KEY = %(key)s, HORIZON = %(horizon)s;
   const probe = new CustomEvent(KEY + '?', { cancelable: true });
   window.dispatchEvent(probe);
   if (probe.defaultPrevented) return;  // installed already
@@ -147,7 +148,7 @@ SOURCE = r"""(() => {
   function request(org) {
     const id = 'n' + (++holds);
     live.set(id, 1);
-    const end = () => { if (live.has(id)) st.call(window, () => live.delete(id), %(grace)d); };
+    const end = () => { if (live.has(id)) st.call(window, () => live.delete(id), %(grace)s); };
     st.call(window, () => live.delete(id), Math.max(0, org + HORIZON - now()));
     return end;
   }
@@ -183,8 +184,7 @@ SOURCE = r"""(() => {
 
 
 def source() -> str:
-    import json
-    return SOURCE % {"key": json.dumps(KEY), "horizon": HORIZON_MS, "grace": LOAD_GRACE_MS}
+    return with_values(SOURCE, key=KEY, horizon=HORIZON_MS, grace=LOAD_GRACE_MS)
 
 
 def install(target) -> None:
@@ -194,6 +194,6 @@ def install(target) -> None:
         return
     target.timer_watch = True
     try:
-        target.call("Page.addScriptToEvaluateOnNewDocument", source=source(), runImmediately=True)
+        target.call("Page.addScriptToEvaluateOnNewDocument", **new_document_script(source()))
     except (CDPError, CDPTimeout, ConnectionLost):
         pass

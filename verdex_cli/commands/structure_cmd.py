@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 from ..act.fields import MASK
 from ..act.targets import resolve_target
@@ -19,8 +18,7 @@ def _element(ctx, raw: str):
 
 
 def _call(page, res, fn: str, *args):
-    params = ", ".join([str(res.ref.n)] + [json.dumps(a) for a in args])
-    out = page.frames.eval(res.frame, f"__verdexStructure.{fn}({params})")["value"]
+    out = page.bridge.structure(res.frame, fn, res.ref.n, *args)
     if out is None:
         raise UsageError(f"Element {res.label} is no longer in the document. Take a new snapshot.")
     return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
@@ -10,30 +9,13 @@ from ..act.resolve import locate
 from ..act.targets import resolve_target
 from ..act.targets import parse_target
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefError, UsageError, VerdexError
+from ..browser.bridge import WAIT_WORLD, has_text
 from ..browser.frames import frame_url
 from ..refs.store import describe
 from .registry import Result, command, usage_of
 from .session_log import note_target
 
 POLL = 0.1
-
-# Visible text of one document, through open shadow roots (every frame has its own turn).
-TEXT_JS = """(() => {
-  const want = %s.replace(/\\s+/g, ' ').trim();
-  const parts = [];
-  const walk = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) {
-        for (const c of el.shadowRoot.children) parts.push(c.innerText || c.textContent || '');
-        walk(el.shadowRoot);
-      }
-    }
-  };
-  parts.push(document.body ? document.body.innerText : (document.documentElement || {}).textContent || '');
-  walk(document);
-  return parts.join(' ').replace(/\\s+/g, ' ').includes(want);
-})()"""
-
 
 class _Timeout(VerdexError):
     kind = ErrorKind.TIMEOUT
@@ -47,7 +29,6 @@ def _frame_nodes(tree: dict):
 
 def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
     """Is the text in the page: the main frame, the frames in its process, and out-of-process frames?"""
-    expr = TEXT_JS % json.dumps(text)
     targets = [page.target]
     try:
         for target_id in ctx.ensure_session().frame_target_ids(page):
@@ -67,9 +48,8 @@ def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
             try:
                 if context is None:
                     context = worlds[key] = target.call("Page.createIsolatedWorld", timeout=limit, frameId=f["id"],
-                                                        worldName="verdex-wait")["executionContextId"]
-                out = target.call("Runtime.evaluate", timeout=limit, expression=expr, contextId=context,
-                                  returnByValue=True)
+                                                        worldName=WAIT_WORLD)["executionContextId"]
+                out = target.call("Runtime.callFunctionOn", timeout=limit, **has_text(context, text))
             except (CDPError, CDPTimeout, ConnectionLost):
                 worlds.pop(key, None)  # a frame of another process, or a document that went away
                 continue

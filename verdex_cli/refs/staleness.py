@@ -15,7 +15,6 @@ contract's order after the ref's scope was checked:
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from ..base.errors import ConnectionLost, VerdexError
@@ -104,9 +103,9 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
         ns = [int(rec.ref.rsplit("e", 1)[1]) for rec in group]
         try:
             if detail:
-                found = [page.frames.eval(fr, f"__verdexBridge.describe({n})")["value"] for n in ns]
+                found = [page.bridge.describe(fr, n) for n in ns]
             else:
-                found = page.frames.eval(fr, f"__verdexBridge.brief({json.dumps(ns)})")["value"]
+                found = page.bridge.brief(fr, ns)
         except ConnectionLost:
             if not (fr.oopif and page.target.alive):
                 if detail:

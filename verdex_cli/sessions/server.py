@@ -25,6 +25,7 @@ from . import names, wire
 from ..app import AppOptions, make_workspace, open_first
 from ..base.errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError, exit_status
 from ..commands.runner import Outcome, execute, failure, parse_all
+from ..browser.bridge import ALIVE, constant
 from .outcomes import masked_endpoint, render_for, to_wire
 from .status import status_of
 
@@ -227,7 +228,7 @@ class SessionServer:
                 targets.setdefault(id(fr.target), fr.target)
         for target in targets.values():
             try:
-                target.call("Runtime.evaluate", timeout=0.5, interrupt=False, expression="0")
+                target.call("Runtime.evaluate", timeout=0.5, interrupt=False, **constant(ALIVE))
             except VerdexError as exc:
                 if exc.kind == ErrorKind.TIMEOUT:
                     target._interrupt()

@@ -74,15 +74,13 @@ def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] |
             return None, None
         frames.append((index, fr, facts))
     # every frame asked at once: one round trip however many frames there are
-    asked = [(index, fr, facts, page.frames.start_eval(fr, DIRTY, timeout=min(page.timeout, 5.0))) for index, fr, facts in frames]
+    limit = min(page.timeout, 5.0)
+    asked = [(index, fr, facts, page.bridge.start_dirty(fr, timeout=limit)) for index, fr, facts in frames]
     clean: dict[int, dict] = {}
     try:
         for index, fr, facts, started in asked:
             try:
-                if started is None:
-                    dirty = page.frames.eval(fr, DIRTY, timeout=min(page.timeout, 5.0))["value"]
-                else:
-                    dirty = page.frames.finish_eval(fr, started, DIRTY)["value"]
+                dirty = page.bridge.dirty(fr, started, timeout=limit)
             except VerdexError:
                 return None, None
             if not dirty:
@@ -94,9 +92,6 @@ def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] |
     if len(clean) == len(entry.facts):
         return entry.snap, None
     return None, clean
-
-
-DIRTY = "__verdexBridge.dirty()"
 
 
 def _owners_followed(root: dict) -> bool:

@@ -39,7 +39,8 @@ def bridge_source() -> str:
     # One scope for all; idempotent, because Chrome hands back the same
     # isolated world when one with this name already exists in the document.
     return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + registry + "\n" + bridge
-            + "\nglobalThis.__verdexBridge = __verdexBridge;\n})(); }\n")
+            + "\nglobalThis.__verdexBridge = __verdexBridge;\nglobalThis.__verdex = { bridge: __verdexBridge, "
+            "fields: __verdexFields, targets: __verdexTargets, structure: __verdexStructure };\n})(); }\n")
 
 
 def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[int, dict] | None = None,
@@ -61,7 +62,7 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     facts = {} if facts is None else facts
     expr = CHECK if check else SNAP
     if within is not None:
-        start, expr, reuse, prior = within[0], f"__verdexBridge.snapshot({within[1]})", None, None
+        start, expr, reuse, prior = within[0], ("snapshot", int(within[1])), None, None
     ctx = _Ctx(page, seen, notes, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP)
     try:
         _begin(ctx, start, expr, whole_page=start is None and within is None and follow)
@@ -84,8 +85,8 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     return root, frames, notes
 
 
-SNAP = "__verdexBridge.snapshot()"
-CHECK = "__verdexBridge.check()"
+SNAP = ("snapshot",)  # what a frame's bridge is asked for (Bridge.capture)
+CHECK = ("check",)
 
 
 class _Ctx:
@@ -96,33 +97,33 @@ class _Ctx:
         self.page, self.seen, self.notes, self.facts = page, seen, notes, facts
         self.reuse, self.follow, self.prior, self.whole = reuse, follow, prior, whole
         self.tree: dict = {}  # the main target's frame tree, read with the first captures
-        self.pending: dict[int, tuple] = {}  # frame index -> (started evaluation, its expression)
+        self.pending: dict[int, tuple] = {}  # frame index -> (started call, what it asked for)
 
-    def expr(self, fr: Frame, base: str | None = None) -> str:
+    def expr(self, fr: Frame, base: tuple | None = None) -> tuple:
         """What to evaluate for ``fr``: a whole capture, or patches to the last one (``prior``)."""
         expr = base or self.whole
         old = self.prior.get(fr.index)
         if old is not None and old.get("cap") and expr == SNAP:
-            expr = f"__verdexBridge.snapshot(0, {int(old['cap'])})"
+            expr = ("snapshot", 0, int(old["cap"]))
         return expr
 
-    def start(self, fr: Frame, base: str | None = None) -> None:
+    def start(self, fr: Frame, base: tuple | None = None) -> None:
         """Send ``fr``'s capture now (its answer is taken when the frame is stitched in), so the
         captures of many frames share one round trip. Frames without a world yet are left out."""
         if fr.index in self.pending or fr.index in self.reuse:
             return
         expr = self.expr(fr, base)
-        started = self.page.frames.start_eval(fr, expr)
+        started = self.page.bridge.start_capture(fr, expr)
         if started is not None:
             self.pending[fr.index] = (started, expr)
 
-    def take(self, fr: Frame, expr: str) -> dict:
+    def take(self, fr: Frame, expr: tuple) -> str:
         started = self.pending.pop(fr.index, None)
         if started is not None and started[1] == expr:
-            return self.page.frames.finish_eval(fr, started[0], expr)
+            return self.page.bridge.finish_capture(fr, started[0], expr)
         if started is not None:
             started[0][0].drop()
-        return self.page.frames.eval(fr, expr)
+        return self.page.bridge.capture(fr, expr)
 
     def end(self, wait: bool = True) -> None:
         """Captures sent ahead for frames the page no longer shows: their answers are not used. The
@@ -136,14 +137,13 @@ class _Ctx:
                 data = json.loads(started[0].result()["result"]["value"])
                 self.page.frames.note_issued(fr, data["counter"])
                 if data.get("gone"):
-                    fr.target.send("Runtime.evaluate", contextId=fr.world_id,
-                                   expression=f"__verdexBridge.carry({json.dumps(data['gone'])})")
+                    self.page.bridge.carry(fr, data["gone"])
             except (VerdexError, KeyError, TypeError, ValueError):
                 pass
         self.pending.clear()
 
 
-def _begin(ctx: _Ctx, start: Frame | None, expr: str, whole_page: bool) -> None:
+def _begin(ctx: _Ctx, start: Frame | None, expr: tuple, whole_page: bool) -> None:
     """One round trip to begin with: the main target's frame tree and, sent with it, the capture of
     the first frame and (a whole-page capture) of every frame the last one stitched in."""
     frames = ctx.page.frames
@@ -165,7 +165,7 @@ def _begin(ctx: _Ctx, start: Frame | None, expr: str, whole_page: bool) -> None:
             del ctx.pending[index]
 
 
-def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: str | None = None) -> dict:
+def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: tuple | None = None) -> dict:
     page = ctx.page
     if fr.index in ctx.reuse:  # unchanged: its cached tree; its tombstones were recorded when captured
         old = ctx.reuse[fr.index]
@@ -173,8 +173,7 @@ def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: str | None = None) ->
     old = ctx.prior.get(fr.index)
     expr = ctx.expr(fr, expr)
     with phase(f"capture f{fr.index}"):
-        res = ctx.take(fr, expr)
-        data = json.loads(res["value"])
+        data = json.loads(ctx.take(fr, expr))
     if "patch" in data:  # the frame's bridge patched the tree of the last capture
         with phase(f"patch f{fr.index}"):
             root = splice(old["root"], data.pop("patch"), data.pop("title"))

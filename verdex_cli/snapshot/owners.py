@@ -4,7 +4,6 @@ session), looked up for many owners at once."""
 
 from __future__ import annotations
 
-import json
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
 from ..base.timing import phase
@@ -51,9 +50,7 @@ class OwnerLookup:
         try:
             with phase(f"stitch f{self.fr.index}"):
                 world = self.page.frames.world(self.fr)
-                objs = target.call_many([("Runtime.evaluate", {"expression": f"__verdexBridge.owner({k})",
-                                                              "contextId": world, "objectGroup": "verdex-owners"})
-                                         for k in slots])
+                objs = target.call_many(self.page.bridge.owner_calls(world, slots))
                 held = [(k, o["result"]["objectId"]) for k, o in zip(slots, objs) if "objectId" in o.get("result", {})]
                 nodes = target.call_many([("DOM.describeNode", {"objectId": oid}) for _, oid in held]) if held else []
         except (CDPError, CDPTimeout, JSError, ConnectionLost, KeyError):
@@ -81,23 +78,20 @@ class OwnerLookup:
         try:
             self.fr.target.send("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
             if self.found and self.fr.world_id is not None:
-                self.fr.target.send("Runtime.evaluate", contextId=self.fr.world_id,
-                                    expression=f"__verdexBridge.tagOwners({json.dumps(self.found)})")
+                self.page.bridge.tag_owners(self.fr, {str(k): v for k, v in self.found.items()})
         except VerdexError:
             pass
 
 
-def child_frame(page: Page, parent: Frame, slot: int, local_tree: dict,
-                 owner: str = "__verdexBridge.owner") -> Frame | None:
-    frame_id = owner_frame_id(page, parent, slot, owner)
+def child_frame(page: Page, parent: Frame, slot: int, local_tree: dict, via: str = "owner") -> Frame | None:
+    frame_id = owner_frame_id(page, parent, slot, via)
     return None if frame_id is None else frame_for(page, parent, frame_id, local_tree)
 
 
-def owner_frame_id(page: Page, parent: Frame, slot: int, owner: str = "__verdexBridge.owner") -> str | None:
-    """The frame id of owner ``slot`` (``owner(slot)`` in the parent's world), None when it has none."""
-    ctx = page.frames.world(parent)
-    obj = parent.target.call("Runtime.evaluate", expression=f"{owner}({slot})", contextId=ctx,
-                             objectGroup="verdex-owners")["result"]
+def owner_frame_id(page: Page, parent: Frame, slot: int, via: str = "owner") -> str | None:
+    """The frame id of owner ``slot`` (found ``via`` the bridge's owners, a search's or a ref
+    number: ``Bridge.owner``), None when it has none."""
+    obj = page.bridge.owner(parent, slot, via)
     if "objectId" not in obj:
         return None
     node = parent.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]

@@ -1,0 +1,324 @@
+"""The bridge client: the only module that sends JavaScript to a page.
+
+The in-page engine (``snapshot/*.js``, loaded into verdex's isolated world of every frame) exports one
+object, ``globalThis.__verdex``, with four namespaces: ``bridge`` (the walk, refs, acting), ``fields``
+(text fields and focus), ``targets`` (targets by meaning) and ``structure`` (containers, siblings,
+anchors). Python reaches it only through the typed methods of :class:`Bridge`: each names one engine
+function, and its arguments travel as JSON values of ``Runtime.callFunctionOn``, never formatted into
+source, so a name or a typed text from the page or the user cannot become code.
+
+The few scripts of the page's own (main) world are constants here too: ``document.title``, the
+navigation's HTTP status, the download and timer watchers (their values substituted as JSON literals
+by :func:`with_values`), and the user's own ``eval`` expression, passed through unchanged.
+``tests/test_bridge_only.py`` fails when another module sends JavaScript source.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+# __verdex[space][fn](...args), or with an element: (this, ...args)
+_CALL = "function (space, fn, args) { const api = globalThis.__verdex[space]; return api[fn].apply(api, args); }"
+_CALL_ON = ("function (space, fn, args) { const api = globalThis.__verdex[space]; "
+            "return api[fn].apply(api, [this].concat(args)); }")
+_SELF = "function () { return this; }"
+
+# main-world (page-owned) expressions: constants, read-only
+TITLE = "document.title"
+READY_STATE = "document.readyState"
+SCROLL_Y_AFTER_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(window.scrollY))))"
+ALIVE = "0"
+
+# `wait text`: is the text in one document's visible text, through open shadow roots? (a light world
+# of its own, WAIT_WORLD, in every frame of every process: no engine needed)
+WAIT_WORLD = "verdex-wait"
+_HAS_TEXT = """function (text) {
+  const want = text.replace(/\\s+/g, ' ').trim();
+  const parts = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) {
+        for (const c of el.shadowRoot.children) parts.push(c.innerText || c.textContent || '');
+        walk(el.shadowRoot);
+      }
+    }
+  };
+  parts.push(document.body ? document.body.innerText : (document.documentElement || {}).textContent || '');
+  walk(document);
+  return parts.join(' ').replace(/\\s+/g, ' ').includes(want);
+}"""
+
+
+def invocation(space: str, fn: str, *args: Any, by_value: bool = True, group: str | None = None) -> dict:
+    """``Runtime.callFunctionOn`` parameters (the context is added by the caller) calling
+    ``__verdex[space][fn](...args)``; a returned promise is awaited. ``group``: the object group of
+    a returned remote object (``by_value=False``)."""
+    out = {"functionDeclaration": _CALL, "returnByValue": by_value, "awaitPromise": True,
+           "arguments": [{"value": space}, {"value": fn}, {"value": list(args)}]}
+    if group:
+        out["objectGroup"] = group
+    return out
+
+
+def invocation_on(object_id: str, space: str, fn: str, *args: Any) -> dict:
+    """Like :func:`invocation`, with the element ``object_id`` as the engine function's first argument."""
+    return {"objectId": object_id, "functionDeclaration": _CALL_ON, "returnByValue": True, "awaitPromise": True,
+            "arguments": [{"value": space}, {"value": fn}, {"value": list(args)}]}
+
+
+def engine_load(source: str) -> dict:
+    """``Runtime.evaluate`` parameters loading the engine's source (the manifest's, unchanged)."""
+    return {"expression": source, "returnByValue": True}
+
+
+def constant(expression: str, **extra: Any) -> dict:
+    """``Runtime.evaluate`` parameters for one of this module's constant expressions."""
+    return {"expression": expression, "returnByValue": True, **extra}
+
+
+def user_expression(expression: str) -> dict:
+    """``Runtime.evaluate`` parameters for the user's own ``eval`` line: evaluated like the DevTools
+    console does (top-level await, re-declarable let), in the page's world, unchanged."""
+    return {"expression": expression, "returnByValue": False, "awaitPromise": True, "userGesture": True,
+            "replMode": True, "allowUnsafeEvalBlockedByCSP": True, "objectGroup": "verdex-eval",
+            "generatePreview": True}
+
+
+def by_value_of(object_id: str) -> dict:
+    """``Runtime.callFunctionOn`` parameters returning the object ``object_id`` itself, by value."""
+    return {"objectId": object_id, "functionDeclaration": _SELF, "returnByValue": True}
+
+
+def has_text(ctx: int, text: str) -> dict:
+    """``Runtime.callFunctionOn`` parameters: is ``text`` in the visible text of world ``ctx``'s document?"""
+    return {"executionContextId": ctx, "functionDeclaration": _HAS_TEXT, "returnByValue": True,
+            "arguments": [{"value": text}]}
+
+
+def new_document_script(source: str, world: str | None = None) -> dict:
+    """``Page.addScriptToEvaluateOnNewDocument`` parameters: ``source`` runs in every document of the
+    target from now on, and in the current ones (in ``world``, an isolated world, when given)."""
+    out: dict = {"source": source, "runImmediately": True}
+    if world:
+        out["worldName"] = world
+    return out
+
+
+def with_values(template: str, **values: Any) -> str:
+    """A main-world script with ``%(name)s`` placeholders filled with JSON literals of ``values``
+    (numbers and strings only: never code)."""
+    for v in values.values():
+        if not isinstance(v, (int, float, str)) or isinstance(v, bool):
+            raise TypeError("with_values takes numbers and strings only")
+    return template % {k: json.dumps(v) for k, v in values.items()}
+
+
+def _capture(what: tuple) -> tuple:
+    if not what or what[0] not in ("snapshot", "check") or not all(isinstance(a, int) for a in what[1:]):
+        raise ValueError(f"not a capture: {what!r}")
+    return what
+
+
+class Bridge:
+    """Typed calls of one tab's engine. ``frames`` is the tab's ``FrameRegistry`` (it owns the
+    isolated worlds: ``run``/``start``/``finish`` send an invocation into a frame's world, setting the
+    world up first when its document is new). Results are plain values unless said otherwise."""
+
+    def __init__(self, frames: Any):
+        self.frames = frames
+
+    def _value(self, fr, space: str, fn: str, *args: Any, timeout: float | None = None):
+        return self.frames.run(fr, invocation(space, fn, *args), timeout)["value"]
+
+    def _object(self, fr, space: str, fn: str, *args: Any, group: str | None = None) -> dict:
+        """The raw CDP remote object (``objectId`` when the function returned an element)."""
+        return self.frames.run(fr, invocation(space, fn, *args, by_value=False, group=group), None)
+
+    # -- pipelined calls (several frames, one round trip) ---------------------------------------
+    def start(self, fr, space: str, fn: str, *args: Any, timeout: float | None = None):
+        """Send ``space.fn(...args)`` without waiting (None when the frame's world is not set up yet);
+        :meth:`finish` takes the answer."""
+        return self.frames.start(fr, invocation(space, fn, *args), timeout)
+
+    def finish(self, fr, started, space: str, fn: str, *args: Any):
+        return self.frames.finish(fr, started, invocation(space, fn, *args))["value"]
+
+    def post(self, fr, space: str, fn: str, *args: Any) -> None:
+        """Call without waiting for the answer at all (bookkeeping a later call finds done)."""
+        fr.target.send("Runtime.callFunctionOn", executionContextId=fr.world_id, **invocation(space, fn, *args))
+
+    def owner_calls(self, ctx: int, slots: list[int]) -> list[tuple[str, dict]]:
+        """``call_many`` items asking for the frame owner elements ``slots`` (remote objects)."""
+        return [("Runtime.callFunctionOn", {"executionContextId": ctx,
+                                            **invocation("bridge", "owner", k, by_value=False, group="verdex-owners")})
+                for k in slots]
+
+    def owner(self, fr, slot: int, via: str = "owner") -> dict:
+        """Frame owner ``slot`` as a remote object (group ``verdex-owners``): ``via`` ``owner`` (the
+        last snapshot's owners), ``search`` (the last search's) or ``element`` (a ref number)."""
+        space, fn = {"owner": ("bridge", "owner"), "search": ("targets", "owner"), "element": ("bridge", "element")}[via]
+        return self._object(fr, space, fn, slot, group="verdex-owners")
+
+    def tag_owners(self, fr, found: dict) -> None:
+        """Tell the bridge which frame each owner showed (remembered for the next snapshots); no wait."""
+        self.post(fr, "bridge", "tagOwners", found)
+
+    def carry(self, fr, gone: list) -> None:
+        """Hand back the refs a capture whose answer was not used let go of; no wait."""
+        self.post(fr, "bridge", "carry", gone)
+
+    def settle_calls(self, frs: list, opts: dict, timeout: float) -> list:
+        """Start ``settle(opts)`` in every frame's world at once (the pending calls; frames that cannot
+        be asked are left out)."""
+        out = []
+        for fr in frs:
+            try:
+                ctx = self.frames.world(fr)
+                out.append(fr.target.start("Runtime.callFunctionOn", timeout=timeout, executionContextId=ctx,
+                                           **invocation("bridge", "settle", opts)))
+            except Exception:  # noqa: BLE001 - a frame going away: the capture will say so
+                continue
+        return out
+
+    # -- bridge: snapshots and refs -----------------------------------------------------------------
+    def capture(self, fr, what: tuple) -> str:
+        """A capture's JSON text: ``what`` is ``("snapshot",)``, ``("snapshot", n)`` (ref n's subtree),
+        ``("snapshot", 0, cap)`` (patches to capture ``cap``) or ``("check",)``."""
+        return self._value(fr, "bridge", *_capture(what))
+
+    def start_capture(self, fr, what: tuple):
+        return self.start(fr, "bridge", *_capture(what))
+
+    def finish_capture(self, fr, started, what: tuple) -> str:
+        return self.finish(fr, started, "bridge", *_capture(what))
+
+    def start_dirty(self, fr, timeout: float | None = None):
+        """Ask (without waiting) whether the frame changed since its last capture."""
+        return self.start(fr, "bridge", "dirty", timeout=timeout)
+
+    def dirty(self, fr, started=None, timeout: float | None = None) -> bool:
+        if started is None:
+            return bool(self._value(fr, "bridge", "dirty", timeout=timeout))
+        return bool(self.finish(fr, started, "bridge", "dirty"))
+
+    def describe(self, fr, n: int) -> dict | None:
+        return self._value(fr, "bridge", "describe", n)
+
+    def brief(self, fr, ns: list[int]) -> list:
+        return self._value(fr, "bridge", "brief", ns)
+
+    def successors(self, fr, n: int, role: str, name: str) -> list:
+        return self._value(fr, "bridge", "successors", n, role, name) or []
+
+    def element(self, fr, n: int) -> dict:
+        """The element of ref number ``n`` as a remote object (``objectId``), or no object."""
+        return self._object(fr, "bridge", "element", n)
+
+    def reset(self, fr, keep_counter: bool) -> None:
+        self._value(fr, "bridge", "reset", keep_counter)
+
+    # -- bridge: acting ----------------------------------------------------------------------------
+    def prepare(self, fr, n: int, opts: dict, timeout: float) -> dict:
+        return self._value(fr, "bridge", "prepare", n, opts, timeout=timeout)
+
+    def arm(self, fr, n: int) -> Any:
+        return self._value(fr, "bridge", "arm", n)
+
+    def disarm(self, fr, timeout: float = 2) -> Any:
+        return self._value(fr, "bridge", "disarm", timeout=timeout)
+
+    def navigating(self, fr, timeout: float = 2) -> bool:
+        return bool(self._value(fr, "bridge", "navigating", timeout=timeout))
+
+    def hovered(self, fr, n: int, timeout: float = 2) -> Any:
+        return self._value(fr, "bridge", "hovered", n, timeout=timeout)
+
+    def options(self, fr, n: int) -> dict:
+        return self._value(fr, "bridge", "options", n)
+
+    def option_point(self, fr, n: int, index: int) -> dict:
+        return self._value(fr, "bridge", "optionPoint", n, index)
+
+    def owner_hit(self, target, object_id: str, q: list[float], quad: list[float] | None) -> dict | None:
+        """The frame owner ``object_id`` maps ``q`` into its viewport and is hit-tested there."""
+        res = target.call("Runtime.callFunctionOn", **invocation_on(object_id, "bridge", "ownerHit", q, quad))
+        return res["result"].get("value")
+
+    def nav_status(self, fr, timeout: float | None = None) -> int:
+        """The HTTP status of the frame's document (0 when the browser does not know it)."""
+        return self._value(fr, "bridge", "navStatus", timeout=timeout) or 0
+
+    def holds_focus(self, target, object_id: str) -> Any:
+        """True when the frame owner ``object_id`` is its document's focused element, else where focus is."""
+        return target.call("Runtime.callFunctionOn", **invocation_on(object_id, "fields", "holds"))["result"].get("value")
+
+    def visibility(self, fr) -> str:
+        return self._value(fr, "bridge", "visibility")
+
+    # -- fields and focus ----------------------------------------------------------------------------
+    def field_info(self, fr, n: int) -> dict:
+        return self._value(fr, "fields", "info", n)
+
+    def field_value(self, fr, n: int) -> dict:
+        return self._value(fr, "fields", "value", n)
+
+    def select_all(self, fr, n: int) -> bool:
+        return bool(self._value(fr, "fields", "selectAll", n))
+
+    def caret_to_end(self, fr, n: int) -> Any:
+        return self._value(fr, "fields", "caretToEnd", n)
+
+    def check_picker(self, fr, n: int, text: str) -> dict:
+        return self._value(fr, "fields", "checkPicker", n, text)
+
+    def set_picker(self, fr, n: int, value: str, key: str) -> dict:
+        return self._value(fr, "fields", "setPicker", n, value, key)
+
+    def files(self, fr, n: int) -> list[str]:
+        return self._value(fr, "fields", "files", n) or []
+
+    def watch_field(self, fr, n: int) -> bool:
+        return bool(self._value(fr, "fields", "watchField", n))
+
+    def unwatch_field(self, fr, n: int, timeout: float = 5) -> Any:
+        return self._value(fr, "fields", "unwatchField", n, timeout=timeout)
+
+    def focused(self, fr) -> dict:
+        return self._value(fr, "fields", "focused")
+
+    def focused_element(self, fr) -> dict:
+        return self._object(fr, "fields", "focusedElement")
+
+    def focus_state(self, fr, n: int) -> dict:
+        return self._value(fr, "fields", "focusState", n)
+
+    def focus(self, fr, n: int) -> dict:
+        return self._value(fr, "fields", "focus", n)
+
+    def arm_keys(self, fr, n: int) -> Any:
+        return self._value(fr, "fields", "armKeys", n)
+
+    def disarm_keys(self, fr, timeout: float = 2) -> list:
+        return self._value(fr, "fields", "disarmKeys", timeout=timeout) or []
+
+    # -- targets by meaning ----------------------------------------------------------------------
+    def search(self, fr, spec: dict) -> dict:
+        return self._value(fr, "targets", "search", spec)
+
+    def issue(self, fr, indices: list[int]) -> list:
+        return self._value(fr, "targets", "issue", indices)
+
+    def facts(self, fr, n: int) -> dict:
+        return self._value(fr, "targets", "facts", n)
+
+    def title(self, fr) -> str:
+        """The document's title, read in the isolated world."""
+        return self._value(fr, "bridge", "title")
+
+    # -- structure ---------------------------------------------------------------------------------
+    def structure(self, fr, fn: str, n: int, *args: Any) -> Any:
+        """``text``, ``container``, ``siblings`` or ``anchors`` of ref number ``n``."""
+        if fn not in ("text", "container", "siblings", "anchors"):
+            raise ValueError(f"no structure function {fn!r}")
+        return self._value(fr, "structure", fn, n, *args)
