@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from verdex_cli.snapshot import cache
+
 SETTLE = "new Promise(r => requestAnimationFrame(() => setTimeout(() => r(1), 60)))"
 
 
@@ -33,6 +35,13 @@ def spy_captures(driver, monkeypatch) -> list[int]:
 
     monkeypatch.setattr(frames, "run", counting)
     monkeypatch.setattr(frames, "start", counting_start)
+    real_keep = cache.keep_ahead
+
+    def counting_keep(page, ahead):  # captures the settle after an action took (act.js settleThen)
+        calls.extend(i for i, (_l, _w, _d, answer) in sorted(ahead.frames.items()) if answer is not None)
+        return real_keep(page, ahead)
+
+    monkeypatch.setattr(cache, "keep_ahead", counting_keep)
     return calls
 
 

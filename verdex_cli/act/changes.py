@@ -19,6 +19,8 @@ from ..base.timing import phase
 from ..browser import timer_watch
 from ..browser.cdp import finish_all
 from ..refs.page_state import PageState, Shot, compare
+from ..snapshot import cache
+from ..snapshot.capture import discard_ahead
 
 QUIET_MS = 80.0    # a document without the timer watcher: settled after this long with no change (and since the input)
 SETTLE_MAX = 2.0   # at most this long (or --timeout, if shorter) waiting for a page that keeps changing
@@ -74,7 +76,7 @@ def after_action(state: PageState, page, main_before: str) -> tuple[dict | None,
     return out, notes
 
 
-def settle(page, limit: float, stop=None, mark: bool = True) -> bool:
+def settle(page, limit: float, stop=None, mark: bool = True, started: list | None = None) -> bool:
     """Wait until the page has settled after the last action's input (``page.acted_at``): in every
     captured frame, no timer or animation frame the input caused is pending and a whole hop went by
     with no DOM change, input, focus move or scroll, no scroll is under way (act.js ``settle``; a
@@ -83,7 +85,24 @@ def settle(page, limit: float, stop=None, mark: bool = True) -> bool:
     ``stop()`` (polled between slices) became true. Also used to read fields back after the page
     settled; once settled for an input, a later call for it (the changes after the navigation check
     or a read-back) only checks the late requests; once a wait for it ran out (``mark``), a later one
-    looks once, so a page that never settles costs the limit once per action, not once per caller."""
+    looks once, so a page that never settles costs the limit once per action, not once per caller.
+    ``started``: the first question, sent already (:func:`start_settle`)."""
+    try:
+        return _settle(page, limit, stop, mark, started)
+    finally:
+        if started and drop_started(started):
+            cache.forget(page)  # a capture it may have taken went unread: the watchers cannot vouch
+
+
+def drop_started(started: list) -> bool:
+    """Let settle questions go unread; True when there were any still open."""
+    open_ = [p for _fr, _loader, p in started if p._open]
+    for p in open_:
+        p.drop()
+    return bool(open_)
+
+
+def _settle(page, limit: float, stop, mark: bool, started: list | None) -> bool:
     deadline = time.monotonic() + limit
     if page.acted_at and page.settle_gave_up == page.acted_at:
         deadline = 0.0
@@ -100,7 +119,8 @@ def settle(page, limit: float, stop=None, mark: bool = True) -> bool:
         if not late:
             if known:
                 return True
-            verdict = _settle_frames(page, max(0.0, deadline - now))
+            verdict = _settle_frames(page, max(0.0, deadline - now), started)
+            started = None
             if verdict == "navigating":
                 return False
             if verdict == "settled":
@@ -124,10 +144,11 @@ def settle(page, limit: float, stop=None, mark: bool = True) -> bool:
 SLICE_S = 1.0  # longest in-page wait per call (stop() is polled between calls)
 
 
-def _settle_frames(page, left: float) -> str:
-    """'settled' when every captured frame settled within ``left`` seconds, 'navigating' when one
-    began navigating away, else 'busy'. The frames wait in their documents at the same time (one
-    round trip for all)."""
+def start_settle(page, left: float) -> list:
+    """Ask every captured frame to settle, without waiting (the calls; :func:`settle` takes them as
+    ``started``), so the question shares a round trip with what is sent next. When the command will
+    show what changed (``page.changes_wanted``), each frame that changed is captured in the same call
+    once settled (cache.Ahead): the capture costs no round trip of its own."""
     entry = getattr(page, "snapshot_cache", None)
     indices = list(entry.facts) if entry is not None and entry.facts else [0]
     rest = max(0.0, min(SLICE_S, left))
@@ -135,16 +156,36 @@ def _settle_frames(page, left: float) -> str:
     opts = {"key": timer_watch.KEY, "maxMs": int(rest * 1000), "sinceMs": round(since, 1), "quietMs": QUIET_MS,
             "stallMs": SCROLL_STALL_MS}
     frs = [fr for fr in map(page.frames.get, indices) if fr is not None and not fr.detached]
-    answers = finish_all(page.bridge.settle_calls(frs, opts, timeout=min(page.timeout, 5.0) + rest))
+    whats = cache.ahead_captures(page) if page.changes_wanted and page.acted_at else None
+    return page.bridge.settle_calls(frs, opts, timeout=min(page.timeout, 5.0) + rest, whats=whats)
+
+
+def _settle_frames(page, left: float, started: list | None = None) -> str:
+    """'settled' when every captured frame settled within ``left`` seconds, 'navigating' when one
+    began navigating away, else 'busy'. The frames wait in their documents at the same time (one
+    round trip for all)."""
+    calls = started if started is not None else start_settle(page, left)
+    answers = finish_all([p for _fr, _loader, p in calls])
     verdict = "settled"
-    for res in answers:
+    frames: dict[int, tuple] = {}
+    whats = cache.ahead_captures(page) or {}
+    for (fr, loader, _p), res in zip(calls, answers):
         q = res.get("result", {}).get("value") if isinstance(res, dict) and "exceptionDetails" not in res else None
         if not isinstance(q, dict):
             continue  # a frame going away (or a document the bridge is not in yet): the capture says so
+        if "dirty" in q:
+            frames[fr.index] = (loader, whats.get(fr.index, ("snapshot",)), bool(q["dirty"]), q.get("capture"))
         if q.get("navigating"):
-            return "navigating"
-        if not q.get("settled"):
+            verdict = "navigating"
+        elif not q.get("settled") and verdict == "settled":
             verdict = "busy"
+    if frames:
+        ahead = cache.Ahead(page.acted_at, frames)
+        # only a round in which every frame settled can stand for the page; else what was captured
+        # is recorded and the cache dropped (the frames' watchers were reset by those captures)
+        if verdict != "settled" or len(frames) != len(calls) or not cache.keep_ahead(page, ahead):
+            discard_ahead(page, frames)
+            cache.forget(page)
     return verdict
 
 

@@ -4,10 +4,14 @@ Nothing here prints."""
 
 from __future__ import annotations
 
-from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied
+import time
+
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied, VerdexError
 from ..base.timing import phase
 from ..browser.page import Page
+from ..snapshot.cache import forget
 from .actionability import prepare
+from .changes import SETTLE_MAX, drop_started, start_settle
 from .readback import after_input
 from .resolve import Resolved
 
@@ -23,12 +27,17 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     result = {"action": action, "ref": res.text, "role": res.role, "name": res.name, "x": round(x), "y": round(y)}
     with phase("input events"):
         guard = _pointer_events(page, res, action, x, y, nav_before)
+    guard, started = guard if guard is not None else (None, None)
     if guard is None:  # the click closed its own tab (window.close()): it did land
         return dict(result, notes=res.notes + ["The tab closed itself after the click."])
     notes = list(res.notes)
     if guard.get("navigated"):
         raise NotApplied(f"Element {res.label} was clicked once, then the page navigated or moved it away, so "
                          "the second click was not sent (it would have reached something else).")
+    if guard["blocked"] or _unfinished(action, res, guard) or action == "hover" or (
+            guard["received"] == 0 and page.nav_count == nav_before):
+        if started and drop_started(started):  # the settle sent with the guard's read-back: unread
+            forget(page)
     if guard["blocked"] or _unfinished(action, res, guard):
         raise _stopped(res, guard)
     if action == "hover":
@@ -37,7 +46,7 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
         raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
                             "mouse events); take a new snapshot.")
     try:
-        notes += after_input(page, nav_before)
+        notes += after_input(page, nav_before, started=started if action != "hover" else None)
     except ConnectionLost:
         notes.append("The tab closed itself after the click.")
     return dict(result, notes=notes)
@@ -84,8 +93,10 @@ def _stopped(res: Resolved, guard: dict) -> NotActionable | NotApplied:
                       f"input would have reached {other}, so it was stopped.")
 
 
-def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, nav_before: int) -> dict | None:
-    """Send the mouse events, guarded: what the guard saw, or None when the click closed its tab.
+def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
+                    nav_before: int) -> tuple[dict, list | None] | None:
+    """Send the mouse events, guarded: (what the guard saw, the page's settle asked in the same round
+    trip as the guard, or None), or None when the click closed its tab.
 
     For an element the tab's own renderer draws, the events go out together (one round trip): sent
     one by one, the move alone waits for the next animation frame; Chrome dispatches them in the
@@ -110,7 +121,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, 
                 page.bridge.disarm(res.frame)
             except (CDPError, JSError, CDPTimeout, ConnectionLost):
                 pass
-            return {"received": 1, "got": ["click"], "blocked": [], "navigated": True}
+            return {"received": 1, "got": ["click"], "blocked": [], "navigated": True}, None
         if second:
             _send(page, second, 3, batch=res.frame.parent is None)
     except ConnectionLost as exc:
@@ -118,17 +129,26 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float, 
             raise
         return None
     guard = {"received": -1, "blocked": []}
+    started = None
     if action != "hover":
+        page.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
         try:
-            guard = page.bridge.disarm(res.frame)
+            reading = page.bridge.start_disarm(res.frame)
+            try:  # the settle goes with the guard's read-back: one round trip for both
+                started = start_settle(page, min(SETTLE_MAX, page.timeout))
+            except VerdexError:
+                started = None
+            guard = page.bridge.disarm(res.frame, started=reading)
         except (CDPError, JSError, ConnectionLost):
             pass  # the document went away (navigation): the click did land
         except CDPTimeout:
             # Chrome holds calls into a frame whose navigation has not committed yet (a slow server):
             # the navigation the click started is the proof that it landed
             if page.nav_count == nav_before:
+                if started:
+                    drop_started(started)
                 raise
-    return guard
+    return guard, started
 
 
 def _still_there(page: Page, res: Resolved, nav_before: int) -> bool:

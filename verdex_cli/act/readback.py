@@ -15,7 +15,8 @@ import json
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from ..browser.page import Page
-from .changes import SETTLE_MAX, settle
+from ..snapshot.cache import forget
+from .changes import SETTLE_MAX, drop_started, settle
 from .resolve import Resolved
 
 _GONE = (CDPError, CDPTimeout, ConnectionLost, JSError)
@@ -30,17 +31,26 @@ def settle_page(page: Page) -> bool:
         return True  # a frame going away: the read-back says what it can
 
 
-def after_input(page: Page, nav_before: int, grace: float | None = None) -> list[str]:
+def after_input(page: Page, nav_before: int, grace: float | None = None, started: list | None = None) -> list[str]:
     """Page.settle_after_action, where waiting for a navigation the page may start a moment after the
     input lasts until the page has settled (the work the input started is done; bounded like the
-    settle, or by ``grace``): a timer that navigates is waited for, a page that is done is not."""
+    settle, or by ``grace``): a timer that navigates is waited for, a page that is done is not.
+    ``started``: the settle's first question, sent with the input's last call (changes.start_settle;
+    ``page.acted_at`` was set then)."""
     def until(limit: float, stop) -> None:
+        nonlocal started
         try:
-            settle(page, limit, stop=stop)
+            settle(page, limit, stop=stop, started=started)
         except _GONE:
             pass  # a frame going away: the navigation check says what happened
+        finally:
+            started = None
     limit = min(SETTLE_MAX, page.timeout) if grace is None else grace
-    return page.settle_after_action(nav_before, limit, until=until)
+    try:
+        return page.settle_after_action(nav_before, limit, until=until, acted=started is not None)
+    finally:
+        if started and drop_started(started):  # not asked (a navigation began): unread
+            forget(page)
 
 
 def still_changing(page: Page) -> str:

@@ -168,15 +168,20 @@ class Bridge:
         """Hand back the refs a capture whose answer was not used let go of; no wait."""
         self.post(fr, "bridge", "carry", gone)
 
-    def settle_calls(self, frs: list, opts: dict, timeout: float) -> list:
-        """Start ``settle(opts)`` in every frame's world at once (the pending calls; frames that cannot
-        be asked are left out)."""
+    def settle_calls(self, frs: list, opts: dict, timeout: float, whats: dict | None = None) -> list:
+        """Start ``settleThen(opts, what)`` in every frame's world at once: (frame, its world's document,
+        the pending call) for each frame that could be asked. ``whats``: frame index -> the capture
+        (``("snapshot", 0, cap)`` or ``("snapshot",)``) to take in the same call once settled, when the
+        frame changed."""
         out = []
         for fr in frs:
+            what = (whats or {}).get(fr.index)
+            args = list(_capture(what)[1:]) if what else None
             try:
                 ctx = self.frames.world(fr)
-                out.append(fr.target.start("Runtime.callFunctionOn", timeout=timeout, executionContextId=ctx,
-                                           **invocation("bridge", "settle", opts)))
+                out.append((fr, fr.world_loader, fr.target.start(
+                    "Runtime.callFunctionOn", timeout=timeout, executionContextId=ctx,
+                    **invocation("bridge", "settleThen", opts, args))))
             except Exception:  # noqa: BLE001 - a frame going away: the capture will say so
                 continue
         return out
@@ -225,7 +230,13 @@ class Bridge:
     def arm(self, fr, n: int) -> Any:
         return self._value(fr, "bridge", "arm", n)
 
-    def disarm(self, fr, timeout: float = 2) -> Any:
+    def start_disarm(self, fr, timeout: float = 2):
+        return self.start(fr, "bridge", "disarm", timeout=timeout)
+
+    def disarm(self, fr, timeout: float = 2, started=None) -> Any:
+        """What the click guard saw (it stops guarding); ``started``: asked already (start_disarm)."""
+        if started is not None:
+            return self.finish(fr, started, "bridge", "disarm")
         return self._value(fr, "bridge", "disarm", timeout=timeout)
 
     def navigating(self, fr, timeout: float = 2) -> bool:

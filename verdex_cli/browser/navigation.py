@@ -23,6 +23,8 @@ class Navigation:
     acted_at: float = 0.0  # monotonic time the last action's input was sent (set per instance)
     settle_gave_up: float = 0.0  # acted_at of the last input whose settle ran out (changes.settle)
     settled_for: float = 0.0  # acted_at of the last input the page was seen settled after (changes.settle)
+    changes_wanted: bool = False  # set by the command loop while an action runs whose changes it shows:
+    # the settle after the input captures the frames that changed in the same call (changes.start_settle)
     # -- events (pychrome's thread) ---------------------------------------------------
     def _on_load(self, **_):
         self._load_event.set()
@@ -272,7 +274,7 @@ class Navigation:
             time.sleep(0.05)
         return False
 
-    def settle_after_action(self, nav_before: int, grace: float = 0.08, until=None) -> list[str]:
+    def settle_after_action(self, nav_before: int, grace: float = 0.08, until=None, acted: bool = False) -> list[str]:
         """After an input action: if it started a navigation, wait for it to load (or stop it).
 
         The protocol says whether one started (``Page.frameRequestedNavigation``, ``frameStartedLoading``
@@ -280,8 +282,9 @@ class Navigation:
         navigation the page starts a moment later (a timer, a form submitted from a task) is waited for
         up to ``grace`` seconds: with ``until(limit, stop)`` (the page settling, changes.settle: the
         timers the input set have run, so one that navigates is seen), only until the page has settled;
-        without it, the whole grace."""
-        self.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
+        without it, the whole grace. ``acted``: ``acted_at`` was set when the input was sent."""
+        if not acted:
+            self.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
         started = lambda: self._nav_count != nav_before  # noqa: E731
         with phase("navigation check"):
             self.target.drain_events()

@@ -109,6 +109,8 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     ctx.before_command(parsed.command.effect)
     watch = _watch_changes(ctx, parsed.command)
     loads = changes.watch_loads(watch[1]) if watch is not None else None  # late content (settling)
+    if watch is not None:
+        watch[1].changes_wanted = True
     try:
         result = parsed.command.handler(ctx, parsed.args, parsed.flags)
         if watch is not None and result.kind == "action":
@@ -116,6 +118,8 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
             result.data["changes"], notes = changes.after_action(state, page, main_before)
             result.notes.extend(notes)
     finally:
+        if watch is not None:
+            watch[1].changes_wanted = False
         if loads is not None:
             loads.stop()
     if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads

@@ -250,6 +250,18 @@ const __verdexBridge = (() => {
 
   // A whole capture for tests to compare a patched tree with; `changed`: the page changed since that
   // patch (timers run between two evaluations), so the two may differ.
+  // After an action: wait until the page settled (Act.settle), then, in the same call, say whether the
+  // frame changed since its last capture and, when it did, capture it (`what`: snapshot's arguments),
+  // so what an action changed costs no round trip more than the wait itself.
+  async function settleThen(opts, what) {
+    const s = await Act.settle(opts);
+    if (s.settled && !s.navigating && what) {
+      s.dirty = Observer.isDirty();
+      if (s.dirty) s.capture = snapshot(what[0] || 0, what[1] || 0);
+    }
+    return s;
+  }
+
   function check() {
     const changed = Observer.isDirty();
     const out = JSON.parse(snapshot(0, 0, true));
@@ -317,7 +329,7 @@ const __verdexBridge = (() => {
   return { aria: Aria, init, snapshot, check, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, carry, reset,
     successors, element: element_, issue, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Act.arm,
     disarm: Act.disarm, navigating: Act.navigating, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
-    optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle,
+    optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen,
     title: () => document.title, visibility: () => document.visibilityState,
     navStatus: () => { const e = performance.getEntriesByType('navigation')[0]; return e ? e.responseStatus : 0; },
     get counter() { return Registry.counter; }, get registered() { return Registry.size; } };

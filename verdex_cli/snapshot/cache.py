@@ -23,6 +23,15 @@ from .model import Snapshot
 
 
 @dataclass
+class Ahead:
+    """What the settle after an action found in each captured frame, in the same call (act.js
+    ``settleThen``): frame index -> (the document its world was in, the capture asked for, dirty,
+    that capture's JSON answer or None when the frame had not changed)."""
+    acted_at: float
+    frames: dict[int, tuple[str, tuple, bool, str | None]]
+
+
+@dataclass
 class Entry:
     mode: tuple
     serial: int
@@ -31,6 +40,33 @@ class Entry:
     snap: Snapshot
     facts: dict[int, dict] = field(default_factory=dict)  # frame index -> bridge facts, tree under "root"
     memo: object = None  # the text renderer's memo of this snapshot's subtrees (render_text.Memo)
+    ahead: Ahead | None = None  # captures the settle after an action took (changes.py), for the next capture
+
+
+def ahead_captures(page: Page) -> dict[int, tuple] | None:
+    """frame index -> the capture to take once settled after an action (patches to the last one where
+    the bridge keeps it), when the next capture will be of the same whole page; else None."""
+    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    if entry is None or not entry.facts or entry.mode[1] != 0 or not entry.mode[2]:
+        return None
+    return {i: ("snapshot", 0, int(f["cap"])) if f.get("cap") else ("snapshot",) for i, f in entry.facts.items()}
+
+
+def keep_ahead(page: Page, ahead: Ahead) -> bool:
+    """Hand the settle's captures to the next capture (False: there is no entry to hand them with)."""
+    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    if entry is None:
+        return False
+    entry.ahead = ahead
+    return True
+
+
+def take_ahead(page: Page) -> Ahead | None:
+    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    if entry is None:
+        return None
+    ahead, entry.ahead = entry.ahead, None
+    return ahead
 
 
 def store(page: Page, entry: Entry) -> None:
@@ -75,12 +111,14 @@ def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] |
         frames.append((index, fr, facts))
     # every frame asked at once: one round trip however many frames there are
     limit = min(page.timeout, 5.0)
-    asked = [(index, fr, facts, page.bridge.start_dirty(fr, timeout=limit)) for index, fr, facts in frames]
+    known = _known_dirt(page, entry, frames)  # told by the settle after an action: not asked again
+    asked = [(index, fr, facts, None if index in known else page.bridge.start_dirty(fr, timeout=limit))
+             for index, fr, facts in frames]
     clean: dict[int, dict] = {}
     try:
         for index, fr, facts, started in asked:
             try:
-                dirty = page.bridge.dirty(fr, started, timeout=limit)
+                dirty = known[index] if index in known else page.bridge.dirty(fr, started, timeout=limit)
             except VerdexError:
                 return None, None
             if not dirty:
@@ -92,6 +130,20 @@ def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] |
     if len(clean) == len(entry.facts):
         return entry.snap, None
     return None, clean
+
+
+def _known_dirt(page: Page, entry: Entry, frames: list) -> dict[int, bool]:
+    """frame index -> dirty, for the frames the settle after the last action answered for (their
+    documents unchanged since)."""
+    ahead = entry.ahead
+    if ahead is None or ahead.acted_at != page.acted_at:
+        return {}
+    out = {}
+    for index, fr, _facts in frames:
+        seen = ahead.frames.get(index)
+        if seen is not None and seen[0] == fr.loader_id == fr.world_loader:
+            out[index] = seen[2]
+    return out
 
 
 def _owners_followed(root: dict) -> bool:

@@ -46,7 +46,8 @@ def bridge_source() -> str:
 def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[int, dict] | None = None,
                  start: Frame | None = None, follow: bool = True,
                  within: tuple[Frame, int] | None = None,
-                 prior: dict[int, dict] | None = None, check: bool = False) -> tuple[dict, list[FrameInfo], list[str]]:
+                 prior: dict[int, dict] | None = None, check: bool = False,
+                 ahead: dict[int, tuple] | None = None) -> tuple[dict, list[FrameInfo], list[str]]:
     """Return (stitched root, frames in index order, notes).
 
     ``reuse``: frame index -> that frame's facts from an earlier capture (its tree under "root"), for
@@ -56,7 +57,9 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     their frame index but no content. ``within`` (frame, ref number): only that element's subtree.
     ``prior``: frame index -> facts of the last capture (all frames); a changed frame whose bridge
     still holds that capture's tree answers with patches to it (incremental.js), spliced in here.
-    ``check``: capture every frame whole, leaving the bridges' change tracking as it was."""
+    ``check``: capture every frame whole, leaving the bridges' change tracking as it was.
+    ``ahead``: captures already taken (``cache.Ahead.frames``: by the settle after an action), used
+    where they are what this capture would ask the same document for."""
     notes: list[str] = []
     seen: list[Frame] = []
     facts = {} if facts is None else facts
@@ -64,6 +67,7 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     if within is not None:
         start, expr, reuse, prior = within[0], ("snapshot", int(within[1])), None, None
     ctx = _Ctx(page, seen, notes, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP)
+    ctx.use_ahead(ahead or {})
     try:
         _begin(ctx, start, expr, whole_page=start is None and within is None and follow)
         root = _capture_frame(ctx, start or page.frames.main, depth=0, expr=expr)
@@ -89,6 +93,35 @@ SNAP = ("snapshot",)  # what a frame's bridge is asked for (Bridge.capture)
 CHECK = ("check",)
 
 
+class Answered:
+    """A capture answered already (taken ahead), in the shape of a started call."""
+
+    def __init__(self, value: str):
+        self.value = value
+
+    def result(self) -> dict:
+        return {"result": {"value": self.value}}
+
+    def drop(self) -> None:
+        pass
+
+
+def discard_ahead(page: Page, ahead: dict[int, tuple]) -> None:
+    """Captures taken ahead that no capture used: the refs their bridges issued and let go of are
+    recorded as for a capture whose answer was not used (see _Ctx.end)."""
+    for index, (_loader, _what, _dirty, answer) in ahead.items():
+        fr = page.frames.get(index)
+        if answer is None or fr is None:
+            continue
+        try:
+            data = json.loads(answer)
+            page.frames.note_issued(fr, data["counter"])
+            if data.get("gone"):
+                page.bridge.carry(fr, data["gone"])
+        except (VerdexError, KeyError, TypeError, ValueError):
+            pass
+
+
 class _Ctx:
     """What one capture carries from frame to frame."""
 
@@ -96,7 +129,8 @@ class _Ctx:
                  reuse: dict[int, dict], follow: bool, prior: dict[int, dict], whole: str):
         self.page, self.seen, self.notes, self.facts = page, seen, notes, facts
         self.reuse, self.follow, self.prior, self.whole = reuse, follow, prior, whole
-        self.tree: dict = {}  # the main target's frame tree, read with the first captures
+        self.tree: dict | None = {}  # the main target's frame tree, read with the first captures
+        self.took_ahead = False  # captures taken by the settle after an action (use_ahead)
         self.pending: dict[int, tuple] = {}  # frame index -> (started call, what it asked for)
 
     def expr(self, fr: Frame, base: tuple | None = None) -> tuple:
@@ -106,6 +140,15 @@ class _Ctx:
         if old is not None and old.get("cap") and expr == SNAP:
             expr = ("snapshot", 0, int(old["cap"]))
         return expr
+
+    def use_ahead(self, ahead: dict[int, tuple]) -> None:
+        """Captures taken ahead, as if sent now (their answers are here already)."""
+        self.took_ahead = bool(ahead)
+        for index, (loader, what, _dirty, answer) in ahead.items():
+            fr = self.page.frames.get(index)
+            if answer is None or fr is None or fr.detached or fr.loader_id != loader or index in self.reuse:
+                continue
+            self.pending[index] = ((Answered(answer), loader), tuple(what))
 
     def start(self, fr: Frame, base: tuple | None = None) -> None:
         """Send ``fr``'s capture now (its answer is taken when the frame is stitched in), so the
@@ -145,9 +188,15 @@ class _Ctx:
 
 def _begin(ctx: _Ctx, start: Frame | None, expr: tuple, whole_page: bool) -> None:
     """One round trip to begin with: the main target's frame tree and, sent with it, the capture of
-    the first frame and (a whole-page capture) of every frame the last one stitched in."""
+    the first frame and (a whole-page capture) of every frame the last one stitched in. After the
+    settle of an action took the captures ahead (the cache checked that no frame came or went since
+    the last capture), the frames the browser's events keep track of are current: no tree is read."""
     frames = ctx.page.frames
-    tree_call = ctx.page.target.start("Page.getFrameTree")
+    if ctx.took_ahead:
+        ctx.page.target.drain_events()
+        tree_call = None
+    else:
+        tree_call = ctx.page.target.start("Page.getFrameTree")
     first = start or (frames.by_id.get(frames.main_id) if frames.main_id else None)
     if first is not None:
         ctx.start(first, expr)
@@ -156,8 +205,9 @@ def _begin(ctx: _Ctx, start: Frame | None, expr: tuple, whole_page: bool) -> Non
                 fr = frames.get(index)
                 if fr is not None and fr is not first:
                     ctx.start(fr)
-    ctx.tree = tree_call.result()["frameTree"]
-    frames.refresh(ctx.tree)
+    if tree_call is not None:
+        ctx.tree = tree_call.result()["frameTree"]
+        frames.refresh(ctx.tree)
     for index, (started, _e) in list(ctx.pending.items()):  # a document changed meanwhile: not that one
         fr = frames.get(index)
         if fr is None or fr.detached or fr.loader_id != started[1]:

@@ -11,7 +11,7 @@ from ..base.gc_pause import gc_paused
 from ..base.timing import phase
 from ..browser.frames import Frame
 from ..browser.page import Page
-from .capture import capture_tree
+from .capture import capture_tree, discard_ahead
 from .model import Snapshot
 from .render_text import TextRenderer, count_refs
 
@@ -46,14 +46,33 @@ def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool
     """(snapshot, cached): the last snapshot when the page has not changed since (snapshot/cache.py),
     else a capture of the frames that changed, numbered ``number``. ``fresh`` always captures everything. ``frame``: only
     that frame (and the frames inside it); ``follow=False``: frame boundaries only."""
-    reuse = prior = None
+    reuse = prior = ahead = None
     if not fresh:
         hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow), trust_observer)
+        ahead = cache.take_ahead(page)
+        if ahead is not None and (hit is not None or reuse is None or not trust_observer
+                                  or ahead.acted_at != page.acted_at):
+            if _drop_ahead(page, ahead):  # not this capture's: nothing may trust the watchers they reset
+                hit = reuse = None
+            ahead = None
         if hit is not None:
             return hit, True
         if reuse is not None:  # the watchers vouch for the page: changed frames may be patched
             prior = page.snapshot_cache.facts
-    return take_snapshot(page, number, all_refs, reuse=reuse, frame=frame, follow=follow, prior=prior), False
+    else:
+        _drop_ahead(page, cache.take_ahead(page))
+    return take_snapshot(page, number, all_refs, reuse=reuse, frame=frame, follow=follow, prior=prior,
+                         ahead=ahead.frames if ahead is not None else None), False
+
+
+def _drop_ahead(page: Page, ahead) -> bool:
+    """Captures taken ahead that this capture cannot use: recorded, and the cache dropped (their
+    frames' watchers were reset by them). True when there were any."""
+    if ahead is None or all(a[3] is None for a in ahead.frames.values()):
+        return False
+    discard_ahead(page, ahead.frames)
+    cache.forget(page)
+    return True
 
 
 def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True) -> tuple:
@@ -61,17 +80,18 @@ def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True) -> tu
 
 
 def take_snapshot(page: Page, number: int, all_refs: bool = False, reuse: dict | None = None,
-                  frame: Frame | None = None, follow: bool = True, prior: dict | None = None) -> Snapshot:
+                  frame: Frame | None = None, follow: bool = True, prior: dict | None = None,
+                  ahead: dict | None = None) -> Snapshot:
     with gc_paused():  # a big page makes tens of thousands of small dicts at once
-        return _take(page, number, all_refs, reuse, frame, follow, prior)
+        return _take(page, number, all_refs, reuse, frame, follow, prior, ahead)
 
 
 def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Frame | None,
-          follow: bool, prior: dict | None) -> Snapshot:
+          follow: bool, prior: dict | None, ahead: dict | None = None) -> Snapshot:
     serial, events = page.serial, page.frames.structure_events
     memo = cache.forget(page)
     facts: dict[int, dict] = {}
-    root, frames, notes = capture_tree(page, reuse, facts, start=frame, follow=follow, prior=prior)
+    root, frames, notes = capture_tree(page, reuse, facts, start=frame, follow=follow, prior=prior, ahead=ahead)
     if all(f.tiers is not None for f in frames):  # counted by the bridge: no walk over the tree here
         t1, t2 = sum(f.tiers[0] for f in frames), sum(f.tiers[1] for f in frames)
     else:
