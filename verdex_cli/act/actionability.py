@@ -5,14 +5,73 @@ from __future__ import annotations
 
 import time
 
-from ..base.errors import CDPError, ErrorKind, NotActionable
+from ..base.errors import CDPError, ErrorKind, NotActionable, VerdexError
 from ..base.timing import phase, tell
 from ..browser.page import Page
 from .frame_points import Point, climb, owners
+from ..refs.store import parse_ref
 from .resolve import Resolved
 
 
 SLICE = 0.25  # seconds of in-page waiting per bridge call, so the wait can be reported from here
+
+
+class Ahead:
+    """A pointer action's first actionability check, sent with the ref's resolution (one round trip
+    for both). The page does it only for the element exactly as the ref's snapshot showed it (role,
+    name, identity), in a tab that draws (act.js ``prepare``'s ``expect``); otherwise it answers
+    ``check`` having done nothing, and the action runs its checks in order as usual. Its answer is
+    used only once the resolution said the ref is good (:meth:`take`)."""
+
+    def __init__(self, page: Page, store, raw: str, arm: bool):
+        self.page, self.started, self.fr, self.n, self.opts = page, None, None, 0, {}
+        try:
+            ref = parse_ref(raw.strip())
+        except VerdexError:
+            return  # a target by meaning: found by a search first
+        rec = store.get(str(ref)) if store is not None else None
+        fr = page.frames.get(ref.frame)
+        if (rec is None or rec.retired or ref.context != page.context or ref.page != page.index or fr is None
+                or fr.detached or not page.frames.ready(fr) or fr.world_loader != rec.loader):
+            return
+        self.fr, self.n = fr, ref.n
+        self.opts = {"pointer": True, "timeoutMs": int(SLICE * 1000), "last": None, "seed": None,
+                     "arm": arm and fr.parent is None, "expect": {"role": rec.role, "name": rec.name}}
+        try:
+            self.started = page.bridge.start_prepare(fr, ref.n, self.opts, timeout=SLICE + 5)
+        except VerdexError:
+            self.started = None
+
+    def take(self, res: Resolved) -> dict | None:
+        """The answer, for the resolved ref (None when it was not sent, or is of no use)."""
+        if self.started is None:
+            return None
+        started, self.started = self.started, None
+        try:
+            out = self.page.bridge.finish_prepare(self.fr, started, self.n, self.opts)
+        except VerdexError:
+            return None
+        if res.frame is not self.fr or res.ref.n != self.n or not isinstance(out, dict):
+            self._disarm(out)
+            return None
+        return out
+
+    def drop(self) -> None:
+        """The resolution failed: the answer is not used (a guard it armed is taken down)."""
+        if self.started is None:
+            return
+        started, self.started = self.started, None
+        try:
+            self._disarm(self.page.bridge.finish_prepare(self.fr, started, self.n, self.opts))
+        except VerdexError:
+            pass
+
+    def _disarm(self, out) -> None:
+        if isinstance(out, dict) and out.get("armed"):
+            try:
+                self.page.bridge.disarm(self.fr)
+            except VerdexError:
+                pass
 
 
 def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) -> tuple[float, float]:
@@ -64,12 +123,19 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
     last = None
     live = res.live or {}
     seed = {"box": live["box"], "at": live["at"]} if live.get("box") and live.get("at") is not None else None
+    ahead, res.prepared = res.prepared, None
+    if ahead is not None and (ahead.get("status") == "check" or not pointer
+                              or ahead.get("status") == "ok" and bool(ahead.get("armed")) != arm):
+        if ahead.get("armed"):
+            page.bridge.disarm(res.frame)
+        ahead = None
     while True:
         left = deadline - time.monotonic()
         opts = {"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last,
                 "arm": arm, "seed": seed}
         seed = None  # only the first call's first measurement
-        out = page.bridge.prepare(res.frame, res.ref.n, opts, timeout=SLICE + 5)
+        out, ahead = (ahead, None) if ahead is not None else (
+            page.bridge.prepare(res.frame, res.ref.n, opts, timeout=SLICE + 5), None)
         status = out.get("status")
         if status == "ok":
             return out

@@ -29,6 +29,7 @@ class Resolved:
     live: dict
     notes: list[str] = field(default_factory=list)
     armed: bool = False  # the click guard was armed with the actionability check (actionability.prepare)
+    prepared: dict | None = None  # the actionability check sent with the resolution (actionability.Ahead)
 
     @property
     def label(self) -> str:

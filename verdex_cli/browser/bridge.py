@@ -213,6 +213,18 @@ class Bridge:
     def brief(self, fr, ns: list[int]) -> list:
         return self._value(fr, "bridge", "brief", ns)
 
+    def start_describe(self, fr, n: int):
+        return self.start(fr, "bridge", "describe", n)
+
+    def finish_describe(self, fr, started, n: int) -> dict | None:
+        return self.finish(fr, started, "bridge", "describe", n)
+
+    def start_brief(self, fr, ns: list[int]):
+        return self.start(fr, "bridge", "brief", ns)
+
+    def finish_brief(self, fr, started, ns: list[int]) -> list:
+        return self.finish(fr, started, "bridge", "brief", ns)
+
     def successors(self, fr, n: int, role: str, name: str) -> list:
         return self._value(fr, "bridge", "successors", n, role, name) or []
 
@@ -226,6 +238,12 @@ class Bridge:
     # -- bridge: acting ----------------------------------------------------------------------------
     def prepare(self, fr, n: int, opts: dict, timeout: float) -> dict:
         return self._value(fr, "bridge", "prepare", n, opts, timeout=timeout)
+
+    def start_prepare(self, fr, n: int, opts: dict, timeout: float):
+        return self.start(fr, "bridge", "prepare", n, opts, timeout=timeout)
+
+    def finish_prepare(self, fr, started, n: int, opts: dict) -> dict:
+        return self.finish(fr, started, "bridge", "prepare", n, opts)
 
     def arm(self, fr, n: int) -> Any:
         return self._value(fr, "bridge", "arm", n)

@@ -185,12 +185,12 @@ class Target:
                     sent.append((mid, method, box))
                     tab._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
                 deadline = time.monotonic() + limit
-                tab.conn.call_started()  # one round trip, for the transport's counters
+                depth = tab.conn.call_started()  # one round trip, for the transport's counters
                 try:
                     for _mid, method, box in sent:
                         results.append(self._reply(method, box, deadline))
                 finally:
-                    tab.conn.call_ended()
+                    tab.conn.call_ended(depth)
             except (websocket.WebSocketException, OSError) as exc:
                 raise ConnectionLost(LOST) from exc
         except (CDPError, CDPTimeout, ConnectionLost, PageCrashed) as exc:
@@ -221,9 +221,9 @@ class Target:
         except (pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
             tab.method_results.pop(mid, None)
             raise ConnectionLost(LOST) from exc
-        tab.conn.call_started()
+        depth = tab.conn.call_started()
         limit = self.timeout if timeout is None else timeout
-        return Pending(self, mid, method, box, limit)
+        return Pending(self, mid, method, box, limit, depth)
 
     def _timed_out(self, method: str, limit: float) -> VerdexError:
         """The error for a call unanswered within ``limit`` s, as :meth:`call` raises it (a user's
@@ -348,24 +348,32 @@ class Pending:
     """A call sent by :meth:`Target.start`, its answer not yet taken. ``result()`` waits for it (once);
     ``drop()`` lets it go unanswered. Either ends its share of the transport's round-trip count."""
 
-    def __init__(self, target: Target, mid: int, method: str, box: queue.Queue, limit: float):
+    def __init__(self, target: Target, mid: int, method: str, box: queue.Queue, limit: float, depth: int = 0):
         self.target, self.mid, self.method, self._box, self.limit = target, mid, method, box, limit
         self._deadline = time.monotonic() + limit
         self._open = True
+        self._depth = depth
 
     def result(self) -> dict:
         try:
-            return self.target._reply(self.method, self._box, self._deadline)
+            out = self.target._reply(self.method, self._box, self._deadline)
         except CDPTimeout:
-            raise self.target._timed_out(self.method, self.limit) from None
-        finally:
             self.drop()
+            raise self.target._timed_out(self.method, self.limit) from None
+        except CDPError:
+            self.drop(answered=True)  # an answer, saying no
+            raise
+        except BaseException:
+            self.drop()
+            raise
+        self.drop(answered=True)
+        return out
 
-    def drop(self) -> None:
+    def drop(self, answered: bool = False) -> None:
         if self._open:
             self._open = False
             self.target._tab.method_results.pop(self.mid, None)
-            self.target.conn.call_ended()
+            self.target.conn.call_ended(self._depth, answered)
 
 
 def finish_all(pending: list[Pending]) -> list:

@@ -65,11 +65,11 @@ class FlatSession(pychrome.Tab):
 
     def _send(self, message, timeout=None):
         message["id"] = self.conn.next_id()  # unique on the socket, whichever session sends
-        self.conn.call_started()
+        depth = self.conn.call_started()
         try:
             result = super()._send(message, timeout=timeout)
         finally:
-            self.conn.call_ended()
+            self.conn.call_ended(depth)
         if result is LOST_SENTINEL:
             raise pexc.UserAbortException("The session ended while calling %s" % message["method"])
         return result
@@ -104,9 +104,12 @@ class Connection:
         self.sessions: dict[str | None, FlatSession] = {None: self.root}
         self.by_target: dict[str, FlatSession] = {}
         self.attached = threading.Condition(self._lock)
-        # round-trip accounting (benchmarks): waves of calls and the time with one or more outstanding
+        # round-trip accounting (benchmarks): waves of calls and the time with one or more outstanding,
+        # and the depth of the chain of calls (call_started)
         self.outstanding = 0
         self.waves = 0
+        self.depth_done = 0
+        self.depth_max = 0
         self.busy = 0.0
         self._busy_since = 0.0
         self._reader = threading.Thread(target=self._read_loop, daemon=True, name="verdex-cdp-reader")
@@ -121,23 +124,34 @@ class Connection:
             raise pexc.RuntimeException("Tab has been stopped")
         self.transport.send(payload)
 
-    def call_started(self) -> None:
+    def call_started(self) -> int:
+        """A call (or a batch sent at once) went out: its depth -- one more than the deepest call
+        answered before it was sent (the calls it may have waited for)."""
         with self._lock:
             if self.outstanding == 0:
                 self.waves += 1
                 self._busy_since = time.perf_counter()
             self.outstanding += 1
+            depth = self.depth_done + 1
+            self.depth_max = max(self.depth_max, depth)
+            return depth
 
-    def call_ended(self) -> None:
+    def call_ended(self, depth: int = 0, answered: bool = True) -> None:
+        """``answered``: its answer was read (a call let go unread holds nothing up)."""
         with self._lock:
             self.outstanding -= 1
             if self.outstanding == 0:
                 self.busy += time.perf_counter() - self._busy_since
+            if answered:
+                self.depth_done = max(self.depth_done, depth)
 
     def counters(self) -> tuple[int, float]:
-        """(call waves, seconds with a call outstanding) so far."""
+        """(sequential round trips, seconds with a call outstanding) so far. Sequential round trips:
+        the longest chain of calls each sent after the answer of the one before (calls sent together,
+        or while others are out, share a round trip; a call sent after an answer arrived counts one
+        more) -- what a far-away browser multiplies by its latency."""
         with self._lock:
-            return self.waves, self.busy
+            return self.depth_max, self.busy
 
     # -- sessions -----------------------------------------------------------------------------------
     def session_for(self, target_id: str, wait: float = 0.0) -> FlatSession | None:

@@ -184,10 +184,11 @@ class FrameRegistry:
             fr.detached = True
 
     # -- the frame's live state -------------------------------------------------
-    def current_loader(self, fr: Frame) -> tuple[str, str] | None:
-        """(loader id, url) of the frame right now, or None when it is gone."""
+    def current_loader(self, fr: Frame, trees: "Trees | None" = None) -> tuple[str, str] | None:
+        """(loader id, url) of the frame right now, or None when it is gone. ``trees``: frame trees
+        asked for ahead (several targets in one round trip)."""
         try:
-            tree = self.tree(fr.target)
+            tree = trees.of(fr.target) if trees is not None else self.tree(fr.target)
         except ConnectionLost:
             if fr.oopif:
                 return None
@@ -410,6 +411,33 @@ class FrameRegistry:
 
     def close(self) -> None:
         self._oopif_targets.clear()  # the sessions themselves live as long as their frames
+
+
+class Trees:
+    """The frame trees of several targets, asked for at once (one round trip), each read when needed
+    (a target not asked ahead is asked then). ``close()`` lets unread answers go."""
+
+    def __init__(self, targets: list[Target]):
+        self._pending: dict[int, Pending] = {}
+        self._got: dict[int, dict] = {}
+        for t in {id(t): t for t in targets}.values():
+            try:
+                self._pending[id(t)] = t.start("Page.getFrameTree")
+            except (CDPError, CDPTimeout, ConnectionLost):
+                continue
+
+    def of(self, target: Target) -> dict:
+        key = id(target)
+        if key not in self._got:
+            pending = self._pending.pop(key, None)
+            res = pending.result() if pending is not None else target.call("Page.getFrameTree")
+            self._got[key] = res["frameTree"]
+        return self._got[key]
+
+    def close(self) -> None:
+        for pending in self._pending.values():
+            pending.drop()
+        self._pending.clear()
 
 
 def find_frame(node: dict, frame_id: str) -> dict | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..act import actions, fields, pointer
+from ..act.actionability import Ahead
 from ..act.keys import parse_key
 from ..act.resolve import resolve
 from ..act.targets import parse_target, quote_word, resolve_target
@@ -13,13 +14,25 @@ from .session_log import note_target
 from .signature import CHECKABLE, CHOOSERS, TEXT_FIELDS
 
 
-def resolve_arg(ctx, raw):
+def resolve_arg(ctx, raw, pointer_action: str | None = None):
+    """The action's element. ``pointer_action`` (click, dblclick, hover): its first actionability check
+    goes with the resolution, in one round trip (actionability.Ahead)."""
     page = ctx.page
-    with phase("resolve"):
-        res = resolve_target(page, ctx.page_state().store, raw)
-    with phase("stable locator"):
-        note_target(ctx, res, raw)  # for 'export'
-    res.notes[:0] = _front(ctx)
+    store = ctx.page_state().store
+    ahead = Ahead(page, store, raw, arm=pointer_action != "hover") if pointer_action else None
+    try:
+        with phase("resolve"):
+            res = resolve_target(page, store, raw)
+        with phase("stable locator"):
+            note_target(ctx, res, raw)  # for 'export'
+        if ahead is not None:
+            res.prepared = ahead.take(res)
+    finally:
+        if ahead is not None:
+            ahead.drop()
+    drawn = res.prepared is not None and res.prepared.get("status") != "check"  # the tab draws: in front
+    if not drawn:
+        res.notes[:0] = _front(ctx)
     return res
 
 
@@ -84,19 +97,19 @@ def _split_guard(verb: str, raw: str, res, text: str) -> None:
 @command("click", params="REF",
          help="Click the element with a real mouse event.", effect="action")
 def click_cmd(ctx, args, flags):
-    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0]), "click"), ctx)
+    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0], "click"), "click"), ctx)
 
 
 @command("dblclick", params="REF",
          help="Double-click the element.", effect="action")
 def dblclick_cmd(ctx, args, flags):
-    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0]), "dblclick"), ctx)
+    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0], "dblclick"), "dblclick"), ctx)
 
 
 @command("hover", params="REF",
          help="Move the mouse over the element.", effect="action")
 def hover_cmd(ctx, args, flags):
-    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0]), "hover"))
+    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0], "hover"), "hover"))
 
 
 @command("type", params="REF TEXT", accepts=TEXT_FIELDS,

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..base.errors import ConnectionLost, VerdexError
+from ..browser.frames import Trees
 from ..browser.page import Page
 from .store import RefRecord, RefStore, name_change
 
@@ -65,9 +66,49 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
     """The verdict for each record (by ref), written into the store. ``detail``: ask the page for the
     full description of each live element (tag, attributes, box, states), as actions and `inspect` need;
     otherwise a brief one (role, name, hidden). A frame the page cannot be asked about right now keeps
-    its records' last status (no verdict for them)."""
+    its records' last status (no verdict for them).
+
+    Everything is asked at once (one round trip): the frame trees that say which document each frame
+    shows, and each frame's bridge about its elements; an answer from a document the trees say is no
+    longer there is not used (the bridge of the document shown is asked then)."""
+    frames = {rec.frame: page.frames.get(rec.frame) for rec in recs if not rec.retired}
+    frames = {fi: fr for fi, fr in frames.items() if fr is not None and not fr.detached}
+    trees = Trees([page.frames.main.target] + [fr.target for fr in frames.values()])
+    asked: dict[int, tuple] = {}
+    try:
+        for fi, fr in frames.items():
+            if not page.frames.ready(fr):
+                continue
+            ns = [int(rec.ref.rsplit("e", 1)[1]) for rec in recs if rec.frame == fi and not rec.retired]
+            calls = [page.bridge.start_describe(fr, n) for n in ns] if detail else [page.bridge.start_brief(fr, ns)]
+            asked[fi] = (fr.world_loader, ns, calls)
+        return _classify(page, store, recs, detail, trees, asked)
+    finally:
+        trees.close()
+        for _loader, _ns, calls in asked.values():
+            for started in calls:
+                if started is not None:
+                    started[0].drop()
+
+
+def _asked(page: Page, fr, asked: tuple | None, loader: str, ns: list[int], detail: bool) -> list | None:
+    """The answers asked ahead for ``ns`` in ``fr``, when they came from the document ``loader``."""
+    if asked is None or asked[0] != loader or any(c is None for c in asked[2]):
+        return None
+    world_loader, all_ns, calls = asked
+    if detail:
+        by_n = {n: page.bridge.finish_describe(fr, started, n) for n, started in zip(all_ns, calls)}
+    else:
+        by_n = dict(zip(all_ns, page.bridge.finish_brief(fr, calls[0], all_ns) or []))
+    if any(n not in by_n for n in ns):
+        return None
+    return [by_n[n] for n in ns]
+
+
+def _classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool, trees: Trees,
+              asked: dict[int, tuple]) -> dict[str, Verdict]:
     verdicts: dict[str, Verdict] = {}
-    main_now = page.frames.current_loader(page.frames.main)
+    main_now = page.frames.current_loader(page.frames.main, trees)
     main_then = store.frame_loaders.get(0)
     new_main = main_now is not None and main_then is not None and main_now[0] != main_then
     by_frame: dict[int, list[RefRecord]] = {}
@@ -82,7 +123,7 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
             by_frame.setdefault(rec.frame, []).append(rec)
     for fi, group in by_frame.items():
         fr = page.frames.get(fi)
-        current = page.frames.current_loader(fr) if fr is not None and not fr.detached else None
+        current = page.frames.current_loader(fr, trees) if fr is not None and not fr.detached else None
         if current is None:
             for rec in group:  # its frame went away: with the page it was in (an earlier visit), or alone
                 if store.numbers.main_left_since(rec.frame, int(rec.ref.rsplit("e", 1)[1])):
@@ -102,9 +143,10 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
             continue
         ns = [int(rec.ref.rsplit("e", 1)[1]) for rec in group]
         try:
-            if detail:
+            found = _asked(page, fr, asked.pop(fi, None), loader, ns, detail)
+            if found is None and detail:
                 found = [page.bridge.describe(fr, n) for n in ns]
-            else:
+            elif found is None:
                 found = page.bridge.brief(fr, ns)
         except ConnectionLost:
             if not (fr.oopif and page.target.alive):

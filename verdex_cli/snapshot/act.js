@@ -111,6 +111,15 @@ const Act = (() => {
     const st = Registry.status(n);
     if (st !== 'live') return { status: st };
     const el = Registry.get(n);
+    // sent with the ref's resolution (before its verdict is known): act only on the element exactly as
+    // the snapshot showed it (role, name, identity) in a tab that draws; anything else is left to the
+    // caller's full checks, and nothing is done here (no scroll, no guard)
+    if (opts.expect) {
+      const cur0 = current(el);
+      if (document.visibilityState !== 'visible') return { status: 'check', why: 'hidden tab' };
+      if (cur0.role !== opts.expect.role || cur0.name !== opts.expect.name || Registry.identityChange(n))
+        return { status: 'check', why: 'not as in the snapshot' };
+    }
     const deadline = performance.now() + (opts.timeoutMs || 5000);
     let reason = 'not ready';
     let lastBox = opts.last || null;
