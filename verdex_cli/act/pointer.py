@@ -134,10 +134,12 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
         page.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
         try:
             reading = page.bridge.start_disarm(res.frame)
-            try:  # the settle goes with the guard's read-back: one round trip for both
-                started = start_settle(page, min(SETTLE_MAX, page.timeout))
+            try:  # the settle (and the session's after-command question) go with the guard's read-back:
+                started = start_settle(page, min(SETTLE_MAX, page.timeout))  # one round trip for all
             except VerdexError:
                 started = None
+            if page.ask_targets is not None:
+                page.ask_targets()
             guard = page.bridge.disarm(res.frame, started=reading)
         except (CDPError, JSError, ConnectionLost):
             pass  # the document went away (navigation): the click did land

@@ -46,6 +46,8 @@ def after_input(page: Page, nav_before: int, grace: float | None = None, started
         finally:
             started = None
     limit = min(SETTLE_MAX, page.timeout) if grace is None else grace
+    if page.ask_targets is not None:  # the session's after-command question shares the settle's round trip
+        page.ask_targets()
     try:
         return page.settle_after_action(nav_before, limit, until=until, acted=started is not None)
     finally:

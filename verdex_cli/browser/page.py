@@ -51,6 +51,8 @@ class Page(Navigation):
     tab_closed: Callable[[int], bool] | None = None  # set by the session: was page N of this context closed?
     tab_exists: Callable[[int], bool] | None = None  # set by the session: is there a page N in this context?
     context_state: Callable[[int], str] | None = None  # set by the session: 'open', 'closed' or 'unknown'
+    # set by the session: send its after-command question now (Session.ask_targets), with an action's last calls
+    ask_targets: Callable[[], None] | None = None
     serial: int = 0  # bumped before every command that may change the page (snapshot/cache.py)
     snapshot_cache: object = None  # snapshot/cache.py's Entry for the last capture
 

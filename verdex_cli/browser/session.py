@@ -45,6 +45,7 @@ class Session:
     _reserved: dict = field(default_factory=dict)  # target id -> tab index of a browser tab not adopted yet
     _watched: Page | None = None  # the tab whose document answers the running command hears
     _command_started: float = 0.0
+    _targets_asked: object = None  # Target.getTargets sent ahead this command (ask_targets)
 
     @classmethod
     def start(cls, options: Options, init_script: str = "") -> "Session":
@@ -108,9 +109,25 @@ class Session:
             page.navigate(url)
         return page
 
+    def ask_targets(self) -> None:
+        """Send the after-command question (Target.getTargets: tabs opened or closed, and the barrier
+        for the downloads check) now, without waiting: an action asks it with the last calls of its
+        input's effects, so it costs no round trip of its own (:meth:`discover` takes the answer)."""
+        if self._targets_asked is None:
+            try:
+                self._targets_asked = self._browser().start("Target.getTargets")
+            except VerdexError:
+                self._targets_asked = None
+
+    def _drop_targets_asked(self) -> None:
+        asked, self._targets_asked = self._targets_asked, None
+        if asked is not None:
+            asked.drop()
+
     def discover(self) -> list[Page]:
         """Attach to tabs our pages opened (popups, target=_blank); returns the new ones."""
-        infos = self._browser().call("Target.getTargets")["targetInfos"]
+        asked, self._targets_asked = self._targets_asked, None
+        infos = (asked.result() if asked is not None else self._browser().call("Target.getTargets"))["targetInfos"]
         alive = {i["targetId"] for i in infos}
         gone = []
         for key, page in list(self.pages.items()):
@@ -192,6 +209,7 @@ class Session:
         """Before a command that may change a page: hear the current tab's document answers, so a
         navigation that becomes a download is known to (see Navigation._on_failed)."""
         self._end_watch()
+        self._drop_targets_asked()
         self._command_started = time.monotonic()
         for page in self.pages.values():  # downloads asked for between commands are not this one's to await
             page.take_download_expectations()
@@ -366,6 +384,7 @@ class Session:
         page.tab_closed = lambda i, c=context: (c, i) in self._closed
         page.tab_exists = lambda i, c=context: (c, i) in self.pages
         page.context_state = self._context_state
+        page.ask_targets = self.ask_targets
         page.dialogs = self.dialogs
         self.pages[(context, index)] = page
         if switch:
