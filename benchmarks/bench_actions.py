@@ -19,26 +19,11 @@ it is not a product option.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import statistics
 import sys
-import time
 from collections import defaultdict
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from verdex_cli.act import changes  # noqa: E402
-from verdex_cli.browser import launch  # noqa: E402
-from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.commands.context import Workspace  # noqa: E402
-from verdex_cli.demo_server import serve  # noqa: E402
-from verdex_cli.commands.runner import execute  # noqa: E402
-from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-
-PW_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run",
-           "--disable-sync", "--hide-scrollbars", "--window-size=1280,900"]
+import harness as h
+from verdex_cli.act import changes
 
 
 def main() -> int:
@@ -50,71 +35,48 @@ def main() -> int:
     args = ap.parse_args()
     if args.quiet_ms is not None:
         changes.QUIET_MS = args.quiet_ms
-    from playwright.sync_api import sync_playwright
-
-    chrome = launch.find_chrome(None)
-    load_before = os.getloadavg()
-    server = serve()
-    proc = launch.launch(chrome, debug_port=True)
-    pw = sync_playwright().start()
-    ctx = None
-    times: dict = defaultdict(list)
+    load_before = h.load()
     phases: dict = {"click": defaultdict(list), "hover": defaultdict(list)}
-    try:
+    pairs = {}
+    with h.served() as server, h.chrome() as proc, h.workspace(proc.http_endpoint) as ctx, \
+            h.playwright(extra_args=h.WINDOW_ARGS) as page:
         url = server.url(f"table.html?rows={args.rows}")
-        ctx = Workspace(lambda: Session.start(Options(connect=proc.http_endpoint, timeout=60),
-                                              init_script=bridge_source()))
         ctx.trace = True
-        assert execute(ctx, "open " + url).ok and execute(ctx, "snapshot").ok
-        browser = pw.chromium.launch(executable_path=chrome, headless=True, args=PW_ARGS)
-        page = browser.new_page()
+        h.run(ctx, "open " + url), h.run(ctx, "snapshot")
         page.goto(url)
 
-        def verdex(kind: str, i: int) -> float:
-            line = f'click "button:Buy {i}"' if kind == "click" else f'hover "link:Open {i}"'
-            out = execute(ctx, line)
-            assert out.ok, f"{line}: {out.message}"
-            for p in out.timings:
-                phases[kind][p["phase"]].append(p["ms"])
-            return out.elapsed_ms
+        def row(i: int) -> int:  # the warm-up on row 1, then rows 2.. in turn
+            return 1 if i < 0 else 2 + i % max(1, args.rows - 1)
 
-        def playwright(kind: str, i: int) -> float:
-            t0 = time.perf_counter()
+        def verdex(kind: str, i: int) -> h.Own:
+            line = f'click "button:Buy {row(i)}"' if kind == "click" else f'hover "link:Open {row(i)}"'
+            out = h.run(ctx, line)
+            if i >= 0:
+                for p in out.timings:
+                    phases[kind][p["phase"]].append(p["ms"])
+            return h.Own(out.elapsed_ms)
+
+        def playwright(kind: str, i: int) -> None:
             if kind == "click":
-                page.get_by_role("button", name=f"Buy {i}", exact=True).click()
+                page.get_by_role("button", name=f"Buy {row(i)}", exact=True).click()
             else:
-                page.get_by_role("link", name=f"Open {i}", exact=True).hover()
+                page.get_by_role("link", name=f"Open {row(i)}", exact=True).hover()
             page.aria_snapshot(mode="ai")
-            return (time.perf_counter() - t0) * 1000.0
 
-        for kind in ("click", "hover"):  # one warm-up each
-            verdex(kind, 1), playwright(kind, 1)
-        for kind in phases:
-            phases[kind].clear()
-        for r in range(args.runs):
-            i = 2 + r % max(1, args.rows - 1)
-            for kind in ("click", "hover"):
-                sides = [("verdex", verdex), ("playwright", playwright)]
-                for side, fn in sides if r % 2 == 0 else sides[::-1]:
-                    times[(side, kind)].append(fn(kind, i))
-        browser.close()
-    finally:
-        if ctx is not None:
-            ctx.close()
-        pw.stop()
-        proc.stop()
-        server.stop()
-    med = {f"{side}_{kind}_ms": round(statistics.median(v), 1) for (side, kind), v in times.items()}
+        for kind in ("click", "hover"):
+            pairs[kind] = h.pair(lambda i, k=kind: verdex(k, i), lambda i, k=kind: playwright(k, i), args.runs)
+    med = {f"{side}_{kind}_ms": round(getattr(p, side).median, 1) for kind, p in pairs.items()
+           for side in ("verdex", "playwright")}
     report = {
         "rows": args.rows, "runs": args.runs, "quiet_ms": changes.QUIET_MS, **med,
-        "click_ratio": round(med["verdex_click_ms"] / med["playwright_click_ms"], 3),
-        "hover_ratio": round(med["verdex_hover_ms"] / med["playwright_hover_ms"], 3),
-        "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in os.getloadavg()],
-        "phases": {k: {p: round(statistics.median(v), 2) for p, v in ph.items() if len(v) == args.runs}
+        "click_ratio": h.ratio(med["verdex_click_ms"], med["playwright_click_ms"]),
+        "hover_ratio": h.ratio(med["verdex_hover_ms"], med["playwright_hover_ms"]),
+        "load_before": load_before, "load_after": h.load(),
+        "phases": {k: {p: round(h.Samples(v).median, 2) for p, v in ph.items() if len(v) == args.runs}
                    for k, ph in phases.items()},
     }
     if args.json:
-        print(json.dumps(report))
+        h.write_json(report)
         return 0
     print(f"table page, {args.rows} rows, {args.runs} runs each, interleaved; load average "
           f"{report['load_before'][0]:.1f} before, {report['load_after'][0]:.1f} after; QUIET_MS {changes.QUIET_MS:g}")

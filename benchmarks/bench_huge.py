@@ -10,20 +10,9 @@ number of refs shown and issued.
 from __future__ import annotations
 
 import argparse
-import json
-import statistics
 import sys
-import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from engine_eval import world_value  # noqa: E402
-from verdex_cli.browser import launch  # noqa: E402
-from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.demo_server import serve  # noqa: E402
-from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-from verdex_cli.refs.page_state import PageState  # noqa: E402
+import harness as h
 
 
 def main() -> int:
@@ -33,31 +22,20 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--chrome", default=None)
     args = ap.parse_args()
-    server = serve()
-    proc = launch.launch(launch.find_chrome(args.chrome), debug_port=True)
-    try:
-        session = Session.start(Options(connect=proc.http_endpoint, timeout=120), init_script=bridge_source())
+    with h.served() as server, h.chrome(args.chrome) as proc, h.session(proc.http_endpoint, timeout=120) as session:
         page = session.page
         page.navigate(server.url(f"table.html?rows={args.rows}"))
         elements = page.evaluate("document.getElementsByTagName('*').length")
-        times, snap = [], None
-        for _ in range(args.runs):
-            page.frames.reset_refs(keep_counter=False)
-            state = PageState(page.prefix, page.frames.numbers)
-            t0 = time.perf_counter()
-            snap, _ = state.snapshot(page, fresh=True)
-            times.append(time.perf_counter() - t0)
-        json_chars = world_value(page, page.frames.main, "__verdexBridge.snapshot().length", timeout=120)["value"]
-        session.close()
-    finally:
-        proc.stop()
-        server.stop()
-    report = {"rows": args.rows, "elements": elements, "runs": args.runs, "median_s": statistics.median(times),
+        samples = h.measure(lambda: h.fresh_snapshot(page), args.runs)
+        snap = samples.last
+        json_chars = h.world_value(page, page.frames.main, "__verdexBridge.snapshot().length", timeout=120)["value"]
+    times = [ms / 1000.0 for ms in samples]
+    report = {"rows": args.rows, "elements": elements, "runs": args.runs, "median_s": samples.median / 1000.0,
               "times_s": times, "compact": snap.compact, "text_chars": len(snap.text), "bridge_json_chars": json_chars,
               "refs_shown": sum(1 for r in snap.refs.values() if r.shown), "refs_issued": len(snap.refs),
               "notes": snap.notes}
     if args.json:
-        print(json.dumps(report))
+        h.write_json(report)
         return 0
     print(f"table page, {args.rows:,} rows, {elements:,} elements, {args.runs} runs")
     print(f"snapshot: median {report['median_s'] * 1000:,.0f} ms (runs: "

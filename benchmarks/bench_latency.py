@@ -18,100 +18,63 @@ difference between 0 and DELAY ms (extra time / (2 x DELAY)).
 from __future__ import annotations
 
 import argparse
-import json
-import statistics
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+import harness as h
+from ws_proxy import WsProxy
 
-from verdex_cli.browser import launch  # noqa: E402
-from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.commands.context import Workspace  # noqa: E402
-from verdex_cli.demo_server import serve  # noqa: E402
-from verdex_cli.commands.runner import execute  # noqa: E402
-from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-from ws_proxy import WsProxy  # noqa: E402
-
-SITE = ROOT / "benchmarks" / "pages" / "site"
 SETTLE_S = 0.8
 
 
-def _ok(ctx, line: str):
-    out = execute(ctx, line)
-    if not out.ok:
-        raise SystemExit(f"{line!r} failed: {out.kind}: {out.message}")
-    return out.result
-
-
-def _measure(ctx, line: str) -> tuple[float, int]:
+def _timed(ctx, line: str, trips: list) -> h.Own:
+    """One command's wall time; its round trips (waves on the socket) go to ``trips``."""
     conn = ctx.session._browser().conn
     waves0, _ = conn.counters()
-    t0 = time.perf_counter()
-    _ok(ctx, line)
-    ms = (time.perf_counter() - t0) * 1000.0
-    return ms, conn.counters()[0] - waves0
+    ms, _ = h.timed(h.run, ctx, line)
+    trips.append(conn.counters()[0] - waves0)
+    return h.Own(ms)
 
 
 def bench_verdex(url: str, demo, site, runs: int) -> dict:
-    ctx = Workspace(lambda: Session.start(Options(connect=url, timeout=60), init_script=bridge_source()))
     out = {}
-    try:
+    with h.workspace(url) as ctx:
         for name, page_url in (("frames.html", demo.url("frames.html")), ("frames10.html", site.url("frames10.html"))):
-            _ok(ctx, "open " + page_url)
+            h.run(ctx, "open " + page_url)
             time.sleep(SETTLE_S)
-            _ok(ctx, "snapshot --fresh")  # warm: worlds and frame sessions found
-            rows = [_measure(ctx, "snapshot --fresh") for _ in range(runs)]
-            out[f"snapshot {name}"] = {"ms": statistics.median(r[0] for r in rows), "trips": max(r[1] for r in rows)}
-        _ok(ctx, "open " + demo.url("frames.html"))
+            h.run(ctx, "snapshot --fresh")  # warm: worlds and frame sessions found
+            trips = []
+            samples = h.measure(lambda: _timed(ctx, "snapshot --fresh", trips), runs)
+            out[f"snapshot {name}"] = {"ms": samples.median, "trips": max(trips)}
+        h.run(ctx, "open " + demo.url("frames.html"))
         time.sleep(SETTLE_S)
-        rows = []
-        for _ in range(runs):
-            snap = _ok(ctx, "snapshot").data
+
+        def click() -> h.Own:
+            snap = h.run(ctx, "snapshot").result.data
             ref = next(r for r, info in snap["refs"].items() if info.get("name") == "Leaf button")
-            rows.append(_measure(ctx, "click " + ref))
-        out["click (changes) frames.html"] = {"ms": statistics.median(r[0] for r in rows),
-                                              "trips": max(r[1] for r in rows)}
-    finally:
-        ctx.close()
+            return _timed(ctx, "click " + ref, trips)
+
+        trips = []
+        out["click (changes) frames.html"] = {"ms": h.measure(click, runs).median, "trips": max(trips)}
     return out
 
 
 def bench_playwright(url: str, demo, site, runs: int) -> dict | None:
+    out = {}
     try:
-        from playwright.sync_api import sync_playwright
+        with h.playwright(cdp=url) as page:
+            for name, page_url in (("frames.html", demo.url("frames.html")),
+                                   ("frames10.html", site.url("frames10.html"))):
+                page.goto(page_url)
+                time.sleep(SETTLE_S)
+                page.locator("body").aria_snapshot()
+                out[f"snapshot {name}"] = {"ms": h.measure(lambda: h.pw_snapshot(page), runs).median}
+            page.goto(demo.url("frames.html"))
+            time.sleep(SETTLE_S)
+            leaf = page.frame_locator("#cross-frame").frame_locator("iframe").get_by_role("button", name="Leaf button")
+            out["click (changes) frames.html"] = {"ms": h.measure(leaf.click, runs, warmup=1).median}
     except ImportError:
         return None
-    out = {}
-    with sync_playwright() as pw:
-        browser = pw.chromium.connect_over_cdp(url)
-        context = browser.new_context()
-        page = context.new_page()
-        for name, page_url in (("frames.html", demo.url("frames.html")), ("frames10.html", site.url("frames10.html"))):
-            page.goto(page_url)
-            time.sleep(SETTLE_S)
-            page.locator("body").aria_snapshot()
-            times = []
-            for _ in range(runs):
-                t0 = time.perf_counter()
-                page.aria_snapshot(mode="ai") if hasattr(page, "aria_snapshot") else page.locator("body").aria_snapshot()
-                times.append((time.perf_counter() - t0) * 1000.0)
-            out[f"snapshot {name}"] = {"ms": statistics.median(times)}
-        page.goto(demo.url("frames.html"))
-        time.sleep(SETTLE_S)
-        leaf = page.frame_locator("#cross-frame").frame_locator("iframe").get_by_role("button", name="Leaf button")
-        leaf.click()
-        times = []
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            leaf.click()
-            times.append((time.perf_counter() - t0) * 1000.0)
-        out["click (changes) frames.html"] = {"ms": statistics.median(times)}
-        context.close()
-        browser.close()
     return out
 
 
@@ -123,10 +86,8 @@ def main() -> int:
     ap.add_argument("--no-playwright", action="store_true")
     args = ap.parse_args()
     delays = [int(d) for d in args.delays.split(",")]
-    chrome = launch.launch(debug_port=True)
-    demo, site = serve(), serve(SITE)
     results = {}
-    try:
+    with h.chrome() as chrome, h.served() as demo, h.served(h.SITE) as site:
         for delay in delays:
             proxy = WsProxy(chrome.browser_ws, delay=delay / 1000.0)
             try:
@@ -135,10 +96,6 @@ def main() -> int:
                                   bench_playwright(proxy.url(), demo, site, args.runs)}
             finally:
                 proxy.close()
-    finally:
-        demo.stop()
-        site.stop()
-        chrome.stop()
     rows = []
     base = delays[0]
     for delay in delays:
@@ -156,14 +113,12 @@ def main() -> int:
                     row["playwright_trips_by_time"] = round(extra / (2 * (delay - base)), 1)
             rows.append(row)
     if args.json:
-        print(json.dumps(rows))
+        h.write_json(rows)
         return 0
-    print(f"{'delay':>5}  {'what':30} {'verdex ms':>10} {'trips':>5} {'by time':>7} {'playwright ms':>13} {'by time':>7}")
-    for r in rows:
-        print(f"{r['delay_ms']:>5}  {r['what']:30} {r['verdex_ms']:>10} {r['verdex_trips']:>5} "
-              f"{r['verdex_trips_by_time'] if r['verdex_trips_by_time'] is not None else '':>7} "
-              f"{r['playwright_ms'] if r['playwright_ms'] is not None else '-':>13} "
-              f"{r['playwright_trips_by_time'] if r['playwright_trips_by_time'] is not None else '':>7}")
+    h.print_table(rows, [("delay_ms", "delay", ">5"), ("what", "what", "30"), ("verdex_ms", "verdex ms", ">10"),
+                         ("verdex_trips", "trips", ">5"), ("verdex_trips_by_time", "by time", ">7"),
+                         ("playwright_ms", "playwright ms", ">13", "-"),
+                         ("playwright_trips_by_time", "by time", ">7")])
     return 0
 
 

@@ -15,19 +15,12 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from engine_eval import world_value  # noqa: E402
-from verdex_cli.browser import launch  # noqa: E402
-from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-from verdex_cli.refs.page_state import PageState  # noqa: E402
+import harness as h
+from verdex_cli.refs.page_state import PageState
 
 PAGE = """<!DOCTYPE html><title>Re-render</title><main id="app"></main><script>
 let round = 0;
@@ -54,7 +47,7 @@ def js_heap_mb(page) -> float:
 def registry_size(page) -> int | None:
     fr = page.frames.main
     try:
-        return world_value(page, fr, "__verdexBridge.registered")["value"]
+        return h.world_value(page, fr, "__verdexBridge.registered")["value"]
     except Exception:  # an older bridge without the getter
         return None
 
@@ -66,10 +59,8 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--chrome", default=None)
     args = ap.parse_args()
-    proc = launch.launch(launch.find_chrome(args.chrome), debug_port=True)
     rows = []
-    try:
-        session = Session.start(Options(connect=proc.http_endpoint, timeout=60), init_script=bridge_source())
+    with h.chrome(args.chrome) as proc, h.session(proc.http_endpoint) as session:
         page = session.page
         page.navigate("data:text/html," + PAGE.replace("#", "%23"))
         state = PageState(page.prefix)
@@ -88,15 +79,12 @@ def main() -> int:
                              "elapsed_s": round(time.perf_counter() - started, 1)})
                 if not args.json:
                     print(rows[-1], flush=True)
-        session.close()
-    finally:
-        proc.stop()
     first, last = rows[0], rows[-1]
     report = {"snapshots": args.snapshots, "buttons": args.buttons, "checkpoints": rows,
               "js_heap_growth_mb": round(last["js_heap_mb"] - rows[1]["js_heap_mb"], 2),
               "rss_growth_mb": round(last["rss_mb"] - rows[1]["rss_mb"], 2)}
     if args.json:
-        print(json.dumps(report))
+        h.write_json(report)
     else:
         print(f"JS heap: {first['js_heap_mb']} MB after 1 snapshot, {rows[1]['js_heap_mb']} MB after "
               f"{rows[1]['snapshot']}, {last['js_heap_mb']} MB after {last['snapshot']}")

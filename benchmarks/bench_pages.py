@@ -6,8 +6,9 @@
 The pages (benchmarks/pages/site/) look like real sites: news, docs, shops, forms, dashboards, a
 500-row table, pages with up to five cross-origin embeds (video, map, social post, ads with a nested
 tracker, comments), and `frames10.html` with 10 cross-origin iframes of 200 elements each. Both
-tools drive the same Chromium binary, each its own browser, in one process run; each page is loaded,
-given time for its iframes, snapshotted once to warm up, then timed `--runs` times. A verdex run is
+tools drive the same Chromium binary, each its own browser, in one process run; each page is loaded
+in both, given time for its iframes, snapshotted once to warm up, then timed `--runs` times, the two
+taking turns (the side that goes first alternates). A verdex run is
 a fresh capture through the `snapshot` command's own path (PageState.snapshot, cache bypassed, the
 in-page ref registries reset first). Reports per page the medians, the ratio verdex/Playwright (and
 `first`: the ratio of the first snapshot after load, one sample, which pays for finding isolated
@@ -18,24 +19,15 @@ worlds and frame targets), both text sizes; then how many pages verdex is slower
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import harness as h
+from verdex_cli.refs.page_state import PageState
 
-from verdex_cli.browser import launch  # noqa: E402
-from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.demo_server import serve  # noqa: E402
-from verdex_cli.refs.page_state import PageState  # noqa: E402
-from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-
-SITE = Path(__file__).resolve().parent / "pages" / "site"
+SITE = h.SITE
 SETTLE_S = 0.6  # after load, for the iframes (and their nested frames) to load
-ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run",
-        "--disable-sync"]
 
 
 def pages(only: str | None) -> list[str]:
@@ -43,55 +35,25 @@ def pages(only: str | None) -> list[str]:
     return [n for n in names if only is None or n == only or n == only + ".html"]
 
 
-def bench_verdex(server, names: list[str], runs: int) -> dict:
-    proc = launch.launch(debug_port=True)
-    out = {}
-    try:
-        session = Session.start(Options(connect=proc.http_endpoint, timeout=60), init_script=bridge_source())
+def bench(server, names: list[str], runs: int) -> tuple[dict, dict]:
+    """Per page: verdex's and Playwright's medians, text sizes and first snapshot after load."""
+    ours, theirs = {}, {}
+    with h.chrome() as proc, h.session(proc.http_endpoint) as session, h.playwright() as pw_page:
         page = session.page
         for name in names:
             page.navigate(server.url(name))
+            pw_page.goto(server.url(name))
             time.sleep(SETTLE_S)
-            t0 = time.perf_counter()  # the first snapshot after load: worlds and frame targets found
-            PageState(page.prefix).snapshot(page, fresh=True)
-            first = (time.perf_counter() - t0) * 1000.0
-            times, snap = [], None
-            for _ in range(runs):
-                page.frames.reset_refs(keep_counter=False)
-                state = PageState(page.prefix)
-                t0 = time.perf_counter()
-                snap, _ = state.snapshot(page, fresh=True)
-                times.append((time.perf_counter() - t0) * 1000.0)
-            out[name] = {"ms": statistics.median(times), "chars": len(snap.text), "frames": len(snap.frames),
-                         "first_ms": first}
-        session.close()
-    finally:
-        proc.stop()
-    return out
-
-
-def bench_playwright(server, names: list[str], runs: int) -> dict:
-    from playwright.sync_api import sync_playwright
-
-    out = {}
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=launch.find_chrome(None), headless=True, args=ARGS)
-        page = browser.new_page()
-        snap = page.aria_snapshot if hasattr(page, "aria_snapshot") else page.locator("body").aria_snapshot
-        for name in names:
-            page.goto(server.url(name))
-            time.sleep(SETTLE_S)
-            t0 = time.perf_counter()
-            snap(mode="ai")
-            first = (time.perf_counter() - t0) * 1000.0
-            times, text = [], ""
-            for _ in range(runs):
-                t0 = time.perf_counter()
-                text = snap(mode="ai")
-                times.append((time.perf_counter() - t0) * 1000.0)
-            out[name] = {"ms": statistics.median(times), "chars": len(text), "first_ms": first}
-        browser.close()
-    return out
+            # the first snapshot after load: worlds and frame targets found
+            first, _ = h.timed(lambda: PageState(page.prefix).snapshot(page, fresh=True))
+            pw_first, _ = h.timed(h.pw_snapshot, pw_page)
+            both = h.pair(lambda _i: h.fresh_snapshot(page, numbered=False), lambda _i: h.pw_snapshot(pw_page),
+                          runs, warmup=0)
+            snap = both.verdex.last
+            ours[name] = {"ms": both.verdex.median, "chars": len(snap.text), "frames": len(snap.frames),
+                          "first_ms": first}
+            theirs[name] = {"ms": both.playwright.median, "chars": len(both.playwright.last), "first_ms": pw_first}
+    return ours, theirs
 
 
 def main() -> int:
@@ -104,12 +66,8 @@ def main() -> int:
     if not names:
         print(f"no page {args.only!r} in {SITE}")
         return 2
-    server = serve(SITE)
-    try:
-        ours = bench_verdex(server, names, args.runs)
-        ref = bench_playwright(server, names, args.runs)
-    finally:
-        server.stop()
+    with h.served(SITE) as server:
+        ours, ref = bench(server, names, args.runs)
     rows = []
     for n in names:
         rows.append({"page": n, "verdex_ms": round(ours[n]["ms"], 2), "playwright_ms": round(ref[n]["ms"], 2),
@@ -126,13 +84,12 @@ def main() -> int:
                        worst_ratio=worst["ratio"], worst_page=worst["page"])
     frames10 = next((r for r in rows if r["page"] == "frames10.html"), None)
     if args.json:
-        print(json.dumps({"runs": args.runs, "rows": rows, "summary": summary, "frames10": frames10}))
+        h.write_json({"runs": args.runs, "rows": rows, "summary": summary, "frames10": frames10})
         return 0
-    print(f"{'page':24} {'verdex ms':>10} {'pw ms':>8} {'ratio':>6} {'first':>6} {'verdex ch':>10} {'pw ch':>9} "
-          f"{'frames':>6}")
-    for r in rows:
-        print(f"{r['page']:24} {r['verdex_ms']:10.2f} {r['playwright_ms']:8.2f} {r['ratio']:6.3f} {r['first_ratio']:6.3f} "
-              f"{r['verdex_chars']:10,} {r['playwright_chars']:9,} {r['frames']:6}")
+    h.print_table(rows, [("page", "page", "24"), ("verdex_ms", "verdex ms", "10.2f"), ("playwright_ms", "pw ms", "8.2f"),
+                         ("ratio", "ratio", "6.3f"), ("first_ratio", "first", "6.3f"),
+                         ("verdex_chars", "verdex ch", "10,"), ("playwright_chars", "pw ch", "9,"),
+                         ("frames", "frames", "6d")])
     if general:
         print(f"{summary['pages']} pages: median ratio {summary['median_ratio']:.3f}, worst {summary['worst_ratio']:.3f} "
               f"({summary['worst_page']}); slower than Playwright on {len(summary['slower'])}: "

@@ -22,14 +22,11 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+import harness as h
+from remote_services import Browserless, Grid, available
 
-from remote_services import Browserless, Grid, available  # noqa: E402
-from verdex_cli.demo_server import serve  # noqa: E402
+ROOT = h.ROOT
 
 FAILURES: list[str] = []  # runs that did not end with the leaf clicked (kept out of nothing: timed too)
 COMMANDS = ['wait button:"Leaf button"', "snapshot", 'click button:"Leaf button"', "snapshot"]
@@ -93,56 +90,58 @@ def main() -> None:
     n = args.concurrent
     print(f"machine: {os.cpu_count()} cores; {n} concurrent verdex runs, {args.runs} rounds; "
           f"each: open frames.html, {', '.join(COMMANDS)}")
-    demo = serve()
-    page = demo.url("frames.html")
-    try:
-        why = available("grid") or ("not asked for" if args.browserless_only else None)
-        if why:
-            print("Selenium Grid skipped:", why)
-        else:
-            grid = Grid(max_sessions=n)
-            try:
-                grid_round(grid, 1, page)  # warm-up (JIT, page cache)
-                alone, creates1 = [], []
-                for _ in range(args.runs):
-                    times, _, create = grid_round(grid, 1, page)
-                    alone += times
-                    creates1.append(create)
-                per_run, totals, creates = [], [], []
-                for _ in range(args.runs):
-                    times, total, create = grid_round(grid, n, page)
-                    per_run.append(times)
-                    totals.append(total)
-                    creates.append(create)
-                report(f"Selenium Grid 4.48.0 (--max-sessions {n})", alone, per_run, totals, n,
-                       f"; POST /session: {statistics.median(creates1):.2f} s for one, "
-                       f"{statistics.median(creates):.2f} s for {n} at once (not in the run times)")
-            finally:
-                grid.stop()
-        why = available("browserless")
-        if args.grid_only:
-            return
-        if why:
-            print("Browserless skipped:", why)
-            return
-        # room for browsers that outlive their socket (Browserless 2.42 keeps some until TIMEOUT)
-        service = Browserless("bench-token", concurrent=4 * n)
+    with h.served() as demo:
+        pools(args, demo.url("frames.html"))
+
+
+def pools(args, page: str) -> None:
+    """Grid, then Browserless: each skipped with the reason when it is not installed."""
+    n = args.concurrent
+    why = available("grid") or ("not asked for" if args.browserless_only else None)
+    if why:
+        print("Selenium Grid skipped:", why)
+    else:
+        grid = Grid(max_sessions=n)
         try:
-            one_run(service.url(), page)  # warm-up
-            alone = [one_run(service.url(), page) for _ in range(args.runs)]
-            per_run, totals = [], []
+            grid_round(grid, 1, page)  # warm-up (JIT, page cache)
+            alone, creates1 = [], []
             for _ in range(args.runs):
-                times, total = round_of(n, [service.url()] * n, page)
+                times, _, create = grid_round(grid, 1, page)
+                alone += times
+                creates1.append(create)
+            per_run, totals, creates = [], [], []
+            for _ in range(args.runs):
+                times, total, create = grid_round(grid, n, page)
                 per_run.append(times)
                 totals.append(total)
-            time.sleep(2)
-            report("Browserless 2.42.0 (a browser per socket, its start in each run)", alone, per_run, totals, n,
-                   f"; browsers still running 2 s after the last run: {len(service.browsers())} "
-                   f"of {args.runs * (n + 1) + 1}")
+                creates.append(create)
+            report(f"Selenium Grid 4.48.0 (--max-sessions {n})", alone, per_run, totals, n,
+                   f"; POST /session: {statistics.median(creates1):.2f} s for one, "
+                   f"{statistics.median(creates):.2f} s for {n} at once (not in the run times)")
         finally:
-            service.stop()
+            grid.stop()
+    why = available("browserless")
+    if args.grid_only:
+        return
+    if why:
+        print("Browserless skipped:", why)
+        return
+    # room for browsers that outlive their socket (Browserless 2.42 keeps some until TIMEOUT)
+    service = Browserless("bench-token", concurrent=4 * n)
+    try:
+        one_run(service.url(), page)  # warm-up
+        alone = [one_run(service.url(), page) for _ in range(args.runs)]
+        per_run, totals = [], []
+        for _ in range(args.runs):
+            times, total = round_of(n, [service.url()] * n, page)
+            per_run.append(times)
+            totals.append(total)
+        time.sleep(2)
+        report("Browserless 2.42.0 (a browser per socket, its start in each run)", alone, per_run, totals, n,
+               f"; browsers still running 2 s after the last run: {len(service.browsers())} "
+               f"of {args.runs * (n + 1) + 1}")
     finally:
-        demo.stop()
+        service.stop()
 
 
 if __name__ == "__main__":

@@ -6,10 +6,10 @@
 CORPUS_DIR holds saved pages (`*.html`, searched recursively; keep them outside this repository).
 They are served on loopback by a threaded HTTP server; both browsers (the same Chromium binary, each
 its own) map every other host to an unreachable address (`--host-resolver-rules`), so far-away
-scripts, images and ad frames fail at once instead of hanging. Per page, interleaved (the side that
-goes first alternates from page to page, so both see the same machine load): open the page, let it
-rest `--rest` seconds (its own scripts and failing frames), one snapshot to warm up, then `--runs`
-timed ones; the median counts. verdex runs its real commands through its own runner (the REPL's
+scripts, images and ad frames fail at once instead of hanging. Per page: open it in both, let it
+rest `--rest` seconds (its own scripts and failing frames), one snapshot each to warm up, then `--runs`
+timed ones each, the two taking turns (the side that goes first alternates, so both see the same
+machine load); the median counts. verdex runs its real commands through its own runner (the REPL's
 path) and the time is the command's own elapsed time; Playwright's is the wall time of the call.
 
 Prints the totals (sums of the per-page medians; again without pages where a snapshot took 10 s or
@@ -24,26 +24,15 @@ Playwright is the optional bench extra (`pip install -e '.[bench]'`); it drives 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
 import sys
 import time
 import urllib.parse
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from verdex_cli.browser import launch  # noqa: E402
-from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.commands.context import Workspace  # noqa: E402
-from verdex_cli.demo_server import serve  # noqa: E402
-from verdex_cli.commands.runner import execute  # noqa: E402
-from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
+import harness as h
 
 RESOLVER = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"
-PW_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run",
-           "--disable-sync", "--hide-scrollbars", "--window-size=1280,900", RESOLVER]
 LOAD_TIMEOUT_S = 30.0
 
 
@@ -52,74 +41,22 @@ def corpus(root: Path, only: str | None) -> list[str]:
     return [n for n in names if only is None or only in (n, n.removesuffix(".html"), Path(n).name)]
 
 
-class Verdex:
-    def __init__(self, chrome: str):
-        self.proc = launch.launch(chrome, extra_args=(RESOLVER,), debug_port=True)
-        opts = Options(connect=self.proc.http_endpoint, timeout=LOAD_TIMEOUT_S)
-        self.ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
+def measure(ctx, page, url: str, runs: int, rest: float) -> h.Pair:
+    """Open ``url`` in both, rest, then the pair of snapshots (value: characters of text)."""
+    from playwright.sync_api import TimeoutError as PwTimeout
 
-    def open(self, url: str) -> None:
-        out = execute(self.ctx, "open " + url)
-        if not out.ok:
-            raise RuntimeError(f"open: {out.kind}")
-
-    def snapshot(self) -> tuple[float, int]:
-        out = execute(self.ctx, "snapshot --fresh")
-        if not out.ok:
-            raise RuntimeError(f"snapshot: {out.kind}")
-        return out.elapsed_ms, len(out.result.data["text"])
-
-    def close(self) -> None:
-        try:
-            self.ctx.close()
-        finally:
-            self.proc.stop()
-
-
-class Playwright:
-    def __init__(self, chrome: str):
-        from playwright.sync_api import sync_playwright
-
-        self.pw = sync_playwright().start()
-        self.browser = self.pw.chromium.launch(executable_path=chrome, headless=True, args=PW_ARGS)
-        self.page = self.browser.new_page()
-
-    def open(self, url: str) -> None:
-        from playwright.sync_api import TimeoutError as PwTimeout
-
-        try:
-            self.page.goto(url, wait_until="load", timeout=LOAD_TIMEOUT_S * 1000)
-        except PwTimeout:  # as verdex: a page that does not finish loading is taken as it is
-            pass
-
-    def snapshot(self) -> tuple[float, int]:
-        t0 = time.perf_counter()
-        text = self.page.aria_snapshot(mode="ai")
-        return (time.perf_counter() - t0) * 1000.0, len(text)
-
-    def close(self) -> None:
-        try:
-            self.browser.close()
-        finally:
-            self.pw.stop()
-
-
-def measure(tool, url: str, runs: int, rest: float) -> dict:
-    tool.open(url)
+    h.run(ctx, "open " + url)
+    try:
+        page.goto(url, wait_until="load", timeout=LOAD_TIMEOUT_S * 1000)
+    except PwTimeout:  # as verdex: a page that does not finish loading is taken as it is
+        pass
     time.sleep(rest)
-    tool.snapshot()  # warm-up
-    times, chars = [], 0
-    for _ in range(runs):
-        ms, chars = tool.snapshot()
-        times.append(ms)
-    return {"ms": statistics.median(times), "chars": chars}
 
+    def verdex(_i: int) -> h.Own:
+        out = h.run(ctx, "snapshot --fresh")
+        return h.Own(out.elapsed_ms, len(out.result.data["text"]))
 
-def percentile(values: list[float], q: float) -> float:
-    values = sorted(values)
-    k = (len(values) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+    return h.pair(verdex, lambda _i: len(page.aria_snapshot(mode="ai")), runs, warmup=1)
 
 
 def slower(row: dict) -> bool:
@@ -148,7 +85,7 @@ def summarize(rows: list[dict]) -> dict:
         "total_ratio_without_stalled": round(ours_rest / theirs_rest, 3) if theirs_rest else None,
         "verdex_total_ms_without_stalled": round(ours_rest, 1),
         "playwright_total_ms_without_stalled": round(theirs_rest, 1),
-        "median_ratio": round(statistics.median(ratios), 3), "p90_ratio": round(percentile(ratios, 0.9), 3),
+        "median_ratio": round(statistics.median(ratios), 3), "p90_ratio": round(h.percentile(ratios, 0.9), 3),
         "worst": [{"page": r["page"], "ratio": r["ratio"], "verdex_ms": r["verdex_ms"],
                    "playwright_ms": r["playwright_ms"]} for r in by_ratio[:5]],
         "slower": [r["page"] for r in rows if slower(r)],
@@ -171,45 +108,34 @@ def main() -> int:
     if not names:
         print(f"no .html pages{' named ' + args.only if args.only else ''} in {root}", file=sys.stderr)
         return 2
-    chrome = launch.find_chrome(args.chrome)
-    load_before = os.getloadavg()
-    server = serve(root)
-    ours = theirs = None
+    load_before = h.load()
     rows, failed = [], []
-    try:
-        ours, theirs = Verdex(chrome), Playwright(chrome)
+    with h.served(root) as server, h.chrome(args.chrome, extra_args=(RESOLVER,)) as proc, \
+            h.workspace(proc.http_endpoint, timeout=LOAD_TIMEOUT_S) as ctx, \
+            h.playwright(args.chrome, extra_args=(*h.WINDOW_ARGS, RESOLVER)) as page:
         for i, name in enumerate(names):
             url = server.url(urllib.parse.quote(name))
-            sides = [("verdex", ours), ("playwright", theirs)]
-            got = {}
             try:
-                for side, tool in sides if i % 2 == 0 else sides[::-1]:
-                    got[side] = measure(tool, url, args.runs, args.rest)
-            except Exception as exc:  # noqa: BLE001 -- one broken page must not end the run
+                both = measure(ctx, page, url, args.runs, args.rest)
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 -- one broken page must not end the run
                 failed.append({"page": name, "error": f"{type(exc).__name__}: {str(exc)[:200]}"})
                 print(f"{name}: skipped ({type(exc).__name__})", file=sys.stderr)
                 continue
-            v, p = got["verdex"], got["playwright"]
-            rows.append({"page": name, "verdex_ms": round(v["ms"], 2), "playwright_ms": round(p["ms"], 2),
-                         "ratio": round(v["ms"] / p["ms"], 3) if p["ms"] else None,
-                         "verdex_chars": v["chars"], "playwright_chars": p["chars"],
-                         "size_ratio": round(v["chars"] / p["chars"], 3) if p["chars"] else 0.0})
-            print(f"[{i + 1}/{len(names)}] {name:48.48} {v['ms']:8.1f} {p['ms']:8.1f} {rows[-1]['ratio']:6.3f}",
+            v, p = both.verdex, both.playwright
+            rows.append({"page": name, "verdex_ms": round(v.median, 2), "playwright_ms": round(p.median, 2),
+                         "ratio": h.ratio(v.median, p.median),
+                         "verdex_chars": v.last, "playwright_chars": p.last,
+                         "size_ratio": h.ratio(v.last, p.last) or 0.0})
+            print(f"[{i + 1}/{len(names)}] {name:48.48} {v.median:8.1f} {p.median:8.1f} {rows[-1]['ratio']:6.3f}",
                   file=sys.stderr, flush=True)
-    finally:
-        for tool in (ours, theirs):
-            if tool is not None:
-                tool.close()
-        server.stop()
     rows = [r for r in rows if r["ratio"] is not None]
     if not rows:
         print("no page was measured", file=sys.stderr)
         return 1
     summary = summarize(rows)
-    summary.update(runs=args.runs, load_before=[round(x, 2) for x in load_before],
-                   load_after=[round(x, 2) for x in os.getloadavg()], failed=failed)
+    summary.update(runs=args.runs, load_before=load_before, load_after=h.load(), failed=failed)
     if args.json:
-        args.json.write_text(json.dumps({"summary": summary, "rows": rows}, indent=1) + "\n", encoding="utf-8")
+        h.write_json({"summary": summary, "rows": rows}, args.json)
     s = summary
     print(f"{s['pages']} pages, median of {args.runs} after one warm-up; load average "
           f"{s['load_before'][0]:.1f} before, {s['load_after'][0]:.1f} after")

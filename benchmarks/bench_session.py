@@ -21,9 +21,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import harness as h
+
+ROOT = h.ROOT
 PAGE = ROOT / "demo_pages" / "index.html"
 
 
@@ -51,9 +52,9 @@ def timed(argv: list[str], env: dict) -> tuple[float, str]:
 
 
 def summary(label: str, values: list[float]) -> str:
-    values = sorted(values)
+    values = h.Samples(sorted(values))
     p90 = values[min(len(values) - 1, int(len(values) * 0.9))]
-    return (f"{label:<44} median {statistics.median(values):8.1f} ms   mean {statistics.fmean(values):8.1f} ms   "
+    return (f"{label:<44} median {values.median:8.1f} ms   mean {statistics.fmean(values):8.1f} ms   "
             f"p90 {p90:8.1f} ms   (n={len(values)})")
 
 

@@ -1,6 +1,7 @@
 """Side-by-side snapshot benchmark: verdex vs Playwright's aria_snapshot(mode="ai").
 
-Both drive the same Chromium binary, in one process run, on the demo site's
+Both drive the same Chromium binary, each its own browser, in one process run, taking turns
+snapshot by snapshot (the side that goes first alternates), on the demo site's
 generated table page (default 2000 rows: a text cell, a link, a button, an
 input and a long text span per row, about 20,000 elements).
 
@@ -18,69 +19,11 @@ element with a ref.  Playwright is an optional bench extra:
 from __future__ import annotations
 
 import argparse
-import json
 import re
-import statistics
 import sys
-import time
-from pathlib import Path
+from contextlib import ExitStack
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from verdex_cli.browser import launch  # noqa: E402
-from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.demo_server import serve  # noqa: E402
-from verdex_cli.refs.page_state import PageState  # noqa: E402
-from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
-
-
-def bench_verdex(url: str, runs: int, chrome_path: str) -> dict:
-    proc = launch.launch(chrome_path, debug_port=True)
-    try:
-        session = Session.start(Options(connect=proc.http_endpoint, timeout=60), init_script=bridge_source())
-        page = session.page
-        page.navigate(url)
-        times, text, snap = [], "", None
-        for _ in range(runs):
-            # a fresh store and a reset ref registry each run: nothing cached
-            page.frames.reset_refs(keep_counter=False)
-            state = PageState(page.prefix, page.frames.numbers)
-            t0 = time.perf_counter()
-            snap, _ = state.snapshot(page, fresh=True)
-            times.append(time.perf_counter() - t0)
-            text = snap.text
-        cached = []  # the unchanged page again: answered from the snapshot cache (one check per frame)
-        for _ in range(max(runs, 20)):
-            t0 = time.perf_counter()
-            again, hit = state.snapshot(page)
-            cached.append(time.perf_counter() - t0)
-            assert hit and again is snap, "the unchanged page was captured again"
-        expected = page.evaluate("document.querySelectorAll('a[href], button, input').length")
-        session.close()
-        return {"median_s": statistics.median(times), "times_s": times, "chars": len(text),
-                "cached_median_s": statistics.median(cached), "refs": sum(1 for r in snap.refs.values() if r.shown), "interactive_elements": expected}
-    finally:
-        proc.stop()
-
-
-def bench_playwright(url: str, runs: int, chrome_path: str) -> dict:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chrome_path, headless=True,
-                                     args=["--no-sandbox", "--disable-background-networking",
-                                           "--disable-component-update", "--no-first-run", "--disable-sync"])
-        page = browser.new_page()
-        page.goto(url)
-        times, text = [], ""
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            text = page.locator("body").aria_snapshot(mode="ai") if not hasattr(page, "aria_snapshot") \
-                else page.aria_snapshot(mode="ai")
-            times.append(time.perf_counter() - t0)
-        browser.close()
-    return {"median_s": statistics.median(times), "times_s": times, "chars": len(text),
-            "refs": len(re.findall(r"\[ref=", text))}
+import harness as h
 
 
 def main() -> int:
@@ -90,24 +33,52 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--chrome", default=None, help="browser executable (default: as verdex finds it)")
     args = ap.parse_args()
-    chrome_path = launch.find_chrome(args.chrome)
-    server = serve()
-    try:
-        url = server.url(f"table.html?rows={args.rows}")
-        ours = bench_verdex(url, args.runs, chrome_path)
+    chrome_path = h.launch.find_chrome(args.chrome)
+    with ExitStack() as stack:
+        server = stack.enter_context(h.served())
+        proc = stack.enter_context(h.chrome(chrome_path))
+        session = stack.enter_context(h.session(proc.http_endpoint))
         try:
-            ref = bench_playwright(url, args.runs, chrome_path)
+            pw_page = stack.enter_context(h.playwright(chrome_path))
         except ImportError:
-            ref = None
-    finally:
-        server.stop()
+            pw_page = None
+        url = server.url(f"table.html?rows={args.rows}")
+        page = session.page
+        page.navigate(url)
+
+        last = []
+
+        def verdex(_i: int = 0) -> h.Own:  # a fresh store and a reset ref registry each run: nothing cached
+            last[:] = [h.fresh_snapshot(page)]
+            return last[0]
+
+        if pw_page is None:
+            ours = h.measure(verdex, args.runs)
+        else:
+            pw_page.goto(url)
+            both = h.pair(verdex, lambda _i: h.pw_snapshot(pw_page), args.runs, warmup=0)
+            ours, theirs = both.verdex, both.playwright
+        snap, state = last[0].value, last[0].state
+        cached = h.Samples()  # the unchanged page again: answered from the snapshot cache (one check per frame)
+        for _ in range(max(args.runs, 20)):
+            ms, (again, hit) = h.timed(state.snapshot, page)
+            cached.append(ms)
+            assert hit and again is snap, "the unchanged page was captured again"
+        expected = page.evaluate("document.querySelectorAll('a[href], button, input').length")
+    ours_report = {"median_s": ours.median / 1000, "times_s": [t / 1000 for t in ours], "chars": len(snap.text),
+                   "cached_median_s": cached.median / 1000, "refs": sum(1 for r in snap.refs.values() if r.shown),
+                   "interactive_elements": expected}
+    ref = None if pw_page is None else {
+        "median_s": theirs.median / 1000, "times_s": [t / 1000 for t in theirs], "chars": len(theirs.last),
+        "refs": len(re.findall(r"\[ref=", theirs.last))}
+    ours = ours_report
     report = {"rows": args.rows, "runs": args.runs, "verdex": ours, "playwright": ref}
     if ref:
         report["time_ratio"] = ours["median_s"] / ref["median_s"]
         report["size_ratio"] = ours["chars"] / ref["chars"]
         report["cached_time_ratio"] = ours["cached_median_s"] / ref["median_s"]
     if args.json:
-        print(json.dumps(report))
+        h.write_json(report)
         return 0
     print(f"table page, {args.rows} rows, {args.runs} runs each, browser {chrome_path}")
     print(f"verdex:     median {ours['median_s'] * 1000:7.1f} ms  {ours['chars']:>9,} chars  "

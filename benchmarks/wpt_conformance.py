@@ -56,7 +56,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import conformance as conf  # noqa: E402  (also puts the checkout on sys.path)
 
-from engine_eval import world_value  # noqa: E402
+from harness import world_value  # noqa: E402
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402

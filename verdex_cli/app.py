@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import shlex
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from typing import Iterable
 
 from .base.errors import ExitStatus, VerdexError, exit_status
@@ -25,24 +25,26 @@ from .snapshot.capture import bridge_source
 
 
 @dataclass
-class AppOptions:
-    headed: bool = False
-    chrome: str | None = None
-    connect: str | None = None
-    timeout: float = 10.0
+class AppOptions(Options):
+    """The browser session's launch/connect options (:class:`~verdex_cli.browser.session.Options`, the one
+    owner of those fields) plus what the command line adds around them."""
+
     json_mode: bool = False
     no_color: bool = False
     debug: bool = False
     pager: bool = True
-    downloads: str | None = None
     trace: bool = False
     changes: bool = True  # actions report what they changed (--no-changes: off)
-    connect_headers: list = field(default_factory=list)  # --connect-header "Name: value" (repeatable)
+
+    def session_options(self) -> Options:
+        """The session's own options, without the command line's."""
+        own = {f.name: getattr(self, f.name) for f in fields(Options)}
+        own["headers"] = tuple(own["headers"] or ())  # a list after the session config's JSON
+        return Options(**own)
 
 
 def make_workspace(opts: AppOptions) -> Workspace:
-    session_opts = Options(headless=not opts.headed, chrome=opts.chrome, connect=opts.connect, timeout=opts.timeout,
-                           downloads=opts.downloads, headers=tuple(opts.connect_headers or ()))
+    session_opts = opts.session_options()
     ctx = Workspace(lambda: Session.start(session_opts, init_script=bridge_source()))
     ctx.trace = opts.trace
     ctx.show_changes = opts.changes

@@ -42,8 +42,9 @@ def repl_main(
     no_changes: bool = NO_CHANGES, connect_header: Optional[List[str]] = CONNECT_HEADER,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
 ):
-    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=not no_pager, downloads=downloads,
-                      trace=trace, changes=not no_changes, connect_headers=list(connect_header or ()))
+    opts = AppOptions(headless=not headed, chrome=chrome, connect=connect, timeout=timeout, json_mode=json_mode,
+                      no_color=no_color, debug=debug, pager=not no_pager, downloads=downloads,
+                      trace=trace, changes=not no_changes, headers=tuple(connect_header or ()))
     raise typer.Exit(int(run_repl(opts, url)))
 
 
@@ -65,8 +66,9 @@ def run_main(
     no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE,
     no_changes: bool = NO_CHANGES, connect_header: Optional[List[str]] = CONNECT_HEADER,
 ):
-    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=False, downloads=downloads,
-                      trace=trace, changes=not no_changes, connect_headers=list(connect_header or ()))
+    opts = AppOptions(headless=not headed, chrome=chrome, connect=connect, timeout=timeout, json_mode=json_mode,
+                      no_color=no_color, debug=debug, pager=False, downloads=downloads,
+                      trace=trace, changes=not no_changes, headers=tuple(connect_header or ()))
     raise typer.Exit(int(run_oneshot(opts, url, list(commands or []), keep_going, script=script)))
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from . import endpoint, launch as launcher
 from ..base.errors import CDPError, ConnectionLost, ErrorKind, LaunchError, UsageError, VerdexError
 from .cdp import Target
+from .contexts import BrowserContexts
 from .dialogs import DialogAnswers, dialog_note
 from .downloads import Downloads
 from .page import Page
@@ -25,7 +26,7 @@ class Options:
 
 
 @dataclass
-class Session:
+class Session(BrowserContexts):
     options: Options
     chrome: launcher.ChromeProcess
     pages: dict[tuple[int, int], Page] = field(default_factory=dict)
@@ -313,66 +314,6 @@ class Session:
             self.current = min((k for k in self.pages if k[0] == key[0]), default=min(self.pages))
             self.page.bring_to_front()
 
-    # -- browser contexts ------------------------------------------------------------
-    def new_context(self, url: str = "about:blank") -> Page:
-        """An isolated browser context (own cookies and storage) with one tab; it becomes current."""
-        browser = self._browser()
-        context_id = browser.call("Target.createBrowserContext", disposeOnDetach=True)["browserContextId"]
-        index = self._next_context
-        self._next_context += 1
-        self.contexts[index] = context_id
-        if self.downloads is not None:
-            self.downloads.route(browser, context_id)
-        self._last_tab[self.current[0]] = self.current[1]
-        self.current = (index, 0)
-        try:
-            return self.new_tab(url)
-        except BaseException:
-            self.current = (0, self._last_tab.get(0, 0)) if (0, self._last_tab.get(0, 0)) in self.pages \
-                else min(self.pages)
-            self.close_context(index)
-            raise
-
-    def switch_context(self, index: int) -> Page:
-        if index not in self.contexts:
-            raise UsageError(f"There is no context {index}. 'contexts' lists them.")
-        tabs = sorted(k for k in self.pages if k[0] == index)
-        if not tabs:
-            raise UsageError(f"Context {index} has no open tab; 'context close {index}' closes it.")
-        self._last_tab[self.current[0]] = self.current[1]
-        key = (index, self._last_tab.get(index, tabs[0][1]))
-        self.current = key if key in self.pages else tabs[0]
-        page = self.page
-        page.bring_to_front()
-        return page
-
-    def close_context(self, index: int) -> str | None:
-        """Close context ``index`` and its tabs; returns a note when the current context changed."""
-        if index == 0:
-            raise UsageError("Context 0 is the browser's default context; it cannot be closed.")
-        if index not in self.contexts:
-            raise UsageError(f"There is no context {index}. 'contexts' lists them.")
-        for key in [k for k in self.pages if k[0] == index]:
-            self.pages.pop(key).close()
-            self._closed.add(key)
-        context_id = self.contexts.pop(index)
-        self._closed_contexts.add(index)
-        try:
-            self._browser().call("Target.disposeBrowserContext", browserContextId=context_id)
-        except VerdexError:
-            pass
-        if self.current[0] != index:
-            return None
-        tabs = sorted(k for k in self.pages if k[0] == 0)
-        last = (0, self._last_tab.get(0, -1))
-        self.current = last if last in self.pages else (tabs[0] if tabs else min(self.pages))
-        self.page.bring_to_front()
-        return f"Context {index} was current; context {self.current[0]} (tab {self.current[1]}) is now current."
-
-    def context_rows(self) -> list[dict]:
-        return [{"index": c, "pages": sorted(i for (k, i) in self.pages if k == c), "current": c == self.current[0]}
-                for c in sorted(self.contexts)]
-
     def add_page(self, target_id: str, context: int = 0, switch: bool = True,
                  index: int | None = None) -> Page:
         target = self._browser().attach(target_id, "page")  # before numbering: it may be gone already
@@ -390,12 +331,6 @@ class Session:
         if switch:
             self.current = (context, index)
         return page
-
-    def _context_state(self, index: int) -> str:
-        """'open', 'closed' or 'unknown' (for a ref's context check)."""
-        if index in self.contexts:
-            return "open"
-        return "closed" if index in self._closed_contexts else "unknown"
 
     @property
     def page(self) -> Page:

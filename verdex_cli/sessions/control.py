@@ -57,8 +57,9 @@ def start_cmd(
     downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE, no_changes: bool = NO_CHANGES,
     connect_header: Optional[List[str]] = CONNECT_HEADER,
 ):
-    opts = AppOptions(headed, chrome, connect, timeout, json_mode, no_color, debug, pager=False, downloads=downloads,
-                      trace=False, changes=not no_changes, connect_headers=list(connect_header or ()))
+    opts = AppOptions(headless=not headed, chrome=chrome, connect=connect, timeout=timeout, json_mode=json_mode,
+                      no_color=no_color, debug=debug, pager=False, downloads=downloads,
+                      trace=False, changes=not no_changes, headers=tuple(connect_header or ()))
     if url is None and name and not names.NAME_RE.fullmatch(name) and any(c in name for c in "./:"):
         name, url = None, name  # `session start URL`: the default name
     raise typer.Exit(start_session(opts, name, url, idle_timeout))

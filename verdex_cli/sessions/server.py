@@ -16,50 +16,18 @@ import os
 import queue
 import signal
 import socket
-import struct
 import sys
 import threading
 import time
 
-from . import names, wire
+from . import names
 from ..app import AppOptions, make_workspace, open_first
 from ..base.errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError, exit_status
 from ..commands.runner import Outcome, execute, failure, parse_all
 from ..browser.bridge import ALIVE, constant
+from .clients import Client, Job, same_user_peer
 from .outcomes import masked_endpoint, render_for, to_wire
 from .status import status_of
-
-
-class Client:
-    def __init__(self, sock: socket.socket, pid: int):
-        self.channel = wire.Channel(sock)
-        self.pid = pid
-        self.kind = "run"
-        self.settings: dict = {}
-        self.lock = threading.Lock()
-        self.gone = False
-        self.rejected = False  # a line of its invocation did not parse: nothing of it runs
-        self.pending: dict = {}  # id -> Job, queued or running
-
-    @property
-    def who(self) -> str:
-        return f"{self.kind} {self.pid}"
-
-    def send(self, obj: dict) -> None:
-        if self.gone:
-            return
-        with self.lock:
-            try:
-                self.channel.send(obj)
-            except OSError:
-                self.gone = True
-
-
-class Job:
-    def __init__(self, client: Client, job_id, line: str):
-        self.client, self.id, self.line = client, job_id, line
-        self.cancel = False
-        self.signalled = False
 
 
 class SessionServer:
@@ -254,13 +222,8 @@ class SessionServer:
                 sock, _ = self.listener.accept()
             except OSError:
                 return
-            try:
-                pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
-                                                                      struct.calcsize("3i")))
-            except OSError:
-                sock.close()
-                continue
-            if uid != os.getuid():  # the socket is 0600; this is a second lock on the door
+            pid = same_user_peer(sock)
+            if pid is None:
                 sock.close()
                 continue
             client = Client(sock, pid)

@@ -1,0 +1,54 @@
+"""A session server's clients: who is on the other end of a connection (its peer credentials), its
+channel, and the commands it asked for (jobs, queued or running)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import threading
+
+from . import wire
+
+
+def same_user_peer(sock: socket.socket) -> int | None:
+    """The pid of the process on the other end of ``sock`` when it runs as this user, else None.
+    The socket is 0600 already; this is a second lock on the door."""
+    try:
+        pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                                              struct.calcsize("3i")))
+    except OSError:
+        return None
+    return pid if uid == os.getuid() else None
+
+
+class Client:
+    def __init__(self, sock: socket.socket, pid: int):
+        self.channel = wire.Channel(sock)
+        self.pid = pid
+        self.kind = "run"
+        self.settings: dict = {}
+        self.lock = threading.Lock()
+        self.gone = False
+        self.rejected = False  # a line of its invocation did not parse: nothing of it runs
+        self.pending: dict = {}  # id -> Job, queued or running
+
+    @property
+    def who(self) -> str:
+        return f"{self.kind} {self.pid}"
+
+    def send(self, obj: dict) -> None:
+        if self.gone:
+            return
+        with self.lock:
+            try:
+                self.channel.send(obj)
+            except OSError:
+                self.gone = True
+
+
+class Job:
+    def __init__(self, client: Client, job_id, line: str):
+        self.client, self.id, self.line = client, job_id, line
+        self.cancel = False
+        self.signalled = False
