@@ -1,0 +1,164 @@
+"""The isolated world of each frame document, where the in-page engine lives, and the calls into it.
+
+A frame's world is made when its document is first asked something (or ahead, for many frames at
+once: ``prepare``) and made again when the frame's document changes (its loader id); its engine then
+numbers refs on from the tab's numbering (numbering.py). The calls are the bridge client's
+invocations (bridge.py), sent as values. A mixin of ``frames.FrameRegistry``, which owns the
+``Frame`` fields it writes (``world_id``, ``world_loader``, ``renumber``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
+from .bridge import engine_load, invocation
+from .cdp import Pending, Target
+from .js_values import describe_exception
+
+WORLD_NAME = "verdex"
+
+
+class Worlds:
+    """Isolated worlds of a FrameRegistry's frames (``Any``: a frames.Frame)."""
+
+    # -- isolated worlds -----------------------------------------------------------
+    def world(self, fr: Any) -> int:
+        return self._world(fr)[0]
+
+    def ready(self, fr: Any) -> bool:
+        """Its isolated world is set up for its current document."""
+        return fr.world_id is not None and fr.world_loader == fr.loader_id
+
+    def _world(self, fr: Any, then: dict | None = None) -> tuple[int, Pending | None]:
+        """(the frame's world, ``then`` -- a bridge invocation (bridge.py), with ``timeout`` -- sent right
+        after the engine's set-up in a new world, or None when the world was ready)."""
+        if self.ready(fr):
+            return fr.world_id, None
+        if fr.index == 0 and self.numbers.came_back(0, fr.loader_id):
+            self._restored()  # in case the browser did not say so (see on_frame_navigated)
+        made = self._made.pop(fr.frame_id, (None, None))  # created ahead (prepare), on this session
+        made = made[0] if made[1] is fr.target else None
+        ctx = made if made is not None else fr.target.call(
+            "Page.createIsolatedWorld", frameId=fr.frame_id, worldName=WORLD_NAME, grantUniveralAccess=False)["executionContextId"]
+        main = fr.loader_id if fr.index == 0 else self.main.loader_id
+        start, new_doc = self.numbers.start(fr.index, fr.loader_id, main, fr.url, again=fr.renumber)
+        # the engine's source, its numbering and the first call: one round trip (a target answers in order)
+        setup = [fr.target.start("Runtime.evaluate", contextId=ctx, **engine_load(self.init_script))]
+        pending = None
+        try:
+            setup.append(fr.target.start("Runtime.callFunctionOn", executionContextId=ctx,
+                                         **invocation("bridge", "init", start, new_doc)))
+            if then is not None:
+                pending = fr.target.start("Runtime.callFunctionOn", executionContextId=ctx, **then)
+            outs = [p.result() for p in setup]
+        except CDPError:
+            for p in setup + ([pending] if pending is not None else []):
+                p.drop()
+            if made is None:
+                raise
+            return self._world(fr, then)  # the world made ahead is gone (the document changed): anew
+        except BaseException:
+            for p in setup + ([pending] if pending is not None else []):
+                p.drop()
+            raise
+        failed = next((o for o in outs if "exceptionDetails" in o), None)
+        if failed is not None:
+            if pending is not None:
+                pending.drop()
+            raise JSError("The snapshot bridge failed to load: " + failed["exceptionDetails"].get("text", ""))
+        fr.world_id, fr.world_loader, fr.renumber = ctx, fr.loader_id, False
+        return ctx, pending
+
+    def prepare(self, items: list[tuple[str, Target, bool]]) -> dict[str, dict]:
+        """Frames about to be captured for the first time (frame id, its session, out of process),
+        made ready all at once, in one round trip: an out-of-process frame's session gets its
+        domains and tells its frame; each frame gets its isolated world (taken by world()).
+        Returns frame id -> the frame's dict from its own session's tree (out-of-process frames)."""
+        calls = []
+        for frame_id, target, oopif in items:
+            methods = []
+            if oopif:
+                if not target._enabled:
+                    methods += [("Page.enable", {}), ("Runtime.enable", {}), ("DOM.enable", {})]
+                    target._enabled = True
+                    self._oopif_targets[frame_id] = target
+                methods.append(("Page.getFrameTree", {}))
+            methods.append(("Page.createIsolatedWorld", {"frameId": frame_id, "worldName": WORLD_NAME,
+                                                         "grantUniveralAccess": False}))
+            for method, params in methods:
+                try:
+                    calls.append((frame_id, method, target.start(method, **params)))
+                except (CDPError, CDPTimeout, ConnectionLost):
+                    break
+        trees: dict[str, dict] = {}
+        try:
+            for frame_id, method, pending in calls:
+                try:
+                    res = pending.result()
+                except (CDPError, CDPTimeout, ConnectionLost):
+                    continue
+                if method == "Page.getFrameTree":
+                    trees[frame_id] = res["frameTree"]["frame"]
+                elif method == "Page.createIsolatedWorld":
+                    self._made[frame_id] = (res["executionContextId"], pending.target)
+        finally:
+            for _f, _m, pending in calls:
+                pending.drop()
+        return trees
+
+    def forget_prepared(self) -> None:
+        self._made.clear()
+
+    def run(self, fr: Any, call: dict, timeout: float | None = None) -> dict:
+        """Send a bridge invocation (bridge.py) into the frame's isolated world, setting the world up
+        first when its document is new; returns the raw CDP result (its ``value``, or the remote
+        object when the call asked for one)."""
+        for attempt in (0, 1):
+            ctx, pending = self._world(fr, then={"timeout": timeout, **call})
+            try:
+                res = pending.result() if pending is not None else fr.target.call(
+                    "Runtime.callFunctionOn", timeout=timeout, executionContextId=ctx, **call)
+            except CDPError as exc:
+                if attempt == 0 and "context" in str(exc).lower():
+                    fr.world_id = None
+                    self._reload_loader(fr)
+                    continue
+                raise
+            if "exceptionDetails" in res:
+                raise JSError(describe_exception(res["exceptionDetails"]))
+            return res["result"]
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def start(self, fr: Any, call: dict, timeout: float | None = None) -> tuple[Pending, str] | None:
+        """Send an invocation into the frame's isolated world without waiting (see :meth:`finish`):
+        only when the world is already set up (None otherwise, or when the call cannot be sent).
+        Returns (the pending call, the document the world was made for)."""
+        if fr.world_id is None or fr.world_loader != fr.loader_id or fr.detached or not fr.target.alive:
+            return None
+        try:
+            return fr.target.start("Runtime.callFunctionOn", timeout=timeout, executionContextId=fr.world_id,
+                                   **call), fr.loader_id
+        except (CDPError, CDPTimeout, ConnectionLost):
+            return None
+
+    def finish(self, fr: Any, started: tuple[Pending, str], call: dict) -> dict:
+        """The result of :meth:`start`; a world gone meanwhile (the document changed) is set up
+        again and the call made there, as :meth:`run` does."""
+        pending, loader = started
+        try:
+            res = pending.result()
+        except CDPError as exc:
+            if "context" not in str(exc).lower():
+                raise
+            fr.world_id = None
+            self._reload_loader(fr)
+            return self.run(fr, call)
+        if "exceptionDetails" in res:
+            raise JSError(describe_exception(res["exceptionDetails"]))
+        return res["result"]
+
+    def _reload_loader(self, fr: Any) -> None:
+        cur = self.current_loader(fr)
+        if cur:
+            fr.loader_id, fr.url = cur
+
