@@ -97,6 +97,12 @@ const Act = (() => {
   }
 
   const FRAME_MS = 1000 / 60;
+  const STILL_MS = 2 * FRAME_MS;
+  // a box whose centre is inside the viewport, else null
+  const inView = (r) => {
+    const x = r.x + r.width / 2, y = r.y + r.height / 2;
+    return r.width > 0 && r.height > 0 && x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? r : null;
+  };
   const rectOf = (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
   const sameBox = (a, b) => a && b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
@@ -131,14 +137,20 @@ const Act = (() => {
       if (cur.hidden) reason = 'it is hidden';
       else if (cur.states && cur.states.disabled) reason = 'it is disabled';
       else {
-        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-        if (seed && !sameBox(seed.box, rectOf(el))) seed = null;  // it moved, or the scroll moved it
-        drawn = await nextFrame();
-        const r = el.getBoundingClientRect();
+        // nothing has moved anything in this document for two frames' time (the change watcher saw no
+        // DOM change, style change, load, scroll or resize, and no animation runs) and the click point
+        // is in view: the box now is the box of two frames ago, so it is stable without waiting
+        const still = !lastBox && Observer.stillFor() >= STILL_MS ? inView(rectOf(el)) : null;
+        if (!still) {
+          el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+          if (seed && !sameBox(seed.box, rectOf(el))) seed = null;  // it moved, or the scroll moved it
+          drawn = await nextFrame();
+        }
+        const r = still || el.getBoundingClientRect();
         b = { x: r.x, y: r.y, width: r.width, height: r.height };
         // the first measurement: an earlier call's, or the one taken when the ref was resolved when the
         // box is still that one now and a whole frame's time ago (as long apart as two frames' measurements)
-        const prev = lastBox || (seed && drawn && performance.now() - seed.at >= FRAME_MS ? seed.box : null);
+        const prev = still ? b : lastBox || (seed && drawn && performance.now() - seed.at >= FRAME_MS ? seed.box : null);
         seed = null;
         if (b.width <= 0 || b.height <= 0) reason = 'it has zero size';
         else if (getComputedStyle(el).pointerEvents === 'none' && opts.pointer) reason = 'it does not receive pointer events (pointer-events: none)';

@@ -38,6 +38,9 @@ const Observer = (() => {
   let changedAt = 0;           // performance.now() of the last change seen
   let scrolledAt = 0;          // performance.now() of the last scroll or scrollend event (any scroller)
   let scrolling = false;       // a scroll event came and its scrollend has not yet
+  let touchedAt = 0;           // the last thing that can move an element: any DOM change (inline styles
+                               // too), a load, a scroll, a resize, an input event (see stillFor)
+  let startedAt = 0;
   const mark = () => { dirty = true; changedAt = performance.now(); };
   // times of the last DOM-changing tasks (a page that keeps changing by itself is told from one that
   // changed once in answer to an action: act.js settle)
@@ -122,6 +125,7 @@ const Observer = (() => {
   // frame) leave the settle clock alone, so they cannot hold an action up; they still make it dirty.
   function changed(records) {
     dirty = true;
+    touchedAt = performance.now();
     let settled = true;
     for (let i = 0; i < records.length; i++) {
       const r = records[i];
@@ -181,6 +185,7 @@ const Observer = (() => {
   function start() {
     if (started) return;
     started = true;
+    startedAt = performance.now();
     mo = new MutationObserver(changed);
     mo.observe(document, OPTIONS);
     const opts = { capture: true, passive: true };
@@ -203,6 +208,8 @@ const Observer = (() => {
     document.addEventListener('scroll', () => { scrolledAt = performance.now(); scrolling = true; }, opts);
     document.addEventListener('scrollend', () => { scrolledAt = performance.now(); scrolling = false; }, opts);
     window.addEventListener('resize', markAll, opts);
+    for (const type of ['resize', 'load', 'error', 'input', 'change', 'toggle', 'scroll'])
+      window.addEventListener(type, () => { touchedAt = performance.now(); }, opts);
     if (window.visualViewport) window.visualViewport.addEventListener('resize', markAll, { passive: true });
     for (const q of MEDIA) {
       try { window.matchMedia(q).addEventListener('change', markAll); } catch (e) { /* old engines */ }
@@ -269,5 +276,15 @@ const Observer = (() => {
       scrolling };
   }
 
-  return { start, clean, take, isDirty, quiet, beatsSince, background, watchShadow, mark, field, resetFields, TEXT, LIST, ATTR, EVENT };
+  // Milliseconds in which nothing that can move an element happened in this document (no DOM change,
+  // inline styles included, no load, scroll, resize or input; no animation or transition running),
+  // as far as the watcher has seen since it started; 0 when it cannot vouch (not watching, or moving now).
+  function stillFor() {
+    if (!started) return 0;
+    if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
+    if (scrolling || animating()) return 0;
+    return performance.now() - Math.max(touchedAt, changedAt, scrolledAt, startedAt);
+  }
+
+  return { start, clean, take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, mark, field, resetFields, TEXT, LIST, ATTR, EVENT };
 })();
