@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import time
 
-from ..base.errors import CDPError, ErrorKind, NotActionable, VerdexError
+from ..base.errors import ErrorKind, NotActionable, VerdexError
 from ..base.timing import phase, tell
+from ..browser.cdp import finish_all
 from ..browser.page import Page
 from .frame_points import Point, climb, owners
 from ..refs.store import parse_ref
@@ -83,11 +84,13 @@ def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) 
 
 
 def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tuple[float, float]:
-    for parent, owner in reversed(list(owners(page, res.frame, res.label))):  # outermost frame first
+    scrolls = []  # every frame's owner into view, outermost first, all at once
+    for parent, owner in reversed(owners(page, res.frame, res.label)):
         try:
-            parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
-        except CDPError:
-            pass
+            scrolls.append(parent.target.start("DOM.scrollIntoViewIfNeeded", backendNodeId=owner))
+        except VerdexError:
+            break
+    finish_all(scrolls)  # (an owner that cannot scroll is told about by the hit tests)
     deadline = time.monotonic() + page.timeout
     told: list = [None]
     while True:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base.errors import CDPError, NotActionable
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, NotActionable
 from ..browser.frames import Frame
 from ..browser.page import Page
 
@@ -49,30 +49,41 @@ def _parent(page: Page, fr: Frame, label: str) -> Frame:
     return parent
 
 
+def _gone(label: str) -> NotActionable:
+    return NotActionable(f"Element {label} is not actionable: its frame is no longer attached to the page.")
+
+
 def owner(page: Page, fr: Frame, label: str) -> tuple[Frame, int]:
     """(parent frame, backend node id of the iframe element that holds ``fr`` in it)."""
-    parent = _parent(page, fr, label)
-    try:
-        return parent, parent.target.call("DOM.getFrameOwner", frameId=fr.frame_id)["backendNodeId"]
-    except CDPError:
-        raise NotActionable(f"Element {label} is not actionable: its frame is no longer attached to the page.") \
-            from None
+    return owners(page, fr, label)[0]
 
 
-def owners(page: Page, fr: Frame, label: str):
-    """From the frame up to the top: (parent frame, backend id of the iframe element in it)."""
+def owners(page: Page, fr: Frame, label: str) -> list[tuple[Frame, int]]:
+    """From the frame up to the top: (parent frame, backend id of the iframe element in it). The
+    registry remembers each while both documents stay; the others are asked at once (one round trip)."""
+    chain: list[tuple[Frame, Frame]] = []
     while fr.parent is not None:
-        parent, backend = owner(page, fr, label)
-        yield parent, backend
+        parent = _parent(page, fr, label)
+        chain.append((fr, parent))
         fr = parent
-
-
-def _quad(parent: Frame, backend: int, label: str) -> list[float]:
-    """Content quad of an iframe element, in its target's local-root coordinates."""
+    asked = {}
+    for child, parent in chain:
+        if page.frames.owner_of(child) is None:
+            try:
+                asked[child.index] = parent.target.start("DOM.getFrameOwner", frameId=child.frame_id)
+            except (CDPError, CDPTimeout, ConnectionLost):
+                raise _gone(label) from None
     try:
-        return parent.target.call("DOM.getBoxModel", backendNodeId=backend)["model"]["content"]
-    except CDPError:  # no box: the iframe element is not rendered
-        raise NotActionable(f"Element {label} is not actionable: its frame is not displayed.") from None
+        for child, parent in chain:
+            if child.index in asked:
+                try:
+                    page.frames.remember_owner(child, asked.pop(child.index).result()["backendNodeId"])
+                except CDPError:
+                    raise _gone(label) from None
+    finally:
+        for pending in asked.values():
+            pending.drop()
+    return [(parent, page.frames.owner_of(child)) for child, parent in chain]
 
 
 def _forward(quad: list[float], u: float, v: float) -> list[float]:
@@ -83,36 +94,64 @@ def _forward(quad: list[float], u: float, v: float) -> list[float]:
 
 def climb(page: Page, fr: Frame, pt: Point, label: str, check: bool = True) -> tuple[float, float] | str:
     """``pt`` (in ``fr``'s viewport) in top-level viewport coordinates, or, when ``check`` and an iframe
-    element on the way does not get the point, the reason (true, naming the cover)."""
-    quads: dict[int, list[float]] = {}
-
-    def quad_of(child: Frame) -> tuple[Frame, int, list[float]]:
-        parent, backend = owner(page, child, label)
-        if child.index not in quads:
-            quads[child.index] = _quad(parent, backend, label)
-        return parent, backend, quads[child.index]
-
-    while fr.parent is not None:
-        parent, backend, quad = quad_of(fr)
-        q = _forward(quad, pt.x / pt.w if pt.w else 0.0, pt.y / pt.h if pt.h else 0.0)
-        back = None if local_root(page, parent) else quad_of(parent)[2]
-        out = _owner_hit(page, parent, backend, q, back)
-        if check and not out.get("hit"):
-            where = "the page" if parent.parent is None else f"frame {parent.index}"
-            if out.get("cover"):
-                return f"its frame is covered by {out['cover']} in {where}"
-            return f"its frame is out of view: the click point is outside the viewport of {where}"
-        pt, fr = Point(out.get("x", q[0]), out.get("y", q[1]), out["w"], out["h"]), parent
+    element on the way does not get the point, the reason (true, naming the cover). Every owner's box
+    and its element in its frame's world are asked for at once; then the point climbs one frame per
+    round trip (each step maps it in the frame above)."""
+    chain = owners(page, fr, label)
+    levels = [(child, parent, backend) for child, (parent, backend) in zip(_frames_up(page, fr), chain)]
+    quads, objs = _measure(page, levels, label)
+    try:
+        for child, parent, backend in levels:
+            quad = quads[child.index]
+            q = _forward(quad, pt.x / pt.w if pt.w else 0.0, pt.y / pt.h if pt.h else 0.0)
+            back = None if local_root(page, parent) else quads.get(parent.index)
+            out = page.bridge.owner_hit(parent.target, objs[child.index], q, back) or {"outside": True, "w": 0, "h": 0}
+            if check and not out.get("hit"):
+                where = "the page" if parent.parent is None else f"frame {parent.index}"
+                if out.get("cover"):
+                    return f"its frame is covered by {out['cover']} in {where}"
+                return f"its frame is out of view: the click point is outside the viewport of {where}"
+            pt = Point(out.get("x", q[0]), out.get("y", q[1]), out["w"], out["h"])
+    finally:
+        for target in {id(p.target): p.target for _c, p, _b in levels}.values():
+            try:
+                target.send("Runtime.releaseObjectGroup", objectGroup="verdex-hit")
+            except ConnectionLost:
+                pass
     return pt.x, pt.y
 
 
-def _owner_hit(page: Page, parent: Frame, backend: int, q: list[float], back: list[float] | None) -> dict:
-    """The bridge of ``parent`` maps ``q`` into its viewport and hit-tests the iframe element there."""
-    ctx = page.frames.world(parent)
-    obj = parent.target.call("DOM.resolveNode", backendNodeId=backend, executionContextId=ctx,
-                             objectGroup="verdex-hit")["object"]
+def _frames_up(page: Page, fr: Frame) -> list[Frame]:
+    out = []
+    while fr.parent is not None:
+        out.append(fr)
+        fr = page.frames.get(fr.parent)
+    return out
+
+
+def _measure(page: Page, levels: list, label: str) -> tuple[dict[int, list[float]], dict[int, str]]:
+    """Each owner's content quad (in its target's local-root coordinates) and its element in its
+    frame's isolated world (for the hit test), all asked at once."""
+    asked = []
     try:
-        out = page.bridge.owner_hit(parent.target, obj["objectId"], q, back)
+        for child, parent, backend in levels:
+            ctx = page.frames.world(parent)
+            asked.append((child, "quad", parent.target.start("DOM.getBoxModel", backendNodeId=backend)))
+            asked.append((child, "obj", parent.target.start("DOM.resolveNode", backendNodeId=backend,
+                                                            executionContextId=ctx, objectGroup="verdex-hit")))
+        quads, objs = {}, {}
+        for child, what, pending in asked:
+            try:
+                res = pending.result()
+            except CDPError:
+                if what == "quad":  # no box: the iframe element is not rendered
+                    raise NotActionable(f"Element {label} is not actionable: its frame is not displayed.") from None
+                raise _gone(label) from None
+            if what == "quad":
+                quads[child.index] = res["model"]["content"]
+            else:
+                objs[child.index] = res["object"]["objectId"]
+        return quads, objs
     finally:
-        parent.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-hit")
-    return out or {"outside": True, "w": 0, "h": 0}
+        for _c, _w, pending in asked:
+            pending.drop()

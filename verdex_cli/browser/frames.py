@@ -65,6 +65,7 @@ class FrameRegistry(Worlds):
         self.main_id = ""
         self.structure_events = 0  # frames detached (or swapped process) so far: the snapshot cache checks it
         self.init_script = ""  # set by the session: the bridge source
+        self._owner_ids: dict[tuple, int] = {}  # (frame id, parent's document, its session) -> owner's backend id
         self.captured: list[int] = []  # frames the last whole-page capture stitched in (captured ahead next time)
 
     # -- registry --------------------------------------------------------------
@@ -202,6 +203,22 @@ class FrameRegistry(Worlds):
         refs they hold) are those of an earlier visit. Every frame's bridge numbers its elements anew."""
         for fr in list(self.by_id.values()):
             fr.world_id, fr.renumber = None, True
+
+    # -- frame owners ------------------------------------------------------------
+    def owner_of(self, fr: Frame) -> int | None:
+        """The backend node id of the iframe element showing ``fr`` in its parent, when known for
+        both documents as they are now (and the parent's session)."""
+        parent = self.by_index.get(fr.parent) if fr.parent is not None else None
+        if parent is None:
+            return None
+        return self._owner_ids.get((fr.frame_id, parent.loader_id, id(parent.target)))
+
+    def remember_owner(self, fr: Frame, backend: int) -> None:
+        parent = self.by_index.get(fr.parent) if fr.parent is not None else None
+        if parent is not None:
+            if len(self._owner_ids) > 500:
+                self._owner_ids.clear()
+            self._owner_ids[(fr.frame_id, parent.loader_id, id(parent.target))] = backend
 
     # -- cross-origin (out-of-process) frames ----------------------------------
     def oopif_target(self, frame_id: str, wait: float | None = None) -> Target | None:
