@@ -46,7 +46,7 @@ def main() -> int:
             t0 = time.perf_counter()
             snap, _ = state.snapshot(page, fresh=True)
             times.append(time.perf_counter() - t0)
-        json_chars = page.frames.eval(page.frames.main, "__verdexBridge.snapshot().length", timeout=120)["value"]
+        json_chars = page.frames.eval(page.frames.main, "__verdex.bridge.snapshot().length", timeout=120)["value"]
         session.close()
     finally:
         proc.stop()

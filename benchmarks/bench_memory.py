@@ -53,7 +53,7 @@ def js_heap_mb(page) -> float:
 def registry_size(page) -> int | None:
     fr = page.frames.main
     try:
-        return page.frames.eval(fr, "__verdexBridge.registered")["value"]
+        return page.frames.eval(fr, "__verdex.bridge.registered")["value"]
     except Exception:  # an older bridge without the getter
         return None
 

@@ -21,7 +21,7 @@ MIN_AGREEMENT = 0.98
 
 
 def _backend_id(page, frame, n: int) -> int:
-    obj = page.frames.eval(frame, f"__verdexBridge.element({n})", by_value=False)
+    obj = page.frames.eval(frame, f"__verdex.bridge.element({n})", by_value=False)
     node = frame.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
     return node["backendNodeId"]
 

@@ -18,13 +18,13 @@ def spy_captures(driver, monkeypatch) -> list[int]:
     real, real_start = frames.eval, frames.start_eval
 
     def counting(fr, expression, *a, **kw):
-        if expression.startswith("__verdexBridge.snapshot("):
+        if expression.startswith("__verdex.bridge.snapshot("):
             calls.append(fr.index)
         return real(fr, expression, *a, **kw)
 
     def counting_start(fr, expression, *a, **kw):  # a capture sent ahead (snapshot/capture.py)
         started = real_start(fr, expression, *a, **kw)
-        if started is not None and expression.startswith("__verdexBridge.snapshot("):
+        if started is not None and expression.startswith("__verdex.bridge.snapshot("):
             calls.append(fr.index)
         return started
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 def registered(driver) -> int:
     page = driver.ctx.page
-    return page.frames.eval(page.frames.main, "__verdexBridge.registered")["value"]
+    return page.frames.eval(page.frames.main, "__verdex.bridge.registered")["value"]
 
 
 def ref_of(snap, name: str) -> str:

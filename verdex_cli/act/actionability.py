@@ -16,7 +16,7 @@ from .resolve import Resolved
 
 
 def bridge_call(page: Page, fr: Frame, call: str, timeout: float | None = None):
-    return page.frames.eval(fr, "__verdexBridge." + call, timeout=timeout)["value"]
+    return page.frames.eval(fr, "__verdex.bridge." + call, timeout=timeout)["value"]
 
 
 SLICE = 0.25  # seconds of in-page waiting per bridge call, so the wait can be reported from here

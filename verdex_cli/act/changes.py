@@ -133,7 +133,7 @@ def _settle_frames(page, left: float) -> str:
     indices = list(entry.facts) if entry is not None and entry.facts else [0]
     rest = max(0.0, min(SLICE_S, left))
     since = (time.monotonic() - page.acted_at) * 1000.0 if page.acted_at else 1e9
-    expression = "__verdexBridge.settle(%s)" % json.dumps(
+    expression = "__verdex.bridge.settle(%s)" % json.dumps(
         {"key": timer_watch.KEY, "maxMs": int(rest * 1000), "sinceMs": round(since, 1), "quietMs": QUIET_MS,
          "stallMs": SCROLL_STALL_MS})
     pending = []

@@ -276,7 +276,7 @@ def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
     if len(paths) > 1 and not info.get("multiple"):
         raise UsageError(f"Element {res.label} takes one file, not {len(paths)} (it has no 'multiple' attribute).")
     nav_before = page.nav_count
-    obj = page.frames.eval(res.frame, f"__verdexBridge.element({res.ref.n})", by_value=False)
+    obj = page.frames.eval(res.frame, f"__verdex.bridge.element({res.ref.n})", by_value=False)
     if "objectId" not in obj:
         raise NotActionable(f"Element {res.label} was removed.", kind=ErrorKind.REMOVED)
     try:

@@ -21,7 +21,7 @@ MAX_DEPTH = 12
 
 
 def fields_call(page: Page, fr: Frame, call: str, timeout: float | None = None):
-    return page.frames.eval(fr, "__verdexFields." + call, timeout=timeout)["value"]
+    return page.frames.eval(fr, "__verdex.fields." + call, timeout=timeout)["value"]
 
 
 def label_of(page: Page, fr: Frame | None, who: dict) -> str:
@@ -51,7 +51,7 @@ def where_focus(page: Page) -> tuple[dict, Frame]:
 
 
 def _focused_child(page: Page, fr: Frame) -> Frame | None:
-    obj = page.frames.eval(fr, "__verdexFields.focusedElement()", by_value=False)
+    obj = page.frames.eval(fr, "__verdex.fields.focusedElement()", by_value=False)
     if "objectId" not in obj:
         return None
     try:
@@ -101,7 +101,7 @@ class Focus:
         """
         for parent, obj in reversed(self.owners):
             got = parent.target.call("Runtime.callFunctionOn", objectId=obj, returnByValue=True,
-                                     functionDeclaration="function () { return __verdexFields.holds(this); }"
+                                     functionDeclaration="function () { return __verdex.fields.holds(this); }"
                                      )["result"].get("value")
             if got is not True:
                 return self._elsewhere(got or {}, parent)

@@ -113,7 +113,7 @@ def _owner_hit(page: Page, parent: Frame, backend: int, q: list[float], back: li
                              objectGroup="verdex-hit")["object"]
     try:
         res = parent.target.call("Runtime.callFunctionOn", objectId=obj["objectId"], returnByValue=True,
-                                 functionDeclaration="function (q, quad) { return __verdexBridge.ownerHit(this, q, quad); }",
+                                 functionDeclaration="function (q, quad) { return __verdex.bridge.ownerHit(this, q, quad); }",
                                  arguments=[{"value": q}, {"value": back}])
     finally:
         parent.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-hit")

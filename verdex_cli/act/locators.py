@@ -18,7 +18,7 @@ from .targets import Target, norm, parse_target, search
 
 
 def _facts(page: Page, fr: Frame, n: int) -> dict | None:
-    return page.frames.eval(fr, f"__verdexTargets.facts({n})")["value"]
+    return page.frames.eval(fr, f"__verdex.targets.facts({n})")["value"]
 
 
 def candidates(facts: dict, frame_name: str = "", in_frame: bool = False) -> list[Target]:

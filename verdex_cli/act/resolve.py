@@ -77,7 +77,7 @@ def _removed(text: str, rec: RefRecord, successors: list[RefRecord] = ()) -> Ref
 def _successors(page: Page, store: RefStore, fr: Frame, ref: Ref, rec: RefRecord) -> list[RefRecord]:
     """Look-alikes of a removed element in its place (a re-render): each gets a ref, none is acted on."""
     try:
-        found = page.frames.eval(fr, f"__verdexBridge.successors({ref.n}, {json.dumps(rec.role)}, "
+        found = page.frames.eval(fr, f"__verdex.bridge.successors({ref.n}, {json.dumps(rec.role)}, "
                                      f"{json.dumps(rec.name)})")["value"] or []
     except VerdexError:
         return []  # only a hint: never let it change the verdict

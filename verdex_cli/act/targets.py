@@ -194,7 +194,7 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
         nonlocal searched
         self_n = self_at[1] if self_at is not None and self_at[0] is fr else 0
         try:
-            out = _eval(page, fr, f"__verdexTargets.search({_spec(t, hidden, 0, self_n)})")
+            out = _eval(page, fr, f"__verdex.targets.search({_spec(t, hidden, 0, self_n)})")
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
             if fr.index == 0:
                 raise
@@ -211,7 +211,7 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
             return
         for slot in range(out["frames"]):
             try:
-                child = child_frame(page, fr, slot, local_tree, owner="__verdexTargets.owner")
+                child = child_frame(page, fr, slot, local_tree, owner="__verdex.targets.owner")
             except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
                 notes.append(f"A frame inside f{fr.index} could not be searched: {exc}")
                 continue
@@ -238,7 +238,7 @@ def search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
             hits, searched = _main_search(page, t, hidden, self_at)
         elif t.scope is not None:
             fr, n = _unique(page, t.scope, notes)
-            out = _eval(page, fr, f"__verdexTargets.search({_spec(t, hidden, n, self_at[1] if self_at else 0)})")
+            out = _eval(page, fr, f"__verdex.targets.search({_spec(t, hidden, n, self_at[1] if self_at else 0)})")
             hits = [Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"])
                     for c in out.get("candidates", [])]
             searched = 1
@@ -259,7 +259,7 @@ def _main_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int]
     if t.scope.name and norm(_eval(page, main, "document.title") or "").lower() != t.scope.name.lower():
         return [], 1
     self_n = self_at[1] if self_at is not None and self_at[0] is main else 0
-    out = _eval(page, main, f"__verdexTargets.search({_spec(t, hidden, 0, self_n)})")
+    out = _eval(page, main, f"__verdex.targets.search({_spec(t, hidden, 0, self_n)})")
     return [Hit(main, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out["candidates"]], 1
 
 
@@ -268,7 +268,7 @@ def _frame_of(page: Page, scope: Target, notes: list[str]) -> Frame:
     fr, n = _unique(page, scope, notes)
     try:
         child = child_frame(page, fr, n, fr.target.call("Page.getFrameTree")["frameTree"],
-                             owner="__verdexBridge.element")
+                             owner="__verdex.bridge.element")
     finally:
         try:
             fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
@@ -288,7 +288,7 @@ def _issue(page: Page, store: RefStore, hits: list[Hit], target: Target) -> list
     records = {}
     for hs in by_frame.values():
         fr = hs[0].frame
-        out = _eval(page, fr, f"__verdexTargets.issue({json.dumps([h.i for h in hs])})")
+        out = _eval(page, fr, f"__verdex.targets.issue({json.dumps([h.i for h in hs])})")
         page.frames.note_issued(fr, out["counter"])
         for h, n in zip(hs, out["numbers"]):
             records[id(h)] = adopt(store, fr, n, h.role, h.name, h.tier, f"for target {target}")
@@ -308,7 +308,7 @@ def _unique(page: Page, t: Target, notes: list[str]) -> tuple[Frame, int]:
     if len(hits) > 1:
         raise VerdexError(f"Target '{t}' matches {len(hits)} elements; make it narrower.", kind=ErrorKind.AMBIGUOUS)
     fr = hits[0].frame
-    out = _eval(page, fr, f"__verdexTargets.issue([{hits[0].i}])")
+    out = _eval(page, fr, f"__verdex.targets.issue([{hits[0].i}])")
     page.frames.note_issued(fr, out["counter"])
     return fr, out["numbers"][0]
 
@@ -338,7 +338,7 @@ def resolve_target(page: Page, store: RefStore, raw: str) -> Resolved:
     rec = recs[0]
     fr = hits[0].frame
     ref = parse_ref(rec.ref)
-    live = _eval(page, fr, f"__verdexBridge.describe({ref.n})")
+    live = _eval(page, fr, f"__verdex.bridge.describe({ref.n})")
     if live.get("status") != "live":
         raise RefError(f"Element {describe(rec.role, rec.name)} for '{t}' went away while it was found. Try again.",
                        kind=ErrorKind.REMOVED)

@@ -223,7 +223,7 @@ class FrameRegistry:
             "Page.createIsolatedWorld", frameId=fr.frame_id, worldName=WORLD_NAME, grantUniveralAccess=False)["executionContextId"]
         main = fr.loader_id if fr.index == 0 else self.main.loader_id
         start, new_doc = self.numbers.start(fr.index, fr.loader_id, main, fr.url, again=fr.renumber)
-        init = f"\n__verdexBridge.init({start}, {'true' if new_doc else 'false'});"
+        init = f"\n__verdex.bridge.init({start}, {'true' if new_doc else 'false'});"
         setup = fr.target.start("Runtime.evaluate", expression=self.init_script + init, contextId=ctx, returnByValue=True)
         pending = None
         try:  # the set-up and the first evaluation in one round trip (a target answers in order)
@@ -392,7 +392,7 @@ class FrameRegistry:
             if fr.world_id is None:
                 continue
             try:
-                self.eval(fr, f"__verdexBridge.reset({'true' if keep_counter else 'false'})")
+                self.eval(fr, f"__verdex.bridge.reset({'true' if keep_counter else 'false'})")
                 current[fr.index] = (fr.world_loader or "", self.main.loader_id)
             except (CDPError, CDPTimeout, JSError, ConnectionLost):
                 fr.world_id = None

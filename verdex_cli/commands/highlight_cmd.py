@@ -42,7 +42,7 @@ def highlight_cmd(ctx, args, flags):
     page = ctx.page
     res = resolve_arg(ctx, args[0])
     fr = res.frame
-    obj = page.frames.eval(fr, f"__verdexBridge.element({res.ref.n})", by_value=False)
+    obj = page.frames.eval(fr, f"__verdex.bridge.element({res.ref.n})", by_value=False)
     if "objectId" not in obj:
         raise VerdexError(f"Element {res.label} could not be highlighted: it is not in the document.",
                           kind=ErrorKind.REMOVED)

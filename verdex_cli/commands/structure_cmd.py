@@ -20,7 +20,7 @@ def _element(ctx, raw: str):
 
 def _call(page, res, fn: str, *args):
     params = ", ".join([str(res.ref.n)] + [json.dumps(a) for a in args])
-    out = page.frames.eval(res.frame, f"__verdexStructure.{fn}({params})")["value"]
+    out = page.frames.eval(res.frame, f"__verdex.structure.{fn}({params})")["value"]
     if out is None:
         raise UsageError(f"Element {res.label} is no longer in the document. Take a new snapshot.")
     return out

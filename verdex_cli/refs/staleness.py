@@ -104,9 +104,9 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
         ns = [int(rec.ref.rsplit("e", 1)[1]) for rec in group]
         try:
             if detail:
-                found = [page.frames.eval(fr, f"__verdexBridge.describe({n})")["value"] for n in ns]
+                found = [page.frames.eval(fr, f"__verdex.bridge.describe({n})")["value"] for n in ns]
             else:
-                found = page.frames.eval(fr, f"__verdexBridge.brief({json.dumps(ns)})")["value"]
+                found = page.frames.eval(fr, f"__verdex.bridge.brief({json.dumps(ns)})")["value"]
         except ConnectionLost:
             if not (fr.oopif and page.target.alive):
                 if detail:

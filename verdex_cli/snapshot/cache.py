@@ -96,7 +96,7 @@ def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] |
     return None, clean
 
 
-DIRTY = "__verdexBridge.dirty()"
+DIRTY = "__verdex.bridge.dirty()"
 
 
 def _owners_followed(root: dict) -> bool:

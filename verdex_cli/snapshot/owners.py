@@ -51,7 +51,7 @@ class OwnerLookup:
         try:
             with phase(f"stitch f{self.fr.index}"):
                 world = self.page.frames.world(self.fr)
-                objs = target.call_many([("Runtime.evaluate", {"expression": f"__verdexBridge.owner({k})",
+                objs = target.call_many([("Runtime.evaluate", {"expression": f"__verdex.bridge.owner({k})",
                                                               "contextId": world, "objectGroup": "verdex-owners"})
                                          for k in slots])
                 held = [(k, o["result"]["objectId"]) for k, o in zip(slots, objs) if "objectId" in o.get("result", {})]
@@ -82,18 +82,18 @@ class OwnerLookup:
             self.fr.target.send("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
             if self.found and self.fr.world_id is not None:
                 self.fr.target.send("Runtime.evaluate", contextId=self.fr.world_id,
-                                    expression=f"__verdexBridge.tagOwners({json.dumps(self.found)})")
+                                    expression=f"__verdex.bridge.tagOwners({json.dumps(self.found)})")
         except VerdexError:
             pass
 
 
 def child_frame(page: Page, parent: Frame, slot: int, local_tree: dict,
-                 owner: str = "__verdexBridge.owner") -> Frame | None:
+                 owner: str = "__verdex.bridge.owner") -> Frame | None:
     frame_id = owner_frame_id(page, parent, slot, owner)
     return None if frame_id is None else frame_for(page, parent, frame_id, local_tree)
 
 
-def owner_frame_id(page: Page, parent: Frame, slot: int, owner: str = "__verdexBridge.owner") -> str | None:
+def owner_frame_id(page: Page, parent: Frame, slot: int, owner: str = "__verdex.bridge.owner") -> str | None:
     """The frame id of owner ``slot`` (``owner(slot)`` in the parent's world), None when it has none."""
     ctx = page.frames.world(parent)
     obj = parent.target.call("Runtime.evaluate", expression=f"{owner}({slot})", contextId=ctx,
