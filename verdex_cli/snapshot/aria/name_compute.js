@@ -54,7 +54,8 @@
       return content;
     }
     if ((isRoot || !prohibited) && (t = tooltip(el)) !== null) return attrName(st, t);
-    if (isRoot && (r === 'dialog' || r === 'alertdialog') && (t = dialogHeading(el, st)) !== null) return attrName(st, t);
+    const dialog = isRoot && (r === 'dialog' || r === 'alertdialog');
+    if (dialog && (t = dialogHeading(el, st)) !== null) return attrName(st, t);
     if ((t = placeholder(el, r)) !== null) return attrName(st, t);
     st.attr = false;
     // white space only (<span> </span> between two words): still a word boundary, as in Chrome
