@@ -28,7 +28,7 @@ def main() -> int:
         elements = page.evaluate("document.getElementsByTagName('*').length")
         samples = h.measure(lambda: h.fresh_snapshot(page), args.runs)
         snap = samples.last
-        json_chars = h.world_value(page, page.frames.main, "__verdexBridge.snapshot().length", timeout=120)["value"]
+        json_chars = h.world_value(page, page.frames.main, "__verdex.bridge.snapshot().length", timeout=120)["value"]
     times = [ms / 1000.0 for ms in samples]
     report = {"rows": args.rows, "elements": elements, "runs": args.runs, "median_s": samples.median / 1000.0,
               "times_s": times, "compact": snap.compact, "text_chars": len(snap.text), "bridge_json_chars": json_chars,

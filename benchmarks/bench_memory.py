@@ -47,7 +47,7 @@ def js_heap_mb(page) -> float:
 def registry_size(page) -> int | None:
     fr = page.frames.main
     try:
-        return h.world_value(page, fr, "__verdexBridge.registered")["value"]
+        return h.world_value(page, fr, "__verdex.bridge.registered")["value"]
     except Exception:  # an older bridge without the getter
         return None
 

@@ -255,9 +255,9 @@ def verdex_nodes(page, spec: dict) -> dict[int, tuple[str, str]]:
     snap, _ = PageState(page.prefix).snapshot(page, all_refs=True, fresh=True)
     expr = ("(() => { const [_, els] = " + COLLECT_JS + "(" + json.dumps(spec) + ");"
             " const at = new Map(els.map((e, i) => [e, i])); const refs = {};"
-            " for (let n = 1; n <= __verdexBridge.counter; n++) { const el = __verdexBridge.element(n);"
+            " for (let n = 1; n <= __verdex.bridge.counter; n++) { const el = __verdex.bridge.element(n);"
             " if (el && at.has(el)) refs[n] = at.get(el); }"
-            " const A = __verdexBridge.aria; const own = []; A.begin();"
+            " const A = __verdex.bridge.aria; const own = []; A.begin();"
             " try { for (const el of els) { const r = A.role(el) || 'generic';"
             " own.push(A.isHidden(el) ? null : [r, A.name(el, r).name]); } } finally { A.end(); }"
             " return { refs, own }; })()")

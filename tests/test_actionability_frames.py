@@ -275,10 +275,10 @@ def test_one_measurement_is_never_called_moving(driver, origins):
     page = driver.ctx.page
     n = int(ref_in(text, 'button "Count"').rsplit("e", 1)[1])
     # timeoutMs -1: the deadline has passed when the first measurement is done (never a second one)
-    first = world_eval(page, page.frames.main, f"__verdexBridge.prepare({n}, {{pointer: true, timeoutMs: -1}})")["value"]
+    first = world_eval(page, page.frames.main, f"__verdex.bridge.prepare({n}, {{pointer: true, timeoutMs: -1}})")["value"]
     assert first["status"] == "not_actionable" and "moving" not in first["reason"], first
     assert first["reason"] in ("its position was measured only once",
                                "the page draws no frames, so whether it is still could not be checked"), first
     opts = json.dumps({"pointer": True, "timeoutMs": -1, "last": first["last"]})
-    second = world_eval(page, page.frames.main, f"__verdexBridge.prepare({n}, {opts})")["value"]
+    second = world_eval(page, page.frames.main, f"__verdex.bridge.prepare({n}, {opts})")["value"]
     assert second["status"] == "ok" and second["box"] == first["last"], (first, second)

@@ -23,7 +23,7 @@ MIN_AGREEMENT = 0.98
 
 
 def _backend_id(page, frame, n: int) -> int:
-    obj = world_eval(page, frame, f"__verdexBridge.element({n})", by_value=False)
+    obj = world_eval(page, frame, f"__verdex.bridge.element({n})", by_value=False)
     node = frame.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
     return node["backendNodeId"]
 

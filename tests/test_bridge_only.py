@@ -11,7 +11,7 @@ from verdex_cli.browser import bridge
 
 PKG = Path(__file__).resolve().parents[1] / "verdex_cli"
 BRIDGE = PKG / "browser" / "bridge.py"
-# the engine's loader joins the engine's own files (the manifest): composing, not formatting values
+# the engine's loader composes the engine's own files (the manifest): it wraps them, formats no value in
 LOADERS = {PKG / "snapshot" / "capture.py", PKG / "snapshot" / "engine.py"}
 # the demo web server writes its pages' own origins script (served over HTTP, not sent over CDP)
 SERVED = {PKG / "demo_server.py"}
@@ -50,7 +50,7 @@ def offences(source: str, rel: str, loader: bool = False) -> list[str]:
             for key in node.keys:
                 if isinstance(key, ast.Constant) and key.value in SCRIPT_KEYS:
                     out.append(f"{where}: builds a {key.value!r} parameter (use the bridge client)")
-        elif isinstance(node, ast.JoinedStr) and _js_like(node):
+        elif isinstance(node, ast.JoinedStr) and _js_like(node) and not loader:
             out.append(f"{where}: an f-string builds JavaScript")
         elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.Add)) and not loader:
             if _js_like(node.left) or (isinstance(node.op, ast.Add) and _js_like(node.right)):

@@ -8,7 +8,7 @@ from conftest import world_eval
 
 def registered(driver) -> int:
     page = driver.ctx.page
-    return world_eval(page, page.frames.main, "__verdexBridge.registered")["value"]
+    return world_eval(page, page.frames.main, "__verdex.bridge.registered")["value"]
 
 
 def ref_of(snap, name: str) -> str:

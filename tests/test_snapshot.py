@@ -135,7 +135,7 @@ def test_page_cannot_break_or_forge_the_bridge(driver):
     assert re.search(r'- button "Go" \[ref=c0p0f0e2\]', text)
     assert "- listitem: One" in text and "- listitem: Two" in text
     # page scripts cannot see the isolated world's registry
-    assert driver.js("typeof window.__verdexBridge.describe") == "undefined"
+    assert driver.js("typeof window.__verdex.bridge.describe") == "undefined"
     driver.ok("click c0p0f0e2")
 
 

@@ -1,9 +1,8 @@
-// The in-page half of acting on a ref (concatenated before bridge.js, in the isolated world): what an
+// The in-page half of acting on a ref (module Act, in the isolated world; see engine.py): what an
 // element is now (describe, brief), getting it ready for a pointer action (scroll, wait until visible,
 // enabled, stable and hit-testable: prepare; the same point through each frame around it: ownerHit),
 // the guard that stops trusted mouse events meant for another element (arm, disarm), focus, selection,
 // and a field's value and options.
-const Act = (() => {
   const WS = /\s+/g;
 
   function composedContains(outer, inner) {
@@ -372,4 +371,3 @@ const Act = (() => {
   }
 
   return { current, describe, ownerHit, prepare, arm, disarm, navigating, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };
-})();

@@ -1,8 +1,7 @@
 // The in-page half of verdex: walks one frame's DOM (open shadow roots in
 // flat-tree order) and returns the accessibility tree as one JSON string.
-// It runs in an isolated world, concatenated after the aria engine (snapshot/aria/), so page scripts
+// It runs in an isolated world (module Bridge, exported as __verdex.bridge; see engine.py), so page scripts
 // can neither see nor tamper with the element -> ref registry below.
-const __verdexBridge = (() => {
   const TIER1 = new Set(['button', 'link', 'textbox', 'checkbox', 'radio', 'combobox', 'slider',
     'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'searchbox', 'spinbutton', 'iframe']);
   const TIER2 = new Set(['listitem', 'option', 'treeitem', 'row', 'cell', 'gridcell']);
@@ -333,4 +332,3 @@ const __verdexBridge = (() => {
     title: () => document.title, visibility: () => document.visibilityState,
     navStatus: () => { const e = performance.getEntriesByType('navigation')[0]; return e ? e.responseStatus : 0; },
     get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
-})();

@@ -5,42 +5,22 @@ from __future__ import annotations
 
 import json
 import time
-from functools import lru_cache
-from pathlib import Path
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
 from ..base.timing import phase
 from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
+from . import engine
 from .model import FrameInfo
 from .owners import OwnerLookup as _OwnerLookup
 
-HERE = Path(__file__).resolve().parent
 MAX_FRAME_DEPTH = 12
-MAX_TREE_DEPTH = 200  # Deep.MAX_TREE in deep.js
+MAX_TREE_DEPTH = 200  # MAX_TREE in deep.js (module Deep of the in-page engine)
 
 
-ARIA_PARTS = ("tables.js", "tree.js", "roles.js", "name_sources.js", "name_compute.js", "embedded.js", "states.js")
-
-
-@lru_cache(maxsize=1)
-def aria_source() -> str:
-    """The role/name/state engine: its parts share one closure, exported as `Aria`."""
-    body = "".join((HERE / "aria" / part).read_text(encoding="utf-8") for part in ARIA_PARTS)
-    return "const Aria = (() => {\n  'use strict';\n" + body + "})();\n"
-
-
-@lru_cache(maxsize=1)
 def bridge_source() -> str:
-    bridge = "".join((HERE / part).read_text(encoding="utf-8")
-                     for part in ("act.js", "bridge.js", "fields.js", "targets.js", "structure.js"))
-    registry = "".join((HERE / part).read_text(encoding="utf-8")
-                       for part in ("registry.js", "runs.js", "deep.js", "sheets.js", "observer.js", "incremental.js"))
-    # One scope for all; idempotent, because Chrome hands back the same
-    # isolated world when one with this name already exists in the document.
-    return ("if (!globalThis.__verdexBridge) { (() => {\n" + aria_source() + "\n" + registry + "\n" + bridge
-            + "\nglobalThis.__verdexBridge = __verdexBridge;\nglobalThis.__verdex = { bridge: __verdexBridge, "
-            "fields: __verdexFields, targets: __verdexTargets, structure: __verdexStructure };\n})(); }\n")
+    """The in-page engine every frame's isolated world is set up with (snapshot/engine.py)."""
+    return engine.source()
 
 
 def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[int, dict] | None = None,

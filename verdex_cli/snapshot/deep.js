@@ -1,4 +1,4 @@
-// Very deep pages (concatenated before bridge.js). Two limits keep a snapshot of a 5,000-level DOM
+// Very deep pages (module Deep, see engine.py). Two limits keep a snapshot of a 5,000-level DOM
 // from overflowing a stack:
 // - walk() recursion: below MAX_DOM levels the rest of a subtree is not walked on the spot; a
 //   placeholder takes its place and it is walked later from a fresh stack (`drain`), then spliced in
@@ -7,7 +7,6 @@
 // - output nesting: nodes deeper than MAX_TREE levels are listed flat, in document order, under
 //   their ancestor at that level (`flatten`), so the JSON and the text stay shallow enough for
 //   any parser; the caller adds a note saying how many.
-const Deep = (() => {
   const MAX_DOM = 450;
   const MAX_TREE = 200;
   const DEFER = '\u0000defer';
@@ -122,4 +121,3 @@ const Deep = (() => {
   }
 
   return { begin, enter, leave, drain, expand, flatten, MAX_TREE };
-})();

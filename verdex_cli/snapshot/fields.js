@@ -1,8 +1,8 @@
 // In-page field helpers for fill/type/press/upload, in the same isolated world as the bridge:
 // what kind of field a ref is, deep focus checks, caret placement, picker values and a key guard.
 // Page scripts cannot see or call any of it.
-const __verdexFields = (() => {
-  const B = __verdexBridge;
+// Module Fields, exported as __verdex.fields (see engine.py).
+  const B = Bridge;
   const TEXT = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
   const PICKER = new Set(['range', 'color', 'date', 'time', 'datetime-local', 'month', 'week']);
   const BUTTON = new Set(['button', 'submit', 'reset', 'image']);
@@ -264,5 +264,3 @@ const __verdexFields = (() => {
 
   return { info, focus, focusState, holds, focused, focusedElement, value, selectAll, caretToEnd, checkPicker,
     setPicker, files, armKeys, disarmKeys, watchField, unwatchField };
-})();
-globalThis.__verdexFields = __verdexFields;

@@ -1,4 +1,4 @@
-// Incremental capture of one frame (concatenated before bridge.js). After a whole-frame capture the
+// Incremental capture of one frame (module Incremental, see engine.py). After a whole-frame capture the
 // bridge keeps its tree here; every node it emitted for an element carries that element under the
 // symbol EL (JSON leaves symbols out). When the change watcher (observer.js) can say which elements
 // changed, the next capture re-walks only the smallest parts of the tree that those changes can
@@ -16,7 +16,6 @@
 //   aria-labelledby names an id inside D or around it, the image of an image map;
 // - the frame root, a frame owner in the old or new part, a page deeper than the walk's stack
 //   limits, or :has() rules that set what a snapshot reads: the whole frame is captured.
-const Incremental = (() => {
   const EL = Symbol('verdex.element');
   const CONTAINERS = new Set(['listbox', 'combobox', 'tree', 'grid', 'treegrid', 'menu']);
   const MAX_DEPTH = 190;  // output depth a patch may reach (Deep flattens below 200 in a whole capture)
@@ -226,4 +225,3 @@ const Incremental = (() => {
   function title(t) { if (last) last.root.n = t; }
 
   return { EL, remember, forget, update, title, get cap() { return capNo; } };
-})();

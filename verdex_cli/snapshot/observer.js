@@ -23,7 +23,6 @@
 // style sheet edits, animations of display/visibility/content, a modal dialog opening).
 // What it cannot see (documented in README): style changes made only through the CSSOM
 // (insertRule, adoptedStyleSheets) and canvas drawing.
-const Observer = (() => {
   let dirty = true;            // nothing captured yet
   let started = false;
   let running = 0;             // animations/transitions started and not yet ended
@@ -287,4 +286,3 @@ const Observer = (() => {
   }
 
   return { start, clean, take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, mark, field, resetFields, TEXT, LIST, ATTR, EVENT };
-})();

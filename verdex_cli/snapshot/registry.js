@@ -1,5 +1,5 @@
-// The element <-> ref registry of one document. It lives in the isolated world (concatenated before
-// bridge.js), so page scripts can neither read nor forge it.
+// The element <-> ref registry of one document. It lives in the isolated world (module Registry,
+// see engine.py), so page scripts can neither read nor forge it.
 //
 // - `refOf` (WeakMap) maps an element to its number for as long as the element exists: the same
 //   element always gets the same number, also after it was away for a while.
@@ -8,7 +8,6 @@
 //   connected or was seen in the last KEEP snapshots; older disconnected
 //   elements are dropped (memory stays bounded) and reported once as `gone`, so the caller can keep
 //   a tombstone. A dropped number still classifies as `removed` here: it is at most `counter`.
-const Registry = (() => {
   const KEEP = 5;
   // identity attributes besides data-*; `value` only where it names the choice (see ownSig)
   const ID_ATTRS = new Set(['id', 'name', 'href', 'key', 'aria-posinset', 'aria-rowindex', 'row-index', 'row-id']);
@@ -303,4 +302,3 @@ const Registry = (() => {
 
   return { init, begin, end, tiers, issue, get, status, identityChange, successors, reset,
     get counter() { return counter; }, get size() { return entries.size; } };
-})();

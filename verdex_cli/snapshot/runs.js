@@ -1,4 +1,4 @@
-// Text runs of a snapshot (concatenated before deep.js and bridge.js): the text between two nodes,
+// Text runs of a snapshot (module Runs, see engine.py): the text between two nodes,
 // with the word boundaries a reader sees (innerText's). White space between inline elements is one
 // space; a <br> or the edge of a block is a boundary; the content of a collapsed wrapper (a generic
 // <span>, <div>) merges into the text around it.
@@ -10,7 +10,6 @@
 // trimming at an inline-block's edges), and '\u200b' stands for a <wbr>. A list may start with a lone
 // white-space character (it may join the text before a collapsed wrapper); finish() drops it and
 // turns the rest into plain spaces.
-const Runs = (() => {
   const WS = /\s+/g;
   const MARKS = /[\n\r\u200b]/;
   const WBR = /\u200b\r?/g;
@@ -97,4 +96,3 @@ const Runs = (() => {
   }
 
   return { text, push, merge, finish, ZW };
-})();

@@ -1,4 +1,4 @@
-// What a document's style sheets can do to a snapshot (concatenated before observer.js). Only rules
+// What a document's style sheets can do to a snapshot (module Sheets, see engine.py). Only rules
 // that set a property the snapshot reads (display, visibility, content, content-visibility,
 // text-transform, `all`, or a custom property that another rule may read) count. For those rules it
 // answers per kind of selector:
@@ -10,7 +10,6 @@
 // A sheet the isolated world cannot read (cross-origin) and nested rules (`&`) count as all kinds.
 // Answers are kept per sheet object and its rule count (a sheet edited through the CSSOM alone,
 // keeping its rule count, is not seen: the README says so).
-const Sheets = (() => {
   const TREE_PROPS = /(^|[;{\s])(display|visibility|content|content-visibility|text-transform|all|--[\w-]+)\s*:/;
   const KINDS = {
     hover: /:(hover|active)\b/,
@@ -84,4 +83,3 @@ const Sheets = (() => {
   function camel(p) { return p.replace(/-([a-z])/g, (m, c) => c.toUpperCase()); }
 
   return { any, animatesTree };
-})();

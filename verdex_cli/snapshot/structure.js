@@ -1,9 +1,9 @@
 // Structure around an element, for the container/siblings/anchors/text commands: its ancestor chain,
 // the repeating ancestor it belongs to (cards, rows, list items) and what tells those apart, the
 // anchors inside (headings, labelled landmarks, test ids, unique text), and its full text.
-const __verdexStructure = (() => {
-  const B = __verdexBridge;
-  const T = __verdexTargets;
+// Module Structure, exported as __verdex.structure (see engine.py).
+  const B = Bridge;
+  const T = Targets;
   const LANDMARKS = new Set(['banner', 'complementary', 'contentinfo', 'form', 'main', 'navigation', 'region',
     'search', 'dialog', 'alertdialog']);
   const NAMELESS = new Set(['generic', 'none', 'presentation']);
@@ -198,5 +198,3 @@ const __verdexStructure = (() => {
   });
 
   return { container, siblings, anchors, text };
-})();
-globalThis.__verdexStructure = __verdexStructure;

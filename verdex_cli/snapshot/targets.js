@@ -1,8 +1,8 @@
 // Targets by meaning, in one frame's document (open shadow roots included): find elements by
 // test id, label, text or role and name with the same role/name engine as snapshots, and the facts
 // a stable locator is built from. Same isolated world as the bridge; page scripts cannot call it.
-const __verdexTargets = (() => {
-  const B = __verdexBridge;
+// Module Targets, exported as __verdex.targets (see engine.py).
+  const B = Bridge;
   const WS = /\s+/g;
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'checkbox', 'radio', 'combobox', 'slider',
     'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'searchbox', 'spinbutton', 'option',
@@ -207,5 +207,3 @@ const __verdexTargets = (() => {
   }
 
   return { search, owner, issue, facts, textOf, flatParent, walk, norm, roleName, tierOf, labelTexts };
-})();
-globalThis.__verdexTargets = __verdexTargets;

@@ -35,143 +35,137 @@
     return text;
   }
 
+  // accname 2B-2I for one element (2A, hidden, is textAlternative's): each step answers a name, or
+  // null to let the next one try. A step that answers sets st.attr (the name came from an attribute).
   function textAlternativeSteps(el, st, isRoot, r) {
-    let blank = '';
-    // 2C: embedded control (only when naming something else).  Chrome lets a
-    // non-empty value win even over aria-labelledby; an empty one falls
-    // through to the control's own name (aria-label, title, placeholder).
-    if (!isRoot) {
-      let v = null;
-      if (TEXTBOX_ROLES.has(r)) {
-        v = el.localName === 'input' || el.localName === 'textarea' ? el.value
-          : el.textContent || '';
-        if (v && el.localName === 'input' && el.type === 'password') v = MASK;  // never the length
-      } else if (r === 'combobox' || r === 'listbox') {
-        v = el.localName === 'input' ? el.value : selectedOptionsText(el);
-      } else if (RANGE_ROLES.has(r)) {
-        v = rangeText(el, r);
-      }
-      if (v !== null && hasText(v)) {
-        st.attr = true;
-        return v;
-      }
-    }
-
-    // 2B: aria-labelledby
-    if (!st.inLabelledBy) {
-      const ids = labelledbyAttr(el);
-      if (ids && ids.trim()) {
-        const parts = [];
-        for (const id of ids.trim().split(/\s+/)) {
-          const ref = getById(el, id);
-          if (!ref) continue;
-          const sub = {
-            root: st.root,
-            inLabelledBy: true,
-            includeHidden: st.includeHidden || isHiddenImpl(ref),
-            visited: new Set(isRoot ? [] : st.visited),
-            fromContent: false,
-            attr: false,
-            skips: 0,
-          };
-          if (!isRoot) sub.visited.delete(el);
-          parts.push(textAlternative(ref, sub, false));
-          st.skips += sub.skips;
-        }
-        const joined = collapse(parts.join(' '));
-        if (joined) {
-          st.attr = true;
-          return joined;
-        }
-      }
-    }
-
-    // 2D: aria-label
-    // (a <slot> is never rendered itself, so its aria-label names nothing: html-aam maps no role)
-    const al = el.localName === 'slot' ? null : el.getAttribute('aria-label');
-    if (al && al.trim()) {
-      st.attr = true;
-      return al;
-    }
-
+    let t;
+    if (!isRoot && (t = embeddedControl(el, r)) !== null) return attrName(st, t);
+    if (!st.inLabelledBy && (t = labelledBy(el, st, isRoot)) !== null) return attrName(st, t);
+    if ((t = ariaLabel(el)) !== null) return attrName(st, t);
     const prohibited = NAME_PROHIBITED.has(r);
     // Chrome still names focusable elements whose role prohibits naming from
     // native attributes and title (never from content).
-    const focusable = isRoot && isFocusable(el);
-    if (isRoot && prohibited && !focusable) {
-      // Text-level elements (abbr, s, sub...) still take their tooltip.
-      const title = TEXT_LEVEL_TAGS.has(el.localName) ? el.getAttribute('title') : null;
-      if (title && title.trim()) {
-        st.attr = true;
-        return title;
-      }
-      return '';
+    if (isRoot && prohibited && !isFocusable(el)) return prohibitedName(el, st);
+    if ((t = hostLanguageName(el, r, st)) !== null) return attrName(st, t);
+    const content = nameFromContent(el, st, isRoot, r);
+    if (content !== null && hasText(content)) {
+      if (isRoot) st.fromContent = true;
+      st.attr = false;
+      return content;
     }
+    if ((isRoot || !prohibited) && (t = tooltip(el)) !== null) return attrName(st, t);
+    const dialog = isRoot && (r === 'dialog' || r === 'alertdialog');
+    if (dialog && (t = dialogHeading(el, st)) !== null) return attrName(st, t);
+    if ((t = placeholder(el, r)) !== null) return attrName(st, t);
+    st.attr = false;
+    // white space only (<span> </span> between two words): still a word boundary, as in Chrome
+    return !isRoot && content ? ' ' : '';
+  }
 
-    // 2E: host language label.  For an image an empty alt is final.
+  function attrName(st, text) {
+    st.attr = true;
+    return text;
+  }
+
+  // 2C: embedded control (only when naming something else).  Chrome lets a
+  // non-empty value win even over aria-labelledby; an empty one falls
+  // through to the control's own name (aria-label, title, placeholder).
+  function embeddedControl(el, r) {
+    let v = null;
+    if (TEXTBOX_ROLES.has(r)) {
+      v = el.localName === 'input' || el.localName === 'textarea' ? el.value
+        : el.textContent || '';
+      if (v && el.localName === 'input' && el.type === 'password') v = MASK;  // never the length
+    } else if (r === 'combobox' || r === 'listbox') {
+      v = el.localName === 'input' ? el.value : selectedOptionsText(el);
+    } else if (RANGE_ROLES.has(r)) {
+      v = rangeText(el, r);
+    }
+    return v !== null && hasText(v) ? v : null;
+  }
+
+  // 2B: aria-labelledby (not followed again inside a labelledby traversal)
+  function labelledBy(el, st, isRoot) {
+    const ids = labelledbyAttr(el);
+    if (!ids || !ids.trim()) return null;
+    const parts = [];
+    for (const id of ids.trim().split(/\s+/)) {
+      const ref = getById(el, id);
+      if (!ref) continue;
+      const sub = {
+        root: st.root,
+        inLabelledBy: true,
+        includeHidden: st.includeHidden || isHiddenImpl(ref),
+        visited: new Set(isRoot ? [] : st.visited),
+        fromContent: false,
+        attr: false,
+        skips: 0,
+      };
+      if (!isRoot) sub.visited.delete(el);
+      parts.push(textAlternative(ref, sub, false));
+      st.skips += sub.skips;
+    }
+    return collapse(parts.join(' ')) || null;
+  }
+
+  // 2D: aria-label
+  // (a <slot> is never rendered itself, so its aria-label names nothing: html-aam maps no role)
+  function ariaLabel(el) {
+    const al = el.localName === 'slot' ? null : el.getAttribute('aria-label');
+    return al && al.trim() ? al : null;
+  }
+
+  // A root whose role prohibits naming: text-level elements (abbr, s, sub...) still take their tooltip.
+  function prohibitedName(el, st) {
+    const title = TEXT_LEVEL_TAGS.has(el.localName) ? el.getAttribute('title') : null;
+    return title && title.trim() ? attrName(st, title) : '';
+  }
+
+  // 2E: host language label.  For an image an empty alt is final.
+  function hostLanguageName(el, r, st) {
     if (el.localName === 'img' && el.namespaceURI === HTML_NS && el.hasAttribute('alt')) {
       const alt = el.getAttribute('alt');
-      if (alt || r === 'img' || r === 'none') {
-        st.attr = true;
-        return alt;
-      }
+      if (alt || r === 'img' || r === 'none') return alt;
     }
     st.labelFinal = false;
     const nat = nativeName(el, r, st);
     if (nat || st.labelFinal) {
       st.labelFinal = false;
-      st.attr = true;
       return nat;
     }
+    return null;
+  }
 
-    // 2F: name from content.  (Inside an aria-labelledby traversal every
-    // descendant counts; a <select>'s options or a <textarea>'s text are
-    // never content.)
-    if (el.localName !== 'select' && el.localName !== 'textarea' && el.localName !== 'input' &&
-        (isRoot ? rootNameFromContent(el, r) : st.inLabelledBy || !noRecurse(el, r))) {
-      const text = contentText(el, st);
-      if (hasText(text)) {
-        if (isRoot) st.fromContent = true;
-        st.attr = false;
-        return text;
-      }
-      // white space only (<span> </span> between two words): still a word boundary, as in Chrome
-      if (!isRoot && text !== '') blank = ' ';
-    }
+  // 2F: name from content: its text (maybe blank), or null when the element is not named from
+  // content.  (Inside an aria-labelledby traversal every descendant counts; a <select>'s options
+  // or a <textarea>'s text are never content.)
+  function nameFromContent(el, st, isRoot, r) {
+    if (el.localName === 'select' || el.localName === 'textarea' || el.localName === 'input') return null;
+    if (!(isRoot ? rootNameFromContent(el, r) : st.inLabelledBy || !noRecurse(el, r))) return null;
+    return contentText(el, st);
+  }
 
-    // 2I: tooltip (not for descendants whose role prohibits naming)
-    if (isRoot || !prohibited) {
-      const title = el.getAttribute('title');
-      if (title && title.trim()) {
-        st.attr = true;
-        return title;
-      }
-    }
+  // 2I: tooltip (not for descendants whose role prohibits naming)
+  function tooltip(el) {
+    const title = el.getAttribute('title');
+    return title && title.trim() ? title : null;
+  }
 
-    // Dialogs without a name take the name of their first heading.
-    if (isRoot && (r === 'dialog' || r === 'alertdialog')) {
-      const h = firstHeading(el);
-      if (h) {
-        const text = collapse(contentText(h, st));
-        if (text) {
-          st.attr = true;
-          return text;
-        }
-      }
-    }
+  // Dialogs without a name take the name of their first heading.
+  function dialogHeading(el, st) {
+    const h = firstHeading(el);
+    if (!h) return null;
+    return collapse(contentText(h, st)) || null;
+  }
 
+  function placeholder(el, r) {
     let ph = null;
     if (el.localName === 'textarea' ||
         (el.localName === 'input' && PLACEHOLDER_TYPES.has(el.type))) {
       ph = el.getAttribute('placeholder');
     }
     if (!ph && (TEXTBOX_ROLES.has(r) || r === 'combobox')) ph = el.getAttribute('aria-placeholder');
-    if (ph && ph.trim()) {
-      st.attr = true;
-      return ph;
-    }
-    st.attr = false;
-    return blank;
+    return ph && ph.trim() ? ph : null;
   }
 
   function firstHeading(el) {

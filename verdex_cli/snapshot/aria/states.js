@@ -146,8 +146,8 @@
   }
 
   return {
-    begin() { run = newRun(); },
-    end() { run = null; },
+    begin() { if (runDepth++ === 0) run = newRun(); },
+    end() { if (runDepth > 0 && --runDepth === 0) run = null; },
     children,
     flatParent,
     // (each checks for a run itself: a shared wrapper would make one call site for all of them)

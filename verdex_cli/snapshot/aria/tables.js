@@ -1,10 +1,10 @@
 // aria/ (tables.js, tree.js, roles.js, name_sources.js, name_compute.js, states.js) -- role, accessible name, state and visibility computation for
 // verdex-cli snapshots.
 //
-// This file is concatenated (by Python) into a single IIFE together with the
-// DOM walker and evaluated in a Chrome isolated world of every frame.  It must
-// declare exactly one top-level binding (`Aria`) and have no side effects at
-// load time.
+// These files are the body of one function, module Aria of the in-page engine
+// (see snapshot/engine.py): they share its closure, need no other module and
+// return the API below (states.js).  Evaluated in a Chrome isolated world of
+// every frame; no side effects at load time.
 //
 // The rules follow WAI-ARIA 1.2, HTML-AAM and accname 1.2, tuned to agree with
 // what Chromium's own accessibility engine reports (see
@@ -15,7 +15,9 @@
 // mutate the DOM between begin() and end().
 //
 // API
-//   Aria.begin() / Aria.end()       start / finish one snapshot run (caches)
+//   Aria.begin() / Aria.end()       start / finish one snapshot run (caches);
+//                                   they nest: an inner pair shares the outer
+//                                   run, the outermost end() clears it
 //   Aria.children(node)             flat-tree children (open shadow roots,
 //                                   slot assignment/fallback), elements and
 //                                   text nodes only
@@ -34,6 +36,8 @@
 //   Aria.value(el, role?)           current value string, or undefined
 //   Aria.isFocusableByTabindex(el)  tabindex attribute parses to an int >= 0
 //   Aria.label(el)                  debug label: <tag id="x">, <tag class="y">
+
+  'use strict';
 
   // ---------------------------------------------------------------------
   // Static tables

@@ -3,6 +3,7 @@
   // ---------------------------------------------------------------------
 
   let run = null;
+  let runDepth = 0;  // begin() calls not yet ended: nested ones share the outer run
 
   function newRun() {
     return {

@@ -1,0 +1,91 @@
+"""The in-page engine's manifest (snapshot/engine.py): every file in it once, needs that hold together
+(a missing, cyclic or undeclared one fails when the source is built), one global, and Aria runs that
+nest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import world_eval
+
+from verdex_cli.snapshot import engine
+from verdex_cli.snapshot.engine import EngineError, Module
+
+SNAPSHOT = Path(engine.__file__).resolve().parent
+
+
+def test_every_in_page_file_is_in_one_module():
+    listed = [f for m in engine.MODULES for f in m.files]
+    on_disk = sorted(str(p.relative_to(SNAPSHOT)) for p in SNAPSHOT.rglob("*.js"))
+    assert sorted(listed) == on_disk
+    assert len(listed) == len(set(listed))
+
+
+def test_order_puts_needs_first():
+    ordered = [m.name for m in engine.order()]
+    assert len(ordered) == len(engine.MODULES)
+    for m in engine.MODULES:
+        for need in m.needs:
+            assert ordered.index(need) < ordered.index(m.name), (need, m.name)
+
+
+def test_source_has_one_global():
+    src = engine.source()
+    assert src.startswith("if (!globalThis.__verdex) {")
+    for old in ("__verdexBridge", "__verdexFields", "__verdexTargets", "__verdexStructure"):
+        assert old not in src
+    assert "globalThis.__verdex = { bridge: made.Bridge, fields: made.Fields, targets: made.Targets, " \
+           "structure: made.Structure };" in src
+
+
+def test_missing_need_is_an_error():
+    mods = (Module("Runs", ("runs.js",)), Module("Deep", ("deep.js",), ("Runs", "Nowhere")))
+    with pytest.raises(EngineError, match="Deep needs Nowhere"):
+        engine.compose(mods, {})
+
+
+def test_cycle_is_an_error():
+    mods = (Module("A", ("runs.js",), ("B",)), Module("B", ("deep.js",), ("C",)), Module("C", ("sheets.js",), ("A",)))
+    with pytest.raises(EngineError, match="cyclic needs: A -> B -> C -> A"):
+        engine.compose(mods, {})
+
+
+def test_undeclared_use_is_an_error():
+    # deep.js uses Runs: without needing it, building the source fails
+    mods = (Module("Runs", ("runs.js",)), Module("Deep", ("deep.js",)))
+    with pytest.raises(EngineError, match=r"Deep \(deep.js\) uses Runs without needing it"):
+        engine.compose(mods, {})
+
+
+def test_export_of_unknown_module_is_an_error():
+    with pytest.raises(EngineError, match="__verdex.bridge is Bridge"):
+        engine.compose((Module("Runs", ("runs.js",)),), {"bridge": "Bridge"})
+
+
+NESTED = """(() => {
+  const A = __verdex.bridge.aria;
+  const el = document.createElement('button');
+  el.textContent = 'Nested';
+  document.body.append(el);
+  try {
+    A.begin();
+    const outer = A.role(el);
+    el.setAttribute('role', 'link');  // the run's caches do not see this
+    A.begin();
+    const inner = A.role(el);
+    A.end();
+    const after = A.role(el);         // still the outer run: its cache survived the inner end
+    A.end();
+    return [outer, inner, after, A.role(el)];
+  } finally { el.remove(); }
+})()"""
+
+
+def test_aria_runs_nest(driver, demo):
+    driver.ok("open " + demo.url("index.html"))
+    page = driver.ctx.page
+    assert world_eval(page, page.frames.main, NESTED)["value"] == ["button", "button", "button", "link"]
+    # the outermost end cleared the run: the next snapshot sees the page as it is
+    assert driver.ok("snapshot").data["text"]

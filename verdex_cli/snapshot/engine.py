@@ -1,0 +1,147 @@
+"""The in-page engine: the manifest of its modules and the loader that makes one script of them.
+
+Each in-page module is the body of a function (one file, or several sharing one closure: `aria/`)
+that receives the modules it NEEDS as parameters and returns its API, the name it PROVIDES. The
+loader orders the modules so every one comes after what it needs (a missing or cyclic need is an
+:class:`EngineError` when the source is built), wraps each body as ``(needs...) => { body }``,
+defined at the top level of the world so that it sees only the page's globals and its parameters,
+and calls them in that order. The one global it leaves, ``globalThis.__verdex``, holds the
+namespaces Python calls (:data:`EXPORTS`): ``__verdex.bridge.snapshot()``, ``__verdex.fields.info(3)``.
+The script is idempotent: Chrome hands back the same isolated world when one with its name exists.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Module:
+    """One in-page module: the name it provides, its files (relative to snapshot/), what it needs."""
+
+    name: str
+    files: tuple[str, ...]
+    needs: tuple[str, ...] = ()
+
+
+ARIA_FILES = tuple(f"aria/{part}.js" for part in
+                   ("tables", "tree", "roles", "name_sources", "name_compute", "embedded", "states"))
+
+# The manifest. Order here is for reading only; the loader orders by needs.
+MODULES = (
+    Module("Aria", ARIA_FILES),                      # roles, names, states, visibility
+    Module("Runs", ("runs.js",)),                    # text runs and their word boundaries
+    Module("Sheets", ("sheets.js",)),                # what style sheets can do to a snapshot
+    Module("Deep", ("deep.js",), ("Runs",)),         # very deep pages: deferred walks, flattening
+    Module("Registry", ("registry.js",), ("Aria",)),  # element <-> ref numbers
+    Module("Observer", ("observer.js",), ("Sheets",)),  # the change watcher
+    Module("Incremental", ("incremental.js",), ("Aria", "Sheets", "Observer")),  # patches
+    Module("Act", ("act.js",), ("Aria", "Registry", "Observer")),  # acting on a ref
+    Module("Bridge", ("bridge.js",), ("Aria", "Registry", "Runs", "Deep", "Observer", "Incremental", "Act")),
+    Module("Fields", ("fields.js",), ("Aria", "Bridge")),
+    Module("Targets", ("targets.js",), ("Aria", "Bridge")),
+    Module("Structure", ("structure.js",), ("Aria", "Bridge", "Targets")),
+)
+
+# globalThis.__verdex: namespace -> the module it is
+EXPORTS = {"bridge": "Bridge", "fields": "Fields", "targets": "Targets", "structure": "Structure"}
+
+
+class EngineError(ValueError):
+    """The manifest does not hold together: a need nobody provides, a cycle, an undeclared use."""
+
+
+def order(modules: tuple[Module, ...] = MODULES) -> list[Module]:
+    """The modules, each after everything it needs (depth first, in manifest order otherwise)."""
+    by_name = {}
+    for m in modules:
+        if m.name in by_name:
+            raise EngineError(f"two modules provide {m.name}")
+        by_name[m.name] = m
+    done: dict[str, Module] = {}
+    path: list[str] = []
+
+    def visit(m: Module) -> None:
+        if m.name in done:
+            return
+        if m.name in path:
+            raise EngineError("cyclic needs: " + " -> ".join(path[path.index(m.name):] + [m.name]))
+        path.append(m.name)
+        for need in m.needs:
+            if need not in by_name:
+                raise EngineError(f"{m.name} needs {need}, which no module provides")
+            visit(by_name[need])
+        path.pop()
+        done[m.name] = m
+
+    for m in modules:
+        visit(m)
+    return list(done.values())
+
+
+def body(m: Module) -> str:
+    return "".join((HERE / f).read_text(encoding="utf-8") for f in m.files)
+
+
+_COMMENT = re.compile(r"/\*.*?\*/|(?<![:\\])//[^\n]*", re.S)
+_STRING = re.compile(r"'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\"")
+
+
+def check_uses(m: Module, text: str, names: set[str]) -> None:
+    """No module may use another module's name without needing it (comments and strings aside)."""
+    others = sorted(names - {m.name} - set(m.needs))
+    if not others:
+        return
+    use = re.compile(r"(?<![\w$.])(?:" + "|".join(others) + r")(?![\w$])")
+    # (the raw text first: when it names no other module, nothing needs stripping)
+    hit = use.search(text) and use.search(_STRING.sub("''", _COMMENT.sub("", text)))
+    if hit:
+        raise EngineError(f"{m.name} ({', '.join(m.files)}) uses {hit.group()} without needing it")
+
+
+def compose(modules: tuple[Module, ...] = MODULES, exports: dict[str, str] | None = None) -> str:
+    """The whole engine as one script: the factories in dependency order, then ``globalThis.__verdex``."""
+    exports = EXPORTS if exports is None else exports
+    ordered = order(modules)
+    names = {m.name for m in ordered}
+    for ns, name in exports.items():
+        if name not in names:
+            raise EngineError(f"__verdex.{ns} is {name}, which no module provides")
+    parts = []
+    for m in ordered:
+        text = body(m)
+        check_uses(m, text, names)
+        parts.append(f"[{m.name!r}, {list(m.needs)!r}, ({', '.join(m.needs)}) => {{\n{text}}}],\n")
+    spaces = ", ".join(f"{ns}: made.{name}" for ns, name in exports.items())
+    return ("if (!globalThis.__verdex) {\n((modules) => {\n  const made = {};\n"
+            "  for (const [name, needs, make] of modules) made[name] = make(...needs.map((n) => made[n]));\n"
+            f"  globalThis.__verdex = {{ {spaces} }};\n}})([\n" + "".join(parts) + "]);\n}\n")
+
+
+@lru_cache(maxsize=1)
+def source() -> str:
+    """The script every frame's isolated world is set up with."""
+    return compose()
+
+
+def declare(*names: str) -> str:
+    """Statements declaring ``const Name = ...`` for the named modules and what they need, in a
+    scope of the caller's (tests evaluate the aria engine alone this way)."""
+    by_name = {m.name: m for m in MODULES}
+    want: set[str] = set()
+
+    def add(name: str) -> None:
+        if name not in want:
+            want.add(name)
+            for need in by_name[name].needs:
+                add(need)
+
+    for name in names:
+        add(name)
+    return "".join(f"const {m.name} = (({', '.join(m.needs)}) => {{\n{body(m)}}})({', '.join(m.needs)});\n"
+                   for m in order(MODULES) if m.name in want)
