@@ -45,7 +45,11 @@ class Timings:
         self._start = time.perf_counter()
 
     def add(self, name: str, ms: float) -> None:
-        self.phases.append((name, ms))
+        """A phase's time; a phase right after one of the same name adds to it (one line)."""
+        if self.phases and self.phases[-1][0] == name:
+            self.phases[-1] = (name, self.phases[-1][1] + ms)
+        else:
+            self.phases.append((name, ms))
 
     def as_json(self) -> list[dict]:
         return [{"phase": n, "ms": round(ms, 2)} for n, ms in self.phases]

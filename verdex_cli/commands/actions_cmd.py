@@ -26,7 +26,8 @@ def resolve_arg(ctx, raw, pointer_action: str | None = None):
         with phase("stable locator"):
             note_target(ctx, res, raw)  # for 'export'
         if ahead is not None:
-            res.prepared = ahead.take(res)
+            with phase("wait actionable"):
+                res.prepared = ahead.take(res)
     finally:
         if ahead is not None:
             ahead.drop()
