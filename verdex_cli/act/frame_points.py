@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base.errors import CDPError, CDPTimeout, ConnectionLost, NotActionable
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, NotActionable, VerdexError
+from ..browser.cdp import finish_all
 from ..browser.frames import Frame
 from ..browser.page import Page
 
@@ -94,31 +95,76 @@ def _forward(quad: list[float], u: float, v: float) -> list[float]:
 
 def climb(page: Page, fr: Frame, pt: Point, label: str, check: bool = True) -> tuple[float, float] | str:
     """``pt`` (in ``fr``'s viewport) in top-level viewport coordinates, or, when ``check`` and an iframe
-    element on the way does not get the point, the reason (true, naming the cover). Every owner's box
-    and its element in its frame's world are asked for at once; then the point climbs one frame per
-    round trip (each step maps it in the frame above)."""
+    element on the way does not get the point, the reason (true, naming the cover).
+
+    Two round trips however deep the frame: every owner's box, its element in its frame's world and
+    each frame's viewport size at once; then the point, carried out through every frame here, is
+    hit-tested in every frame at once (each owner must be what the point reaches in its frame; the
+    innermost failure is the one told). A frame whose world is not set up climbs one frame per round
+    trip instead."""
     chain = owners(page, fr, label)
     levels = [(child, parent, backend) for child, (parent, backend) in zip(_frames_up(page, fr), chain)]
-    quads, objs = _measure(page, levels, label)
+    quads, objs, sizes = _measure(page, levels, label)
     try:
-        for child, parent, backend in levels:
-            quad = quads[child.index]
-            q = _forward(quad, pt.x / pt.w if pt.w else 0.0, pt.y / pt.h if pt.h else 0.0)
+        if sizes is None:
+            return _climb_each(page, levels, quads, objs, pt, check)
+        asked = []
+        for child, parent, _backend in levels:
+            q = _forward(quads[child.index], pt.x / pt.w if pt.w else 0.0, pt.y / pt.h if pt.h else 0.0)
             back = None if local_root(page, parent) else quads.get(parent.index)
-            out = page.bridge.owner_hit(parent.target, objs[child.index], q, back) or {"outside": True, "w": 0, "h": 0}
+            asked.append((parent, q, page.bridge.start_owner_hit(parent.target, objs[child.index], q, back)))
+            if parent.parent is None:
+                break
+            w, h = sizes[parent.index]
+            if back is None:
+                x, y = q
+            else:
+                uv = _inverse(back, q[0], q[1])
+                x, y = (uv[0] * w, uv[1] * h) if uv is not None else (-1.0, -1.0)
+            pt = Point(x, y, w, h)
+        answers = finish_all([p for _parent, _q, p in asked])
+        for (parent, q, _p), res in zip(asked, answers):
+            if isinstance(res, Exception):
+                raise res
+            out = res["result"].get("value") or {"outside": True, "w": 0, "h": 0}
             if check and not out.get("hit"):
-                where = "the page" if parent.parent is None else f"frame {parent.index}"
-                if out.get("cover"):
-                    return f"its frame is covered by {out['cover']} in {where}"
-                return f"its frame is out of view: the click point is outside the viewport of {where}"
+                return _missed(parent, out)
             pt = Point(out.get("x", q[0]), out.get("y", q[1]), out["w"], out["h"])
+        return pt.x, pt.y
     finally:
         for target in {id(p.target): p.target for _c, p, _b in levels}.values():
             try:
                 target.send("Runtime.releaseObjectGroup", objectGroup="verdex-hit")
             except ConnectionLost:
                 pass
+
+
+def _climb_each(page: Page, levels: list, quads: dict, objs: dict, pt: Point, check: bool) -> tuple[float, float] | str:
+    for child, parent, _backend in levels:
+        q = _forward(quads[child.index], pt.x / pt.w if pt.w else 0.0, pt.y / pt.h if pt.h else 0.0)
+        back = None if local_root(page, parent) else quads.get(parent.index)
+        out = page.bridge.owner_hit(parent.target, objs[child.index], q, back) or {"outside": True, "w": 0, "h": 0}
+        if check and not out.get("hit"):
+            return _missed(parent, out)
+        pt = Point(out.get("x", q[0]), out.get("y", q[1]), out["w"], out["h"])
     return pt.x, pt.y
+
+
+def _missed(parent: Frame, out: dict) -> str:
+    where = "the page" if parent.parent is None else f"frame {parent.index}"
+    if out.get("cover"):
+        return f"its frame is covered by {out['cover']} in {where}"
+    return f"its frame is out of view: the click point is outside the viewport of {where}"
+
+
+def _inverse(q: list[float], x: float, y: float) -> tuple[float, float] | None:
+    """The point (x, y) as fractions (u, v) of a quad's sides (the inverse of _forward)."""
+    ax, ay, bx, by = q[2] - q[0], q[3] - q[1], q[6] - q[0], q[7] - q[1]
+    det = ax * by - ay * bx
+    if not det:
+        return None
+    dx, dy = x - q[0], y - q[1]
+    return (dx * by - dy * bx) / det, (ax * dy - ay * dx) / det
 
 
 def _frames_up(page: Page, fr: Frame) -> list[Frame]:
@@ -129,29 +175,44 @@ def _frames_up(page: Page, fr: Frame) -> list[Frame]:
     return out
 
 
-def _measure(page: Page, levels: list, label: str) -> tuple[dict[int, list[float]], dict[int, str]]:
-    """Each owner's content quad (in its target's local-root coordinates) and its element in its
-    frame's isolated world (for the hit test), all asked at once."""
+def _measure(page: Page, levels: list, label: str) -> tuple[dict[int, list[float]], dict[int, str], dict | None]:
+    """Each owner's content quad (in its target's local-root coordinates), its element in its frame's
+    isolated world (for the hit test) and the viewport size of every frame on the way but the top
+    (None when one cannot be asked now), all asked at once."""
     asked = []
+    sizes: dict | None = {}
     try:
         for child, parent, backend in levels:
             ctx = page.frames.world(parent)
             asked.append((child, "quad", parent.target.start("DOM.getBoxModel", backendNodeId=backend)))
             asked.append((child, "obj", parent.target.start("DOM.resolveNode", backendNodeId=backend,
                                                             executionContextId=ctx, objectGroup="verdex-hit")))
+            if parent.parent is not None and sizes is not None:
+                started = page.bridge.start_viewport(parent)
+                if started is None:
+                    sizes = None
+                else:
+                    asked.append((parent, "size", started))
         quads, objs = {}, {}
-        for child, what, pending in asked:
+        for fr, what, pending in asked:
             try:
+                if what == "size":
+                    try:
+                        if sizes is not None:
+                            sizes[fr.index] = page.bridge.finish_viewport(fr, pending)
+                    except VerdexError:
+                        sizes = None  # its document is changing: the point climbs frame by frame
+                    continue
                 res = pending.result()
             except CDPError:
                 if what == "quad":  # no box: the iframe element is not rendered
                     raise NotActionable(f"Element {label} is not actionable: its frame is not displayed.") from None
                 raise _gone(label) from None
             if what == "quad":
-                quads[child.index] = res["model"]["content"]
+                quads[fr.index] = res["model"]["content"]
             else:
-                objs[child.index] = res["object"]["objectId"]
-        return quads, objs
+                objs[fr.index] = res["object"]["objectId"]
+        return quads, objs, sizes
     finally:
-        for _c, _w, pending in asked:
-            pending.drop()
+        for _f, what, pending in asked:
+            (pending[0] if what == "size" else pending).drop()

@@ -274,6 +274,17 @@ class Bridge:
         res = target.call("Runtime.callFunctionOn", **invocation_on(object_id, "bridge", "ownerHit", q, quad))
         return res["result"].get("value")
 
+    def start_owner_hit(self, target, object_id: str, q: list[float], quad: list[float] | None):
+        """:meth:`owner_hit` sent now; ``.result()["result"].get("value")`` later."""
+        return target.start("Runtime.callFunctionOn", **invocation_on(object_id, "bridge", "ownerHit", q, quad))
+
+    def start_viewport(self, fr):
+        """The frame's viewport size ([width, height]), asked now (None when its world is not set up)."""
+        return self.start(fr, "bridge", "viewport")
+
+    def finish_viewport(self, fr, started) -> list[float]:
+        return self.finish(fr, started, "bridge", "viewport")
+
     def nav_status(self, fr, timeout: float | None = None) -> int:
         """The HTTP status of the frame's document (0 when the browser does not know it)."""
         return self._value(fr, "bridge", "navStatus", timeout=timeout) or 0
