@@ -21,7 +21,7 @@ import pytest
 
 from verdex_cli.demo_server import serve
 
-from conftest import ref_in, world_eval
+from conftest import ref_in, until, world_eval
 
 ROOT = Path(__file__).parent / "fixtures" / "frames"
 
@@ -274,11 +274,28 @@ def test_one_measurement_is_never_called_moving(driver, origins):
     text = driver.ok("snapshot").data["text"]
     page = driver.ctx.page
     n = int(ref_in(text, 'button "Count"').rsplit("e", 1)[1])
-    # timeoutMs -1: the deadline has passed when the first measurement is done (never a second one)
-    first = world_eval(page, page.frames.main, f"__verdex.bridge.prepare({n}, {{pointer: true, timeoutMs: -1}})")["value"]
+    # timeoutMs -1: the deadline has passed when the first measurement is done (never a second one);
+    # the document just changed, so the change watcher cannot vouch that it is still (act.js stillFor)
+    first = world_eval(page, page.frames.main, "document.body.dataset.touched = String(performance.now()); "
+                       f"__verdex.bridge.prepare({n}, {{pointer: true, timeoutMs: -1}})")["value"]
     assert first["status"] == "not_actionable" and "moving" not in first["reason"], first
     assert first["reason"] in ("its position was measured only once",
                                "the page draws no frames, so whether it is still could not be checked"), first
     opts = json.dumps({"pointer": True, "timeoutMs": -1, "last": first["last"]})
     second = world_eval(page, page.frames.main, f"__verdex.bridge.prepare({n}, {opts})")["value"]
     assert second["status"] == "ok" and second["box"] == first["last"], (first, second)
+
+
+def test_a_still_element_is_actionable_without_waiting_for_frames(driver, origins):
+    """The change watcher vouches that nothing moved for two frames' time: one measurement is enough
+    (timeoutMs -1 leaves no time for a second); a change just now takes that away."""
+    driver.ok("open " + origins["a"] + "/background.html")
+    text = driver.ok("snapshot").data["text"]
+    page = driver.ctx.page
+    n = int(ref_in(text, 'button "Count"').rsplit("e", 1)[1])
+    quiet = until(lambda: (lambda out: out if out["status"] == "ok" else None)(world_eval(
+        page, page.frames.main, f"__verdex.bridge.prepare({n}, {{pointer: true, timeoutMs: -1}})")["value"]), 3)
+    assert quiet["status"] == "ok", quiet
+    moved = world_eval(page, page.frames.main, "document.body.dataset.touched = String(performance.now()); "
+                       f"__verdex.bridge.prepare({n}, {{pointer: true, timeoutMs: -1}})")["value"]
+    assert moved["status"] == "not_actionable" and "moving" not in moved["reason"], moved

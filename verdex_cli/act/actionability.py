@@ -37,7 +37,7 @@ class Ahead:
             return
         self.fr, self.n = fr, ref.n
         self.opts = {"pointer": True, "timeoutMs": int(SLICE * 1000), "last": None, "seed": None,
-                     "arm": arm and fr.parent is None, "expect": {"role": rec.role, "name": rec.name}}
+                     "arm": arm, "expect": {"role": rec.role, "name": rec.name}}
         try:
             self.started = page.bridge.start_prepare(fr, ref.n, self.opts, timeout=SLICE + 5)
         except VerdexError:
@@ -76,11 +76,11 @@ class Ahead:
 
 
 def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) -> tuple[float, float]:
-    """The click point of the ref's element once it is actionable. ``arm``: an element of the tab's own
-    frame gets its guard armed in the same call (see _pointer_events); ``res.armed`` says so."""
+    """The click point of the ref's element once it is actionable. ``arm``: the element's guard is armed
+    in the same call (see pointer._pointer_events); ``res.armed`` says so."""
     res.armed = False
     with phase("wait actionable"):
-        return _prepare(page, res, pointer, arm and res.frame.parent is None)
+        return _prepare(page, res, pointer, arm)
 
 
 def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tuple[float, float]:
