@@ -22,6 +22,7 @@ class OwnerLookup:
         self.found: dict[int, str] = {}
         self.looked = False
         self.trees: dict[str, dict] = {}  # frame id -> its frame dict, read ahead (FrameRegistry.prepare)
+        self.backends: dict[str, int] = {}  # frame id -> its owner element's backend id, when looked up
 
     def local(self) -> dict:
         if self.local_tree is None:
@@ -29,7 +30,10 @@ class OwnerLookup:
         return self.local_tree
 
     def frame(self, frame_id: str, wait: float | None = None) -> Frame | None:
-        return frame_for(self.page, self.fr, frame_id, self.local(), wait, self.trees.get(frame_id))
+        child = frame_for(self.page, self.fr, frame_id, self.local(), wait, self.trees.get(frame_id))
+        if child is not None and frame_id in self.backends:  # an action on it needs no owner lookup
+            self.page.frames.remember_owner(child, self.backends[frame_id])
+        return child
 
     def find(self, slot: int) -> Frame | None:
         self.looked = True
@@ -60,6 +64,8 @@ class OwnerLookup:
             frame_id = desc["node"].get("frameId")
             if frame_id:  # remembered also when its frame is not there: no lookup next time
                 out[k] = self.found[k] = frame_id
+                if desc["node"].get("backendNodeId"):
+                    self.backends[frame_id] = desc["node"]["backendNodeId"]
         return out
 
     def _one(self, slot: int) -> object:
