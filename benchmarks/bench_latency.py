@@ -6,12 +6,14 @@ A launched Chromium is put behind tests/ws_proxy.py (a ws-only endpoint that hol
 DELAY ms in each direction), and verdex connects to it with `--connect ws://...` (one socket). For
 the demo site's frame page (frames.html: same-origin, cross-origin and a cross-origin frame inside a
 cross-origin frame, srcdoc, empty) and benchmarks/pages/site/frames10.html (10 cross-origin iframes)
-it times `snapshot --fresh` and, on frames.html, `click REF` with its changes, through the commands'
-own path (runner.execute). Round trips are counted by the transport itself: a *wave* is a stretch
-of time with at least one call outstanding on the socket (calls sent together, answered together
-count once), so waves = sequential round trips. With Playwright installed (`pip install playwright`;
+it times `snapshot --fresh`, a `click REF` with its changes on frames.html's nested cross-origin frame,
+and one on shop.html's main frame, through the commands' own path (runner.execute). Round trips are
+counted by the transport itself: the depth of the chain of calls, each sent after an answer arrived
+(calls sent together, or while others are out, share a round trip), so what a far-away browser
+multiplies by its latency. With Playwright installed (`pip install playwright`;
 its browsers are never downloaded), `connect_over_cdp` through the same proxy does the same
-(`aria_snapshot(mode="ai")`, a click by role), and its round trips are estimated from the time
+(`aria_snapshot(mode="ai")`, a click by role; on shop.html the click and then `aria_snapshot`, what
+verdex's click answers with), and its round trips are estimated from the time
 difference between 0 and DELAY ms (extra time / (2 x DELAY)).
 """
 
@@ -28,7 +30,7 @@ SETTLE_S = 0.8
 
 
 def _timed(ctx, line: str, trips: list) -> h.Own:
-    """One command's wall time; its round trips (waves on the socket) go to ``trips``."""
+    """One command's wall time; its sequential round trips (the transport's count) go to ``trips``."""
     conn = ctx.session._browser().conn
     waves0, _ = conn.counters()
     ms, _ = h.timed(h.run, ctx, line)
@@ -56,6 +58,16 @@ def bench_verdex(url: str, demo, site, runs: int) -> dict:
 
         trips = []
         out["click (changes) frames.html"] = {"ms": h.measure(click, runs).median, "trips": max(trips)}
+        h.run(ctx, "open " + demo.url("shop.html"))
+        time.sleep(SETTLE_S)
+
+        def add() -> h.Own:
+            snap = h.run(ctx, "snapshot").result.data
+            ref = next(r for r, info in snap["refs"].items() if info.get("name") == "Add to cart")
+            return _timed(ctx, "click " + ref, trips)
+
+        trips = []
+        out["click (changes) shop.html"] = {"ms": h.measure(add, runs).median, "trips": max(trips)}
     return out
 
 
@@ -73,6 +85,15 @@ def bench_playwright(url: str, demo, site, runs: int) -> dict | None:
             time.sleep(SETTLE_S)
             leaf = page.frame_locator("#cross-frame").frame_locator("iframe").get_by_role("button", name="Leaf button")
             out["click (changes) frames.html"] = {"ms": h.measure(leaf.click, runs, warmup=1).median}
+            page.goto(demo.url("shop.html"))
+            time.sleep(SETTLE_S)
+            add = page.get_by_role("button", name="Add to cart").first
+
+            def click_and_snapshot() -> None:  # what verdex's click answers: the click and what changed
+                add.click()
+                h.pw_snapshot(page)
+
+            out["click (changes) shop.html"] = {"ms": h.measure(click_and_snapshot, runs, warmup=1).median}
     except ImportError:
         return None
     return out
