@@ -42,7 +42,7 @@ def poll(pred, timeout: float = 8.0):
 
 @pytest.fixture(scope="module")
 def site():
-    server = serve(HERE / "lifetime")
+    server = serve(HERE / "lifetime", cacheable=True)  # so its page can come back from the back/forward cache
     yield server
     server.stop()
 
@@ -481,5 +481,26 @@ def test_refs_of_a_page_that_comes_back_from_the_cache_stay_navigated(d, site):
     for which in ("same", "cross"):
         fi = next(f["index"] for f in s1.data["frames"] if f["index"] != 0
                   and f["url"].startswith(site.a if which == "same" else site.b))
-        d.fail(f"click {named(s1, 'Keep my cart', fi)}", "navigated")
+        ref = named(s1, 'Keep my cart', fi)
+        d.fail(f"click {ref}", "navigated")
+        if d.ctx.page.frames.main.loader_id == first_visit:  # its frame's document came back with the page
+            d.fail(f"wait gone {ref}", "navigated")  # (found by the truth fuzzer: it was 'ok' at once)
+    assert clicks(d) == []
+
+
+def test_a_child_frame_ref_retired_while_away_is_navigated_when_its_page_comes_back(d, site):
+    """Retired while the tab showed another page (a snapshot there), then the page came back from
+    the back/forward cache with the child frame's same document: `wait gone` on it is not ok at once
+    (its element is there again, under a new ref) -- found by the truth fuzzer (seed 43)."""
+    s1 = open_lifetime(d, site)
+    first_visit = d.ctx.page.frames.main.loader_id
+    fi = next(f["index"] for f in s1.data["frames"] if f["index"] != 0 and f["url"].startswith(site.a))
+    ref = named(s1, "Keep my cart", fi)
+    d.ok("open " + site.url("other.html"))
+    d.ok("snapshot")  # a snapshot of the other page: the first page's records are retired
+    d.ok("back")
+    assert poll(lambda: (ask(d, "same") or {}).get("title") == "Keep widget")
+    if d.ctx.page.frames.main.loader_id != first_visit:
+        pytest.skip("the browser loaded the page anew instead of restoring it from the back/forward cache")
+    d.fail(f"wait gone {ref}", "navigated")
     assert clicks(d) == []

@@ -20,12 +20,13 @@ def demo_root() -> Path:
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     origins_js = b""
+    cache_control = "no-store"  # each visit sees the files as they are now
 
     def log_message(self, format, *args):  # noqa: A002 - quiet server
         pass
 
     def end_headers(self):
-        self.send_header("Cache-Control", "no-store")
+        self.send_header("Cache-Control", self.cache_control)
         super().end_headers()
 
     def do_GET(self):  # noqa: N802
@@ -73,10 +74,12 @@ class DemoServer:
             s.server_close()
 
 
-def serve(root: Path | None = None) -> DemoServer:
+def serve(root: Path | None = None, cacheable: bool = False) -> DemoServer:
+    """The site on two loopback origins. ``cacheable``: answers the browser may keep (so a page can
+    come back from the back/forward cache, which Chrome refuses for a `no-store` document)."""
     root = Path(root) if root else demo_root()
     servers = []
-    handler_cls = type("DemoHandler", (_Handler,), {})
+    handler_cls = type("DemoHandler", (_Handler,), {"cache_control": "no-cache" if cacheable else "no-store"})
     handler = functools.partial(handler_cls, directory=str(root))
     for _ in range(2):
         srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)

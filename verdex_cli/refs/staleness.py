@@ -115,8 +115,8 @@ def _classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool, 
     for rec in recs:
         if rec.retired:  # of a document its frame left: whatever the frame shows now (the same
             # document again, back from the back/forward cache: an earlier visit's ref)
-            back = rec.frame == 0 and main_now is not None and main_now[0] == rec.loader
-            verdicts[rec.ref] = Verdict(NAVIGATED, _retired_where(page, rec, main_now), earlier_visit=back)
+            verdicts[rec.ref] = Verdict(NAVIGATED, _retired_where(page, rec, main_now),
+                                        earlier_visit=_back(page, rec, main_now, trees))
         elif new_main and rec.frame != 0:  # a new main document takes every child frame's refs with it
             verdicts[rec.ref] = Verdict(NAVIGATED, _where(page, main_then, *main_now))
         else:
@@ -176,6 +176,24 @@ def _classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool, 
         store.set_status(ref, verdict.status)
 
     return verdicts
+
+
+def _back(page: Page, rec: RefRecord, main_now: tuple[str, str] | None, trees: Trees) -> bool:
+    """A retired ref's document is shown again (the back/forward cache brought it back, with the page
+    around it): its element may well be there, under a new ref -- the main frame's, or a child
+    frame's whose page came back with it."""
+    if main_now is None:
+        return False
+    if rec.frame == 0:
+        return main_now[0] == rec.loader
+    fr = page.frames.get(rec.frame)
+    if fr is None or fr.detached:
+        return False
+    try:
+        now = page.frames.current_loader(fr, trees)
+    except VerdexError:
+        return False
+    return now is not None and now[0] == rec.loader
 
 
 def _earlier_visit(store: RefStore, rec: RefRecord) -> bool:
