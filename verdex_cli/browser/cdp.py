@@ -204,24 +204,31 @@ class Target:
                 tab.method_results.pop(mid, None)
         return results
 
-    def start(self, method: str, timeout: float | None = None, **params: Any) -> "Pending":
+    def start(self, method: str, timeout: float | None = None, *, kept: bool = False, **params: Any) -> "Pending":
         """Send a call now and wait for its answer later (``Pending.result()``): calls started on
         several targets before any is waited for share one round trip. Raises at once what
-        :meth:`call` raises when the call cannot be sent; the reply's errors come from ``result()``."""
+        :meth:`call` raises when the call cannot be sent; the reply's errors come from ``result()``.
+        ``kept``: the answer is kept for much later (after other calls): the call counts as outstanding
+        for the transport's round trips only until its answer arrives, not until it is taken."""
         if self.crashed and method not in RECOVERY_METHODS:
             raise PageCrashed(method=method)
         tab = self._tab
         if tab._stopped.is_set():
             raise ConnectionLost(LOST)
         mid = tab.conn.next_id()
-        box: queue.Queue = queue.Queue()
+        box: queue.Queue = _KeptBox(tab.conn) if kept else queue.Queue()
         tab.method_results[mid] = box
+        if kept:
+            tab.conn.call_started()  # before sending: its answer may arrive (and end it) at once
         try:
             tab._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
         except (pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
             tab.method_results.pop(mid, None)
+            if kept:
+                box.end()
             raise ConnectionLost(LOST) from exc
-        tab.conn.call_started()
+        if not kept:
+            tab.conn.call_started()
         limit = self.timeout if timeout is None else timeout
         return Pending(self, mid, method, box, limit)
 
@@ -365,7 +372,29 @@ class Pending:
         if self._open:
             self._open = False
             self.target._tab.method_results.pop(self.mid, None)
-            self.target.conn.call_ended()
+            if not isinstance(self._box, _KeptBox):
+                self.target.conn.call_ended()
+            else:
+                self._box.end()
+
+
+class _KeptBox(queue.Queue):
+    """The reply box of a call started with ``kept=True``: its share of the round-trip count ends when
+    the answer arrives (or when the call is dropped unanswered), once."""
+
+    def __init__(self, conn: Connection):
+        super().__init__()
+        self._conn, self._counted = conn, True
+
+    def put(self, item, block: bool = True, timeout: float | None = None) -> None:
+        super().put(item, block, timeout)
+        self.end()
+
+    def end(self) -> None:
+        with self.mutex:
+            counted, self._counted = self._counted, False
+        if counted:
+            self._conn.call_ended()
 
 
 def finish_all(pending: list[Pending]) -> list:
