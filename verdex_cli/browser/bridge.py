@@ -330,7 +330,13 @@ class Bridge:
             return None
 
     def finish_locate(self, fr, started, n: int) -> dict | None:
-        return self.finish(fr, started, "targets", "locate", n)
+        """The answer of :meth:`start_locate`; None when its document went away before it ran (it is
+        not asked again: the element is gone)."""
+        try:
+            res = started[0].result()
+        except Exception:  # noqa: BLE001 - the world or the session ended
+            return None
+        return None if "exceptionDetails" in res else res["result"].get("value")
 
     def drop_locate(self, started) -> None:
         """Let a started :meth:`locate` go unanswered."""

@@ -38,7 +38,7 @@ def note_target(ctx, res, raw: str) -> None:
     except VerdexError:
         typed = None
     loc: dict | None = None
-    pending = None
+    pending = later = None
     if typed is not None and typed.kind != "ref":
         loc = {"locator": str(typed), "playwright": playwright_for(typed)}
     else:
@@ -51,7 +51,10 @@ def note_target(ctx, res, raw: str) -> None:
                 loc = _found(locate_now(page, fr, n))
             except VerdexError:
                 loc = None
-    ctx.located = dict(loc or _NONE, raw=raw, ref=res.text, role=res.role, name=res.name, pending=pending)
+            if isinstance(loc, Found):
+                loc, later = None, loc
+    ctx.located = dict(loc or _NONE, raw=raw, ref=res.text, role=res.role, name=res.name, pending=pending,
+                       later=later)
 
 
 def _found(found: Found | None):
@@ -65,6 +68,8 @@ def _take(loc: dict):
     """The noted target's choice: a dict, or a Found to settle later. Taking the started call's answer
     costs no round trip (the page answered it before the action's own calls)."""
     pending = loc.get("pending")
+    if loc.get("later") is not None:
+        return loc["later"]
     if pending is None:
         return {"locator": loc["locator"], "playwright": loc["playwright"]}
     page, fr, n, started, single = pending
