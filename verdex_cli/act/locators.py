@@ -1,15 +1,22 @@
 """Stable locators: the best target by meaning for one element, and its Playwright equivalent.
 
 Preference: a unique test id, then a unique label, then a unique role:name, then role:name scoped to
-its nearest named landmark or container (`"article:Coffee mug >> button:Add to cart"`). Each
-candidate is checked by resolving it the way a command would: it must name this element alone,
-by exact name.
+its nearest named landmark or container (`"article:Coffee mug >> button:Add to cart"`), then each of
+the unscoped ones within its frame (`role=document >> ...`, `iframe:NAME >> ...`). A candidate must
+name this element alone, by exact name.
+
+One engine call (``targets.locate``) builds the candidates in the page and checks each in the
+element's own document. That settles the choice when the tab has one frame; with several, a candidate
+must also match nothing in the other frames: :meth:`Found.choose` checks that (a search of the page)
+when asked, which can be long after the element was located (`export`), so an action only starts the
+call and pays no round trip for it (commands/session_log.py).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 
 from ..base.errors import VerdexError
 from ..browser.frames import Frame
@@ -17,11 +24,9 @@ from ..browser.page import Page
 from .targets import Target, norm, parse_target, search
 
 
-def _facts(page: Page, fr: Frame, n: int) -> dict | None:
-    return page.bridge.facts(fr, n)
-
-
 def candidates(facts: dict, frame_name: str = "", in_frame: bool = False) -> list[Target]:
+    """The candidates in order of preference, from an element's facts (the engine's ``locate`` builds
+    the same list in the page, without the frame-scoped ones)."""
     out: list[Target] = []
     if facts.get("testid") and norm(facts["testid"]):
         out.append(Target("testid", norm(facts["testid"])))
@@ -35,28 +40,119 @@ def candidates(facts: dict, frame_name: str = "", in_frame: bool = False) -> lis
         for s in facts.get("scopes") or []:
             out.append(Target("role", role=facts["role"], name=name,
                               scope=Target("role", role=s["role"], name=norm(s["name"]))))
-    # the same inside its frame: by the iframe's name (an unnamed iframe: the only one), or inside the
-    # main document when the element is in the main frame (its name repeats in a frame)
-    frame = Target("role", role="iframe", name=norm(frame_name)) if in_frame else Target("role", role="document")
-    out += [Target(t.kind, t.value, t.role, t.name, frame) for t in list(out) if t.scope is None]
+    out += [_in_frame(t, frame_name, in_frame) for t in list(out) if t.scope is None]
     return out
 
 
-def stable_locator(page: Page, fr: Frame, n: int) -> dict | None:
-    """{"locator": target text, "playwright": code} for element n of frame fr, or None."""
-    facts = _facts(page, fr, n)
-    if not facts:
-        return None
-    for t in candidates(facts, _frame_name(page, fr), fr.parent is not None):
-        try:
-            if parse_target(str(t)) != t:  # it must survive being written out (names with quotes or '>>')
+def _in_frame(t: Target, frame_name: str, in_frame: bool) -> Target:
+    """The same inside its frame: by the iframe's name (an unnamed iframe: the only one), or inside the
+    main document when the element is in the main frame (its name repeats in a frame)."""
+    frame = Target("role", role="iframe", name=norm(frame_name)) if in_frame else Target("role", role="document")
+    return Target(t.kind, t.value, t.role, t.name, frame)
+
+
+def _target(c: dict) -> Target:
+    scope = c.get("scope")
+    return Target(c["kind"], c.get("value", ""), c.get("role", ""), c.get("name", ""),
+                  Target("role", role=scope["role"], name=scope["name"]) if scope else None)
+
+
+def _survives(t: Target) -> bool:
+    """It must survive being written out (names with quotes or '>>')."""
+    try:
+        return parse_target(str(t)) == t
+    except VerdexError:
+        return False
+
+
+@dataclass
+class Found:
+    """One ``locate`` answer: element ``n`` of frame ``fr`` (document ``loader``) and its candidates,
+    each with whether its own document has it alone. ``single``: the tab had one frame."""
+    page: Page
+    fr: Frame
+    n: int
+    loader: str
+    single: bool
+    checks: list[tuple[Target, bool]] = field(default_factory=list)
+
+    def settled(self) -> dict | None:
+        """The choice when it needs no round trip (one frame: nothing else can match; or no candidate
+        at all), else None."""
+        if not any(ok for _, ok in self.checks):
+            return {"locator": None, "playwright": None}
+        if not self.single:
+            return None
+        return self.choose()
+
+    def shown(self) -> bool:
+        """The page still shows the element's document."""
+        return not self.fr.detached and self.fr.loader_id == self.loader and self.fr.target.alive
+
+    def choose(self) -> dict:
+        """{"locator": target text, "playwright": code}, both None when no candidate holds."""
+        t = self._pick()
+        if t is None:
+            return {"locator": None, "playwright": None}
+        return {"locator": str(t), "playwright": playwright(self.page, self.fr, t)}
+
+    def _pick(self) -> Target | None:
+        base = [(t, ok) for t, ok in self.checks if ok]
+        shown = self.single or self.shown()
+        for t, _ in base:
+            if _survives(t) and (self.single or (shown and _alone(self.page, t, self.fr))):
+                return t
+        if self.single:
+            return None
+        in_frame = self.fr.parent is not None
+        name = ""
+        if in_frame and any(t.scope is None for t, _ in base):
+            name = _frame_name(self.page, self.fr) if shown else None
+        for t, _ in base:
+            if t.scope is not None or name is None:
                 continue
-            hits, _ = search(page, t, self_at=(fr, n))
-        except VerdexError:
-            continue
-        if len(hits) == 1 and hits[0].self and hits[0].level == 3 and hits[0].frame is fr:
-            return {"locator": str(t), "playwright": playwright(page, fr, t)}
-    return None
+            framed = _in_frame(t, name, in_frame)
+            # the main document alone needs no other check; an iframe's name must be the only one
+            # (and its own frames must not match): checked while the page shows it
+            if _survives(framed) and (not in_frame or _alone(self.page, framed, self.fr)):
+                return framed
+        if not shown:  # its frame is gone: the best its own document offered (not checked elsewhere)
+            return next((t for t, _ in base if t.scope is None and _survives(t)), None)
+        return None
+
+
+def _alone(page: Page, t: Target, fr: Frame) -> bool:
+    """No frame but ``fr`` has an exact match of ``t`` (and its scope names one element)."""
+    try:
+        hits, _ = search(page, t)
+    except VerdexError:
+        return False
+    return not any(h.frame is not fr and h.level == 3 for h in hits)
+
+
+def found_from(page: Page, fr: Frame, n: int, answer: dict | None, loader: str, single: bool) -> Found | None:
+    """A :class:`Found` from a ``locate`` answer (None: the element was gone)."""
+    if not answer:
+        return None
+    return Found(page, fr, n, loader, single, [(_target(c), bool(c.get("ok"))) for c in answer["candidates"]])
+
+
+def one_frame(page: Page) -> bool:
+    """The tab has one frame, as the registry knows it (the last snapshot and events): no round trip."""
+    return len(page.frames.all_frames()) <= 1
+
+
+def locate_now(page: Page, fr: Frame, n: int) -> Found | None:
+    return found_from(page, fr, n, page.bridge.locate(fr, n), fr.loader_id, one_frame(page))
+
+
+def stable_locator(page: Page, fr: Frame, n: int) -> dict | None:
+    """{"locator": target text, "playwright": code} for element n of frame fr, or None (computed now)."""
+    found = locate_now(page, fr, n)
+    if found is None:
+        return None
+    out = found.choose()
+    return out if out["locator"] is not None else None
 
 
 def _owner_attrs(page: Page, fr: Frame) -> tuple[str, dict]:

@@ -352,6 +352,36 @@ class Bridge:
     def facts(self, fr, n: int) -> dict:
         return self._value(fr, "targets", "facts", n)
 
+    def locate(self, fr, n: int) -> dict | None:
+        """Element ``n``'s facts and stable-locator candidates, each checked in its own document
+        (``{"facts": ..., "candidates": [{kind, value, role, name, scope, ok}]}``; None: gone)."""
+        return self._value(fr, "targets", "locate", n)
+
+    def start_locate(self, fr, n: int):
+        """Send :meth:`locate` now (it runs before any later call to the frame); the answer is kept for
+        :meth:`finish_locate`, the call counting as outstanding only until it arrives. None when the
+        frame's world is not set up (or the call cannot be sent)."""
+        if not self.frames.ready(fr) or fr.detached or not fr.target.alive:
+            return None
+        try:
+            return fr.target.start("Runtime.callFunctionOn", kept=True, executionContextId=fr.world_id,
+                                   **invocation("targets", "locate", n)), fr.loader_id
+        except Exception:  # noqa: BLE001 - not sent: the caller asks the usual way
+            return None
+
+    def finish_locate(self, fr, started, n: int) -> dict | None:
+        """The answer of :meth:`start_locate`; None when its document went away before it ran (it is
+        not asked again: the element is gone)."""
+        try:
+            res = started[0].result()
+        except Exception:  # noqa: BLE001 - the world or the session ended
+            return None
+        return None if "exceptionDetails" in res else res["result"].get("value")
+
+    def drop_locate(self, started) -> None:
+        """Let a started :meth:`locate` go unanswered."""
+        started[0].drop()
+
     def title(self, fr) -> str:
         """The document's title, read in the isolated world."""
         return self._value(fr, "bridge", "title")

@@ -204,10 +204,12 @@ class Target:
                 tab.method_results.pop(mid, None)
         return results
 
-    def start(self, method: str, timeout: float | None = None, **params: Any) -> "Pending":
+    def start(self, method: str, timeout: float | None = None, *, kept: bool = False, **params: Any) -> "Pending":
         """Send a call now and wait for its answer later (``Pending.result()``): calls started on
         several targets before any is waited for share one round trip. Raises at once what
-        :meth:`call` raises when the call cannot be sent; the reply's errors come from ``result()``."""
+        :meth:`call` raises when the call cannot be sent; the reply's errors come from ``result()``.
+        ``kept``: the answer is read much later and nothing waits on it (a bookkeeping question sent
+        ahead): the call is left out of the transport's round-trip counts."""
         if self.crashed and method not in RECOVERY_METHODS:
             raise PageCrashed(method=method)
         tab = self._tab
@@ -221,7 +223,7 @@ class Target:
         except (pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
             tab.method_results.pop(mid, None)
             raise ConnectionLost(LOST) from exc
-        depth = tab.conn.call_started()
+        depth = None if kept else tab.conn.call_started()
         limit = self.timeout if timeout is None else timeout
         return Pending(self, mid, method, box, limit, depth)
 
@@ -348,7 +350,7 @@ class Pending:
     """A call sent by :meth:`Target.start`, its answer not yet taken. ``result()`` waits for it (once);
     ``drop()`` lets it go unanswered. Either ends its share of the transport's round-trip count."""
 
-    def __init__(self, target: Target, mid: int, method: str, box: queue.Queue, limit: float, depth: int = 0):
+    def __init__(self, target: Target, mid: int, method: str, box: queue.Queue, limit: float, depth: int | None = 0):
         self.target, self.mid, self.method, self._box, self.limit = target, mid, method, box, limit
         self._deadline = time.monotonic() + limit
         self._open = True
@@ -373,7 +375,8 @@ class Pending:
         if self._open:
             self._open = False
             self.target._tab.method_results.pop(self.mid, None)
-            self.target.conn.call_ended(self._depth, answered)
+            if self._depth is not None:  # (a kept call is not counted)
+                self.target.conn.call_ended(self._depth, answered)
 
 
 def finish_all(pending: list[Pending]) -> list:

@@ -11,6 +11,7 @@ from ..act.targets import quote_word
 from ..base.errors import UsageError
 from ..refs.store import describe
 from .registry import Result, command
+from .session_log import settle
 
 PASSWORD_NOTE = "The password is not exported: replace PASSWORD with the real value."
 
@@ -134,6 +135,7 @@ def to_python(steps: list[dict]) -> tuple[str, int]:
          help="Write the session's successful actions as a verdex script with stable targets (FILE.py: a "
               "Playwright test).", effect="read")
 def export_cmd(ctx, args, flags):
+    settle(ctx.log)  # choices left for export (tabs with several frames)
     steps = list(ctx.log)
     if not steps:
         raise UsageError("Nothing to export yet: no action of this session has succeeded.")

@@ -1,39 +1,84 @@
 """The session log behind `export`: each successful action with the stable target it had when it ran.
 
-Commands that act on a target call :func:`note_target` right after resolving it (before acting, so a
-name the action changes is not what gets recorded); the runner calls :func:`begin` before and
-:func:`record` after every command.
+Commands that act on a target call :func:`note_target` right after resolving it, before acting: for a
+ref it only starts the engine's ``locate`` call (act/locators.py), which the page runs before the
+action's own calls, so a name the action changes is not what gets recorded, and no round trip is
+spent waiting for it. The runner calls :func:`begin` before and :func:`record` after every command;
+``record`` takes the answer (long arrived by then). When the tab has several frames, the final choice
+(is the target alone on the whole page, or must it name its frame?) is left to :func:`settle`, which
+`export` calls: only then does it cost round trips.
 """
 
 from __future__ import annotations
 
-from ..act.locators import playwright_for, stable_locator
+from ..act.locators import Found, found_from, locate_now, one_frame, playwright_for
 from ..act.targets import parse_target
 from ..base.errors import VerdexError
 
+_NONE = {"locator": None, "playwright": None}
+
 
 def begin(ctx) -> None:
+    pending = (getattr(ctx, "located", None) or {}).get("pending")
+    if pending is not None:  # a command that failed after noting its target: its answer is not wanted
+        try:
+            pending[0].bridge.drop_locate(pending[3])
+        except Exception:  # noqa: BLE001 - bookkeeping only
+            pass
     ctx.located = None
 
 
 def note_target(ctx, res, raw: str) -> None:
     """Remember the stable target of the element a command is about to act on. A target by meaning
     that was typed is one already: it just found this element alone, so nothing is computed (no round
-    trip); a ref gets the best one the page offers now, before the action may rename the element."""
-    loc = None
+    trip); a ref gets the engine's ``locate`` call started now, before the action may rename the
+    element (its answer is taken by :func:`record`)."""
     try:
         typed = parse_target(raw)
     except VerdexError:
         typed = None
+    loc: dict | None = None
+    pending = later = None
     if typed is not None and typed.kind != "ref":
         loc = {"locator": str(typed), "playwright": playwright_for(typed)}
     else:
-        try:
-            loc = stable_locator(ctx.page, res.frame, res.ref.n)
-        except VerdexError:
-            pass
-    ctx.located = dict(loc or {"locator": None, "playwright": None}, raw=raw, ref=res.text,
-                       role=res.role, name=res.name)
+        page, fr, n = ctx.page, res.frame, res.ref.n
+        started = page.bridge.start_locate(fr, n)
+        if started is not None:
+            pending = (page, fr, n, started, one_frame(page))
+        else:  # its world is not set up: ask now (one round trip)
+            try:
+                loc = _found(locate_now(page, fr, n))
+            except VerdexError:
+                loc = None
+            if isinstance(loc, Found):
+                loc, later = None, loc
+    ctx.located = dict(loc or _NONE, raw=raw, ref=res.text, role=res.role, name=res.name, pending=pending,
+                       later=later)
+
+
+def _found(found: Found | None):
+    """A settled choice (dict), or the Found whose choice waits for `export`."""
+    if found is None:
+        return _NONE
+    return found.settled() or found
+
+
+def _take(loc: dict):
+    """The noted target's choice: a dict, or a Found to settle later. Taking the started call's answer
+    costs no round trip (the page answered it before the action's own calls)."""
+    pending = loc.get("pending")
+    if loc.get("later") is not None:
+        return loc["later"]
+    if pending is None:
+        return {"locator": loc["locator"], "playwright": loc["playwright"]}
+    page, fr, n, started, single = pending
+    loc["pending"] = None
+    try:
+        answer = page.bridge.finish_locate(fr, started, n)
+    except VerdexError:
+        return _NONE
+    return _found(found_from(page, fr, n, answer, started[1], single))
 
 
 def record(ctx, parsed, result) -> None:
@@ -48,8 +93,13 @@ def record(ctx, parsed, result) -> None:
             step["args"] = [result.data["url"]]
         loc = getattr(ctx, "located", None)
         if loc is not None:
-            step.update(target=loc["locator"], playwright=loc["playwright"], ref=loc["ref"], role=loc["role"],
+            chosen = _take(loc)
+            later = chosen if isinstance(chosen, Found) else None
+            chosen = _NONE if later is not None else chosen
+            step.update(target=chosen["locator"], playwright=chosen["playwright"], ref=loc["ref"], role=loc["role"],
                         name=loc["name"], at=args.index(loc["raw"]) if loc["raw"] in args else 0)
+            if later is not None:
+                step["_later"] = later  # settle() fills target and playwright
         if ctx.redact or result.data.get("masked"):
             step["secret"] = True
             if len(args) > 1:
@@ -57,3 +107,17 @@ def record(ctx, parsed, result) -> None:
         ctx.log.append(step)
     except Exception:  # the log is a convenience: it must never break a command
         pass
+
+
+def settle(steps: list[dict]) -> None:
+    """Make the choices left for later (tabs with several frames): each step gets its final target and
+    Playwright code (round trips: a search of the page per candidate, the frame's name when needed)."""
+    for step in steps:
+        later = step.pop("_later", None)
+        if later is None:
+            continue
+        try:
+            chosen = later.choose()
+        except Exception:  # noqa: BLE001 - a target not found is written as a comment, never an error
+            chosen = _NONE
+        step.update(target=chosen["locator"], playwright=chosen["playwright"])

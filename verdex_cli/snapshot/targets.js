@@ -206,4 +206,91 @@
     } finally { Aria.end(); }
   }
 
-  return { search, owner, issue, facts, textOf, flatParent, walk, norm, roleName, tierOf, labelTexts };
+  // One element's stable-locator candidates, in the order act/locators.py prefers them (test id,
+  // labels, role and name, role and name inside each named container), each with `ok`: would a search
+  // of this document alone (the same test as search(): visible matches first, the best level wins)
+  // find this element alone, by exact name? One walk of the document answers them all.
+  function locate(n) {
+    const self = B.element(n);
+    const f = facts(n);
+    if (!f) return null;
+    const cands = [];
+    const testid = norm(f.testid || '');
+    if (testid) cands.push({ kind: 'testid', value: testid });
+    const labels = [...new Set(f.labels.map(norm))].filter((x) => x);
+    for (const v of labels) cands.push({ kind: 'label', value: v });
+    const name = norm(f.name);
+    if (name) {
+      cands.push({ kind: 'role', role: f.role, name, scope: null });
+      for (const s of f.scopes) cands.push({ kind: 'role', role: f.role, name, scope: { role: s.role, name: norm(s.name) } });
+    }
+    if (!cands.length) return { facts: f, candidates: cands };
+    const scopes = cands.filter((c) => c.scope).map((c) => c.scope);
+    const byTestid = new Map(), byLabel = labels.map(() => new Map()), byRole = new Map();
+    const byScope = scopes.map(() => new Map());
+    Aria.begin();
+    try {
+      walk(document.body || document.documentElement, (el) => {
+        if (testid) {
+          const v = el.getAttribute('data-testid');
+          const lv = v !== null ? level(v, testid) : 0;
+          if (lv) byTestid.set(el, lv);
+        }
+        if (labels.length) {
+          const texts = labelTexts(el);
+          if (texts.length) {
+            labels.forEach((want, i) => {
+              let lv = 0;
+              for (const t of texts) lv = Math.max(lv, level(t, want));
+              if (lv) byLabel[i].set(el, lv);
+            });
+          }
+        }
+        if (name || scopes.length) {
+          const r = Aria.role(el);
+          if (r && name && r === f.role) {
+            const lv = level(Aria.name(el, r).name, name);
+            if (lv) byRole.set(el, lv);
+          }
+          scopes.forEach((s, i) => {
+            if (r !== s.role) return;
+            const lv = s.name ? level(Aria.name(el, r).name, s.name) : 3;
+            if (lv) byScope[i].set(el, lv);
+          });
+        }
+        return true;
+      }, true);
+      const alone = (hits) => { const w = winners(hits); return w.length === 1 && w[0] === self && hits.get(self) === 3; };
+      let si = 0, li = 0;
+      for (const c of cands) {
+        if (c.kind === 'testid') c.ok = alone(byTestid);
+        else if (c.kind === 'label') c.ok = alone(byLabel[li++]);
+        else if (!c.scope) c.ok = alone(byRole);
+        else {
+          const within = winners(byScope[si++]);  // the scope must be one element of this document
+          if (within.length !== 1) { c.ok = false; continue; }
+          const inside = new Map();
+          for (const [el, lv] of byRole) if (below(el, within[0])) inside.set(el, lv);
+          c.ok = alone(inside);
+        }
+      }
+      return { facts: f, candidates: cands };
+    } finally { Aria.end(); }
+  }
+
+  // What search() reports of these matches (element -> level): the visible ones at their best level,
+  // or, when none is visible, the hidden ones.
+  function winners(hits) {
+    let pool = [...hits.keys()].filter((el) => !Aria.isHidden(el));
+    if (!pool.length) pool = [...hits.keys()];
+    let best = 0;
+    for (const el of pool) best = Math.max(best, hits.get(el));
+    return pool.filter((el) => hits.get(el) === best);
+  }
+
+  function below(el, root) {
+    for (let a = flatParent(el); a; a = flatParent(a)) if (a === root) return true;
+    return false;
+  }
+
+  return { search, owner, issue, facts, locate, textOf, flatParent, walk, norm, roleName, tierOf, labelTexts };
