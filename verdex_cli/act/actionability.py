@@ -37,7 +37,7 @@ class Ahead:
             return
         self.fr, self.n = fr, ref.n
         self.opts = {"pointer": True, "timeoutMs": int(SLICE * 1000), "last": None, "seed": None,
-                     "arm": arm, "expect": {"role": rec.role, "name": rec.name}}
+                     "arm": arm and fr.parent is None, "expect": {"role": rec.role, "name": rec.name}, "still": fr.parent is None}
         try:
             self.started = page.bridge.start_prepare(fr, ref.n, self.opts, timeout=SLICE + 5)
         except VerdexError:
@@ -80,7 +80,7 @@ def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) 
     in the same call (see pointer._pointer_events); ``res.armed`` says so."""
     res.armed = False
     with phase("wait actionable"):
-        return _prepare(page, res, pointer, arm)
+        return _prepare(page, res, pointer, arm and res.frame.parent is None)
 
 
 def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tuple[float, float]:
@@ -135,7 +135,7 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
     while True:
         left = deadline - time.monotonic()
         opts = {"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last,
-                "arm": arm, "seed": seed}
+                "arm": arm, "seed": seed, "still": res.frame.parent is None}
         seed = None  # only the first call's first measurement
         out, ahead = (ahead, None) if ahead is not None else (
             page.bridge.prepare(res.frame, res.ref.n, opts, timeout=SLICE + 5), None)

@@ -115,7 +115,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
         if res.frame.parent is not None:  # in a frame: no button goes down before the element is
             move_onto(page, res, action, calls[0][1])  # under the pointer (see _move_onto)
         first, second = (calls[:3], calls[3:]) if res.frame.parent is None else (calls[1:3], calls[3:])
-        _send(page, first, 0 if res.frame.parent is None else 1, batch=True)
+        _send(page, first, 0 if res.frame.parent is None else 1, batch=res.frame.parent is None)
         if second and not _still_there(page, res, nav_before):  # the second click would reach a new
             try:                                                  # page or another element
                 page.bridge.disarm(res.frame)
@@ -123,7 +123,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
                 pass
             return {"received": 1, "got": ["click"], "blocked": [], "navigated": True}, None
         if second:
-            _send(page, second, 3, batch=True)
+            _send(page, second, 3, batch=res.frame.parent is None)
     except ConnectionLost as exc:
         if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
             raise

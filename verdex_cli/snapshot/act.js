@@ -138,8 +138,10 @@
       else {
         // nothing has moved anything in this document for two frames' time (the change watcher saw no
         // DOM change, style change, load, scroll or resize, and no animation runs) and the click point
-        // is in view: the box now is the box of two frames ago, so it is stable without waiting
-        const still = !lastBox && Observer.stillFor() >= STILL_MS ? inView(rectOf(el)) : null;
+        // is in view: the box now is the box of two frames ago, so it is stable without waiting. Not in
+        // a child frame (`still: false`): the browser routes input into a frame by hit-test data that
+        // its frames' own scrolling may not have reached yet, so frames are waited for there
+        const still = opts.still !== false && !lastBox && Observer.stillFor() >= STILL_MS ? inView(rectOf(el)) : null;
         if (!still) {
           el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
           if (seed && !sameBox(seed.box, rectOf(el))) seed = null;  // it moved, or the scroll moved it
