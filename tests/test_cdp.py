@@ -194,9 +194,8 @@ def _one_shot_ws_server(on_message: bytes) -> tuple[str, "threading.Thread"]:
             conn.recv(4096)  # the client's first call
             conn.sendall(on_message)
             conn.settimeout(5)
-            try:  # keep the socket open until the client is done with it (it closes its end)
-                while conn.recv(4096):
-                    pass
+            try:  # keep the socket open until the client answered (its own close frame, or it hung up)
+                conn.recv(4096)
             except OSError:
                 pass
         srv.close()
