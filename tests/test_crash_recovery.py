@@ -221,7 +221,8 @@ def test_one_shot_exits_1_with_browser_lost_when_the_browser_dies(tmp_path):
     try:
         proc = subprocess.Popen([sys.executable, "-m", "verdex_cli", "run", "--json", "--connect", chrome.http_endpoint,
                                  SHOP, "eval 1",
-                                 "eval (document.title = 'waiting', await new Promise(r => setTimeout(r, 6000)))", "eval 2"],
+                                 "eval (document.title = 'waiting', await new Promise(r => setTimeout(r, 6000)))",
+                                 "eval 2"],
                                 cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         first = proc.stdout.readline()  # 'eval 1' is done (each JSON line is flushed)

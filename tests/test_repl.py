@@ -141,7 +141,8 @@ def test_ctrl_c_at_the_prompt_does_not_leave(ctx, console):
 def test_repl_prints_errors_and_carries_on(ctx, console):
     with create_pipe_input() as inp:
         repl, err = make_repl(ctx, console, inp)
-        type_at_prompts(repl, inp, "frobnicate\r", "eval throw new Error('bad')\r", "eval 'still here'\r", "\r", "quit\r")
+        type_at_prompts(repl, inp, "frobnicate\r", "eval throw new Error('bad')\r", "eval 'still here'\r", "\r",
+                        "quit\r")
         assert run_loop(repl) == 0
     errors = err.file.getvalue().splitlines()
     assert errors == ["Unknown command 'frobnicate'. Type 'help'.", "Error: bad"]
@@ -164,7 +165,8 @@ def test_toolbar_shows_title_and_url(ctx, console, demo):
 def test_toolbar_follows_navigation(ctx, console, demo):
     with create_pipe_input() as inp:
         repl, _ = make_repl(ctx, console, inp)
-        type_at_prompts(repl, inp, f"open {demo.url('shop.html')}\r", f"open {demo.url('form.html')}\r", "back\r", "quit\r")
+        type_at_prompts(repl, inp, f"open {demo.url('shop.html')}\r", f"open {demo.url('form.html')}\r", "back\r",
+                        "quit\r")
         assert run_loop(repl) == 0
         toolbar = repl._toolbar()
     assert demo.url("shop.html") in toolbar and "Demo Shop" in toolbar
@@ -200,7 +202,8 @@ def test_history_file_is_written(monkeypatch, tmp_path):
 def test_toolbar_shows_context_and_tab(ctx, console, demo):
     with create_pipe_input() as inp:
         repl, _ = make_repl(ctx, console, inp)
-        type_at_prompts(repl, inp, f"open {demo.url('shop.html')}\r", f"context new {demo.url('form.html')}\r", "quit\r")
+        type_at_prompts(repl, inp, f"open {demo.url('shop.html')}\r", f"context new {demo.url('form.html')}\r",
+                        "quit\r")
         assert run_loop(repl) == 0
         toolbar = repl._toolbar()
     assert "c1 tab 0" in toolbar and demo.url("form.html") in toolbar
