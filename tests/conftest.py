@@ -129,6 +129,40 @@ def until(check, timeout: float = 10.0):
     return check()
 
 
+def type_at_prompts(repl, inp, *lines: str, timeout: float = 30.0) -> None:
+    """A user typing into a REPL: each line (keys) once the REPL asks for it. The test counts the
+    REPL's prompts (its PromptSession's ``prompt`` calls); a thread types, and stops if none comes."""
+    import threading
+
+    asked = []
+    prompt = repl.prompt.prompt
+
+    def counted(*args, **kwargs):
+        asked.append(True)
+        return prompt(*args, **kwargs)
+
+    repl.prompt.prompt = counted
+
+    def typist():
+        for n, keys in enumerate(lines, 1):
+            if not until(lambda: len(asked) >= n, timeout):
+                return
+            inp.send_text(keys)
+
+    threading.Thread(target=typist, daemon=True).start()
+
+
+def target_title(endpoint: str, target_id: str) -> str | None:
+    """The title the browser's own target list shows for a tab (None when the tab is gone): a page
+    can say what it is doing through its title even while its script keeps it from answering."""
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(endpoint + "/json/list", timeout=5) as r:
+        targets = json.loads(r.read())
+    return next((t.get("title") for t in targets if t.get("id") == target_id), None)
+
+
 def ctx_ok(ctx, line: str):
     """Run a command line in a Workspace; it must succeed: its result."""
     out = execute(ctx, line)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 from urllib.parse import quote, urlparse
 
@@ -43,22 +42,21 @@ def _chain_url(origins, chain: str, **extra) -> str:
 def _open_chain(d, origins, chain: str, **extra) -> str:
     """Open the nesting and snapshot until the deepest frame's button is there (bounded)."""
     d.ok("open " + _chain_url(origins, chain, **extra))
-    deadline = time.monotonic() + 10
-    while True:
-        text = d.ok("snapshot").data["text"]
-        if 'button "Deep button"' in text:
-            return text
-        assert time.monotonic() < deadline, text
-        time.sleep(0.05)
+    seen = []
+
+    def deep_button_there():
+        seen.append(d.ok("snapshot").data["text"])
+        return 'button "Deep button"' in seen[-1]
+
+    assert until(deep_button_there, 10), seen[-1]
+    return seen[-1]
 
 
 def _poll(fn, want, timeout: float = 5.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        got = fn()
-        if got == want or time.monotonic() >= deadline:
-            return got
-        time.sleep(0.02)
+    """fn() once it gives ``want`` (or its last answer at the time-out)."""
+    seen = []
+    until(lambda: (seen.append(fn()) or seen[-1]) == want, timeout)
+    return seen[-1]
 
 
 def _deep(d) -> dict:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from conftest import Driver
+from conftest import Driver, until
 
 # Main-world recorder: every listed event type, with isTrusted, target id and details.
 RECORDER = """(() => {
@@ -362,12 +360,10 @@ def test_scroll_ref_into_view(form):
 
 
 def wait_scroll(driver, pred, timeout=3.0):
-    deadline = time.monotonic() + timeout
-    y = driver.js("window.scrollY")
-    while not pred(y) and time.monotonic() < deadline:
-        time.sleep(0.05)
-        y = driver.js("window.scrollY")
-    return y
+    """window.scrollY once ``pred`` holds for it (or its value at the time-out)."""
+    seen = []
+    until(lambda: pred(seen.append(driver.js("window.scrollY")) or seen[-1]), timeout)
+    return seen[-1]
 
 
 def test_scroll_page_up_and_down(form):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import until
 from verdex_cli.browser.cdp import Target
 from verdex_cli.base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 
@@ -163,9 +164,7 @@ def test_events_reach_every_handler(tab):
     tab.on("Runtime.consoleAPICalled", lambda **p: 1 / 0)  # a failing handler harms no one
     tab.call("Runtime.enable")
     tab.call("Runtime.evaluate", expression="console.log('hello'); console.log('again')")
-    deadline = time.monotonic() + 5
-    while len(seen_a) < 2 and time.monotonic() < deadline:
-        time.sleep(0.02)
+    until(lambda: len(seen_a) >= 2, 5)
     assert seen_a == ["hello", "again"]
     assert seen_b == ["log", "log"]
 
@@ -194,7 +193,11 @@ def _one_shot_ws_server(on_message: bytes) -> tuple[str, "threading.Thread"]:
                          b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
             conn.recv(4096)  # the client's first call
             conn.sendall(on_message)
-            time.sleep(1)
+            conn.settimeout(5)
+            try:  # keep the socket open until the client answered (its own close frame, or it hung up)
+                conn.recv(4096)
+            except OSError:
+                pass
         srv.close()
 
     th = threading.Thread(target=serve, daemon=True)

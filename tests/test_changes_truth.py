@@ -15,6 +15,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from conftest import until
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "changes"
 MASK = "••••••"
 
@@ -36,7 +38,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             super().do_GET()
             return
         q = {k: int(v[0]) for k, v in parse_qs(url.query).items()}
-        time.sleep(q.get("delay", 0) / 1000.0)  # the server answers late: late content
+        time.sleep(q.get("delay", 0) / 1000.0)  # the server answers late: late content (simulated, no wait)
         start = q.get("from", 1)
         body = json.dumps([{"title": f"Post {i}", "body": f"Body of post {i}"}
                            for i in range(start, start + q.get("n", 20))]).encode()
@@ -160,7 +162,4 @@ def test_a_page_that_polls_all_the_time_still_settles(driver, site):
     assert not any("still changing" in n for n in out.notes), out.notes  # settled between two requests
     ch = out.data["changes"]
     assert (ch["added"], ch["removed"], ch["changed"]) == ([], [], [])
-    deadline = time.monotonic() + 5
-    while driver.js("window.state.polls") == start and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert driver.js("window.state.polls") > start  # it really was polling meanwhile
+    assert until(lambda: driver.js("window.state.polls") > start, 5)  # it really was polling meanwhile

@@ -5,7 +5,6 @@ left alone."""
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 from verdex_cli.base.errors import ErrorKind, ExitStatus
 
 from ws_proxy import WsProxy
-from conftest import browser_behind_proxy, run_verdex as verdex
+from conftest import browser_behind_proxy, run_verdex as verdex, until
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "s3cr3t-T0KEN"
@@ -46,10 +45,8 @@ def test_run_through_a_ws_url_with_a_token_reaches_cross_origin_frames(remote, d
     req = urllib.request.Request(chrome.http_endpoint + "/json/new?" + demo.url("form.html"), method="PUT")
     with urllib.request.urlopen(req, timeout=10) as r:
         theirs = json.loads(r.read().decode("utf-8"))["id"]
-    deadline = time.monotonic() + 10
-    while not any(p["id"] == theirs and p["url"] == demo.url("form.html") for p in _pages(chrome.http_endpoint)):
-        assert time.monotonic() < deadline, "the browser's own tab did not load"
-        time.sleep(0.05)
+    assert until(lambda: any(p["id"] == theirs and p["url"] == demo.url("form.html")
+                             for p in _pages(chrome.http_endpoint)), 10), "the browser's own tab did not load"
     before = {p["id"]: p["url"] for p in _pages(chrome.http_endpoint)}
     upgrades = proxy.upgrades
 

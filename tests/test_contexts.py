@@ -136,10 +136,11 @@ def test_connect_keeps_the_browsers_tabs_and_can_adopt_one(demo):
             assert len(execute(ctx, "tabs").result.data.get("browser_tabs", [])) == 1
         finally:
             ctx.close()
-        import time
-        deadline = time.monotonic() + 5  # closing a tab is asynchronous in the browser
-        while (after := _page_targets(chrome.http_endpoint)) != before and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert after == before  # both tabs intact, with their pages; verdex's own tab closed
+        from conftest import until
+
+        # closing a tab is asynchronous in the browser
+        until(lambda: _page_targets(chrome.http_endpoint) == before, 5)
+        # both tabs intact, with their pages; verdex's own tab closed
+        assert _page_targets(chrome.http_endpoint) == before
     finally:
         chrome.stop()

@@ -18,10 +18,19 @@ from verdex_cli.browser import launch
 from verdex_cli.base.errors import CDPTimeout, ErrorKind, ExitStatus
 from verdex_cli.ui.render import Renderer
 from verdex_cli.ui.repl.app import Repl
-from conftest import ctx_fail as fail, ctx_ok as ok
+from conftest import ctx_fail as fail, ctx_ok as ok, target_title, type_at_prompts, until
 
 SHOP = "demo_pages/shop.html"
 BUSY = "tests/fixtures/snapshot/busy.html"
+BUSY_TITLE = "Busy page (looping)"  # the title busy.html takes as its endless loop starts
+
+
+def _pages(endpoint: str) -> list[dict]:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(endpoint + "/json/list", timeout=5) as r:
+        return [t for t in json.loads(r.read()) if t.get("type") == "page"]
 
 
 # -- a crashed renderer ----------------------------------------------------------------------------
@@ -53,18 +62,19 @@ def test_open_recovers_a_crashed_page(driver, demo):
     assert driver.ok("eval location.pathname").data["value"].endswith("form.html")
 
 
-def test_a_crash_during_a_command_ends_it_at_once(driver):
+def test_a_crash_during_a_command_ends_it_at_once(driver, chrome_http):
     driver.ok(f"open {SHOP}")
     target = driver.ctx.page.target
     import threading
 
-    def crash_soon():
-        time.sleep(0.5)
+    def crash_once_waiting():
+        assert until(lambda: target_title(chrome_http, target.id) == "waiting", 10)  # the eval runs
         target._tab.call_method("Page.navigate", url="chrome://crash", _timeout=5)
 
-    threading.Thread(target=crash_soon, daemon=True).start()
+    threading.Thread(target=crash_once_waiting, daemon=True).start()
     start = time.monotonic()
-    driver.fail("eval await new Promise(r => setTimeout(r, 8000))", ErrorKind.PAGE_CRASHED)
+    driver.fail("eval (document.title = 'waiting', await new Promise(r => setTimeout(r, 8000)))",
+                ErrorKind.PAGE_CRASHED)
     assert time.monotonic() - start < 4
     driver.ok("reload")
 
@@ -88,9 +98,7 @@ def test_killed_browser_is_browser_lost_and_relaunch_starts_a_new_one(own_browse
     ok(ctx, "snapshot")
     old = ctx.session.chrome
     os.killpg(old.pid, signal.SIGKILL)
-    deadline = time.monotonic() + 10
-    while old.alive() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    until(lambda: not old.alive(), 10)
     out = fail(ctx, "click c0p0f0e2", ErrorKind.BROWSER_LOST)
     assert out.message == "The browser is gone. Use 'relaunch'."
     assert out.exit_status == ExitStatus.FAILED
@@ -118,18 +126,14 @@ def test_the_repl_survives_a_lost_browser(own_browser_ctx):
     out = Console(file=io.StringIO(), width=120, color_system=None)
     err = Console(file=io.StringIO(), width=120, color_system=None)
     renderer = Renderer(console=out, err_console=err)
-    os.killpg(ctx.session.chrome.pid, signal.SIGKILL)
-    time.sleep(0.5)
+    chrome = ctx.session.chrome
+    os.killpg(chrome.pid, signal.SIGKILL)
+    assert until(lambda: not chrome.alive(), 10)
     with create_pipe_input() as inp:
         repl = Repl(ctx, renderer, input=inp, output=DummyOutput())
         import threading
 
-        def typist():
-            for line in ("eval 1\r", "relaunch\r", "eval 6 * 7\r", "quit\r"):
-                time.sleep(0.3)
-                inp.send_text(line)
-
-        threading.Thread(target=typist, daemon=True).start()
+        type_at_prompts(repl, inp, "eval 1\r", "relaunch\r", "eval 6 * 7\r", "quit\r")
         result = {}
         th = threading.Thread(target=lambda: result.setdefault("code", repl.loop()), daemon=True)
         th.start()
@@ -159,7 +163,8 @@ def test_a_closed_tab_is_still_connection_lost(driver, chrome_http):
     driver.ok(f"open {SHOP}")
     with urllib.request.urlopen(f"{chrome_http}/json/close/{driver.ctx.page.target.id}", timeout=5):
         pass
-    time.sleep(0.3)
+    target_id = driver.ctx.page.target.id
+    assert until(lambda: target_title(chrome_http, target_id) is None, 10)  # the browser closed it
     driver.fail("eval 1", ErrorKind.CONNECTION_LOST)
 
 
@@ -173,10 +178,10 @@ def _still_busy(target) -> bool:
         return True
 
 
-def test_toolbar_refresh_and_tabs_do_not_kill_a_busy_pages_script(driver):
+def test_toolbar_refresh_and_tabs_do_not_kill_a_busy_pages_script(driver, chrome_http):
     driver.ok(f"open {BUSY}")
     target = driver.ctx.page.target
-    time.sleep(0.5)  # the page's endless loop has started
+    assert until(lambda: target_title(chrome_http, target.id) == BUSY_TITLE, 10)  # its endless loop runs
     try:
         assert _still_busy(target)
         with create_pipe_input() as inp:
@@ -184,7 +189,7 @@ def test_toolbar_refresh_and_tabs_do_not_kill_a_busy_pages_script(driver):
             repl._refresh_status()
             assert "Busy page" in repl._toolbar()
         tabs = driver.ok("tabs").data["tabs"]
-        assert any(t["title"] == "Busy page" for t in tabs)
+        assert any(t["title"] == BUSY_TITLE for t in tabs)
         assert _still_busy(target), "a read-only status refresh interrupted the page's script"
     finally:
         target.call("Runtime.terminateExecution", timeout=2)
@@ -197,7 +202,7 @@ def test_a_users_timed_out_command_interrupts_the_page_script(chrome_http):
     d = Driver(chrome_http, timeout=1.5)
     try:
         d.ok(f"open {BUSY}")
-        time.sleep(0.5)
+        assert until(lambda: target_title(chrome_http, d.ctx.page.target.id) == BUSY_TITLE, 10)  # it loops
         d.fail("eval 1", ErrorKind.TIMEOUT)
         assert d.ok("eval 3").data["value"] == 3  # the loop was stopped by the user's command
     finally:
@@ -215,11 +220,14 @@ def test_one_shot_exits_1_with_browser_lost_when_the_browser_dies(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     try:
         proc = subprocess.Popen([sys.executable, "-m", "verdex_cli", "run", "--json", "--connect", chrome.http_endpoint,
-                                 SHOP, "eval 1", "eval await new Promise(r => setTimeout(r, 6000))", "eval 2"],
+                                 SHOP, "eval 1",
+                                 "eval (document.title = 'waiting', await new Promise(r => setTimeout(r, 6000)))",
+                                 "eval 2"],
                                 cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
-        first = proc.stdout.readline()  # 'eval 1' is done (each JSON line is flushed): the slow eval runs now
-        time.sleep(0.5)
+        first = proc.stdout.readline()  # 'eval 1' is done (each JSON line is flushed)
+        slow_eval_runs = lambda: any(t.get("title") == "waiting" for t in _pages(chrome.http_endpoint))  # noqa: E731
+        assert until(slow_eval_runs, 20)
         chrome.stop()
         rest, err = proc.communicate(timeout=60)
         out = first + rest

@@ -10,9 +10,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
+
+from conftest import until
 
 ROOT = Path(__file__).resolve().parent.parent
 FREEZE = ROOT / "tests" / "fixtures" / "script" / "freeze.html"
@@ -52,10 +53,7 @@ class LiveRun:
         return self.result()
 
     def interrupt_when_looping(self) -> None:
-        deadline = time.monotonic() + 20
-        while not _looping(self.endpoint):
-            assert time.monotonic() < deadline, "the page never started its loop"
-            time.sleep(0.02)
+        assert until(lambda: _looping(self.endpoint), 20), "the page never started its loop"
         self.proc.send_signal(signal.SIGINT)
 
     def close(self) -> None:

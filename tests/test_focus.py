@@ -134,13 +134,12 @@ def test_repl_line_with_a_password_is_masked(driver, demo):
 def test_repl_shows_what_an_action_waits_for(chrome_http, demo):
     import io
     import threading
-    import time
 
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
     from rich.console import Console
 
-    from conftest import Driver
+    from conftest import Driver, type_at_prompts
     from verdex_cli.ui.render import Renderer
     from verdex_cli.ui.repl.app import Repl
 
@@ -154,11 +153,7 @@ def test_repl_shows_what_an_action_waits_for(chrome_http, demo):
         with create_pipe_input() as inp:
             repl = Repl(d.ctx, Renderer(console=console, err_console=console), input=inp, output=DummyOutput())
 
-            def typist():
-                for chunk in (f"click {save}\r", "quit\r"):
-                    time.sleep(0.2)
-                    inp.send_text(chunk)
-            threading.Thread(target=typist, daemon=True).start()
+            type_at_prompts(repl, inp, f"click {save}\r", "quit\r")
             th = threading.Thread(target=repl.loop, daemon=True)
             th.start()
             th.join(30)

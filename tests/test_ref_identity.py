@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
+
+from conftest import until
 
 REF_N = re.compile(r"^c(\d+)p(\d+)f(\d+)e(\d+)$")
 
@@ -36,15 +37,6 @@ def clicks(driver) -> list:
     out = driver.js("window.demo.clicks.slice()")
     driver.js("window.demo.clicks.length = 0")
     return out
-
-
-def wait_for(pred, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.fixture
@@ -331,7 +323,7 @@ def test_frame_navigation_numbers_that_frame_on(frames):
     old_f1 = {r for r, i in s1.data["refs"].items() if i["frame"] == 1}
     assert s1.data["refs"]["c0p0f1e1"]["name"] == "Frame button"
     driver.js("document.getElementById('same-frame').src = 'frame-leaf.html'")
-    assert wait_for(lambda: driver.js("(() => { const d = document.getElementById('same-frame').contentDocument;"
+    assert until(lambda: driver.js("(() => { const d = document.getElementById('same-frame').contentDocument;"
                                       " return !!(d && d.getElementById('leaf-button')); })()"))
     out = driver.fail("click c0p0f1e1", "navigated")
     assert out.message.startswith("Ref 'c0p0f1e1' is from a previous page (now at ")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from prompt_toolkit import PromptSession
@@ -12,6 +11,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from conftest import until
 from verdex_cli.commands import REGISTRY
 from verdex_cli.commands.context import Workspace
 from verdex_cli.commands.registry import Command, Registry, Result
@@ -313,13 +313,14 @@ def test_refs_complete_with_role_and_name_as_meta():
 
 
 def test_tab_completes_in_a_prompt_session():
-    # Completion runs asynchronously, so each chunk after a Tab is typed a moment later.
-    chunks = ["scre\t", " out.png --fu\t", "\r"]
+    # Completion runs asynchronously, so each chunk after a Tab is typed once the completion is in.
     with create_pipe_input() as inp:
         def typist():
-            for chunk in chunks:
-                inp.send_text(chunk)
-                time.sleep(0.3)
+            inp.send_text("scre\t")
+            until(lambda: session.default_buffer.text == "screenshot", 10)
+            inp.send_text(" out.png --fu\t")
+            until(lambda: session.default_buffer.text.endswith("--full"), 10)
+            inp.send_text("\r")
 
         session = PromptSession(completer=VerdexCompleter(REGISTRY), complete_while_typing=False,
                                 input=inp, output=DummyOutput())

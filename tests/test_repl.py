@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
+from conftest import type_at_prompts
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
 from verdex_cli.ui.render import Renderer
@@ -107,19 +107,10 @@ def run_loop(repl: Repl, timeout: float = 30) -> int:
     return result["code"]
 
 
-def type_lines(inp, *chunks: str) -> None:
-    """Type chunks a little apart (the loop reads one prompt at a time)."""
-    def typist():
-        for chunk in chunks:
-            time.sleep(0.15)
-            inp.send_text(chunk)
-    threading.Thread(target=typist, daemon=True).start()
-
-
 def test_repl_runs_a_command_and_exits_on_quit(ctx, console):
     with create_pipe_input() as inp:
         repl, err = make_repl(ctx, console, inp)
-        type_lines(inp, "eval 6 * 7\r", "quit\r", "eval 'never'\r")
+        type_at_prompts(repl, inp, "eval 6 * 7\r", "quit\reval 'never'\r")  # typed ahead, after quit
         assert run_loop(repl) == 0
     out = console.file.getvalue()
     assert "Type 'help' for commands" in out
@@ -131,7 +122,7 @@ def test_repl_runs_a_command_and_exits_on_quit(ctx, console):
 def test_repl_exits_on_ctrl_d(ctx, console):
     with create_pipe_input() as inp:
         repl, _ = make_repl(ctx, console, inp)
-        type_lines(inp, "eval 'hello ' + 'there'\r", "\x04")
+        type_at_prompts(repl, inp, "eval 'hello ' + 'there'\r", "\x04")
         assert run_loop(repl) == 0
     assert "hello there" in console.file.getvalue()
     assert not ctx.quit_requested
@@ -140,7 +131,7 @@ def test_repl_exits_on_ctrl_d(ctx, console):
 def test_ctrl_c_at_the_prompt_does_not_leave(ctx, console):
     with create_pipe_input() as inp:
         repl, _ = make_repl(ctx, console, inp)
-        type_lines(inp, "eval 'half a li", "\x03", "eval 'after ctrl-c'\r", "quit\r")
+        type_at_prompts(repl, inp, "eval 'half a li\x03", "eval 'after ctrl-c'\r", "quit\r")
         assert run_loop(repl) == 0
     out = console.file.getvalue()
     assert "after ctrl-c" in out
@@ -150,7 +141,8 @@ def test_ctrl_c_at_the_prompt_does_not_leave(ctx, console):
 def test_repl_prints_errors_and_carries_on(ctx, console):
     with create_pipe_input() as inp:
         repl, err = make_repl(ctx, console, inp)
-        type_lines(inp, "frobnicate\r", "eval throw new Error('bad')\r", "eval 'still here'\r", "\r", "quit\r")
+        type_at_prompts(repl, inp, "frobnicate\r", "eval throw new Error('bad')\r", "eval 'still here'\r", "\r",
+                        "quit\r")
         assert run_loop(repl) == 0
     errors = err.file.getvalue().splitlines()
     assert errors == ["Unknown command 'frobnicate'. Type 'help'.", "Error: bad"]
@@ -162,7 +154,7 @@ def test_toolbar_shows_title_and_url(ctx, console, demo):
         repl, _ = make_repl(ctx, console, inp)
         assert "(no title)" in repl._toolbar()
         url = demo.url("shop.html")
-        type_lines(inp, f"open {url}\r", "quit\r")
+        type_at_prompts(repl, inp, f"open {url}\r", "quit\r")
         assert run_loop(repl) == 0
         toolbar = repl._toolbar()
     assert "Demo Shop" in toolbar
@@ -173,7 +165,8 @@ def test_toolbar_shows_title_and_url(ctx, console, demo):
 def test_toolbar_follows_navigation(ctx, console, demo):
     with create_pipe_input() as inp:
         repl, _ = make_repl(ctx, console, inp)
-        type_lines(inp, f"open {demo.url('shop.html')}\r", f"open {demo.url('form.html')}\r", "back\r", "quit\r")
+        type_at_prompts(repl, inp, f"open {demo.url('shop.html')}\r", f"open {demo.url('form.html')}\r", "back\r",
+                        "quit\r")
         assert run_loop(repl) == 0
         toolbar = repl._toolbar()
     assert demo.url("shop.html") in toolbar and "Demo Shop" in toolbar
@@ -182,7 +175,7 @@ def test_toolbar_follows_navigation(ctx, console, demo):
 def test_toolbar_counts_refs_then_says_they_went_stale(ctx, console, demo):
     with create_pipe_input() as inp:
         repl, _ = make_repl(ctx, console, inp)
-        type_lines(inp, f"open {demo.url('shop.html')}\r", "snapshot\r", "quit\r")
+        type_at_prompts(repl, inp, f"open {demo.url('shop.html')}\r", "snapshot\r", "quit\r")
         assert run_loop(repl) == 0
         live = len(ctx.peek_state().store.elements())
         assert live > 3 and f"{live} refs, snapshot #1" in repl._toolbar()
@@ -209,7 +202,8 @@ def test_history_file_is_written(monkeypatch, tmp_path):
 def test_toolbar_shows_context_and_tab(ctx, console, demo):
     with create_pipe_input() as inp:
         repl, _ = make_repl(ctx, console, inp)
-        type_lines(inp, f"open {demo.url('shop.html')}\r", f"context new {demo.url('form.html')}\r", "quit\r")
+        type_at_prompts(repl, inp, f"open {demo.url('shop.html')}\r", f"context new {demo.url('form.html')}\r",
+                        "quit\r")
         assert run_loop(repl) == 0
         toolbar = repl._toolbar()
     assert "c1 tab 0" in toolbar and demo.url("form.html") in toolbar

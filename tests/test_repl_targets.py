@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from prompt_toolkit.input import create_pipe_input
 
-from test_repl import console, make_repl, run_loop, type_lines  # noqa: F401 (console is a fixture)
+from conftest import type_at_prompts
+from test_repl import console, make_repl, run_loop  # noqa: F401 (console is a fixture)
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
 from verdex_cli.snapshot.capture import bridge_source
@@ -22,9 +23,9 @@ def ctx(chrome_http):
 def test_comments_typos_and_new_results_in_the_repl(ctx, console, demo):
     with create_pipe_input() as inp:
         repl, err = make_repl(ctx, console, inp)
-        type_lines(inp, f"open {demo.url('shop.html')}\r", "# click button:Save would click\r", "clck x\r",
-                   'siblings "article:Coffee mug >> button:Add to cart"\r', "container testid=cart\r", "snapshot\r",
-                   "find notebook\r", "help\r", "quit\r")
+        type_at_prompts(repl, inp, f"open {demo.url('shop.html')}\r", "# click button:Save would click\r", "clck x\r",
+                        'siblings "article:Coffee mug >> button:Add to cart"\r', "container testid=cart\r",
+                        "snapshot\r", "find notebook\r", "help\r", "quit\r")
         assert run_loop(repl, timeout=60) == 0
     out = console.file.getvalue()
     errors = err.file.getvalue().splitlines()

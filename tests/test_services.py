@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Driver, ref_in
+from conftest import Driver, ref_in, until as poll_until
 from remote_services import Browserless, Grid, available, http
 from verdex_cli.base.errors import ErrorKind, ExitStatus
 from conftest import run_verdex as verdex
@@ -33,13 +33,9 @@ def results(proc: subprocess.CompletedProcess) -> list[dict]:
 
 
 def until(check, what: str, seconds: float = 30.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = check()
-        if value:
-            return value
-        assert time.monotonic() < deadline, what
-        time.sleep(0.1)
+    value = poll_until(check, seconds)
+    assert value, what
+    return value
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ Every check reads back what the page really did through its own script state."""
 
 from __future__ import annotations
 
-import time
+from conftest import until
 
 
 def ref_named(snap: dict, name: str) -> str:
@@ -106,9 +106,7 @@ def test_an_uncaught_failed_request_the_click_started_still_reaches_the_pages_ha
         document.getElementById('out').textContent = 'status ' + r.status + ' ' + (r instanceof Response); };""")
     snap = driver.ok("snapshot").data
     driver.ok("click " + ref_named(snap, "Go"))
-    deadline = time.monotonic() + 5
-    while not driver.js("window.unhandled.length") and time.monotonic() < deadline:
-        time.sleep(0.05)
+    until(lambda: driver.js("window.unhandled.length"), 5)
     assert driver.js("window.unhandled") == ["TypeError"]
     out = driver.ok("click " + ref_named(snap, "Ok"))
     assert driver.js("document.getElementById('out').textContent") == "status 200 true"

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import Driver
+from conftest import Driver, target_title, until
 
 FIX = Path(__file__).parent / "fixtures" / "snapshot"
 
@@ -177,7 +176,8 @@ def test_busy_page_times_out_and_session_survives(chrome_http):
     d = Driver(chrome_http, timeout=2)
     try:
         d.ok(f"open {FIX / 'busy.html'}")
-        time.sleep(0.5)
+        looping = lambda: target_title(chrome_http, d.ctx.page.target.id) == "Busy page (looping)"  # noqa: E731
+        assert until(looping, 10)  # the page's endless loop has started
         out = d.run("snapshot")
         assert not out.ok and out.kind == "timeout"
         assert "2 s" in out.message and "\n" not in out.message

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-import time
+
+from conftest import until
 
 OPENER = """<!DOCTYPE html><title>Opener</title>
 <label>Name <input id="name"></label>
@@ -61,10 +62,8 @@ def test_current_tab_closing_itself_names_the_tab_now_current(driver, demo):
     driver.ok(f"eval window.open('{demo.url('popup.html')}'); 0")
     driver.ok("tab 1")
     notes = driver.ok("eval setTimeout(() => window.close(), 0); 'closing'").notes
-    deadline = time.monotonic() + 3
-    while not notes and time.monotonic() < deadline:  # closing takes a moment: the next command tells
-        time.sleep(0.05)
-        notes = driver.ok("eval 0").notes
+    # closing takes a moment: the next command tells
+    notes = notes or until(lambda: driver.ok("eval 0").notes, 3)
     assert notes == ["Tab 1 closed itself; tab 0 is now current."]
     tabs = driver.ok("tabs").data["tabs"]
     assert [(t["index"], t["current"]) for t in tabs] == [(0, True)]
@@ -74,10 +73,7 @@ def test_background_tab_closing_itself(driver, demo):
     driver.ok("open " + demo.url("dialogs.html"))
     driver.ok(f"eval window.w = window.open('{demo.url('popup.html')}'); 0")
     notes = driver.ok("eval window.w.close(); 0").notes
-    deadline = time.monotonic() + 3
-    while not notes and time.monotonic() < deadline:
-        time.sleep(0.05)
-        notes = driver.ok("eval 0").notes
+    notes = notes or until(lambda: driver.ok("eval 0").notes, 3)
     assert notes == ["Tab 1 closed itself."]
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
 
+from conftest import until
 from verdex_cli.act.fields import MASK
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "truth"
@@ -33,16 +33,6 @@ def log(driver) -> list:
 
 def value(driver, element_id: str):
     return driver.js(f"document.getElementById({json.dumps(element_id)}).value")
-
-
-def poll(fn, deadline_s: float = 5.0):
-    """fn() until it is truthy, or the deadline passes (then its last answer)."""
-    end = time.monotonic() + deadline_s
-    while True:
-        got = fn()
-        if got or time.monotonic() >= end:
-            return got
-        time.sleep(0.05)
 
 
 @pytest.fixture(params=[True, False], ids=["changes", "no-changes"])
@@ -182,14 +172,14 @@ def test_a_handler_that_clicks_another_button(scripted):
 def test_a_styled_button_that_opens_a_hidden_file_input(scripted):
     driver, snap = scripted
     driver.ok(f"click {ref_of(snap, 'Choose a file')}")
-    got = poll(lambda: len(log(driver)) >= 3 and log(driver))
+    got = until(lambda: len(log(driver)) >= 3 and log(driver))
     assert got == [["choose", True], ["file", False], ["file default prevented", False]]
 
 
 def test_a_handler_that_clicks_a_download_link(scripted):
     driver, snap = scripted
     out = driver.ok(f"click {ref_of(snap, 'Save')}")
-    got = poll(lambda: len(log(driver)) >= 3 and log(driver))
+    got = until(lambda: len(log(driver)) >= 3 and log(driver))
     assert got == [["save", True], ["link", False], ["link default prevented", False]]
     downloads = out.data.get("downloads") or driver.ok("snapshot").data.get("downloads") or []
     assert downloads and downloads[0]["name"] == "hello.txt", out.data
@@ -233,5 +223,5 @@ def test_a_double_click_whose_first_click_navigates_sends_no_second_click(driver
     snap = driver.ok("snapshot")
     out = driver.fail(f"dblclick {ref_of(snap, 'Deals')}", "not_applied")
     assert "clicked once" in out.message and "second click was not sent" in out.message, out.message
-    assert poll(lambda: driver.js("document.title") == "Deals B")
+    assert until(lambda: driver.js("document.title") == "Deals B")
     assert driver.js("window.__clicks") == 0
