@@ -11,6 +11,7 @@ from verdex_cli.browser import bridge
 
 PKG = Path(__file__).resolve().parents[1] / "verdex_cli"
 BRIDGE = PKG / "browser" / "bridge.py"
+FIELDS = PKG / "browser" / "bridge_fields.py"  # the client's typed calls of three namespaces
 # the engine's loader composes the engine's own files (the manifest): it wraps them, formats no value in
 LOADERS = {PKG / "snapshot" / "capture.py", PKG / "snapshot" / "engine.py"}
 # the demo web server writes its pages' own origins script (served over HTTP, not sent over CDP)
@@ -20,7 +21,7 @@ JS_MARKS = re.compile(r"__verdex|globalThis|\bfunction\s*\(|=>\s*[{(]|\b(documen
 
 
 def _modules():
-    return [p for p in sorted(PKG.rglob("*.py")) if p != BRIDGE and p not in SERVED]
+    return [p for p in sorted(PKG.rglob("*.py")) if p not in (BRIDGE, FIELDS) and p not in SERVED]
 
 
 def _strings(node: ast.AST) -> list[str]:
@@ -80,7 +81,7 @@ def test_the_checker_catches_what_it_forbids():
 
 def _engine_functions() -> set[tuple[str, str]]:
     """(namespace, function) pairs the bridge client calls."""
-    src = BRIDGE.read_text(encoding="utf-8")
+    src = BRIDGE.read_text(encoding="utf-8") + FIELDS.read_text(encoding="utf-8")
     pairs = set(re.findall(r'"(bridge|fields|targets|structure)", "(\w+)"', src))
     pairs |= {("structure", fn) for fn in ("text", "container", "siblings", "anchors")}
     pairs |= {("bridge", fn) for fn in ("snapshot", "check")}

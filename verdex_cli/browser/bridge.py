@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .bridge_fields import FieldCalls
+
 # __verdex[space][fn](...args), or with an element: (this, ...args)
 _CALL = "function (space, fn, args) { const api = globalThis.__verdex[space]; return api[fn].apply(api, args); }"
 _CALL_ON = ("function (space, fn, args) { const api = globalThis.__verdex[space]; "
@@ -120,7 +122,7 @@ def _capture(what: tuple) -> tuple:
     return what
 
 
-class Bridge:
+class Bridge(FieldCalls):
     """Typed calls of one tab's engine. ``frames`` is the tab's ``FrameRegistry`` (it owns the
     isolated worlds: ``run``/``start``/``finish`` send an invocation into a frame's world, setting the
     world up first when its document is new). Results are plain values unless said otherwise."""
@@ -143,6 +145,18 @@ class Bridge:
 
     def finish(self, fr, started, space: str, fn: str, *args: Any):
         return self.frames.finish(fr, started, invocation(space, fn, *args))["value"]
+
+    def _start_kept(self, fr, space: str, fn: str, *args: Any):
+        """Send ``space.fn(...args)`` now, its answer kept for much later (nothing waits on it: left
+        out of the round-trip counts); (the pending call, the document) or None when the frame's world
+        is not set up or the call cannot be sent."""
+        if not self.frames.ready(fr) or fr.detached or not fr.target.alive:
+            return None
+        try:
+            return fr.target.start("Runtime.callFunctionOn", kept=True, executionContextId=fr.world_id,
+                                   **invocation(space, fn, *args)), fr.loader_id
+        except Exception:  # noqa: BLE001 - not sent: the caller asks the usual way
+            return None
 
     def post(self, fr, space: str, fn: str, *args: Any) -> None:
         """Call without waiting for the answer at all (bookkeeping a later call finds done)."""
@@ -294,101 +308,5 @@ class Bridge:
         return target.call("Runtime.callFunctionOn", **invocation_on(object_id, "fields", "holds"))["result"].get("value")
 
     def visibility(self, fr) -> str:
+        """``document.visibilityState`` (the tab's, from any of its frames)."""
         return self._value(fr, "bridge", "visibility")
-
-    # -- fields and focus ----------------------------------------------------------------------------
-    def field_info(self, fr, n: int) -> dict:
-        return self._value(fr, "fields", "info", n)
-
-    def field_value(self, fr, n: int) -> dict:
-        return self._value(fr, "fields", "value", n)
-
-    def select_all(self, fr, n: int) -> bool:
-        return bool(self._value(fr, "fields", "selectAll", n))
-
-    def caret_to_end(self, fr, n: int) -> Any:
-        return self._value(fr, "fields", "caretToEnd", n)
-
-    def check_picker(self, fr, n: int, text: str) -> dict:
-        return self._value(fr, "fields", "checkPicker", n, text)
-
-    def set_picker(self, fr, n: int, value: str, key: str) -> dict:
-        return self._value(fr, "fields", "setPicker", n, value, key)
-
-    def files(self, fr, n: int) -> list[str]:
-        return self._value(fr, "fields", "files", n) or []
-
-    def watch_field(self, fr, n: int) -> bool:
-        return bool(self._value(fr, "fields", "watchField", n))
-
-    def unwatch_field(self, fr, n: int, timeout: float = 5) -> Any:
-        return self._value(fr, "fields", "unwatchField", n, timeout=timeout)
-
-    def focused(self, fr) -> dict:
-        return self._value(fr, "fields", "focused")
-
-    def focused_element(self, fr) -> dict:
-        return self._object(fr, "fields", "focusedElement")
-
-    def focus_state(self, fr, n: int) -> dict:
-        return self._value(fr, "fields", "focusState", n)
-
-    def focus(self, fr, n: int) -> dict:
-        return self._value(fr, "fields", "focus", n)
-
-    def arm_keys(self, fr, n: int) -> Any:
-        return self._value(fr, "fields", "armKeys", n)
-
-    def disarm_keys(self, fr, timeout: float = 2) -> list:
-        return self._value(fr, "fields", "disarmKeys", timeout=timeout) or []
-
-    # -- targets by meaning ----------------------------------------------------------------------
-    def search(self, fr, spec: dict) -> dict:
-        return self._value(fr, "targets", "search", spec)
-
-    def issue(self, fr, indices: list[int]) -> list:
-        return self._value(fr, "targets", "issue", indices)
-
-    def facts(self, fr, n: int) -> dict:
-        return self._value(fr, "targets", "facts", n)
-
-    def locate(self, fr, n: int) -> dict | None:
-        """Element ``n``'s facts and stable-locator candidates, each checked in its own document
-        (``{"facts": ..., "candidates": [{kind, value, role, name, scope, ok}]}``; None: gone)."""
-        return self._value(fr, "targets", "locate", n)
-
-    def start_locate(self, fr, n: int):
-        """Send :meth:`locate` now (it runs before any later call to the frame); the answer is kept for
-        :meth:`finish_locate`, the call counting as outstanding only until it arrives. None when the
-        frame's world is not set up (or the call cannot be sent)."""
-        if not self.frames.ready(fr) or fr.detached or not fr.target.alive:
-            return None
-        try:
-            return fr.target.start("Runtime.callFunctionOn", kept=True, executionContextId=fr.world_id,
-                                   **invocation("targets", "locate", n)), fr.loader_id
-        except Exception:  # noqa: BLE001 - not sent: the caller asks the usual way
-            return None
-
-    def finish_locate(self, fr, started, n: int) -> dict | None:
-        """The answer of :meth:`start_locate`; None when its document went away before it ran (it is
-        not asked again: the element is gone)."""
-        try:
-            res = started[0].result()
-        except Exception:  # noqa: BLE001 - the world or the session ended
-            return None
-        return None if "exceptionDetails" in res else res["result"].get("value")
-
-    def drop_locate(self, started) -> None:
-        """Let a started :meth:`locate` go unanswered."""
-        started[0].drop()
-
-    def title(self, fr) -> str:
-        """The document's title, read in the isolated world."""
-        return self._value(fr, "bridge", "title")
-
-    # -- structure ---------------------------------------------------------------------------------
-    def structure(self, fr, fn: str, n: int, *args: Any) -> Any:
-        """``text``, ``container``, ``siblings`` or ``anchors`` of ref number ``n``."""
-        if fn not in ("text", "container", "siblings", "anchors"):
-            raise ValueError(f"no structure function {fn!r}")
-        return self._value(fr, "structure", fn, n, *args)
