@@ -191,9 +191,10 @@ class TextRenderer:
 
     def _node(self, node: dict, indent: str, frame: int) -> tuple | None:
         """Add the node's line; return (children, indent, frame, named_from_content) to list under it."""
+        get = node.get
         role = node["r"]
-        kids = node.get("c")
-        sub = node.get("sub")
+        kids = get("c")
+        sub = get("sub")
         if sub is not None:
             kids = sub.get("c") or []
         has_elements = False
@@ -202,28 +203,29 @@ class TextRenderer:
                 if k.__class__ is not str:
                     has_elements = True
                     break
-        name = node.get("n", "")
-        ref_no = node.get("e")
-        from_content = node.get("nc") == 1
+        name = get("n", "")
+        ref_no = get("e")
+        from_content = get("nc") == 1
         show_name = bool(name) and not (from_content and has_elements and not ref_no and role != "heading")
-        line = indent + "- " + role
         if show_name:
-            line += " " + (json_quote(name) if len(name) <= MAX_TEXT else quote(name))
-        states = node.get("s")
+            line = f"{indent}- {role} {json_quote(name) if len(name) <= MAX_TEXT else quote(name)}"
+        else:
+            line = indent + "- " + role
+        states = get("s")
         if states is not None:
             line += _states(states)
-        if node.get("x"):
+        if get("x"):
             line += " [native]"  # drawn by the browser (media controls): no element, no ref
         child_frame = frame
         if "fo" in node:
             self._frames += 1
-            child_frame = node.get("fi", frame)
+            child_frame = get("fi", frame)
             if "fi" in node:
                 line += f" [frame=f{child_frame}]"
         lines = self.lines
         if ref_no:
             ref = f"{self.prefix}f{frame}e{ref_no}"
-            tier = node.get("t", 1)
+            tier = get("t", 1)
             shown = not (self.compact and tier == 2)
             info = self.refs[ref] = RefInfo(ref, role, name, frame, tier, shown)
             self._ref_order.append((ref, info))
@@ -241,15 +243,15 @@ class TextRenderer:
             if show_name and from_content:
                 kids = None
             else:
-                text = " ".join(k.strip() for k in kids if k.strip())
+                text = " ".join([t for t in [k.strip() for k in kids] if t])
                 lines.append(line + ": " + one_line(text) if text else line)
                 return None
         if not kids:
-            value = node.get("v")
+            value = get("v")
             if value:
                 lines.append(line + ": " + one_line(value))
                 return None
-        more = node.get("more")
+        more = get("more")
         if kids or more:
             line += ":"
         lines.append(line)
