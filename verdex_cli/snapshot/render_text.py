@@ -16,6 +16,8 @@ from ..base.sanitize import clean, json_quote
 from .model import RefInfo
 
 MAX_TEXT = 100
+# the keys a node without children and without anything rare may have (render inline, see _children)
+LEAF_KEYS = frozenset(("r", "n", "nc", "e", "t", "s", "v", "i"))
 STATE_ORDER = ("checked", "disabled", "expanded", "selected", "pressed", "level", "required", "editable")
 
 
@@ -120,7 +122,7 @@ class TextRenderer:
                   ti: list | None = None) -> None:
         # an explicit stack, not recursion: a page can nest thousands of levels deep
         lines, memo, compact, ids = self.lines, self.memo.entries, self.compact, self.ids
-        ref_order, hidden_order = self._ref_order, self._hidden_order
+        ref_order, hidden_order, refs, prefix = self._ref_order, self._hidden_order, self.refs, self.prefix
         reuse = bool(memo)  # a first render has nothing to reuse: no lookups
         # (children, indent, frame, named from content, node, its first line, ref/hidden/frame marks,
         # the node's text run identities, how many text runs so far)
@@ -151,9 +153,34 @@ class TextRenderer:
                     if m is not None and m[0] is ch and m[1] == indent and m[2] == frame:
                         self._replay(m)
                         continue
-                start = len(lines)
                 ident = ch.get("i")  # the node's identity (node_key): its line is the next one
                 ids.append(((frame + 1) << 42 | ident << 10) if ident else 0)
+                if ch.keys() <= LEAF_KEYS:  # the common leaf (no children, nothing rare): _node's line, inline
+                    get = ch.get
+                    role, name = ch["r"], get("n")
+                    if name:
+                        line = f"{indent}- {role} {json_quote(name) if len(name) <= MAX_TEXT else quote(name)}"
+                    else:
+                        line = f"{indent}- {role}"
+                    states = get("s")
+                    if states is not None:
+                        line += _states(states)
+                    ref_no = get("e")
+                    if ref_no:
+                        ref = f"{prefix}f{frame}e{ref_no}"
+                        tier = get("t", 1)
+                        shown = not (compact and tier == 2)
+                        info = refs[ref] = RefInfo(ref, role, name or "", frame, tier, shown)
+                        ref_order.append((ref, info))
+                        if shown:
+                            line += " [ref=" + ref + "]"
+                        else:
+                            self.hidden[len(lines)] = ref
+                            hidden_order.append((len(lines), ref))
+                    value = get("v")
+                    lines.append(line + ": " + one_line(value) if value else line)
+                    continue
+                start = len(lines)
                 nested = self._node(ch, indent, frame)
                 if nested is not None:
                     # where this subtree's refs, hidden lines and frames start (the node's own are in)
