@@ -90,8 +90,6 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
           follow: bool, prior: dict | None, ahead: dict | None = None) -> Snapshot:
     serial, events = page.serial, page.frames.structure_events
     memo = cache.forget(page)
-    if not reuse and not prior:  # every node is new (no frame reused, nothing patched): nothing to look up
-        memo = None
     facts: dict[int, dict] = {}
     root, frames, notes = capture_tree(page, reuse, facts, start=frame, follow=follow, prior=prior, ahead=ahead)
     if all(f.tiers is not None for f in frames):  # counted by the bridge: no walk over the tree here
