@@ -76,7 +76,7 @@ def json_text(value: Any, **kwargs: Any) -> str:
 def json_quote(text: str) -> str:
     """A JSON string literal (non-ASCII kept) with every control character escaped as ``\\uXXXX``."""
     out = encode_basestring(text)
-    if _JSON_UNSAFE.search(out) is None:
+    if (out.isascii() and "\x7f" not in out) or _JSON_UNSAFE.search(out) is None:  # (ASCII: DEL the only one)
         return out
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
 

@@ -58,12 +58,13 @@
   // `noText`: the node is hidden by visibility (its own text is not shown, a visible child is).
   function walk(node, out, inContainer, noText) {
     if (!Deep.enter(node, out, inContainer, noText)) return;  // too deep for this stack: walked later
-    const kids = Aria.children(node);
-    if (node.shadowRoot) Observer.watchShadow(node.shadowRoot);
+    const sr = node.nodeType === 1 ? node.shadowRoot : null;
+    if (sr) Observer.watchShadow(sr);
+    // the common element (no shadow root, no slot): its child nodes as they are, else the flat tree's
+    const kids = sr !== null || node.nodeType !== 1 || node.localName === 'slot' ? Aria.children(node) : null;
     let base = 0;
     let runs = 0;
-    for (let i = 0; i < kids.length; i++) {
-      const k = kids[i];
+    for (let i = 0, k = kids === null ? node.firstChild : kids[0]; k; k = kids === null ? k.nextSibling : kids[++i]) {
       if (k.nodeType === 3) {
         if (noText) continue;
         const t = Runs.text(k.data);

@@ -16,6 +16,8 @@ from ..base.sanitize import clean, json_quote
 from .model import RefInfo
 
 MAX_TEXT = 100
+# the keys a node without children and without anything rare may have (render inline, see _children)
+LEAF_KEYS = frozenset(("r", "n", "nc", "e", "t", "s", "v", "i"))
 STATE_ORDER = ("checked", "disabled", "expanded", "selected", "pressed", "level", "required", "editable")
 
 
@@ -120,7 +122,7 @@ class TextRenderer:
                   ti: list | None = None) -> None:
         # an explicit stack, not recursion: a page can nest thousands of levels deep
         lines, memo, compact, ids = self.lines, self.memo.entries, self.compact, self.ids
-        ref_order, hidden_order = self._ref_order, self._hidden_order
+        ref_order, hidden_order, refs, prefix = self._ref_order, self._hidden_order, self.refs, self.prefix
         reuse = bool(memo)  # a first render has nothing to reuse: no lookups
         # (children, indent, frame, named from content, node, its first line, ref/hidden/frame marks,
         # the node's text run identities, how many text runs so far)
@@ -151,9 +153,34 @@ class TextRenderer:
                     if m is not None and m[0] is ch and m[1] == indent and m[2] == frame:
                         self._replay(m)
                         continue
-                start = len(lines)
                 ident = ch.get("i")  # the node's identity (node_key): its line is the next one
                 ids.append(((frame + 1) << 42 | ident << 10) if ident else 0)
+                if ch.keys() <= LEAF_KEYS:  # the common leaf (no children, nothing rare): _node's line, inline
+                    get = ch.get
+                    role, name = ch["r"], get("n")
+                    if name:
+                        line = f"{indent}- {role} {json_quote(name) if len(name) <= MAX_TEXT else quote(name)}"
+                    else:
+                        line = f"{indent}- {role}"
+                    states = get("s")
+                    if states is not None:
+                        line += _states(states)
+                    ref_no = get("e")
+                    if ref_no:
+                        ref = f"{prefix}f{frame}e{ref_no}"
+                        tier = get("t", 1)
+                        shown = not (compact and tier == 2)
+                        info = refs[ref] = RefInfo(ref, role, name or "", frame, tier, shown)
+                        ref_order.append((ref, info))
+                        if shown:
+                            line += " [ref=" + ref + "]"
+                        else:
+                            self.hidden[len(lines)] = ref
+                            hidden_order.append((len(lines), ref))
+                    value = get("v")
+                    lines.append(line + ": " + one_line(value) if value else line)
+                    continue
+                start = len(lines)
                 nested = self._node(ch, indent, frame)
                 if nested is not None:
                     # where this subtree's refs, hidden lines and frames start (the node's own are in)
@@ -191,9 +218,10 @@ class TextRenderer:
 
     def _node(self, node: dict, indent: str, frame: int) -> tuple | None:
         """Add the node's line; return (children, indent, frame, named_from_content) to list under it."""
+        get = node.get
         role = node["r"]
-        kids = node.get("c")
-        sub = node.get("sub")
+        kids = get("c")
+        sub = get("sub")
         if sub is not None:
             kids = sub.get("c") or []
         has_elements = False
@@ -202,28 +230,29 @@ class TextRenderer:
                 if k.__class__ is not str:
                     has_elements = True
                     break
-        name = node.get("n", "")
-        ref_no = node.get("e")
-        from_content = node.get("nc") == 1
+        name = get("n", "")
+        ref_no = get("e")
+        from_content = get("nc") == 1
         show_name = bool(name) and not (from_content and has_elements and not ref_no and role != "heading")
-        line = indent + "- " + role
         if show_name:
-            line += " " + (json_quote(name) if len(name) <= MAX_TEXT else quote(name))
-        states = node.get("s")
+            line = f"{indent}- {role} {json_quote(name) if len(name) <= MAX_TEXT else quote(name)}"
+        else:
+            line = indent + "- " + role
+        states = get("s")
         if states is not None:
             line += _states(states)
-        if node.get("x"):
+        if get("x"):
             line += " [native]"  # drawn by the browser (media controls): no element, no ref
         child_frame = frame
         if "fo" in node:
             self._frames += 1
-            child_frame = node.get("fi", frame)
+            child_frame = get("fi", frame)
             if "fi" in node:
                 line += f" [frame=f{child_frame}]"
         lines = self.lines
         if ref_no:
             ref = f"{self.prefix}f{frame}e{ref_no}"
-            tier = node.get("t", 1)
+            tier = get("t", 1)
             shown = not (self.compact and tier == 2)
             info = self.refs[ref] = RefInfo(ref, role, name, frame, tier, shown)
             self._ref_order.append((ref, info))
@@ -241,15 +270,15 @@ class TextRenderer:
             if show_name and from_content:
                 kids = None
             else:
-                text = " ".join(k.strip() for k in kids if k.strip())
+                text = " ".join([t for t in [k.strip() for k in kids] if t])
                 lines.append(line + ": " + one_line(text) if text else line)
                 return None
         if not kids:
-            value = node.get("v")
+            value = get("v")
             if value:
                 lines.append(line + ": " + one_line(value))
                 return None
-        more = node.get("more")
+        more = get("more")
         if kids or more:
             line += ":"
         lines.append(line)

@@ -11,6 +11,7 @@
 // white-space character (it may join the text before a collapsed wrapper); finish() drops it and
 // turns the rest into plain spaces.
   const WS = /\s+/g;
+  const SPACED = /[^\S ]| {2}/;  // white space that WS would change: other than one plain space
   const MARKS = /[\n\r\u200b]/;
   const WBR = /\u200b\r?/g;
   const HARD = /[\n\r]/g;
@@ -34,7 +35,7 @@
   // A text node's data, white space collapsed ('\r' first when its leading white space holds a line
   // break).
   function text(data) {
-    const t = data.replace(WS, ' ');
+    const t = SPACED.test(data) ? data.replace(WS, ' ') : data;  // (most text has nothing to collapse)
     return t.charCodeAt(0) === 32 && broken(data, 0) ? '\r' + t.slice(1) : t;
   }
 

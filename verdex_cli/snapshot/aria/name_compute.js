@@ -362,13 +362,60 @@
       f.name = res;
       return res;
     }
-    const st = {
-      root: el, inLabelledBy: false, includeHidden: false, visited: new Set(), fromContent: false,
-      attr: false, skips: 0,
-    };
-    const n = collapse(textAlternative(el, st, true) || '');
-    res = { name: n, fromContent: st.fromContent && n !== '' };
+    res = quickName(el);
+    if (res === null) {
+      const st = {
+        root: el, inLabelledBy: false, includeHidden: false, visited: new Set(), fromContent: false,
+        attr: false, skips: 0,
+      };
+      const n = collapse(textAlternative(el, st, true) || '');
+      res = { name: n, fromContent: st.fromContent && n !== '' };
+    }
     f.name = res;
     return res;
+  }
+
+  // Tags whose name textAlternativeSteps may take from elsewhere than aria-label or content (2C-2E,
+  // nativeName, a <slot>'s aria-label): quickName leaves them to it (a <button>: when it has no label).
+  const QUICK_NOT = new Set(['input', 'select', 'textarea', 'meter', 'output', 'progress', 'img', 'area',
+    'fieldset', 'table', 'figure', 'optgroup', 'option', 'slot']);
+
+  // The root name of the common cases, exactly as textAlternative(el, st, true) then nameImpl would
+  // give it, without their set-up: an aria-label (no aria-labelledby), or the content of an element
+  // whose role takes its name from content and that has no other source of a name. null: not one of
+  // those (or no text found): the whole computation answers.
+  function quickName(el) {
+    const ids = labelledbyAttr(el);
+    if (ids && ids.trim()) return null;
+    const tag = el.localName;
+    if (tag === 'slot') return null;
+    const al = el.getAttribute('aria-label');
+    if (al && al.trim()) {
+      return { name: collapse(al.length > MAX_NAME_CHARS ? al.slice(0, MAX_NAME_CHARS) : al), fromContent: false };
+    }
+    if (el.namespaceURI !== HTML_NS || QUICK_NOT.has(tag)) return null;
+    const r = roleImpl(el);
+    if (NAME_PROHIBITED.has(r) || !rootNameFromContent(el, r)) return null;
+    if (tag === 'button' && labelsFor(el)) return null;
+    let text;
+    if (el.firstElementChild === null && el.shadowRoot === null) {  // text only (contentText's loop)
+      text = pseudoText(el, '::before');
+      const tt = isSelectOption(el) ? 'none' : textTransformOf(el);
+      for (let c = el.firstChild; c !== null && text.length <= MAX_NAME_CHARS; c = c.nextSibling) {
+        if (c.nodeType === 3) text += tt === 'none' ? c.data : transformText(c.data, tt);
+      }
+      text += pseudoText(el, '::after');
+    } else {
+      const st = {
+        root: el, inLabelledBy: false, includeHidden: false, visited: new Set(), fromContent: false,
+        attr: false, skips: 0,
+      };
+      st.visited.add(el);
+      text = contentText(el, st);
+    }
+    if (!hasText(text)) return null;
+    if (text.length > MAX_NAME_CHARS) text = text.slice(0, MAX_NAME_CHARS);
+    const n = collapse(text);
+    return { name: n, fromContent: n !== '' };
   }
 
