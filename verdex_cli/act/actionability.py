@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import time
 
-from ..base.errors import ErrorKind, NotActionable, VerdexError
+from ..base.errors import CDPError, ErrorKind, NotActionable, VerdexError
 from ..base.timing import phase, tell
-from ..browser.cdp import finish_all
 from ..browser.page import Page
 from .frame_points import Point, climb, owners
 from ..refs.store import parse_ref
@@ -35,9 +34,13 @@ class Ahead:
         if (rec is None or rec.retired or ref.context != page.context or ref.page != page.index or fr is None
                 or fr.detached or not page.frames.ready(fr) or fr.world_loader != rec.loader):
             return
+        if fr.parent is not None:
+            # in a frame, the frames above are scrolled into view first and the check's animation
+            # frames give that scrolling time to reach every process before the point is measured
+            return
         self.fr, self.n = fr, ref.n
         self.opts = {"pointer": True, "timeoutMs": int(SLICE * 1000), "last": None, "seed": None,
-                     "arm": arm and fr.parent is None, "expect": {"role": rec.role, "name": rec.name}, "still": fr.parent is None}
+                     "arm": arm, "expect": {"role": rec.role, "name": rec.name}}
         try:
             self.started = page.bridge.start_prepare(fr, ref.n, self.opts, timeout=SLICE + 5)
         except VerdexError:
@@ -84,13 +87,14 @@ def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) 
 
 
 def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tuple[float, float]:
-    scrolls = []  # every frame's owner into view, outermost first, all at once
+    # every frame's owner into view, outermost first, one after the other: a frame's scroll reaches
+    # the frames above it a moment later (another process), so scrolls sent together can still be
+    # moving the page when the point is measured (the press then lands elsewhere)
     for parent, owner in reversed(owners(page, res.frame, res.label)):
         try:
-            scrolls.append(parent.target.start("DOM.scrollIntoViewIfNeeded", backendNodeId=owner))
-        except VerdexError:
-            break
-    finish_all(scrolls)  # (an owner that cannot scroll is told about by the hit tests)
+            parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
+        except CDPError:
+            pass  # an owner that cannot scroll: the hit tests say what is wrong
     deadline = time.monotonic() + page.timeout
     told: list = [None]
     while True:
