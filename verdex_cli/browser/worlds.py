@@ -65,7 +65,7 @@ class Worlds:
         if failed is not None:
             if pending is not None:
                 pending.drop()
-            raise JSError("The snapshot bridge failed to load: " + failed["exceptionDetails"].get("text", ""))
+            raise JSError("The snapshot bridge failed to load: " + describe_exception(failed["exceptionDetails"]))
         fr.world_id, fr.world_loader, fr.renumber = ctx, fr.loader_id, False
         return ctx, pending
 
