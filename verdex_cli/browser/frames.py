@@ -190,7 +190,9 @@ class FrameRegistry(Worlds):
         try:
             tree = trees.of(fr.target) if trees is not None else self.tree(fr.target)
         except ConnectionLost:
-            if fr.oopif:
+            # the session of another process ended (an out-of-process frame, or a frame inside one,
+            # whose process went away: it navigated or was removed): this frame is not there any more
+            if fr.oopif or fr.target is not self.target:
                 return None
             raise
         found = find_frame(tree, fr.frame_id)

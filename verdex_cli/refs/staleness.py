@@ -149,7 +149,7 @@ def _classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool, 
             elif found is None:
                 found = page.bridge.brief(fr, ns)
         except ConnectionLost:
-            if not (fr.oopif and page.target.alive):
+            if not ((fr.oopif or fr.target is not page.target) and page.target.alive):
                 if detail:
                     raise
                 continue
