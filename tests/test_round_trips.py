@@ -1,5 +1,5 @@
 """Far away is normal: a snapshot takes a bounded number of sequential round trips, however many frames
-the page has (the transport counts them: a wave is a stretch with at least one call outstanding).
+the page has (the transport counts them: the depth of the chain of calls, each sent after an answer).
 Counts, not times: real headless Chromium, the demo frame page and a page of 10 cross-origin iframes."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def site():
     server.stop()
 
 
-def waves(driver) -> int:
+def waves(driver) -> int:  # sequential round trips so far (connection.counters)
     return driver.ctx.session._browser().conn.counters()[0]
 
 
