@@ -35,7 +35,7 @@ from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.commands.context import Workspace  # noqa: E402
 from verdex_cli.commands.runner import Outcome, execute  # noqa: E402
-from verdex_cli.demo_server import serve  # noqa: E402
+from verdex_cli.app.demo_server import serve  # noqa: E402
 from verdex_cli.refs.page_state import PageState  # noqa: E402
 from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
 

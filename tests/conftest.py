@@ -16,11 +16,11 @@ import pytest
 # the same page, and a difference fails the command (set before verdex_cli is imported).
 os.environ.setdefault("VERDEX_CHECK_PATCHES", "1")
 
-from verdex_cli.app import AppOptions
+from verdex_cli.app.wiring import AppOptions
 from verdex_cli.browser import launch
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
-from verdex_cli.demo_server import serve
+from verdex_cli.app.demo_server import serve
 from verdex_cli.commands.runner import execute
 from verdex_cli.snapshot.capture import bridge_source
 

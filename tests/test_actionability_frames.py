@@ -18,7 +18,7 @@ from urllib.parse import quote, urlparse
 
 import pytest
 
-from verdex_cli.demo_server import serve
+from verdex_cli.app.demo_server import serve
 
 from conftest import ref_in, until, world_eval
 

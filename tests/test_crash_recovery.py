@@ -13,7 +13,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from verdex_cli.app import AppOptions, make_workspace
+from verdex_cli.app.wiring import AppOptions, make_workspace
 from verdex_cli.browser import launch
 from verdex_cli.base.errors import CDPTimeout, ErrorKind, ExitStatus
 from verdex_cli.ui.render import Renderer

@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 
 from conftest import Driver
-from verdex_cli.app import run_lines
+from verdex_cli.app.wiring import run_lines
 from verdex_cli.act.fields import MASK
 from verdex_cli.ui.render import Renderer
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import signal
 
-from verdex_cli.app import AppOptions, make_workspace
+from verdex_cli.app.wiring import AppOptions, make_workspace
 from verdex_cli.browser import launch
 from verdex_cli.base.errors import ErrorKind
 from conftest import ctx_fail as fail, ctx_ok as ok, until

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Driver, until
-from verdex_cli.demo_server import serve
+from verdex_cli.app.demo_server import serve
 
 HERE = Path(__file__).resolve().parent / "fixtures" / "refs"
 HINTS = (HERE / "hints.html").as_uri()

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import world_eval
 
-from verdex_cli.demo_server import serve
+from verdex_cli.app.demo_server import serve
 
 SITE = Path(__file__).resolve().parents[1] / "benchmarks" / "pages" / "site"
 MAX_TRIPS = 4  # the whole command: the capture, and the command loop's bookkeeping after it

@@ -11,11 +11,11 @@ import typer
 import typer.rich_utils
 
 from . import __version__
-from .app import AppOptions, run_oneshot, run_repl
+from .app.wiring import AppOptions, run_oneshot, run_repl
 from .argv import light_run, split_word
 from .base.errors import ErrorKind, ExitStatus, error_json
 from .base.sanitize import json_line
-from .options import (CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR,
+from .app.options import (CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR,
                       NO_PAGER, TIMEOUT, TRACE)
 
 

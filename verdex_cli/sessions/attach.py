@@ -16,7 +16,7 @@ from prompt_toolkit import PromptSession
 from rich.text import Text
 
 from . import names, wire
-from ..app import AppOptions, make_renderer
+from ..app.wiring import AppOptions, make_renderer
 from ..base.errors import VerdexError, exit_status
 from ..base.sanitize import clean
 from ..commands.registry import Result, is_comment

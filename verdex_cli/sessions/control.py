@@ -13,8 +13,8 @@ from typing import List, Optional
 
 import typer
 
-from ..app import AppOptions, make_renderer, warn_remote_endpoint
-from ..options import (CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR,
+from ..app.wiring import AppOptions, make_renderer, warn_remote_endpoint
+from ..app.options import (CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR,
                        NO_PAGER, TIMEOUT, TRACE)
 from . import names, wire
 from ..base.errors import ExitStatus, UsageError, VerdexError, exit_status

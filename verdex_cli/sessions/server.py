@@ -21,7 +21,7 @@ import threading
 import time
 
 from . import names
-from ..app import AppOptions, make_workspace, open_first
+from ..app.wiring import AppOptions, make_workspace, open_first
 from ..base.errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError, exit_status
 from ..commands.runner import Outcome, execute, failure, parse_all
 from ..browser.bridge import ALIVE, constant

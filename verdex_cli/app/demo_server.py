@@ -12,7 +12,7 @@ from pathlib import Path
 def demo_root() -> Path:
     """The demo_pages folder: inside the installed package, or beside it in a checkout."""
     here = Path(__file__).resolve().parent
-    for candidate in (here / "demo_pages", here.parent / "demo_pages"):
+    for candidate in (here.parent / "demo_pages", here.parent.parent / "demo_pages"):  # installed; a checkout
         if (candidate / "index.html").is_file():
             return candidate
     raise FileNotFoundError("The bundled demo_pages folder is missing from this installation.")

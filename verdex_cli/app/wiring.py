@@ -13,15 +13,15 @@ import sys
 from dataclasses import dataclass, fields
 from typing import Iterable
 
-from .base.errors import ExitStatus, VerdexError, exit_status
-from .browser.launch import endpoint_host, is_loopback
-from .browser.session import Options, Session
-from .browser.urls import normalize_url
-from .commands.context import Workspace
-from .commands.runner import Outcome, execute, failure, parse_all
-from .ui.render import Renderer
-from .commands.script_input import live_lines, read_script, script_lines  # noqa: F401 (app.read_script etc. stay importable)
-from .snapshot.capture import bridge_source
+from ..base.errors import ExitStatus, VerdexError, exit_status
+from ..browser.launch import endpoint_host, is_loopback
+from ..browser.session import Options, Session
+from ..browser.urls import normalize_url
+from ..commands.context import Workspace
+from ..commands.runner import Outcome, execute, failure, parse_all
+from ..ui.render import Renderer
+from ..commands.script_input import live_lines, read_script, script_lines  # noqa: F401 (app.read_script etc. stay importable)
+from ..snapshot.capture import bridge_source
 
 
 @dataclass
@@ -142,7 +142,7 @@ def run_repl(opts: AppOptions, url: str | None) -> int:
         renderer.show(nav)
         if not interactive:
             return run_lines(ctx, renderer, live_lines(), keep_going=False)
-        from .ui.repl.app import Repl
+        from ..ui.repl.app import Repl
 
         ctx.interactive = True
         return Repl(ctx, renderer, pager=opts.pager and sys.stdout.isatty()).loop()
