@@ -40,8 +40,12 @@ SOURCE = r"""(() => {
   let origin = null;       // the input time of the chain whose callback is running
   let inFrame = false;     // a counted animation-frame callback is running
   let acting = 0;          // verdex's own script-made input events are running (a picker's value)
+  // a request the input started has just been answered: its handlers (promise continuations, which
+  // no timer wrapper sees running) belong to the same chain for the grace that follows (see request)
+  let answeredOrigin = null, answeredUntil = 0;
   function cause() {
     if (origin !== null) return origin;
+    if (answeredOrigin !== null && now() < answeredUntil) return answeredOrigin;
     return here(0) ? now() : null;
   }
   // Is trusted input being dispatched here (window.event; or, for an event in a shadow tree, where
@@ -148,7 +152,11 @@ SOURCE = r"""(() => {
   function request(org) {
     const id = 'n' + (++holds);
     live.set(id, 1);
-    const end = () => { if (live.has(id)) st.call(window, () => live.delete(id), %(grace)s); };
+    const end = () => {
+      if (!live.has(id)) return;
+      answeredOrigin = org; answeredUntil = now() + %(grace)s;
+      st.call(window, () => live.delete(id), %(grace)s);
+    };
     st.call(window, () => live.delete(id), Math.max(0, org + HORIZON - now()));
     return end;
   }
