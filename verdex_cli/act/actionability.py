@@ -141,8 +141,10 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
         opts = {"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last,
                 "arm": arm, "seed": seed, "still": res.frame.parent is None}
         seed = None  # only the first call's first measurement
-        out, ahead = (ahead, None) if ahead is not None else (
-            page.bridge.prepare(res.frame, res.ref.n, opts, timeout=SLICE + 5), None)
+        if ahead is not None:  # the first check was sent with the resolution
+            out, ahead = ahead, None
+        else:
+            out = page.bridge.prepare(res.frame, res.ref.n, opts, timeout=SLICE + 5)
         status = out.get("status")
         if status == "ok":
             return out

@@ -20,7 +20,7 @@ from ..browser import timer_watch
 from ..browser.cdp import finish_all
 from ..refs.page_state import PageState, Shot, compare
 from ..snapshot import cache
-from ..snapshot.capture import discard_ahead
+from ..snapshot.capture import drop_ahead
 
 QUIET_MS = 80.0    # a document without the timer watcher: settled after this long with no change (and since the input)
 SETTLE_MAX = 2.0   # at most this long (or --timeout, if shorter) waiting for a page that keeps changing
@@ -90,16 +90,17 @@ def settle(page, limit: float, stop=None, mark: bool = True, started: list | Non
     try:
         return _settle(page, limit, stop, mark, started)
     finally:
-        if started and drop_started(started):
-            cache.forget(page)  # a capture it may have taken went unread: the watchers cannot vouch
+        release(page, started)
 
 
-def drop_started(started: list) -> bool:
-    """Let settle questions go unread; True when there were any still open."""
-    open_ = [p for _fr, _loader, p in started if p._open]
-    for p in open_:
+def release(page, started: list | None) -> None:
+    """Let settle questions sent ahead go unread. A capture one of them may have taken is lost with
+    it, and its frame's watcher was reset by it, so the snapshot cache cannot vouch any more."""
+    unread = [p for _fr, _loader, p in started or () if p.open]
+    for p in unread:
         p.drop()
-    return bool(open_)
+    if unread:
+        cache.forget(page)
 
 
 def _settle(page, limit: float, stop, mark: bool, started: list | None) -> bool:
@@ -184,8 +185,7 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
         # only a round in which every frame settled can stand for the page; else what was captured
         # is recorded and the cache dropped (the frames' watchers were reset by those captures)
         if verdict != "settled" or len(frames) != len(calls) or not cache.keep_ahead(page, ahead):
-            discard_ahead(page, frames)
-            cache.forget(page)
+            drop_ahead(page, frames)
     return verdict
 
 

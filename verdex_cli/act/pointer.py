@@ -9,9 +9,8 @@ import time
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied, VerdexError
 from ..base.timing import phase
 from ..browser.page import Page
-from ..snapshot.cache import forget
 from .actionability import prepare
-from .changes import SETTLE_MAX, drop_started, start_settle
+from .changes import SETTLE_MAX, release, start_settle
 from .readback import after_input
 from .resolve import Resolved
 
@@ -34,19 +33,19 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     if guard.get("navigated"):
         raise NotApplied(f"Element {res.label} was clicked once, then the page navigated or moved it away, so "
                          "the second click was not sent (it would have reached something else).")
-    if guard["blocked"] or _unfinished(action, res, guard) or action == "hover" or (
-            guard["received"] == 0 and page.nav_count == nav_before):
-        if started and drop_started(started):  # the settle sent with the guard's read-back: unread
-            forget(page)
-    if guard["blocked"] or _unfinished(action, res, guard):
-        raise _stopped(res, guard)
-    if action == "hover":
-        _check_hover(page, res)
-    if guard["received"] == 0 and page.nav_count == nav_before:
-        raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
-                            "mouse events); take a new snapshot.")
     try:
-        notes += after_input(page, nav_before, started=started if action != "hover" else None)
+        if guard["blocked"] or _unfinished(action, res, guard):
+            raise _stopped(res, guard)
+        if action == "hover":
+            _check_hover(page, res)
+        if guard["received"] == 0 and page.nav_count == nav_before:
+            raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
+                                "mouse events); take a new snapshot.")
+    except BaseException:
+        release(page, started)  # the settle sent with the guard's read-back: unread
+        raise
+    try:
+        notes += after_input(page, nav_before, started=started)
     except ConnectionLost:
         notes.append("The tab closed itself after the click.")
     return dict(result, notes=notes)
@@ -147,8 +146,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
             # Chrome holds calls into a frame whose navigation has not committed yet (a slow server):
             # the navigation the click started is the proof that it landed
             if page.nav_count == nav_before:
-                if started:
-                    drop_started(started)
+                release(page, started)
                 raise
     return guard, started
 

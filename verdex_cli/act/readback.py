@@ -15,8 +15,7 @@ import json
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from ..browser.page import Page
-from ..snapshot.cache import forget
-from .changes import SETTLE_MAX, drop_started, settle
+from .changes import SETTLE_MAX, release, settle
 from .resolve import Resolved
 
 _GONE = (CDPError, CDPTimeout, ConnectionLost, JSError)
@@ -51,8 +50,7 @@ def after_input(page: Page, nav_before: int, grace: float | None = None, started
     try:
         return page.settle_after_action(nav_before, limit, until=until, acted=started is not None)
     finally:
-        if started and drop_started(started):  # not asked (a navigation began): unread
-            forget(page)
+        release(page, started)  # not asked (a navigation began): unread
 
 
 def still_changing(page: Page) -> str:

@@ -371,6 +371,11 @@ class Pending:
         self.drop(answered=True)
         return out
 
+    @property
+    def open(self) -> bool:
+        """Neither answered-and-read nor let go of yet."""
+        return self._open
+
     def drop(self, answered: bool = False) -> None:
         if self._open:
             self._open = False

@@ -10,7 +10,7 @@ from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexE
 from ..base.timing import phase
 from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
-from . import engine
+from . import cache, engine
 from .model import FrameInfo
 from .owners import OwnerLookup as _OwnerLookup
 
@@ -86,20 +86,28 @@ class Answered:
         pass
 
 
-def discard_ahead(page: Page, ahead: dict[int, tuple]) -> None:
-    """Captures taken ahead that no capture used: the refs their bridges issued and let go of are
-    recorded as for a capture whose answer was not used (see _Ctx.end)."""
-    for index, (_loader, _what, _dirty, answer) in ahead.items():
-        fr = page.frames.get(index)
-        if answer is None or fr is None:
-            continue
-        try:
-            data = json.loads(answer)
-            page.frames.note_issued(fr, data["counter"])
-            if data.get("gone"):
-                page.bridge.carry(fr, data["gone"])
-        except (VerdexError, KeyError, TypeError, ValueError):
-            pass
+def _unused(page: Page, fr: Frame, answer) -> None:
+    """A capture's answer that no snapshot uses: the refs its bridge issued are recorded, and those it
+    let go of are handed back to it, for the next capture to report."""
+    try:
+        data = json.loads(answer() if callable(answer) else answer)
+        page.frames.note_issued(fr, data["counter"])
+        if data.get("gone"):
+            page.bridge.carry(fr, data["gone"])
+    except (VerdexError, KeyError, TypeError, ValueError):
+        pass
+
+
+def drop_ahead(page: Page, ahead: dict[int, tuple]) -> bool:
+    """Captures taken ahead (cache.Ahead.frames) that no capture will use: recorded as unused, and the
+    snapshot cache dropped (their frames' watchers were reset by them). True when there were any."""
+    taken = [(page.frames.get(i), answer) for i, (_l, _w, _d, answer) in ahead.items() if answer is not None]
+    for fr, answer in taken:
+        if fr is not None:
+            _unused(page, fr, answer)
+    if taken:
+        cache.forget(page)
+    return bool(taken)
 
 
 class _Ctx:
@@ -156,13 +164,7 @@ class _Ctx:
             if not wait or fr is None:
                 started[0].drop()
                 continue
-            try:
-                data = json.loads(started[0].result()["result"]["value"])
-                self.page.frames.note_issued(fr, data["counter"])
-                if data.get("gone"):
-                    self.page.bridge.carry(fr, data["gone"])
-            except (VerdexError, KeyError, TypeError, ValueError):
-                pass
+            _unused(self.page, fr, lambda: started[0].result()["result"]["value"])
         self.pending.clear()
 
 

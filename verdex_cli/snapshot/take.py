@@ -11,7 +11,7 @@ from ..base.gc_pause import gc_paused
 from ..base.timing import phase
 from ..browser.frames import Frame
 from ..browser.page import Page
-from .capture import capture_tree, discard_ahead
+from .capture import capture_tree, drop_ahead
 from .model import Snapshot
 from .render_text import TextRenderer, count_refs
 
@@ -46,33 +46,23 @@ def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool
     """(snapshot, cached): the last snapshot when the page has not changed since (snapshot/cache.py),
     else a capture of the frames that changed, numbered ``number``. ``fresh`` always captures everything. ``frame``: only
     that frame (and the frames inside it); ``follow=False``: frame boundaries only."""
-    reuse = prior = ahead = None
+    hit = reuse = prior = None
     if not fresh:
         hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow), trust_observer)
-        ahead = cache.take_ahead(page)
-        if ahead is not None and (hit is not None or reuse is None or not trust_observer
-                                  or ahead.acted_at != page.acted_at):
-            if _drop_ahead(page, ahead):  # not this capture's: nothing may trust the watchers they reset
-                hit = reuse = None
-            ahead = None
-        if hit is not None:
-            return hit, True
-        if reuse is not None:  # the watchers vouch for the page: changed frames may be patched
-            prior = page.snapshot_cache.facts
-    else:
-        _drop_ahead(page, cache.take_ahead(page))
+    ahead = cache.take_ahead(page)  # what the settle after an action captured (act/changes.py)
+    if ahead is not None and (hit is not None or reuse is None or not trust_observer
+                              or ahead.acted_at != page.acted_at):
+        if drop_ahead(page, ahead.frames):  # not this capture's: nothing may trust the watchers they reset
+            hit = reuse = None
+        ahead = None
+    if hit is not None:
+        return hit, True
+    if reuse is not None:  # the watchers vouch for the page: changed frames may be patched
+        prior = page.snapshot_cache.facts
     return take_snapshot(page, number, all_refs, reuse=reuse, frame=frame, follow=follow, prior=prior,
                          ahead=ahead.frames if ahead is not None else None), False
 
 
-def _drop_ahead(page: Page, ahead) -> bool:
-    """Captures taken ahead that this capture cannot use: recorded, and the cache dropped (their
-    frames' watchers were reset by them). True when there were any."""
-    if ahead is None or all(a[3] is None for a in ahead.frames.values()):
-        return False
-    discard_ahead(page, ahead.frames)
-    cache.forget(page)
-    return True
 
 
 def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True) -> tuple:
