@@ -55,6 +55,34 @@ def test_a_change_made_from_a_shadow_tree_change_handler_timer_is_shown(driver, 
     assert ("idle", "kept") in values(out.data["changes"])
 
 
+def test_a_change_a_message_task_makes_after_the_click_is_shown(driver, demo):
+    # a scheduler's way (React's): the handler posts messages, their last task changes the page; the settle
+    # that needs no hop on a page where nothing runs later must not end before that task
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<button id=go>Go</button><p id=out>idle</p>';
+      const ch = new MessageChannel();
+      let n = 0;  // a chain of message tasks, as a scheduler yielding between slices of work
+      ch.port1.onmessage = () => { if (++n < 30) ch.port2.postMessage(1); else document.getElementById('out').textContent = 'from a message'; };
+      document.getElementById('go').onclick = () => { document.getElementById('go').title = 'pressed'; ch.port2.postMessage(1); }""")
+    out = driver.ok("click " + ref_named(driver.ok("snapshot").data, "Go"))
+    assert driver.js("document.getElementById('out').textContent") == "from a message"
+    assert ("idle", "from a message") in values(out.data["changes"])
+
+
+def test_a_change_a_resize_observer_makes_after_the_click_is_shown(driver, demo):
+    # the observer runs in the next frame's rendering steps, after the click's handler widened the box
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""document.body.innerHTML = '<button id=go>Go</button><div id=box style="width:10px">x</div><p id=out>idle</p>';
+      let seen = 0;
+      new ResizeObserver(() => { if (++seen > 1) document.getElementById('out').textContent = 'resized'; })
+        .observe(document.getElementById('box'));
+      document.getElementById('go').onclick = () => { document.getElementById('box').style.width = '200px'; }""")
+    until(lambda: driver.js("document.getElementById('box').offsetWidth") == 10)
+    out = driver.ok("click " + ref_named(driver.ok("snapshot").data, "Go"))
+    assert driver.js("document.getElementById('out').textContent") == "resized"
+    assert ("idle", "resized") in values(out.data["changes"])
+
+
 def test_the_pages_own_timer_loop_does_not_hold_an_action_up(driver, demo):
     driver.ok("open " + demo.url("blank.html"))
     driver.js("""document.body.innerHTML = '<button id=go>Go</button><p id=out>idle</p>';
@@ -73,11 +101,14 @@ def test_the_pages_timer_functions_still_look_native(driver, demo):
     driver.ok("open " + demo.url("blank.html"))
     driver.ok("snapshot")
     looks = driver.js("""[setTimeout, clearTimeout, setInterval, clearInterval, requestAnimationFrame, fetch,
-      Element.prototype.attachShadow, Element.prototype.scrollIntoView, window.scrollTo, XMLHttpRequest.prototype.send]
+      Element.prototype.attachShadow, Element.prototype.scrollIntoView, window.scrollTo, XMLHttpRequest.prototype.send,
+      MessagePort.prototype.postMessage, window.postMessage, ResizeObserver.prototype.observe,
+      IntersectionObserver.prototype.observe]
       .map((f) => [f.name, Function.prototype.toString.call(f).includes('[native code]')])""")
     assert looks == [["setTimeout", True], ["clearTimeout", True], ["setInterval", True], ["clearInterval", True],
                      ["requestAnimationFrame", True], ["fetch", True], ["attachShadow", True],
-                     ["scrollIntoView", True], ["scrollTo", True], ["send", True]]
+                     ["scrollIntoView", True], ["scrollTo", True], ["send", True], ["postMessage", True],
+                     ["postMessage", True], ["observe", True], ["observe", True]]
     assert driver.js("Object.keys(window).filter((k) => /verdex/i.test(k))") == []
 
 

@@ -7,6 +7,7 @@ import time
 
 from ..base.errors import CDPError, ErrorKind, NotActionable, VerdexError
 from ..base.timing import phase, tell
+from ..browser import timer_watch
 from ..browser.page import Page
 from .frame_points import Point, climb, owners
 from ..refs.store import parse_ref
@@ -40,7 +41,7 @@ class Ahead:
             return
         self.fr, self.n = fr, ref.n
         self.opts = {"pointer": True, "timeoutMs": int(SLICE * 1000), "last": None, "seed": None,
-                     "arm": arm, "expect": {"role": rec.role, "name": rec.name}}
+                     "arm": arm, "expect": {"role": rec.role, "name": rec.name}, "key": timer_watch.KEY}
         try:
             self.started = page.bridge.start_prepare(fr, ref.n, self.opts, timeout=SLICE + 5)
         except VerdexError:
@@ -139,7 +140,7 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
     while True:
         left = deadline - time.monotonic()
         opts = {"pointer": pointer, "timeoutMs": int(max(0.1, min(SLICE, left)) * 1000), "last": last,
-                "arm": arm, "seed": seed, "still": res.frame.parent is None}
+                "arm": arm, "seed": seed, "still": res.frame.parent is None, "key": timer_watch.KEY}
         seed = None  # only the first call's first measurement
         if ahead is not None:  # the first check was sent with the resolution
             out, ahead = ahead, None

@@ -46,6 +46,7 @@ SOURCE = r"""(() => {
   function cause() {
     if (origin !== null) return origin;
     if (answeredOrigin !== null && now() < answeredUntil) return answeredOrigin;
+    if (flightOrigin !== null) return flightOrigin;
     return here(0) ? now() : null;
   }
   // Is trusted input being dispatched here (window.event; or, for an event in a shadow tree, where
@@ -75,10 +76,29 @@ SOURCE = r"""(() => {
   const wrap = (fn, make) => new Proxy(fn, { apply: make });
   const NativePromise = Promise, settleAlso = Promise.prototype.finally;
   const st = window.setTimeout, ct = window.clearTimeout, raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
+  // Quiescence (KEY + 'q'): is anything of the page's own -- caused by input or not -- about to run and
+  // able to move an element? A timeout due within SOON ms (or GRACE ms past due: it may not have run
+  // yet), an interval until cleared, an animation frame asked and not yet run, a message posted in
+  // the last GRACE ms.
+  const dues = new Map(), ticking = new Set(), frames = new Set();
+  const GRACE = 50, SOON = 100;
+  function quiescent() {
+    if (ticking.size || frames.size || now() - postedAt < GRACE) return false;
+    const t = now();
+    for (const [id, due] of dues) {
+      if (due + GRACE <= t) dues.delete(id);
+      else if (due < t + SOON) return false;
+    }
+    return true;
+  }
   window.setTimeout = wrap(st, (target, self, args) => {
     const org = cause(), cb = args[0];
     const delay = Math.max(0, Number(args[1]) || 0);
-    if (org === null || typeof cb !== 'function' || now() + delay - org > HORIZON) return Reflect.apply(target, self, args);
+    if (org === null || typeof cb !== 'function' || now() + delay - org > HORIZON) {
+      const tid = Reflect.apply(target, self, args);
+      dues.set(tid, now() + delay);
+      return tid;
+    }
     let id;
     const extra = args.slice(2);
     const run = function () {
@@ -88,15 +108,21 @@ SOURCE = r"""(() => {
     };
     id = Reflect.apply(target, self, [run, args[1]]);
     live.set(id, now() + delay);
+    dues.set(id, now() + delay);
     return id;
   });
-  window.clearTimeout = wrap(ct, (target, self, args) => { live.delete(args[0]); intervals.delete(args[0]); return Reflect.apply(target, self, args); });
+  const forget = (id) => { live.delete(id); intervals.delete(id); dues.delete(id); ticking.delete(id); };
+  window.clearTimeout = wrap(ct, (target, self, args) => { forget(args[0]); return Reflect.apply(target, self, args); });
   // an interval the input started counts until it is cleared, for HORIZON_MS at most
   const si = window.setInterval, ci = window.clearInterval;
   const intervals = new Map();  // interval id -> end of counting
   window.setInterval = wrap(si, (target, self, args) => {
     const org = cause(), cb = args[0];
-    if (org === null || typeof cb !== 'function') return Reflect.apply(target, self, args);
+    if (org === null || typeof cb !== 'function') {
+      const tid = Reflect.apply(target, self, args);
+      ticking.add(tid);
+      return tid;
+    }
     const extra = args.slice(2);
     const run = function () {
       const prev = origin; origin = org;
@@ -104,9 +130,10 @@ SOURCE = r"""(() => {
     };
     const id = Reflect.apply(target, self, [run, args[1]]);
     intervals.set(id, org + HORIZON);
+    ticking.add(id);
     return id;
   });
-  window.clearInterval = wrap(ci, (target, self, args) => { intervals.delete(args[0]); live.delete(args[0]); return Reflect.apply(target, self, args); });
+  window.clearInterval = wrap(ci, (target, self, args) => { forget(args[0]); return Reflect.apply(target, self, args); });
   function busy(timersOnly) {
     const t = now();
     for (const [id, end] of intervals) { if (end > t) return true; intervals.delete(id); }
@@ -114,23 +141,31 @@ SOURCE = r"""(() => {
     return false;
   }
   if (raf) {
+    const asked = (target, self, cb) => {
+      let id;
+      id = Reflect.apply(target, self, [function (t) { frames.delete(id); return Reflect.apply(cb, this, [t]); }]);
+      frames.add(id);
+      return id;
+    };
     window.requestAnimationFrame = wrap(raf, (target, self, args) => {
       const cb = args[0];
+      if (typeof cb !== 'function') return Reflect.apply(target, self, args);
       // a frame asked from a frame callback is an animation loop: not waited for
-      if (inFrame || typeof cb !== 'function') return Reflect.apply(target, self, args);
-      const org = cause();
-      if (org === null) return Reflect.apply(target, self, args);
+      const org = inFrame ? null : cause();
+      if (org === null) return asked(target, self, cb);
       let id;
       const run = function (t) {
         live.delete('f' + id);
+        frames.delete(id);
         const prev = origin; origin = org; inFrame = true;
         try { return Reflect.apply(cb, this, [t]); } finally { origin = prev; inFrame = false; }
       };
       id = Reflect.apply(target, self, [run]);
       live.set('f' + id, 1);
+      frames.add(id);
       return id;
     });
-    window.cancelAnimationFrame = wrap(caf, (target, self, args) => { live.delete('f' + args[0]); return Reflect.apply(target, self, args); });
+    window.cancelAnimationFrame = wrap(caf, (target, self, args) => { live.delete('f' + args[0]); frames.delete(args[0]); return Reflect.apply(target, self, args); });
   }
   // a scroll asked by a handler (smooth or not) and the browser's own key and wheel scrolling begin in
   // a later animation frame: two frames count as pending work
@@ -183,6 +218,37 @@ SOURCE = r"""(() => {
   if (typeof attach === 'function') {
     Element.prototype.attachShadow = wrap(attach, (target, self, args) => { const root = Reflect.apply(target, self, args); listen(root); return root; });
   }
+  // work a task cannot be seen to outlast: observers the browser calls in an animation frame's rendering
+  // steps (ResizeObserver, IntersectionObserver: a page that has ever asked for one), and messages
+  // (a scheduler's tasks, posted in the last second). Without either, and quiescent (below), the settle
+  // after a change needs no hop (act.js settle, KEY + 'f')
+  let observing = false, postedAt = -1e9;
+  for (const C of [window.ResizeObserver, window.IntersectionObserver]) {
+    if (C && typeof C.prototype.observe === 'function') {
+      C.prototype.observe = wrap(C.prototype.observe, (target, self, args) => { observing = true; return Reflect.apply(target, self, args); });
+    }
+  }
+  // A message the input's chain posts (a scheduler yielding between slices of its work) counts until a
+  // marker message posted right after it has come (messages are delivered in order), and what runs
+  // meanwhile -- the message's handler, and the messages, timers and frames it asks -- belongs to the chain.
+  const MC = window.MessageChannel, nativePost = MC && MessagePort.prototype.postMessage;
+  let inFlight = 0, flightOrigin = null;
+  const posted = (target, self, args) => {
+    postedAt = now();
+    const org = cause();
+    const out = Reflect.apply(target, self, args);
+    if (org !== null && nativePost && (self === window || self instanceof MessagePort)) {
+      const id = 'm' + (++holds), marker = new MC();
+      live.set(id, 1); inFlight++; flightOrigin = org;
+      marker.port1.onmessage = () => { marker.port1.close(); live.delete(id); if (--inFlight === 0) flightOrigin = null; };
+      nativePost.call(marker.port2, 0);
+    }
+    return out;
+  };
+  if (nativePost) MessagePort.prototype.postMessage = wrap(nativePost, posted);
+  if (typeof window.postMessage === 'function') window.postMessage = wrap(window.postMessage, posted);
+  window.addEventListener(KEY + 'f', (e) => { if (observing || now() - postedAt < 1000 || !quiescent()) e.preventDefault(); }, true);
+  window.addEventListener(KEY + 'q', (e) => { if (!quiescent()) e.preventDefault(); }, true);
   window.addEventListener(KEY + '+', () => { acting++; }, true);
   window.addEventListener(KEY + '-', () => { acting = Math.max(0, acting - 1); }, true);
   window.addEventListener(KEY + '?', (e) => e.preventDefault(), true);

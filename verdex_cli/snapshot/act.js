@@ -97,6 +97,7 @@
 
   const FRAME_MS = 1000 / 60;
   const STILL_MS = 2 * FRAME_MS;
+  const quiescent = (key) => !!key && asks(key + '?') && !asks(key + 'q');
   // a box whose centre is inside the viewport, else null
   const inView = (r) => {
     const x = r.x + r.width / 2, y = r.y + r.height / 2;
@@ -141,7 +142,11 @@
         // is in view: the box now is the box of two frames ago, so it is stable without waiting. Not in
         // a child frame (`still: false`): the browser routes input into a frame by hit-test data that
         // its frames' own scrolling may not have reached yet, so frames are waited for there
-        const still = opts.still !== false && !lastBox && Observer.stillFor() >= STILL_MS ? inView(rectOf(el)) : null;
+        // The same when something changed less than two frames ago but nothing of the page is about to
+        // run (the main world's watcher, opts.key: no animation frame asked, no interval, no timer due
+        // soon, no message): what changed it was a one-off, over before this call
+        const quiet = opts.still !== false && !lastBox ? Observer.stillFor() : 0;
+        const still = quiet >= STILL_MS || (quiet > 0 && quiescent(opts.key)) ? inView(rectOf(el)) : null;
         if (!still) {
           el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
           if (seed && !sameBox(seed.box, rectOf(el))) seed = null;  // it moved, or the scroll moved it
@@ -251,7 +256,8 @@
   // ---- settling after an action's input (changes.py). Settled: the work the input started is done --
   // no timer or animation frame it caused is pending (the main world's watcher, browser/timer_watch.py,
   // answers the event `opts.key`) -- and a whole hop (a task; and an animation frame while work or a
-  // scroll is pending or once the page changed: rendering-step observers, a ticker shows) went by with no DOM change, input, focus move or scroll, and no scroll is
+  // scroll is pending or once the page changed: rendering-step observers, a ticker shows) went by with no
+  // DOM change, input, focus move or scroll, and no scroll is
   // under way (unless stalled for opts.stallMs). A document without the watcher, or one that keeps
   // changing (BUSY_BEATS changing tasks since the input: a burst; or as many in the last second that
   // answered no input: a ticker), is
@@ -283,6 +289,11 @@
         busy: Observer.beatsSince(inputAt) >= BUSY_BEATS || Observer.background(performance.now()) >= BUSY_BEATS };
     };
     const pending = () => hooked && asks(drawn ? key : key + 't');
+    // a change needs no hop to show it is over when nothing of the page can run after the handlers but
+    // timers and frames the watcher counts: no rendering-step observer, no message posted (the watcher:
+    // KEY + 'f'), no animation or transition (getAnimations brings style up to date: a transition the
+    // change starts is there already)
+    const frameless = () => hooked && !asks(key + 'f') && !(document.getAnimations && document.getAnimations().length);
     try {
       for (let hops = 1; ; hops++) {
         const hopStart = performance.now();
@@ -290,7 +301,9 @@
         // with the watcher, nothing pending and no change since the input: done now (the handlers' own
         // work is counted); else a hop: an animation frame when needed, then a task (in that order: after
         // input, the browser runs the frame first anyway, so a task before it would cost a frame more)
-        const first = hops === 1 && hooked && !c.busy && !c.scrolling && c.at < inputAt && !pending();
+        // ... or changed when nothing of the page runs in frames or messages (the handlers ran before this
+        // call: what they changed is there, and nothing they started is left)
+        const first = hops === 1 && hooked && !c.busy && !c.scrolling && !pending() && (c.at < inputAt || frameless());
         if (first) return { settled: true, hops: 0, hooked };
         if (drawn && (c.scrolling || pending() || c.at >= inputAt)) drawn = await nextFrame();
         await task();
