@@ -1,5 +1,5 @@
 """The stable target an action records for `export` costs it no round trip: the action only starts the
-engine's `locate` call (answered before the action's own calls, so before it can rename the element);
+engine's `locate` call (sent before the action's first check, so answered before its input can rename the element);
 with several frames the cross-frame choice is made when `export` needs it."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def test_a_click_spends_no_round_trip_on_its_stable_target(driver, demo, monkeyp
     logged = click_waves(driver, ref)
     assert driver.ctx.log[-1]["ref"] == ref
     with monkeypatch.context() as m:
-        m.setattr(actions_cmd, "note_target", lambda ctx, res, raw: None)
+        m.setattr(actions_cmd, "note_target", lambda ctx, res, raw, started=None: None)
         unlogged = click_waves(driver, ref)
     assert "ref" not in driver.ctx.log[-1]  # no target noted
     assert logged <= unlogged, (logged, unlogged)

@@ -9,7 +9,7 @@ from ..base.errors import CDPError, ErrorKind, NotActionable, VerdexError
 from ..base.timing import phase, tell
 from ..browser import timer_watch
 from ..browser.page import Page
-from .frame_points import Point, climb, owners
+from .frame_points import Point, climb, climb_still, drop_measure, owners, remembered, start_measure
 from ..refs.store import parse_ref
 from .resolve import Resolved
 
@@ -26,6 +26,9 @@ class Ahead:
 
     def __init__(self, page: Page, store, raw: str, arm: bool):
         self.page, self.started, self.fr, self.n, self.opts = page, None, None, 0, {}
+        self.levels: list | None = None  # in a frame: the frames above (frame_points.remembered)
+        self.measuring: list | None = None  # ... and their owners' measurement, started
+        self.locating = None  # the stable locator's call (bridge.start_locate), sent first
         try:
             ref = parse_ref(raw.strip())
         except VerdexError:
@@ -35,17 +38,37 @@ class Ahead:
         if (rec is None or rec.retired or ref.context != page.context or ref.page != page.index or fr is None
                 or fr.detached or not page.frames.ready(fr) or fr.world_loader != rec.loader):
             return
-        if fr.parent is not None:
-            # in a frame, the frames above are scrolled into view first and the check's animation
-            # frames give that scrolling time to reach every process before the point is measured
-            return
         self.fr, self.n = fr, ref.n
         self.opts = {"pointer": True, "timeoutMs": int(SLICE * 1000), "last": None, "seed": None,
                      "arm": arm, "expect": {"role": rec.role, "name": rec.name}, "key": timer_watch.KEY}
+        if fr.parent is not None:
+            # in a frame: only when nothing needs scrolling -- the element, and every frame on the way,
+            # still for two frames' time and in view (act.js `noScroll`, `strict`); the owners are
+            # measured at the same time (frame_points.start_measure). Else the frames above are
+            # scrolled into view first, in order, as usual
+            self.levels = remembered(page, fr)
+            if self.levels is None:
+                self.fr = None
+                return
+            self.opts.update(noScroll=True, strict=True)
         try:
+            # the stable locator's question first: it must see the element before the action's input,
+            # which can overtake a call to the page sent with it (input takes another road in), but not
+            # one sent before the check whose answer the input waits for
+            self.locating = page.bridge.start_locate(fr, ref.n)
             self.started = page.bridge.start_prepare(fr, ref.n, self.opts, timeout=SLICE + 5)
+            if self.levels:
+                self.measuring = start_measure(page, self.levels)
         except VerdexError:
             self.started = None
+
+    def locating_for(self, res: Resolved):
+        """The stable locator's call started with the check, when it is about the resolved element
+        (session_log.note_target takes it); None otherwise."""
+        if self.locating is None or res.frame is not self.fr or res.ref.n != self.n:
+            return None
+        started, self.locating = self.locating, None
+        return started
 
     def take(self, res: Resolved) -> dict | None:
         """The answer, for the resolved ref (None when it was not sent, or is of no use)."""
@@ -58,7 +81,11 @@ class Ahead:
             return None
         if res.frame is not self.fr or res.ref.n != self.n or not isinstance(out, dict):
             self._disarm(out)
+            self._unmeasure()
             return None
+        if self.measuring is not None:
+            res.above = (self.levels, self.measuring)
+            self.measuring = None
         return out
 
     def drop(self) -> None:
@@ -66,10 +93,20 @@ class Ahead:
         if self.started is None:
             return
         started, self.started = self.started, None
+        self._unmeasure()
         try:
             self._disarm(self.page.bridge.finish_prepare(self.fr, started, self.n, self.opts))
         except VerdexError:
             pass
+
+    def _unmeasure(self) -> None:
+        """Let the answers nobody will read go: the owners' measurement and the locator's call."""
+        if self.measuring is not None:
+            drop_measure(self.measuring)
+            self.measuring = None
+        if self.locating is not None:
+            self.locating[0].drop()
+            self.locating = None
 
     def _disarm(self, out) -> None:
         if isinstance(out, dict) and out.get("armed"):
@@ -88,6 +125,10 @@ def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) 
 
 
 def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tuple[float, float]:
+    if res.above is not None:
+        point = _still_in_frame(page, res, pointer)
+        if point is not None:
+            return point
     # every frame's owner into view, outermost first, one after the other: a frame's scroll reaches
     # the frames above it a moment later (another process), so scrolls sent together can still be
     # moving the page when the point is measured (the press then lands elsewhere)
@@ -111,6 +152,30 @@ def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tup
             raise NotActionable(f"Element {res.label} is not actionable after {page.timeout:.1f} s: {point}.")
         _tell(page, res, point, told)
         time.sleep(min(SLICE, max(0.0, deadline - time.monotonic())))
+
+
+def _still_in_frame(page: Page, res: Resolved, pointer: bool) -> tuple[float, float] | None:
+    """An element in a frame checked with its resolution (Ahead): its click point when it and every
+    frame on the way were still and in view and every owner gets the point (two round trips however
+    deep: the check and the owners' measurement, then the hit tests); None to check in order instead
+    (any guard the check armed taken down)."""
+    (levels, measuring), res.above = res.above, None
+    ahead = res.prepared
+    if not pointer or ahead is None or ahead.get("status") != "ok" or not ahead.get("still"):
+        drop_measure(measuring)
+        return None
+    res.prepared = None
+    try:
+        point = climb_still(page, levels, measuring, Point(ahead["x"], ahead["y"], ahead["w"], ahead["h"]), res.label)
+    except VerdexError:
+        point = None
+    if point is None:
+        if ahead.get("armed"):
+            page.bridge.disarm(res.frame)
+        return None
+    res.armed = bool(ahead.get("armed"))
+    res.still = True
+    return point
 
 
 def _tell(page: Page, res: Resolved, reason: str, told: list) -> None:

@@ -104,10 +104,39 @@ def climb(page: Page, fr: Frame, pt: Point, label: str, check: bool = True) -> t
     trip instead."""
     chain = owners(page, fr, label)
     levels = [(child, parent, backend) for child, (parent, backend) in zip(_frames_up(page, fr), chain)]
-    quads, objs, sizes = _measure(page, levels, label)
+    return _climb(page, levels, finish_measure(page, start_measure(page, levels), label), pt, check)[0]
+
+
+def remembered(page: Page, fr: Frame) -> list | None:
+    """(frame, parent frame, backend id of its iframe element) from ``fr`` up to the top, when every
+    frame on the way is attached and every owner remembered; None otherwise (nothing is asked)."""
+    levels = []
+    while fr.parent is not None:
+        parent = page.frames.get(fr.parent)
+        backend = page.frames.owner_of(fr)
+        if parent is None or parent.detached or backend is None:
+            return None
+        levels.append((fr, parent, backend))
+        fr = parent
+    return levels
+
+
+def climb_still(page: Page, levels: list, asked: list, pt: Point, label: str) -> tuple[float, float] | None:
+    """``pt`` in top-level coordinates, from a measurement started with the element's check
+    (:func:`start_measure`), when every owner on the way gets the point and nothing has moved anything
+    in any frame on the way for two frames' time (so the browser's hit-test data, which routes input
+    into frames, is the layout measured here); None otherwise."""
+    point, still = _climb(page, levels, finish_measure(page, asked, label), pt, True)
+    return point if still and not isinstance(point, str) else None
+
+
+def _climb(page: Page, levels: list, measured: tuple, pt: Point, check: bool) -> tuple[tuple[float, float] | str, bool]:
+    """(the point or the reason, whether every frame above was still)."""
+    quads, objs, sizes = measured
+    still = True
     try:
         if sizes is None:
-            return _climb_each(page, levels, quads, objs, pt, check)
+            return _climb_each(page, levels, quads, objs, pt, check), False
         asked = []
         for child, parent, _backend in levels:
             q = _forward(quads[child.index], pt.x / pt.w if pt.w else 0.0, pt.y / pt.h if pt.h else 0.0)
@@ -128,9 +157,10 @@ def climb(page: Page, fr: Frame, pt: Point, label: str, check: bool = True) -> t
                 raise res
             out = res["result"].get("value") or {"outside": True, "w": 0, "h": 0}
             if check and not out.get("hit"):
-                return _missed(parent, out)
+                return _missed(parent, out), False
+            still = still and bool(out.get("still"))
             pt = Point(out.get("x", q[0]), out.get("y", q[1]), out["w"], out["h"])
-        return pt.x, pt.y
+        return (pt.x, pt.y), still
     finally:
         for target in {id(p.target): p.target for _c, p, _b in levels}.values():
             try:
@@ -175,24 +205,37 @@ def _frames_up(page: Page, fr: Frame) -> list[Frame]:
     return out
 
 
-def _measure(page: Page, levels: list, label: str) -> tuple[dict[int, list[float]], dict[int, str], dict | None]:
-    """Each owner's content quad (in its target's local-root coordinates), its element in its frame's
-    isolated world (for the hit test) and the viewport size of every frame on the way but the top
-    (None when one cannot be asked now), all asked at once."""
-    asked = []
-    sizes: dict | None = {}
+def start_measure(page: Page, levels: list) -> list:
+    """Ask at once each owner's content quad (in its target's local-root coordinates), its element in
+    its frame's isolated world (for the hit test) and the viewport size of every frame on the way but
+    the top (a None entry when one cannot be asked now); :func:`finish_measure` reads the answers."""
+    asked: list = []
     try:
         for child, parent, backend in levels:
             ctx = page.frames.world(parent)
             asked.append((child, "quad", parent.target.start("DOM.getBoxModel", backendNodeId=backend)))
             asked.append((child, "obj", parent.target.start("DOM.resolveNode", backendNodeId=backend,
                                                             executionContextId=ctx, objectGroup="verdex-hit")))
-            if parent.parent is not None and sizes is not None:
-                started = page.bridge.start_viewport(parent)
-                if started is None:
-                    sizes = None
-                else:
-                    asked.append((parent, "size", started))
+            if parent.parent is not None:
+                asked.append((parent, "size", page.bridge.start_viewport(parent)))
+    except BaseException:
+        drop_measure(asked)
+        raise
+    return asked
+
+
+def drop_measure(asked: list) -> None:
+    """Let the answers of a measurement nobody reads go."""
+    for _f, what, pending in asked:
+        if pending is not None:
+            (pending[0] if what == "size" else pending).drop()
+
+
+def finish_measure(page: Page, asked: list, label: str) -> tuple[dict[int, list[float]], dict[int, str], dict | None]:
+    """(quads, element object ids, viewport sizes -- None when one could not be read) of
+    :func:`start_measure`."""
+    sizes: dict | None = {} if all(p is not None for _f, _w, p in asked) else None
+    try:
         quads, objs = {}, {}
         for fr, what, pending in asked:
             try:
@@ -214,5 +257,4 @@ def _measure(page: Page, levels: list, label: str) -> tuple[dict[int, list[float
                 objs[fr.index] = res["object"]["objectId"]
         return quads, objs, sizes
     finally:
-        for _f, what, pending in asked:
-            (pending[0] if what == "size" else pending).drop()
+        drop_measure(asked)

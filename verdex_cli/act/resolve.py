@@ -30,6 +30,8 @@ class Resolved:
     notes: list[str] = field(default_factory=list)
     armed: bool = False  # the click guard was armed with the actionability check (actionability.prepare)
     prepared: dict | None = None  # the actionability check sent with the resolution (actionability.Ahead)
+    above: tuple | None = None  # in a frame: the frames above and their owners' measurement, started with it
+    still: bool = False  # in a frame: it and every frame above were still and in view (no scroll was needed)
 
     @property
     def label(self) -> str:

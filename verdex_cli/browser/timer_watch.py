@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import secrets
 
-from ..base.errors import CDPError, CDPTimeout, ConnectionLost
+from ..base.errors import ConnectionLost
 from .bridge import new_document_script, with_values
 
 KEY = "verdex-pending-" + secrets.token_hex(8)
@@ -263,11 +263,14 @@ def source() -> str:
 
 def install(target) -> None:
     """Install the watcher in the target's documents, present and future (its same-process frames
-    included); once per target. A browser that refuses leaves settling to the quiet period."""
+    included); once per target. Not waited for: the target handles its calls in order, so every later
+    call into its documents (an action's checks, the settle) finds it there, and targets are set up
+    together instead of one round trip each. A browser that refuses leaves settling to the quiet
+    period (the settle finds no watcher)."""
     if getattr(target, "timer_watch", False):
         return
     target.timer_watch = True
     try:
-        target.call("Page.addScriptToEvaluateOnNewDocument", **new_document_script(source()))
-    except (CDPError, CDPTimeout, ConnectionLost):
+        target.send("Page.addScriptToEvaluateOnNewDocument", **new_document_script(source()))
+    except ConnectionLost:
         pass

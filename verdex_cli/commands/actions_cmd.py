@@ -24,7 +24,7 @@ def resolve_arg(ctx, raw, pointer_action: str | None = None):
         with phase("resolve"):
             res = resolve_target(page, store, raw)
         with phase("stable locator"):
-            note_target(ctx, res, raw)  # for 'export'
+            note_target(ctx, res, raw, ahead.locating_for(res) if ahead is not None else None)  # for 'export'
         if ahead is not None:
             with phase("wait actionable"):
                 res.prepared = ahead.take(res)

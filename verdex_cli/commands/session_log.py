@@ -28,11 +28,12 @@ def begin(ctx) -> None:
     ctx.located = None
 
 
-def note_target(ctx, res, raw: str) -> None:
+def note_target(ctx, res, raw: str, started=None) -> None:
     """Remember the stable target of the element a command is about to act on. A target by meaning
     that was typed is one already: it just found this element alone, so nothing is computed (no round
-    trip); a ref gets the engine's ``locate`` call started now, before the action may rename the
-    element (its answer is taken by :func:`record`)."""
+    trip); a ref gets the engine's ``locate`` call started now (or takes ``started``, the one sent with
+    the action's first check), before the action may rename the element (its answer is taken by
+    :func:`record`)."""
     try:
         typed = parse_target(raw)
     except VerdexError:
@@ -43,7 +44,8 @@ def note_target(ctx, res, raw: str) -> None:
         loc = {"locator": str(typed), "playwright": playwright_for(typed)}
     else:
         page, fr, n = ctx.page, res.frame, res.ref.n
-        started = page.bridge.start_locate(fr, n)
+        if started is None:
+            started = page.bridge.start_locate(fr, n)
         if started is not None:
             pending = (page, fr, n, started, one_frame(page))
         else:  # its world is not set up: ask now (one round trip)

@@ -87,7 +87,8 @@
       x = uv[0] * innerWidth;
       y = uv[1] * innerHeight;
     }
-    const out = { x, y, w: innerWidth, h: innerHeight };
+    // still: nothing has moved anything in this document for two frames' time (see prepare)
+    const out = { x, y, w: innerWidth, h: innerHeight, still: Observer.stillFor() >= STILL_MS };
     const hit = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? deepHit(x, y) : null;
     if (hit && composedContains(el, hit)) out.hit = true;
     else if (hit) out.cover = Aria.label(coverOf(hit, el));
@@ -145,8 +146,12 @@
         // The same when something changed less than two frames ago but nothing of the page is about to
         // run (the main world's watcher, opts.key: no animation frame asked, no interval, no timer due
         // soon, no message): what changed it was a one-off, over before this call
+        // (`strict`: two frames' time only -- the page's compositor has drawn what changed)
         const quiet = opts.still !== false && !lastBox ? Observer.stillFor() : 0;
-        const still = quiet >= STILL_MS || (quiet > 0 && quiescent(opts.key)) ? inView(rectOf(el)) : null;
+        const still = quiet >= STILL_MS || (quiet > 0 && !opts.strict && quiescent(opts.key)) ? inView(rectOf(el)) : null;
+        // `noScroll` (a frame's check sent with the resolution): only an element still and in view is
+        // checked here; anything else is left to the caller's checks in order, and nothing is done
+        if (!still && opts.noScroll) return { status: 'check', why: 'not still and in view' };
         if (!still) {
           el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
           if (seed && !sameBox(seed.box, rectOf(el))) seed = null;  // it moved, or the scroll moved it
@@ -163,7 +168,7 @@
         else if (sameBox(prev, b)) {
           const x = b.x + b.width / 2;
           const y = b.y + b.height / 2;
-          const ok = { status: 'ok', x, y, box: b, w: innerWidth, h: innerHeight };
+          const ok = { status: 'ok', x, y, box: b, w: innerWidth, h: innerHeight, still: !!still };
           if (!opts.pointer) return ok;
           const hit = deepHit(x, y);
           if (hit && (composedContains(el, hit) || hitIsOwnLabel(el, hit))) {
@@ -174,6 +179,7 @@
         } else if (lastBox) reason = 'it is moving';
         else reason = drawn ? 'its position was measured only once' : 'the page draws no frames, so whether it is still could not be checked';
       }
+      if (opts.noScroll) return { status: 'check', why: reason };
       lastBox = b;
       if (performance.now() > deadline) return { status: 'not_actionable', reason, last: b };
       if (!b) drawn = await nextFrame();
