@@ -82,13 +82,16 @@ SOURCE = r"""(() => {
   // the last GRACE ms.
   const dues = new Map(), ticking = new Set(), frames = new Set();
   const GRACE = 50, SOON = 100;
+  let prunedAt = 0;
+  function prune() {
+    const t = prunedAt = now();
+    for (const [id, due] of dues) if (due + GRACE <= t) dues.delete(id);
+  }
   function quiescent() {
     if (ticking.size || frames.size || now() - postedAt < GRACE) return false;
+    prune();
     const t = now();
-    for (const [id, due] of dues) {
-      if (due + GRACE <= t) dues.delete(id);
-      else if (due < t + SOON) return false;
-    }
+    for (const due of dues.values()) if (due < t + SOON) return false;
     return true;
   }
   window.setTimeout = wrap(st, (target, self, args) => {
@@ -96,6 +99,7 @@ SOURCE = r"""(() => {
     const delay = Math.max(0, Number(args[1]) || 0);
     if (org === null || typeof cb !== 'function' || now() + delay - org > HORIZON) {
       const tid = Reflect.apply(target, self, args);
+      if (dues.size > 500 && now() - prunedAt > 100) prune();  // a page that sets timers all the time
       dues.set(tid, now() + delay);
       return tid;
     }
