@@ -109,6 +109,13 @@
     const modal = document.querySelector('dialog:modal');
     return !!modal && !modal.contains(el);
   }
+  // An option of a select has no box of its own while the select is closed: it is shown as its select
+  // is, unless it is itself hidden (as in the accessibility tree, and in verdex's snapshots)
+  function shown(el) {
+    const select = el.localName === 'option' ? el.closest('select') : null;
+    if (!select) return el.checkVisibility({ visibilityProperty: true });
+    return select.checkVisibility({ visibilityProperty: true }) && !el.hidden && getComputedStyle(el).display !== 'none';
+  }
   function probe(id) {
     const el = byOid.get(id);
     if (!el) return { known: false };
@@ -116,7 +123,7 @@
     const out = {
       known: true, connected: el.isConnected, gen: gen.get(id), key: keyOf(el),
       text: (el.textContent || '').trim().slice(0, 80), tag: el.localName, type: el.type || null,
-      hidden: !el.isConnected || !el.checkVisibility({ visibilityProperty: true }),
+      hidden: !el.isConnected || !shown(el),
       disabled: !!(el.matches && el.matches(':disabled')), readonly: !!el.readOnly,
       zero: r.width <= 0 || r.height <= 0, inView: inView(r),
       hover: el.isConnected && el.matches(':hover'), focused: document.activeElement === el,
