@@ -171,7 +171,10 @@ def _still_in_frame(page: Page, res: Resolved, pointer: bool) -> tuple[float, fl
         point = None
     if point is None:
         if ahead.get("armed"):
-            page.bridge.disarm(res.frame)
+            try:
+                page.bridge.disarm(res.frame)
+            except VerdexError:
+                pass  # its document is gone: the checks in order say so
         return None
     res.armed = bool(ahead.get("armed"))
     res.still = True

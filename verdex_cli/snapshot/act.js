@@ -140,13 +140,13 @@
       else {
         // nothing has moved anything in this document for two frames' time (the change watcher saw no
         // DOM change, style change, load, scroll or resize, and no animation runs) and the click point
-        // is in view: the box now is the box of two frames ago, so it is stable without waiting. Not in
-        // a child frame (`still: false`): the browser routes input into a frame by hit-test data that
-        // its frames' own scrolling may not have reached yet, so frames are waited for there
-        // The same when something changed less than two frames ago but nothing of the page is about to
-        // run (the main world's watcher, opts.key: no animation frame asked, no interval, no timer due
-        // soon, no message): what changed it was a one-off, over before this call
-        // (`strict`: two frames' time only -- the page's compositor has drawn what changed)
+        // is in view: the box now is the box of two frames ago, so it is stable without waiting. The same
+        // when something changed less than two frames ago but nothing of the page is about to run (the
+        // main world's watcher, opts.key: no animation frame asked, no interval, no timer due soon, no
+        // message): what changed it was a one-off, over before this call. In a child frame only the
+        // check sent with the resolution may find it still, and only after two frames' time (`strict`:
+        // the browser routes input into a frame by hit-test data drawn from what the frames last drew);
+        // the checks in order there (`still: false`) wait for frames after the frames above scrolled
         const quiet = opts.still !== false && !lastBox ? Observer.stillFor() : 0;
         const still = quiet >= STILL_MS || (quiet > 0 && !opts.strict && quiescent(opts.key)) ? inView(rectOf(el)) : null;
         // `noScroll` (a frame's check sent with the resolution): only an element still and in view is
