@@ -17,6 +17,7 @@
       scan: new Map(),       // tree root -> style sheet facts (see scanRoot)
       modal: undefined,      // {modal, chain} for an open modal <dialog>, or null
       layoutTable: new Map(), // table -> bool (see isLayoutTable)
+      tables: new Map(),     // element -> its closest('table'), for the table parts under it (tableOf)
     };
   }
 
@@ -117,6 +118,20 @@
     const d = style(el).display;
     if (d === 'inline' || d === 'contents' || d.startsWith('ruby')) return 0;
     return d.startsWith('inline') ? 1 : 2;
+  }
+
+  // el.closest('table') for a table part (tr, td...: not a table itself, so it is its parent's),
+  // asked once per parent in a run: the cells of a row share one answer.
+  function tableOf(el) {
+    const p = el.parentElement;
+    if (p === null) return null;
+    if (run === null) return p.closest('table');
+    let t = run.tables.get(p);
+    if (t === undefined) {
+      t = p.closest('table');
+      run.tables.set(p, t);
+    }
+    return t;
   }
 
   // The tree scope of `el`: its parent's (known in a top-down walk), else asked for.
