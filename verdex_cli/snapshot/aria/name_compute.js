@@ -197,7 +197,7 @@
     const tag = el.localName;
     if (tag === 'table') return !isLayoutTable(el);
     if (tag === 'tr' || tag === 'tbody' || tag === 'thead' || tag === 'tfoot') {
-      const t = el.closest('table');
+      const t = tableOf(el);
       return !(t && isLayoutTable(t));
     }
     return true;

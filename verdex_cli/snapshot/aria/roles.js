@@ -174,7 +174,7 @@
     if (TABLE_PART_TAGS.has(tag)) {
       // Parts of a table that is not exposed as a table (presentational, or
       // given another role) lose their table semantics.
-      const table = el.closest('table');
+      const table = tableOf(el);
       const tr = table ? roleImpl(table) : 'table';
       if (tr !== 'table' && tr !== 'grid' && tr !== 'treegrid') {
         return tag === 'td' || tag === 'th' || isFocusable(el) ? 'generic' : 'none';
@@ -266,7 +266,7 @@
       case 'form':
         return hasAccessibleNameAttr(el) ? 'form' : 'generic';
       case 'td': {
-        const table = el.closest('table');
+        const table = tableOf(el);
         const tr = table ? roleImpl(table) : null;
         return tr === 'grid' || tr === 'treegrid' ? 'gridcell' : 'cell';
       }

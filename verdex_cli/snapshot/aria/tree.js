@@ -17,6 +17,7 @@
       scan: new Map(),       // tree root -> style sheet facts (see scanRoot)
       modal: undefined,      // {modal, chain} for an open modal <dialog>, or null
       layoutTable: new Map(), // table -> bool (see isLayoutTable)
+      tables: new Map(),     // element -> its closest('table'), for the table parts under it (tableOf)
     };
   }
 
@@ -55,6 +56,7 @@
     this.text = null;        // text alternative in content recursion
     this.textAttr = false;   // ... and whether it came from an attribute
     this.pseudo = 0;         // may have ::before/::after content: 0 not known yet, 1 no, 2 yes
+    this.shown = false;      // it has a box and visibility:visible (see `boxed`)
   }
 
   function facts(el) {
@@ -85,6 +87,21 @@
     return s;
   }
 
+  // One call instead of a computed style object (and its two reads): an element with a box (so its
+  // display is not none) and visibility:visible, as checkVisibility says, is shown as far as its
+  // own display and visibility go. Without a box (display:none, display:contents, in a closed
+  // <details> or a content-visibility:hidden subtree, an <option>...) the style decides, as always:
+  // either way the answer is the one the style gives.
+  const SHOWN = { visibilityProperty: true };
+  const CHECKS = typeof Element.prototype.checkVisibility === 'function';
+
+  function boxed(el, f) {
+    if (f.shown) return true;
+    if (f.styled || !CHECKS || !el.checkVisibility(SHOWN)) return false;
+    f.shown = true;
+    return true;
+  }
+
   function style(el) {
     const s = facts(el);
     return s.styled ? s : loadStyle(el, s);
@@ -101,6 +118,20 @@
     const d = style(el).display;
     if (d === 'inline' || d === 'contents' || d.startsWith('ruby')) return 0;
     return d.startsWith('inline') ? 1 : 2;
+  }
+
+  // el.closest('table') for a table part (tr, td...: not a table itself, so it is its parent's),
+  // asked once per parent in a run: the cells of a row share one answer.
+  function tableOf(el) {
+    const p = el.parentElement;
+    if (p === null) return null;
+    if (run === null) return p.closest('table');
+    let t = run.tables.get(p);
+    if (t === undefined) {
+      t = p.closest('table');
+      run.tables.set(p, t);
+    }
+    return t;
   }
 
   // The tree scope of `el`: its parent's (known in a top-down walk), else asked for.
@@ -128,13 +159,13 @@
   }
 
   function textTransformOf(el) {
-    const s = style(el);
+    const s = facts(el);
     if (s.tt === null) s.tt = scopesMention(el, 'tt') ? s.cs.textTransform : 'none';
     return s.tt;
   }
 
   function contentVisibilityOf(el) {
-    const s = style(el);
+    const s = facts(el);
     if (s.cv === null) s.cv = scopesMention(el, 'cv') ? s.cs.contentVisibility : 'visible';
     return s.cv;
   }
@@ -268,7 +299,7 @@
     const ah = el.getAttribute('aria-hidden');
     if (ah !== null && ah.trim().toLowerCase() === 'true') return 2;
     if (el.hasAttribute('inert')) return 2;
-    if ((f.styled ? f : loadStyle(el, f)).display === 'none' && !isSelectOption(el)) return 2;
+    if (!boxed(el, f) && (f.styled ? f : loadStyle(el, f)).display === 'none' && !isSelectOption(el)) return 2;
     const p = flatParent(el);
     if (!p) return 1;
     const m = modalInfo();
@@ -315,7 +346,7 @@
     const f = facts(node);
     if (f.hidden !== 0) return f.hidden === 2;
     let h = hiddenSubtree(node);
-    if (!h) {
+    if (!h && !boxed(node, f)) {
       const v = (f.styled ? f : loadStyle(node, f)).visibility;
       h = v === 'hidden' || v === 'collapse';
     }
