@@ -120,13 +120,7 @@ class _Ctx:
         self.tree: dict | None = {}  # the main target's frame tree, read with the first captures
         self.took_ahead = False  # captures taken by the settle after an action (use_ahead)
         self.pending: dict[int, tuple] = {}  # frame index -> (started call, what it asked for)
-        self.primed: _first.Primed | None = None  # the first capture of the page's document (first.py)
-
-    def local_tree(self, fr: Frame) -> dict | None:
-        """The frame tree of ``fr``'s session, when read already."""
-        if fr.target is self.page.target:
-            return self.tree
-        return self.primed.tree(fr.target) if self.primed is not None else None
+        self.primed = _first.Primed(page)  # what the first capture of a document set up (first.py)
 
     def expr(self, fr: Frame, base: tuple | None = None) -> tuple:
         """What to evaluate for ``fr``: a whole capture, or patches to the last one (``prior``)."""
@@ -148,7 +142,7 @@ class _Ctx:
     def start(self, fr: Frame, base: tuple | None = None) -> None:
         """Send ``fr``'s capture now (its answer is taken when the frame is stitched in), so the
         captures of many frames share one round trip. Frames without a world yet are left out."""
-        if fr.index in self.pending or fr.index in self.reuse or (self.primed is not None and fr.frame_id in self.primed.captures):
+        if fr.index in self.pending or fr.index in self.reuse or fr.frame_id in self.primed.captures:
             return
         expr = self.expr(fr, base)
         started = self.page.bridge.start_capture(fr, expr)
@@ -157,7 +151,7 @@ class _Ctx:
 
     def take(self, fr: Frame, expr: tuple) -> str:
         started = self.pending.pop(fr.index, None)
-        if started is None and self.primed is not None:
+        if started is None:
             started = self.primed.take(fr, expr)
         if started is not None and started[1] == expr:
             return self.page.bridge.finish_capture(fr, started[0], expr)
@@ -175,8 +169,7 @@ class _Ctx:
                 continue
             _unused(self.page, fr, lambda: started[0].result()["result"]["value"])
         self.pending.clear()
-        if self.primed is not None:
-            self.primed.drop()
+        self.primed.drop()
 
 
 def _begin(ctx: _Ctx, start: Frame | None, expr: tuple, whole_page: bool) -> None:
@@ -202,7 +195,7 @@ def _begin(ctx: _Ctx, start: Frame | None, expr: tuple, whole_page: bool) -> Non
                 if fr is not None and fr is not first:
                     ctx.start(fr)
     if tree_call is not None:
-        ctx.tree = tree_call.result()["frameTree"]
+        ctx.tree = _first.tree_of(tree_call, asked)
         frames.refresh(ctx.tree)
     if asked is not None:
         ctx.primed = _first.prime(ctx.page, ctx.tree, asked, lambda fr: ctx.expr(fr, expr), MAX_FRAME_DEPTH)
@@ -303,14 +296,12 @@ def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
     known are all sent before any answer is waited for; frames new to the registry get their
     indices in document order, depth first."""
     page = ctx.page
-    lookup = _OwnerLookup(page, fr, ctx.local_tree(fr))
-    if ctx.primed is not None:  # the frames and owners the first capture found
-        lookup.trees.update(ctx.primed.roots)
-        lookup.backends.update(ctx.primed.backends)
+    lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else ctx.primed.tree(fr.target))
+    ctx.primed.inform(lookup)
     plan: list[tuple[dict, object, bool]] = []  # (owner node, frame / frame id / None / error, remembered)
     missing = []
     for node in owners:
-        fid = node.pop("fid", "") or (ctx.primed.fid(fr, node["fo"]) if ctx.primed is not None else "")
+        fid = node.pop("fid", "") or ctx.primed.fid(fr, node["fo"])
         known = page.frames.by_id.get(fid) if fid else None
         if known is not None and not (known.detached or (known.oopif and not known.target.alive)):
             plan.append((node, known, True))
@@ -372,7 +363,7 @@ def _send_ahead(ctx: _Ctx, lookup: _OwnerLookup, plan: list) -> None:
             continue
         if not isinstance(what, str):
             continue
-        if ctx.primed is not None and what in ctx.primed.captures:
+        if what in ctx.primed.captures:
             continue  # set up already (first.py)
         if find_frame(lookup.local(), what) is not None:
             new.append((what, lookup.fr.target, False))

@@ -58,6 +58,7 @@ class Primed:
     backends: dict[str, int] = field(default_factory=dict)
     tags: dict[str, list] = field(default_factory=dict)  # parent frame id -> [(child frame id, pending tagOwner)]
     slots: dict[str, dict[int, str]] = field(default_factory=dict)  # parent frame id -> {owner slot: frame id}
+    used: set[str] = field(default_factory=set)  # frames whose capture sent here was taken
 
     def tree(self, target: Target) -> dict | None:
         return self.trees.get(id(target))
@@ -72,10 +73,14 @@ class Primed:
         if target is not fr.target or expr != sent or not self.page.frames.adopt(fr, world, loader, NEW if new else None):
             pending.drop()
             return None
+        self.used.add(fr.frame_id)
         return (pending, loader), expr
 
     def fid(self, fr: Frame, slot: int) -> str:
-        """The frame id of owner ``slot`` of ``fr``'s capture, as its tagOwner answers say ("": not known)."""
+        """The frame id of owner ``slot`` of ``fr``'s capture, as its tagOwner answers say ("": not known,
+        or ``fr`` was captured otherwise: another capture's slots)."""
+        if fr.frame_id not in self.used:
+            return ""
         if fr.frame_id not in self.slots:
             found = self.slots[fr.frame_id] = {}
             tags = self.tags.pop(fr.frame_id, [])
@@ -84,6 +89,11 @@ class Primed:
                 if isinstance(value, int) and value >= 0:
                     found[value] = child
         return self.slots[fr.frame_id].get(slot, "")
+
+    def inform(self, lookup) -> None:
+        """An owner lookup (owners.py) told the frames and owners found here."""
+        lookup.trees.update(self.roots)
+        lookup.backends.update(self.backends)
 
     def drop(self) -> None:
         """Captures of frames not stitched in (hidden, too deep, gone), answers not needed: let go unread."""
@@ -104,12 +114,34 @@ def ask(page: Page) -> tuple[list[Target], list[Pending], Trees]:
     return targets, enabling, Trees(targets)
 
 
+def tree_of(call: Pending, asked: tuple[list[Target], list[Pending], Trees] | None) -> dict:
+    """The page's frame tree (``call``'s answer); when it cannot be read, what ``ask`` sent is let go of."""
+    try:
+        return call.result()["frameTree"]
+    except BaseException:
+        if asked is not None:
+            for pending in asked[1]:
+                pending.drop()
+            asked[2].close()
+        raise
+
+
 def prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Trees], expr_of,
           depth_limit: int) -> Primed:
     """Round trips 2 to 4 (see the module's doc); ``tree``: the page's own frame tree, read with
     ``asked``. ``expr_of(frame)``: what to capture of a frame in the registry."""
-    targets, enabling, trees = asked
     out = Primed(page)
+    try:
+        _prime(page, tree, asked, expr_of, depth_limit, out)
+    except BaseException:
+        out.drop()
+        raise
+    return out
+
+
+def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Trees], expr_of, depth_limit: int,
+           out: Primed) -> None:
+    targets, enabling, trees = asked
     try:
         finish_all(enabling)
         nodes = _forest(page, tree, targets, trees, out)
@@ -172,7 +204,6 @@ def prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tree
                 out.tags.setdefault(parent.frame_id, []).append((n.frame_id, pending))
     for target in held.values():
         _post(target, "Runtime.releaseObjectGroup", objectGroup=OWNERS)
-    return out
 
 
 def _forest(page: Page, tree: dict, targets: list[Target], trees: Trees, out: Primed) -> dict[str, _Node]:
