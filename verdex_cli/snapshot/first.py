@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
+from ..base.timing import phase
 from ..browser.bridge import capture_call, engine_load, invocation, tag_owner
 from ..browser.cdp import Pending, Target, finish_all
 from ..browser.frames import Frame, Trees
@@ -132,7 +133,8 @@ def prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tree
     ``asked``. ``expr_of(frame)``: what to capture of a frame in the registry."""
     out = Primed(page)
     try:
-        _prime(page, tree, asked, expr_of, depth_limit, out)
+        with phase("set up frames"):
+            _prime(page, tree, asked, expr_of, depth_limit, out)
     except BaseException:
         out.drop()
         raise
