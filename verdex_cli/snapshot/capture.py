@@ -157,6 +157,7 @@ class _Ctx:
             return self.page.bridge.finish_capture(fr, started[0], expr)
         if started is not None:
             started[0][0].drop()
+        self.primed.used.discard(fr.frame_id)  # another capture: its owners' slots are its own
         return self.page.bridge.capture(fr, expr)
 
     def end(self, wait: bool = True) -> None:
@@ -199,6 +200,8 @@ def _begin(ctx: _Ctx, start: Frame | None, expr: tuple, whole_page: bool) -> Non
         frames.refresh(ctx.tree)
     if asked is not None:
         ctx.primed = _first.prime(ctx.page, ctx.tree, asked, lambda fr: ctx.expr(fr, expr), MAX_FRAME_DEPTH)
+        for fr, pending, what in ctx.primed.kept:  # frames in the registry: their captures as usual
+            ctx.pending[fr.index] = ((pending, fr.loader_id), what)
     for index, (started, _e) in list(ctx.pending.items()):  # a document changed meanwhile: not that one
         fr = frames.get(index)
         if fr is None or fr.detached or fr.loader_id != started[1]:

@@ -45,15 +45,19 @@ class _Node:
     numbered: tuple[int, bool] = NEW
     backend: int | None = None  # its owner element's backend node id (in its parent's document)
     owner: str | None = None  # its owner element, a remote object of its parent's world
+    expr: tuple = SNAP  # what its capture asks for
+    capture: Pending | None = None
 
 
 @dataclass
 class Primed:
-    """What ``prime`` set up: the captures sent (by frame id, until stitched), the frame trees of the
+    """What ``prime`` set up: the captures sent to frames new to the page (by frame id, until stitched)
+    and to frames in the registry (``kept``: the capture's usual pending ones), the frame trees of the
     sessions (by session), the own frame dicts of out-of-process frames, the owners' backend ids."""
 
     page: Page
-    captures: dict[str, tuple] = field(default_factory=dict)  # (pending, session, world, document, expr, new)
+    captures: dict[str, tuple] = field(default_factory=dict)  # (pending, session, world, document)
+    kept: list[tuple[Frame, Pending, tuple]] = field(default_factory=list)  # (frame, pending capture, what)
     trees: dict[int, dict] = field(default_factory=dict)
     roots: dict[str, dict] = field(default_factory=dict)
     backends: dict[str, int] = field(default_factory=dict)
@@ -70,9 +74,10 @@ class Primed:
         got = self.captures.pop(fr.frame_id, None)
         if got is None:
             return None
-        pending, target, world, loader, sent, new = got
-        if target is not fr.target or expr != sent or not self.page.frames.adopt(fr, world, loader, NEW if new else None):
+        pending, target, world, loader = got
+        if target is not fr.target or expr != SNAP or not self.page.frames.adopt(fr, world, loader, NEW):
             pending.drop()
+            _post(target, "Runtime.callFunctionOn", executionContextId=world, **invocation("bridge", "reset", False))
             return None
         self.used.add(fr.frame_id)
         return (pending, loader), expr
@@ -97,9 +102,12 @@ class Primed:
         lookup.backends.update(self.backends)
 
     def drop(self) -> None:
-        """Captures of frames not stitched in (hidden, too deep, gone), answers not needed: let go unread."""
-        for got in self.captures.values():
-            got[0].drop()
+        """Captures of frames not stitched in (hidden, too deep, gone), answers not needed: let go unread,
+        and the refs they issued forgotten (their frames have no index: the world's next capture, when
+        the frame is shown, numbers from the start, as if this one was not taken)."""
+        for pending, target, world, _loader in self.captures.values():
+            pending.drop()
+            _post(target, "Runtime.callFunctionOn", executionContextId=world, **invocation("bridge", "reset", False))
         self.captures.clear()
         for tags in self.tags.values():
             for _c, pending in tags:
@@ -175,10 +183,8 @@ def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tre
         loads.append((n, _start(n.target, "Runtime.evaluate", contextId=n.world, **engine_load(frames.init_script))))
         loads.append((n, _start(n.target, "Runtime.callFunctionOn", executionContextId=n.world,
                             **invocation("bridge", "init", *n.numbered))))
-        expr = SNAP if n.known is None else expr_of(n.known)
-        pending = _start(n.target, "Runtime.callFunctionOn", executionContextId=n.world, **capture_call(expr))
-        if pending is not None:
-            out.captures[n.frame_id] = (pending, n.target, n.world, n.info.get("loaderId", ""), expr, n.known is None)
+        n.expr = SNAP if n.known is None else expr_of(n.known)
+        n.capture = _start(n.target, "Runtime.callFunctionOn", executionContextId=n.world, **capture_call(n.expr))
     resolving = _each([n for n in children if n.backend and nodes[n.parent].world is not None],
                       lambda n: nodes[n.parent].target.start("DOM.resolveNode", backendNodeId=n.backend,
                                                              executionContextId=nodes[n.parent].world,
@@ -191,8 +197,15 @@ def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tre
         n.loaded = n.world is not None and n.frame_id not in failed
         if n.loaded and n.known is not None:
             n.loaded = frames.adopt(n.known, n.world, n.known.loader_id)
-        if not n.loaded and n.frame_id in out.captures:  # set up the usual way when stitched (it says why)
-            out.captures.pop(n.frame_id)[0].drop()
+        if n.capture is None:
+            continue
+        if not n.loaded:  # set up the usual way when stitched (which says why it fails)
+            n.capture.drop()
+        elif n.known is not None:
+            out.kept.append((n.known, n.capture, n.expr))
+            out.used.add(n.frame_id)
+        else:
+            out.captures[n.frame_id] = (n.capture, n.target, n.world, n.info.get("loaderId", ""))
     for n, res in _answers(resolving):
         n.owner = res.get("object", {}).get("objectId")
     # 4: owners named (after their parent's capture, as always)
