@@ -105,19 +105,6 @@ class Target:
         session = self.conn.session_for(target_id, wait)
         return None if session is None else self._wrap(session, session.type or "iframe")
 
-    def frame_sessions(self) -> list["Target"]:
-        """The live sessions Chrome attached for the out-of-process frames under this session, at any
-        depth (parents first)."""
-        conn, out, todo = self.conn, [], [self._tab]
-        with conn.attached:
-            while todo:
-                for sid in sorted(todo.pop(0).children):
-                    s = conn.sessions.get(sid)
-                    if s is not None and s.type == "iframe" and not s._stopped.is_set():
-                        out.append(s)
-                        todo.append(s)
-        return [self._wrap(s, "iframe") for s in out]
-
     def watch_crashes(self) -> None:
         """Notice a renderer crash (calls then fail at once with PageCrashed instead of timing out)."""
         self.on("Inspector.targetCrashed", self._on_crashed)

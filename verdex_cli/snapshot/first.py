@@ -118,7 +118,7 @@ class Primed:
 def ask(page: Page) -> tuple[list[Target], list[Pending], Trees]:
     """Round trip 1, sent with the page's own frame tree: each out-of-process frame's session taken,
     its domains turned on, its frame tree asked for."""
-    targets = page.target.frame_sessions()
+    targets = [t for t in map(page.target.child, page.target.conn.frame_targets(page.target.id or "")) if t is not None]
     enabling = [p for t in targets for p in page.frames.start_enable(t)]
     return targets, enabling, Trees(targets)
 
