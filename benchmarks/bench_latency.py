@@ -6,7 +6,8 @@ A launched Chromium is put behind tests/ws_proxy.py (a ws-only endpoint that hol
 DELAY ms in each direction), and verdex connects to it with `--connect ws://...` (one socket). For
 the demo site's frame page (frames.html: same-origin, cross-origin and a cross-origin frame inside a
 cross-origin frame, srcdoc, empty) and benchmarks/pages/site/frames10.html (10 cross-origin iframes)
-it times `snapshot --fresh`, a `click REF` with its changes on frames.html's nested cross-origin frame,
+it times the first `snapshot` after opening the page (every frame's session, world and engine set up),
+`snapshot --fresh`, a `click REF` with its changes on frames.html's nested cross-origin frame,
 and one on shop.html's main frame, through the commands' own path (runner.execute). Round trips are
 counted by the transport itself: the depth of the chain of calls, each sent after an answer arrived
 (calls sent together, or while others are out, share a round trip), so what a far-away browser
@@ -42,6 +43,14 @@ def bench_verdex(url: str, demo, site, runs: int) -> dict:
     out = {}
     with h.workspace(url) as ctx:
         for name, page_url in (("frames.html", demo.url("frames.html")), ("frames10.html", site.url("frames10.html"))):
+            trips = []
+
+            def first(page_url=page_url) -> h.Own:  # a new document each time: every frame set up anew
+                h.run(ctx, "open " + page_url)
+                time.sleep(SETTLE_S)
+                return _timed(ctx, "snapshot", trips)
+
+            out[f"first snapshot {name}"] = {"ms": h.measure(first, runs).median, "trips": max(trips)}
             h.run(ctx, "open " + page_url)
             time.sleep(SETTLE_S)
             h.run(ctx, "snapshot --fresh")  # warm: worlds and frame sessions found

@@ -69,6 +69,18 @@ def invocation_on(object_id: str, space: str, fn: str, *args: Any) -> dict:
             "arguments": [{"value": space}, {"value": fn}, {"value": list(args)}]}
 
 
+def capture_call(what: tuple) -> dict:
+    """:func:`invocation` of a capture (``what`` as for :meth:`Bridge.capture`), for a world not yet a frame's."""
+    return invocation("bridge", *_capture(what))
+
+
+def tag_owner(object_id: str, frame_id: str) -> dict:
+    """``Runtime.callFunctionOn`` parameters telling the bridge which frame the owner element
+    ``object_id`` (a remote object of its world) shows, as :meth:`Bridge.tag_owners` does; its value:
+    the element's slot among the last snapshot's owners (-1: not among them)."""
+    return invocation_on(object_id, "bridge", "tagOwner", frame_id)
+
+
 def engine_load(source: str) -> dict:
     """``Runtime.evaluate`` parameters loading the engine's source (the manifest's, unchanged)."""
     return {"expression": source, "returnByValue": True}

@@ -167,6 +167,21 @@ class Connection:
                     return None
                 self.attached.wait(min(left, 0.05))
 
+    def frame_targets(self, target_id: str) -> list[str]:
+        """The target ids (frame ids) of the live out-of-process frame sessions under ``target_id``'s
+        session, at any depth, parents first."""
+        out: list[str] = []
+        with self.attached:
+            todo = [self.by_target.get(target_id)]
+            while todo:
+                session = todo.pop(0)
+                for sid in sorted(session.children) if session is not None else ():
+                    s = self.sessions.get(sid)
+                    if s is not None and s.type == "iframe" and s.id and not s._stopped.is_set():
+                        out.append(s.id)
+                        todo.append(s)
+        return out
+
     def _on_attached(self, parent_id: str | None, params: dict) -> None:
         sid = params.get("sessionId")
         info = params.get("targetInfo") or {}

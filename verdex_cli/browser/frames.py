@@ -249,6 +249,21 @@ class FrameRegistry(Worlds):
         self._oopif_targets[frame_id] = t
         return t
 
+    def start_enable(self, target: Target) -> list[Pending]:
+        """An out-of-process frame's session (its target id is its frame id) taken as such, its domains
+        turned on: the calls, sent now (answers to be taken or dropped), none when they were on."""
+        self._oopif_targets[target.id or ""] = target
+        if target._enabled:
+            return []
+        target._enabled = True
+        out = []
+        for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
+            try:
+                out.append(target.start(method))
+            except (CDPError, CDPTimeout, ConnectionLost):
+                break
+        return out
+
     # -- refs the frame's bridge has issued --------------------------------------
     def note_issued(self, fr: Frame, counter: int, url: str | None = None) -> None:
         """The bridge of ``fr`` has issued ref numbers up to ``counter`` in its current document

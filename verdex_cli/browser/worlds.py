@@ -34,14 +34,11 @@ class Worlds:
         after the engine's set-up in a new world, or None when the world was ready)."""
         if self.ready(fr):
             return fr.world_id, None
-        if fr.index == 0 and self.numbers.came_back(0, fr.loader_id):
-            self._restored()  # in case the browser did not say so (see on_frame_navigated)
         made = self._made.pop(fr.frame_id, (None, None))  # created ahead (prepare), on this session
         made = made[0] if made[1] is fr.target else None
         ctx = made if made is not None else fr.target.call(
             "Page.createIsolatedWorld", frameId=fr.frame_id, worldName=WORLD_NAME, grantUniveralAccess=False)["executionContextId"]
-        main = fr.loader_id if fr.index == 0 else self.main.loader_id
-        start, new_doc = self.numbers.start(fr.index, fr.loader_id, main, fr.url, again=fr.renumber)
+        start, new_doc = self.numbering(fr)
         # the engine's source, its numbering and the first call: one round trip (a target answers in order)
         setup = [fr.target.start("Runtime.evaluate", contextId=ctx, **engine_load(self.init_script))]
         pending = None
@@ -68,6 +65,23 @@ class Worlds:
             raise JSError("The snapshot bridge failed to load: " + describe_exception(failed["exceptionDetails"]))
         fr.world_id, fr.world_loader, fr.renumber = ctx, fr.loader_id, False
         return ctx, pending
+
+    def numbering(self, fr: Any) -> tuple[int, bool]:
+        """A bridge is being set up for the frame's current document: (the number it continues after,
+        whether the document is new to the frame's numbering), as ``RefNumbers.start`` records it."""
+        if fr.index == 0 and self.numbers.came_back(0, fr.loader_id):
+            self._restored()  # in case the browser did not say so (see on_frame_navigated)
+        main = fr.loader_id if fr.index == 0 else self.main.loader_id
+        return self.numbers.start(fr.index, fr.loader_id, main, fr.url, again=fr.renumber)
+
+    def adopt(self, fr: Any, ctx: int, loader: str, numbered: tuple[int, bool] | None = None) -> bool:
+        """A world set up ahead for the frame's document ``loader`` (its engine loaded and numbered:
+        ``numbered``, the arguments its init was given; None: numbered already) becomes the frame's.
+        False when it is not the frame's document or was numbered otherwise (then it is not used)."""
+        if fr.loader_id != loader or (numbered is not None and self.numbering(fr) != numbered):
+            return False
+        fr.world_id, fr.world_loader, fr.renumber = ctx, loader, False
+        return True
 
     def prepare(self, items: list[tuple[str, Target, bool]]) -> dict[str, dict]:
         """Frames about to be captured for the first time (frame id, its session, out of process),

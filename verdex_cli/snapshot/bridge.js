@@ -306,6 +306,12 @@
     for (const k in ids) { const el = owners[k]; if (el) ownerFrames.set(el, { id: ids[k], win: el.contentWindow }); }
     return true;
   }
+  // The same for one owner element (a remote object): its slot in the last snapshot (-1: not in it).
+  function tagOwner(el, id) {
+    const k = owners.indexOf(el);
+    if (k >= 0) ownerFrames.set(el, { id, win: el.contentWindow });
+    return k;
+  }
 
   // Forget every ref of this document (reset-refs); numbering restarts unless kept.
   function reset(keepCounter) { Incremental.forget(); Registry.reset(keepCounter); }
@@ -326,7 +332,7 @@
 
   function element_(n) { return Registry.get(n) || null; }
 
-  return { aria: Aria, init, snapshot, check, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, carry, reset,
+  return { aria: Aria, init, snapshot, check, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, carry, reset,
     successors, element: element_, issue, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Act.arm,
     disarm: Act.disarm, navigating: Act.navigating, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
     optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen,

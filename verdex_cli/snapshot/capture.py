@@ -10,7 +10,7 @@ from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexE
 from ..base.timing import phase
 from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
-from . import cache, engine
+from . import cache, engine, first as _first
 from .model import FrameInfo
 from .owners import OwnerLookup as _OwnerLookup
 
@@ -120,6 +120,7 @@ class _Ctx:
         self.tree: dict | None = {}  # the main target's frame tree, read with the first captures
         self.took_ahead = False  # captures taken by the settle after an action (use_ahead)
         self.pending: dict[int, tuple] = {}  # frame index -> (started call, what it asked for)
+        self.primed = _first.Primed(page)  # what the first capture of a document set up (first.py)
 
     def expr(self, fr: Frame, base: tuple | None = None) -> tuple:
         """What to evaluate for ``fr``: a whole capture, or patches to the last one (``prior``)."""
@@ -141,7 +142,7 @@ class _Ctx:
     def start(self, fr: Frame, base: tuple | None = None) -> None:
         """Send ``fr``'s capture now (its answer is taken when the frame is stitched in), so the
         captures of many frames share one round trip. Frames without a world yet are left out."""
-        if fr.index in self.pending or fr.index in self.reuse:
+        if fr.index in self.pending or fr.index in self.reuse or fr.frame_id in self.primed.captures:
             return
         expr = self.expr(fr, base)
         started = self.page.bridge.start_capture(fr, expr)
@@ -150,10 +151,13 @@ class _Ctx:
 
     def take(self, fr: Frame, expr: tuple) -> str:
         started = self.pending.pop(fr.index, None)
+        if started is None:
+            started = self.primed.take(fr, expr)
         if started is not None and started[1] == expr:
             return self.page.bridge.finish_capture(fr, started[0], expr)
         if started is not None:
             started[0][0].drop()
+        self.primed.used.discard(fr.frame_id)  # another capture: its owners' slots are its own
         return self.page.bridge.capture(fr, expr)
 
     def end(self, wait: bool = True) -> None:
@@ -166,6 +170,7 @@ class _Ctx:
                 continue
             _unused(self.page, fr, lambda: started[0].result()["result"]["value"])
         self.pending.clear()
+        self.primed.drop()
 
 
 def _begin(ctx: _Ctx, start: Frame | None, expr: tuple, whole_page: bool) -> None:
@@ -180,6 +185,9 @@ def _begin(ctx: _Ctx, start: Frame | None, expr: tuple, whole_page: bool) -> Non
     else:
         tree_call = ctx.page.target.start("Page.getFrameTree")
     first = start or (frames.by_id.get(frames.main_id) if frames.main_id else None)
+    asked = None
+    if tree_call is not None and whole_page and expr == SNAP and (first is None or not frames.ready(first)):
+        asked = _first.ask(ctx.page)  # a new document: every frame set up at once (first.py)
     if first is not None:
         ctx.start(first, expr)
         if whole_page:
@@ -188,8 +196,12 @@ def _begin(ctx: _Ctx, start: Frame | None, expr: tuple, whole_page: bool) -> Non
                 if fr is not None and fr is not first:
                     ctx.start(fr)
     if tree_call is not None:
-        ctx.tree = tree_call.result()["frameTree"]
+        ctx.tree = _first.tree_of(tree_call, asked)
         frames.refresh(ctx.tree)
+    if asked is not None:
+        ctx.primed = _first.prime(ctx.page, ctx.tree, asked, lambda fr: ctx.expr(fr, expr), MAX_FRAME_DEPTH)
+        for fr, pending, what in ctx.primed.kept:  # frames in the registry: their captures as usual
+            ctx.pending[fr.index] = ((pending, fr.loader_id), what)
     for index, (started, _e) in list(ctx.pending.items()):  # a document changed meanwhile: not that one
         fr = frames.get(index)
         if fr is None or fr.detached or fr.loader_id != started[1]:
@@ -287,11 +299,12 @@ def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
     known are all sent before any answer is waited for; frames new to the registry get their
     indices in document order, depth first."""
     page = ctx.page
-    lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else None)
+    lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else ctx.primed.tree(fr.target))
+    ctx.primed.inform(lookup)
     plan: list[tuple[dict, object, bool]] = []  # (owner node, frame / frame id / None / error, remembered)
     missing = []
     for node in owners:
-        fid = node.pop("fid", "")
+        fid = node.pop("fid", "") or ctx.primed.fid(fr, node["fo"])
         known = page.frames.by_id.get(fid) if fid else None
         if known is not None and not (known.detached or (known.oopif and not known.target.alive)):
             plan.append((node, known, True))
@@ -353,13 +366,16 @@ def _send_ahead(ctx: _Ctx, lookup: _OwnerLookup, plan: list) -> None:
             continue
         if not isinstance(what, str):
             continue
+        if what in ctx.primed.captures:
+            continue  # set up already (first.py)
         if find_frame(lookup.local(), what) is not None:
             new.append((what, lookup.fr.target, False))
         else:
             target = ctx.page.target.child(what)
             if target is not None:
                 new.append((what, target, True))
-    lookup.trees = frames.prepare(new) if new else {}
+    if new:
+        lookup.trees.update(frames.prepare(new))
     for _node, what, _r in plan:
         child = what if isinstance(what, Frame) else frames.by_id.get(what) if isinstance(what, str) else None
         if child is not None and not child.detached:

@@ -1,0 +1,297 @@
+"""The first capture of a page's document: every frame set up at once, in as many round trips however many
+frames there are and however deep they nest (later captures find the frames ready: capture.py).
+
+1. with the page's frame tree (read by every capture): the frame tree of each out-of-process frame's
+   session, its domains turned on (``ask``);
+2. an isolated world in every frame whose document has none, and each child frame's owner element, asked
+   of its parent's session (``DOM.getFrameOwner``);
+3. in each new world the engine loaded and numbered, and the frame's capture; each owner element
+   resolved in its parent's world;
+4. each owner element told which frame it shows (``tagOwner``, as after any capture): its answer, the
+   owner's slot in its parent's capture, is waited for only when that capture shows frames.
+
+The captures are stitched as always (capture.py), with the frame of each owner known (``fid``): no
+owner is looked up, and a frame new to the page gets its index when it is stitched in (document order,
+depth first); its world and its capture's answer wait for it here (``take``). A frame that could not
+be set up here (or appeared meanwhile) is set up the usual way when stitched."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
+from ..base.timing import phase
+from ..browser.bridge import capture_call, engine_load, invocation, tag_owner
+from ..browser.cdp import Pending, Target, finish_all
+from ..browser.frames import Frame, Trees
+from ..browser.page import Page
+from ..browser.worlds import WORLD_NAME
+
+OWNERS = "verdex-owners"  # the object group of owner elements (released after the captures)
+NEW = (0, True)  # how a frame new to the page is numbered (RefNumbers.start of a new frame index)
+SNAP = ("snapshot",)
+
+
+@dataclass
+class _Node:
+    frame_id: str
+    target: Target
+    info: dict  # its frame dict, from its session's tree
+    parent: str | None
+    known: Frame | None  # in the registry already
+    depth: int = 0
+    world: int | None = None
+    loaded: bool = False
+    numbered: tuple[int, bool] = NEW
+    backend: int | None = None  # its owner element's backend node id (in its parent's document)
+    owner: str | None = None  # its owner element, a remote object of its parent's world
+    expr: tuple = SNAP  # what its capture asks for
+    capture: Pending | None = None
+
+
+@dataclass
+class Primed:
+    """What ``prime`` set up: the captures sent to frames new to the page (by frame id, until stitched)
+    and to frames in the registry (``kept``: the capture's usual pending ones), the frame trees of the
+    sessions (by session), the own frame dicts of out-of-process frames, the owners' backend ids."""
+
+    page: Page
+    captures: dict[str, tuple] = field(default_factory=dict)  # (pending, session, world, document)
+    kept: list[tuple[Frame, Pending, tuple]] = field(default_factory=list)  # (frame, pending capture, what)
+    trees: dict[int, dict] = field(default_factory=dict)
+    roots: dict[str, dict] = field(default_factory=dict)
+    backends: dict[str, int] = field(default_factory=dict)
+    tags: dict[str, list] = field(default_factory=dict)  # parent frame id -> [(child frame id, pending tagOwner)]
+    slots: dict[str, dict[int, str]] = field(default_factory=dict)  # parent frame id -> {owner slot: frame id}
+    used: set[str] = field(default_factory=set)  # frames whose capture sent here was taken
+
+    def tree(self, target: Target) -> dict | None:
+        return self.trees.get(id(target))
+
+    def take(self, fr: Frame, expr: tuple) -> tuple[tuple[Pending, str], tuple] | None:
+        """The capture sent for ``fr`` (being stitched in), its world now the frame's; None when there is
+        none it can use (then it is captured the usual way)."""
+        got = self.captures.pop(fr.frame_id, None)
+        if got is None:
+            return None
+        pending, target, world, loader = got
+        if target is not fr.target or expr != SNAP or not self.page.frames.adopt(fr, world, loader, NEW):
+            pending.drop()
+            _post(target, "Runtime.callFunctionOn", executionContextId=world, **invocation("bridge", "reset", False))
+            return None
+        self.used.add(fr.frame_id)
+        return (pending, loader), expr
+
+    def fid(self, fr: Frame, slot: int) -> str:
+        """The frame id of owner ``slot`` of ``fr``'s capture, as its tagOwner answers say ("": not known,
+        or ``fr`` was captured otherwise: another capture's slots)."""
+        if fr.frame_id not in self.used:
+            return ""
+        if fr.frame_id not in self.slots:
+            found = self.slots[fr.frame_id] = {}
+            tags = self.tags.pop(fr.frame_id, [])
+            for (child, _p), res in zip(tags, finish_all([p for _c, p in tags])):
+                value = res.get("result", {}).get("value") if isinstance(res, dict) else None
+                if isinstance(value, int) and value >= 0:
+                    found[value] = child
+        return self.slots[fr.frame_id].get(slot, "")
+
+    def inform(self, lookup) -> None:
+        """An owner lookup (owners.py) told the frames and owners found here."""
+        lookup.trees.update(self.roots)
+        lookup.backends.update(self.backends)
+
+    def drop(self) -> None:
+        """Captures of frames not stitched in (hidden, too deep, gone), answers not needed: let go unread,
+        and the refs they issued forgotten (their frames have no index: the world's next capture, when
+        the frame is shown, numbers from the start, as if this one was not taken)."""
+        for pending, target, world, _loader in self.captures.values():
+            pending.drop()
+            _post(target, "Runtime.callFunctionOn", executionContextId=world, **invocation("bridge", "reset", False))
+        self.captures.clear()
+        for tags in self.tags.values():
+            for _c, pending in tags:
+                pending.drop()
+        self.tags.clear()
+
+
+def ask(page: Page) -> tuple[list[Target], list[Pending], Trees]:
+    """Round trip 1, sent with the page's own frame tree: each out-of-process frame's session taken,
+    its domains turned on, its frame tree asked for."""
+    targets = [t for t in map(page.target.child, page.target.conn.frame_targets(page.target.id or "")) if t is not None]
+    enabling = [p for t in targets for p in page.frames.start_enable(t)]
+    return targets, enabling, Trees(targets)
+
+
+def tree_of(call: Pending, asked: tuple[list[Target], list[Pending], Trees] | None) -> dict:
+    """The page's frame tree (``call``'s answer); when it cannot be read, what ``ask`` sent is let go of."""
+    try:
+        return call.result()["frameTree"]
+    except BaseException:
+        if asked is not None:
+            for pending in asked[1]:
+                pending.drop()
+            asked[2].close()
+        raise
+
+
+def prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Trees], expr_of,
+          depth_limit: int) -> Primed:
+    """Round trips 2 to 4 (see the module's doc); ``tree``: the page's own frame tree, read with
+    ``asked``. ``expr_of(frame)``: what to capture of a frame in the registry."""
+    out = Primed(page)
+    try:
+        with phase("set up frames"):
+            _prime(page, tree, asked, expr_of, depth_limit, out)
+    except BaseException:
+        out.drop()
+        raise
+    return out
+
+
+def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Trees], expr_of, depth_limit: int,
+           out: Primed) -> None:
+    targets, enabling, trees = asked
+    try:
+        finish_all(enabling)
+        nodes = _forest(page, tree, targets, trees, out)
+    finally:
+        trees.close()
+    nodes = {k: n for k, n in nodes.items() if n.depth <= depth_limit}
+    frames = page.frames
+    fresh = [n for n in nodes.values() if n.known is None or (not frames.ready(n.known) and n.known.target is n.target
+                                                               and n.known.loader_id == n.info.get("loaderId", ""))]
+    fresh_ids = {n.frame_id for n in fresh}
+    children = [n for n in nodes.values() if n.parent in fresh_ids]
+    # 2: worlds and owners
+    worlds = _each(fresh, lambda n: n.target.start("Page.createIsolatedWorld", frameId=n.frame_id,
+                                                   worldName=WORLD_NAME, grantUniveralAccess=False))
+    owners = _each(children, lambda n: nodes[n.parent].target.start("DOM.getFrameOwner", frameId=n.frame_id))
+    for n, res in _answers(worlds):
+        n.world = res["executionContextId"]
+    for n, res in _answers(owners):
+        n.backend = res.get("backendNodeId")
+        if n.backend:
+            out.backends[n.frame_id] = n.backend
+    # 3: engines and captures, owner elements
+    loads = []
+    for n in fresh:
+        if n.world is None:
+            continue
+        if n.known is not None:
+            n.numbered = frames.numbering(n.known)
+        loads.append((n, _start(n.target, "Runtime.evaluate", contextId=n.world, **engine_load(frames.init_script))))
+        loads.append((n, _start(n.target, "Runtime.callFunctionOn", executionContextId=n.world,
+                            **invocation("bridge", "init", *n.numbered))))
+        n.expr = SNAP if n.known is None else expr_of(n.known)
+        n.capture = _start(n.target, "Runtime.callFunctionOn", executionContextId=n.world, **capture_call(n.expr))
+    resolving = _each([n for n in children if n.backend and nodes[n.parent].world is not None],
+                      lambda n: nodes[n.parent].target.start("DOM.resolveNode", backendNodeId=n.backend,
+                                                             executionContextId=nodes[n.parent].world,
+                                                             objectGroup=OWNERS))
+    failed = set()
+    for n, res in _answers(loads, failed):
+        if "exceptionDetails" in res:
+            failed.add(n.frame_id)
+    for n in fresh:
+        n.loaded = n.world is not None and n.frame_id not in failed
+        if n.loaded and n.known is not None:
+            n.loaded = frames.adopt(n.known, n.world, n.known.loader_id)
+        if n.capture is None:
+            continue
+        if not n.loaded:  # set up the usual way when stitched (which says why it fails)
+            n.capture.drop()
+        elif n.known is not None:
+            out.kept.append((n.known, n.capture, n.expr))
+            out.used.add(n.frame_id)
+        else:
+            out.captures[n.frame_id] = (n.capture, n.target, n.world, n.info.get("loaderId", ""))
+    for n, res in _answers(resolving):
+        n.owner = res.get("object", {}).get("objectId")
+    # 4: owners named (after their parent's capture, as always)
+    held = {}
+    for n in children:
+        parent = nodes[n.parent]
+        if n.owner and parent.loaded:
+            held[id(parent.target)] = parent.target
+            pending = _start(parent.target, "Runtime.callFunctionOn", **tag_owner(n.owner, n.frame_id))
+            if pending is not None:
+                out.tags.setdefault(parent.frame_id, []).append((n.frame_id, pending))
+    for target in held.values():
+        _post(target, "Runtime.releaseObjectGroup", objectGroup=OWNERS)
+
+
+def _forest(page: Page, tree: dict, targets: list[Target], trees: Trees, out: Primed) -> dict[str, _Node]:
+    """Every frame of the page from the frame trees: frame id -> node, with its depth (the main frame 0);
+    frames whose parent is not among them (a session of a frame going away) are left out."""
+    frames = page.frames
+    nodes: dict[str, _Node] = {}
+
+    def add(node: dict, target: Target, parent: str | None) -> None:
+        f = node["frame"]
+        known = frames.by_id.get(f["id"])
+        nodes[f["id"]] = _Node(f["id"], target, f, parent, known if known is not None and not known.detached else None)
+        for child in node.get("childFrames", ()):
+            add(child, target, f["id"])
+
+    out.trees[id(page.target)] = tree
+    add(tree, page.target, None)
+    for t in targets:
+        try:
+            own = trees.of(t)
+        except (CDPError, CDPTimeout, ConnectionLost):
+            continue
+        out.trees[id(t)] = own
+        out.roots[own["frame"]["id"]] = own["frame"]
+        add(own, t, own["frame"].get("parentId"))
+    kept: dict[str, _Node] = {}
+    for fid, n in nodes.items():
+        depth, at, seen = 0, n, set()
+        while at.parent is not None and at.parent in nodes and at.frame_id not in seen:
+            seen.add(at.frame_id)
+            at, depth = nodes[at.parent], depth + 1
+        if at.parent is None and at.frame_id == tree["frame"]["id"]:
+            n.depth = depth
+            kept[fid] = n
+    return kept
+
+
+def _each(nodes: list[_Node], send) -> list[tuple[_Node, Pending | None]]:
+    out = []
+    for n in nodes:
+        try:
+            out.append((n, send(n)))
+        except (CDPError, CDPTimeout, ConnectionLost):
+            continue
+    return out
+
+
+def _start(target: Target, method: str, **params) -> Pending | None:
+    try:
+        return target.start(method, **params)
+    except (CDPError, CDPTimeout, ConnectionLost):
+        return None
+
+
+def _post(target: Target, method: str, **params) -> None:
+    try:
+        target.send(method, **params)
+    except VerdexError:
+        pass
+
+
+def _answers(started: list[tuple[_Node, Pending | None]], failed: set | None = None):
+    """(node, answer) for each call answered; a call that failed marks its node's frame in ``failed``."""
+    pending = [p for _n, p in started if p is not None]
+    answers = iter(finish_all(pending))
+    for n, p in started:
+        if p is None:
+            if failed is not None:
+                failed.add(n.frame_id)
+            continue
+        res = next(answers)
+        if isinstance(res, VerdexError):
+            if failed is not None:
+                failed.add(n.frame_id)
+            continue
+        yield n, res
