@@ -68,6 +68,8 @@ class WsProxy:
                 (self.header is not None and headers.get(self.header[0].lower()) != self.header[1]):
             return self._answer(conn, "401 Unauthorized")
         up = socket.create_connection((self.up_host, self.up_port))
+        for s in (conn, up):  # each chunk passed on at once (as a real proxy does): no Nagle delay
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         forwarded = [f"GET {self.up_path} HTTP/1.1", f"Host: {self.up_host}:{self.up_port}"]
         forwarded += [line for line in lines[1:] if not line.lower().startswith("host:")]
         up.sendall(("\r\n".join(forwarded) + "\r\n\r\n").encode("latin-1") + rest)

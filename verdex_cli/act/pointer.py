@@ -97,11 +97,13 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
     """Send the mouse events, guarded: (what the guard saw, the page's settle asked in the same round
     trip as the guard, or None), or None when the click closed its tab.
 
-    For an element the tab's own renderer draws, or in a frame found still and in view with every
-    frame above (actionability: no scroll, nothing moved for two frames' time, so the browser routes the
-    events into frames by the layout that was hit-tested), the events go out together (one round
-    trip): sent one by one, the move alone waits for the next animation frame; Chrome dispatches them
-    in the order sent either way."""
+    For an element the tab's own renderer draws, the events go out together (one round trip): sent
+    one by one, the move alone waits for the next animation frame; Chrome dispatches them in the order
+    sent either way. In a frame the move comes first, then the question whether the element is under
+    the pointer (the browser may route input into frames otherwise than the layout says: seen on a page
+    just loaded, whose frames had not changed for two frames' time); then press and release, together
+    when it and every frame above were found still and in view (actionability: no scroll), else one at
+    a time."""
     if action != "hover" and not res.armed:
         page.bridge.arm(res.frame, res.ref.n)
     events = [("mouseMoved", {"button": "none"})]
@@ -112,14 +114,14 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
         events += [("mousePressed", {"button": "left", "clickCount": 2}),
                    ("mouseReleased", {"button": "left", "clickCount": 2})]
     calls = [("Input.dispatchMouseEvent", dict(extra, type=kind, x=x, y=y)) for kind, extra in events]
-    # in a frame that had to be scrolled or was changing: no button goes down before the element is
-    # under the pointer (see move_onto); one that was still and in view is hit as the tab's own
-    framed = res.frame.parent is not None and not res.still
+    # in a frame: no button goes down before the element is under the pointer (see move_onto); then,
+    # when it and the frames above were still and in view (res.still), press and release go together
+    framed = res.frame.parent is not None
     try:
         if framed:
             move_onto(page, res, action, calls[0][1])
         first, second = (calls[1:3], calls[3:]) if framed else (calls[:3], calls[3:])
-        _send(page, first, 1 if framed else 0, batch=not framed)
+        _send(page, first, 1 if framed else 0, batch=not framed or res.still)
         if second and not _still_there(page, res, nav_before):  # the second click would reach a new
             try:                                                  # page or another element
                 page.bridge.disarm(res.frame)
@@ -127,7 +129,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
                 pass
             return {"received": 1, "got": ["click"], "blocked": [], "navigated": True}, None
         if second:
-            _send(page, second, 3, batch=not framed)
+            _send(page, second, 3, batch=not framed or res.still)
     except ConnectionLost as exc:
         if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
             raise

@@ -132,6 +132,7 @@
     let lastBox = opts.last || null;
     let seed = opts.seed && opts.seed.box && typeof opts.seed.at === 'number' ? opts.seed : null;
     let drawn = true;
+    let waited = false;
     for (;;) {
       const cur = current(el);
       let b = null;
@@ -151,7 +152,12 @@
         const still = quiet >= STILL_MS || (quiet > 0 && !opts.strict && quiescent(opts.key)) ? inView(rectOf(el)) : null;
         // `noScroll` (a frame's check sent with the resolution): only an element still and in view is
         // checked here; anything else is left to the caller's checks in order, and nothing is done
-        if (!still && opts.noScroll) return { status: 'check', why: 'not still and in view' };
+        if (!still && opts.noScroll) {
+          // in view, and the last change only younger than two frames: wait the rest out, once (far
+          // cheaper than the checks in order, a round trip per frame above)
+          if (quiet > 0 && !waited && inView(rectOf(el))) { waited = true; await sleep(STILL_MS - quiet + 1); continue; }
+          return { status: 'check', why: 'not still and in view' };
+        }
         if (!still) {
           el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
           if (seed && !sameBox(seed.box, rectOf(el))) seed = null;  // it moved, or the scroll moved it
