@@ -43,14 +43,14 @@ class Ahead:
                      "arm": arm, "expect": {"role": rec.role, "name": rec.name}, "key": timer_watch.KEY}
         if fr.parent is not None:
             # in a frame: only when nothing needs scrolling -- the element, and every frame on the way,
-            # still for two frames' time and in view (act.js `noScroll`, `strict`); the owners are
+            # still for two frames' time and in view (act.js `noScroll`); the owners are
             # measured at the same time (frame_points.start_measure). Else the frames above are
             # scrolled into view first, in order, as usual
             self.levels = remembered(page, fr)
             if self.levels is None:
                 self.fr = None
                 return
-            self.opts.update(noScroll=True, strict=True)
+            self.opts.update(noScroll=True)
         try:
             # the stable locator's question first: it must see the element before the action's input,
             # which can overtake a call to the page sent with it (input takes another road in), but not

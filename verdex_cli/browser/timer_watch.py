@@ -76,8 +76,8 @@ SOURCE = r"""(() => {
   const wrap = (fn, make) => new Proxy(fn, { apply: make });
   const NativePromise = Promise, settleAlso = Promise.prototype.finally;
   const st = window.setTimeout, ct = window.clearTimeout, raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
-  // Quiescence (KEY + 'q'): is anything of the page's own -- caused by input or not -- about to run and
-  // able to move an element? A timeout due within SOON ms (or GRACE ms past due: it may not have run
+  // Quiescence (KEY + 'q', and part of KEY + 'f'): is anything of the page's own -- caused by input or
+  // not -- about to run and able to change it? A timeout due within SOON ms (or GRACE ms past due: it may not have run
   // yet), an interval until cleared, an animation frame asked and not yet run, a message posted in
   // the last GRACE ms.
   const dues = new Map(), ticking = new Set(), frames = new Set();
@@ -224,8 +224,9 @@ SOURCE = r"""(() => {
   }
   // work a task cannot be seen to outlast: observers the browser calls in an animation frame's rendering
   // steps (ResizeObserver, IntersectionObserver: a page that has ever asked for one), and messages
-  // (a scheduler's tasks, posted in the last second). Without either, and quiescent (below), the settle
-  // after a change needs no hop (act.js settle, KEY + 'f')
+  // (a scheduler's tasks, posted in the last second). Without either, quiescent (above) and with no
+  // child frame (whose documents and messages arrive on their own time), the settle after a change
+  // needs no hop (act.js settle, KEY + 'f')
   let observing = false, postedAt = -1e9;
   for (const C of [window.ResizeObserver, window.IntersectionObserver]) {
     if (C && typeof C.prototype.observe === 'function') {
@@ -251,8 +252,8 @@ SOURCE = r"""(() => {
   };
   if (nativePost) MessagePort.prototype.postMessage = wrap(nativePost, posted);
   if (typeof window.postMessage === 'function') window.postMessage = wrap(window.postMessage, posted);
-  window.addEventListener(KEY + 'f', (e) => { if (observing || now() - postedAt < 1000 || !quiescent()) e.preventDefault(); }, true);
   window.addEventListener(KEY + 'q', (e) => { if (!quiescent()) e.preventDefault(); }, true);
+  window.addEventListener(KEY + 'f', (e) => { if (observing || window.length > 0 || now() - postedAt < 1000 || !quiescent()) e.preventDefault(); }, true);
   window.addEventListener(KEY + '+', () => { acting++; }, true);
   window.addEventListener(KEY + '-', () => { acting = Math.max(0, acting - 1); }, true);
   window.addEventListener(KEY + '?', (e) => e.preventDefault(), true);
