@@ -232,21 +232,16 @@ class FrameRegistry(Worlds):
         t = self.target.child(frame_id, wait=min(self.timeout, 2.0) if wait is None else wait)
         if t is None:
             return None
-        if not t._enabled:  # the three together: one round trip
-            started = []
-            try:
-                for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
-                    started.append(t.start(method))
-                for pending in started:
-                    try:
-                        pending.result()
-                    except (CDPError, CDPTimeout):
-                        pass
-            finally:
-                for pending in started:
-                    pending.drop()
-            t._enabled = True
-        self._oopif_targets[frame_id] = t
+        started = self.start_enable(t)  # the three together: one round trip
+        try:
+            for pending in started:
+                try:
+                    pending.result()
+                except (CDPError, CDPTimeout):
+                    pass
+        finally:
+            for pending in started:
+                pending.drop()
         return t
 
     def start_enable(self, target: Target) -> list[Pending]:

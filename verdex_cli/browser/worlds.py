@@ -18,6 +18,11 @@ from .js_values import describe_exception
 WORLD_NAME = "verdex"
 
 
+def new_world(frame_id: str) -> dict:
+    """``Page.createIsolatedWorld`` parameters: verdex's world in the frame."""
+    return {"frameId": frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": False}
+
+
 class Worlds:
     """Isolated worlds of a FrameRegistry's frames (``Any``: a frames.Frame)."""
 
@@ -37,7 +42,7 @@ class Worlds:
         made = self._made.pop(fr.frame_id, (None, None))  # created ahead (prepare), on this session
         made = made[0] if made[1] is fr.target else None
         ctx = made if made is not None else fr.target.call(
-            "Page.createIsolatedWorld", frameId=fr.frame_id, worldName=WORLD_NAME, grantUniveralAccess=False)["executionContextId"]
+            "Page.createIsolatedWorld", **new_world(fr.frame_id))["executionContextId"]
         start, new_doc = self.numbering(fr)
         # the engine's source, its numbering and the first call: one round trip (a target answers in order)
         setup = [fr.target.start("Runtime.evaluate", contextId=ctx, **engine_load(self.init_script))]
@@ -92,13 +97,9 @@ class Worlds:
         for frame_id, target, oopif in items:
             methods = []
             if oopif:
-                if not target._enabled:
-                    methods += [("Page.enable", {}), ("Runtime.enable", {}), ("DOM.enable", {})]
-                    target._enabled = True
-                    self._oopif_targets[frame_id] = target
+                calls += [(frame_id, "enable", pending) for pending in self.start_enable(target)]
                 methods.append(("Page.getFrameTree", {}))
-            methods.append(("Page.createIsolatedWorld", {"frameId": frame_id, "worldName": WORLD_NAME,
-                                                         "grantUniveralAccess": False}))
+            methods.append(("Page.createIsolatedWorld", new_world(frame_id)))
             for method, params in methods:
                 try:
                     calls.append((frame_id, method, target.start(method, **params)))

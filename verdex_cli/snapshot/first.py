@@ -25,7 +25,7 @@ from ..browser.bridge import capture_call, engine_load, invocation, tag_owner
 from ..browser.cdp import Pending, Target, finish_all
 from ..browser.frames import Frame, Trees
 from ..browser.page import Page
-from ..browser.worlds import WORLD_NAME
+from ..browser.worlds import new_world
 
 OWNERS = "verdex-owners"  # the object group of owner elements (released after the captures)
 NEW = (0, True)  # how a frame new to the page is numbered (RefNumbers.start of a new frame index)
@@ -76,8 +76,7 @@ class Primed:
             return None
         pending, target, world, loader = got
         if target is not fr.target or expr != SNAP or not self.page.frames.adopt(fr, world, loader, NEW):
-            pending.drop()
-            _post(target, "Runtime.callFunctionOn", executionContextId=world, **invocation("bridge", "reset", False))
+            _unused(pending, target, world)
             return None
         self.used.add(fr.frame_id)
         return (pending, loader), expr
@@ -106,8 +105,7 @@ class Primed:
         and the refs they issued forgotten (their frames have no index: the world's next capture, when
         the frame is shown, numbers from the start, as if this one was not taken)."""
         for pending, target, world, _loader in self.captures.values():
-            pending.drop()
-            _post(target, "Runtime.callFunctionOn", executionContextId=world, **invocation("bridge", "reset", False))
+            _unused(pending, target, world)
         self.captures.clear()
         for tags in self.tags.values():
             for _c, pending in tags:
@@ -164,8 +162,7 @@ def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tre
     fresh_ids = {n.frame_id for n in fresh}
     children = [n for n in nodes.values() if n.parent in fresh_ids]
     # 2: worlds and owners
-    worlds = _each(fresh, lambda n: n.target.start("Page.createIsolatedWorld", frameId=n.frame_id,
-                                                   worldName=WORLD_NAME, grantUniveralAccess=False))
+    worlds = _each(fresh, lambda n: n.target.start("Page.createIsolatedWorld", **new_world(n.frame_id)))
     owners = _each(children, lambda n: nodes[n.parent].target.start("DOM.getFrameOwner", frameId=n.frame_id))
     for n, res in _answers(worlds):
         n.world = res["executionContextId"]
@@ -271,6 +268,12 @@ def _start(target: Target, method: str, **params) -> Pending | None:
         return target.start(method, **params)
     except (CDPError, CDPTimeout, ConnectionLost):
         return None
+
+
+def _unused(pending: Pending, target: Target, world: int) -> None:
+    """A capture nobody will take: let go unread, and the refs it issued forgotten (see Primed.drop)."""
+    pending.drop()
+    _post(target, "Runtime.callFunctionOn", executionContextId=world, **invocation("bridge", "reset", False))
 
 
 def _post(target: Target, method: str, **params) -> None:
