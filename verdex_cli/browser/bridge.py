@@ -283,6 +283,26 @@ class Bridge(FieldCalls):
             return self.finish(fr, started, "bridge", "disarm")
         return self._value(fr, "bridge", "disarm", timeout=timeout)
 
+    def start_watch_doc(self, fr, moves: bool, timeout: float = 2):
+        """Start watching the trusted mouse events that reach the frame's document (an iframe element's
+        click lands there); None when its world is not set up."""
+        return self.start(fr, "bridge", "watchDoc", moves, timeout=timeout)
+
+    def watch_doc(self, fr, moves: bool, started=None, timeout: float = 2) -> dict:
+        """The document's URL and whether it is blank, its watch begun (``started``: asked already)."""
+        if started is not None:
+            return self.finish(fr, started, "bridge", "watchDoc", moves)
+        return self._value(fr, "bridge", "watchDoc", moves, timeout=timeout)
+
+    def start_unwatch_doc(self, fr, timeout: float = 2):
+        return self.start(fr, "bridge", "unwatchDoc", timeout=timeout)
+
+    def unwatch_doc(self, fr, started=None, timeout: float = 2) -> dict:
+        """What reached the watched document (its watch ends)."""
+        if started is not None:
+            return self.finish(fr, started, "bridge", "unwatchDoc")
+        return self._value(fr, "bridge", "unwatchDoc", timeout=timeout)
+
     def navigating(self, fr, timeout: float = 2) -> bool:
         return bool(self._value(fr, "bridge", "navigating", timeout=timeout))
 
