@@ -13,6 +13,7 @@ from ..snapshot.owners import frame_for
 from .resolve import Resolved
 
 OWNER_TAGS = ("iframe", "frame")
+MAX_DEPTH = 8  # frames followed down from the owner's click point
 MOVES = ("pointermove", "mousemove", "mouseover")
 
 
@@ -30,20 +31,40 @@ class Inside:
         self.child = frames[0]
         self.loaders = {fr.index: fr.loader_id for fr in frames}
 
-    def moved_on(self) -> bool:
-        """The frame's document began navigating away (between the two clicks of a double click)."""
-        try:
-            return self.page.bridge.navigating(self.child) or self.child.loader_id != self.loaders[self.child.index]
-        except (CDPError, JSError, CDPTimeout):
-            return True
-
-    def read(self) -> list[tuple[Frame, dict | None]]:
-        """What reached each watched document (None: it went away, unread); every watch ends. One
-        round trip for all."""
+    def _states(self) -> list[dict | None]:
+        """Each watched document's FrameWatch.watchState (None: no answer): one round trip for all."""
         started = []
         for fr in self.frames:
             try:
-                started.append(self.page.bridge.start_unwatch_doc(fr))
+                started.append(self.page.bridge.start_watch_state(fr))
+            except VerdexError:
+                started.append(None)
+        out = []
+        for fr, st in zip(self.frames, started):
+            try:
+                out.append(self.page.bridge.finish_watch_state(fr, st) if st is not None else None)
+            except (CDPError, JSError, CDPTimeout, ConnectionLost):
+                out.append(None)
+            if fr.loader_id != self.loaders[fr.index]:
+                out[-1] = None
+        return out
+
+    def pointer_in(self) -> bool:
+        """After the move: the pointer came into one of the watched documents and stayed there."""
+        return any(s and s.get("moved") and not s.get("left") for s in self._states())
+
+    def moved_on(self) -> bool:
+        """A watched document began navigating away, or went (between the two clicks of a double click)."""
+        states = self._states()
+        return any(s is None or s.get("nav") for s in states[:1]) or any(s and s.get("nav") for s in states)
+
+    def read(self, settle: bool = False) -> list[tuple[Frame, dict | None]]:
+        """What reached each watched document (None: it went away, unread); every watch ends. One
+        round trip for all (``settle``: a hover's, two animation frames after the move)."""
+        started = []
+        for fr in self.frames:
+            try:
+                started.append(self.page.bridge.start_unwatch_doc(fr, settle))
             except VerdexError:
                 started.append(None)
         out: list[tuple[Frame, dict | None]] = []
@@ -51,7 +72,7 @@ class Inside:
             got = None
             if st is not None:
                 try:
-                    got = self.page.bridge.unwatch_doc(fr, started=st)
+                    got = self.page.bridge.unwatch_doc(fr, settle, started=st)
                 except (CDPError, JSError, CDPTimeout, ConnectionLost):
                     got = None
             if fr.detached or fr.loader_id != self.loaders[fr.index]:
@@ -73,10 +94,14 @@ class Inside:
         label, where = self.res.label, f"frame f{self.child.index}"
         if action == "hover":
             moved = [(fr, r) for fr, r in reads if r and any(t in MOVES for t in r["got"])]
-            if moved:
-                fr, r = moved[-1]
+            there = [(fr, r) for fr, r in moved if not r.get("left")]
+            if there:
+                fr, r = there[-1]
                 return (f"The pointer is inside {self._in(fr)}, over {r.get('over') or 'its document'}.",
                         {"frame": fr.index, "reached": r.get("over") or ""})
+            if moved:
+                raise NotApplied(f"Element {label} is not under the pointer after the move: the pointer went into "
+                                 f"{self._in(moved[-1][0])}, then left it (the page moved or covered it).")
             raise NotApplied(f"Element {label} is not under the pointer after the move: no pointer event reached "
                              f"the document of {where} (the page moved or covered it, or another frame took the "
                              "pointer).")
@@ -112,23 +137,39 @@ class Inside:
 
 
 def watch_inside(page: Page, res: Resolved, action: str) -> Inside:
-    """The frame the owner element shows, and every captured frame nested in it, watching for the
-    action's mouse events. Refused (nothing sent) when the element shows no document, or a blank one."""
+    """The frame the owner element shows, the frames nested in it that its click point reaches (found
+    by hit tests, one document after the other) and every other captured frame nested in it, watching
+    for the action's mouse events. Refused (nothing sent) when the element shows no document, or a
+    blank one."""
     child = child_frame(page, res)
-    frames = [child] + _nested(page, child)
-    moves = action == "hover"
-    started = []
-    for fr in frames:
+    chain, answers, at = [child], [], None
+    while True:
+        fr = chain[-1]
         try:
-            started.append(page.bridge.start_watch_doc(fr, moves))
-        except VerdexError:
-            started.append(None)
-    answers: list[dict | None] = []
-    for fr, st in zip(frames, started):
-        try:  # a frame whose world is not set up yet: set up now (one round trip each)
-            answers.append(page.bridge.watch_doc(fr, moves, started=st) if st is not None or fr is child else None)
+            answers.append(page.bridge.watch_doc(fr, at))
         except (CDPError, JSError, CDPTimeout):
             answers.append(None)
+        into = answers[-1].get("into") if answers[-1] else None
+        if not into or len(chain) >= MAX_DEPTH:
+            break
+        nested = _watched_frame(page, fr)
+        if nested is None or nested in chain:
+            break
+        chain.append(nested)
+        at = into
+    others = [fr for fr in _nested(page, child) if fr not in chain]
+    started = []
+    for fr in others:
+        try:
+            started.append(page.bridge.start_watch_doc(fr, None))
+        except VerdexError:
+            started.append(None)
+    for fr, st in zip(others, started):
+        try:
+            answers.append(page.bridge.watch_doc(fr, None, started=st) if st is not None else None)
+        except (CDPError, JSError, CDPTimeout):
+            answers.append(None)
+    frames = chain + others
     inside = Inside(page, res, [fr for fr, a in zip(frames, answers) if a is not None])
     first = answers[0]
     if first is None or first.get("blank"):
@@ -142,34 +183,55 @@ def watch_inside(page: Page, res: Resolved, action: str) -> Inside:
 
 def child_frame(page: Page, res: Resolved) -> Frame:
     """The frame the owner element shows (its frame id, from its DOM node)."""
-    node: dict = {}
     try:
         obj = page.bridge.owner(res.frame, res.ref.n, "element")
-        if "objectId" in obj:
-            node = res.frame.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
     except (CDPError, JSError, CDPTimeout):
+        obj = {}
+    fr, frame_id = _shown(page, res.frame, obj)
+    if not frame_id:
+        raise NotActionable(f"Element {res.label} is not actionable: it shows no document (its frame has not "
+                            "loaded one); no mouse event was sent.")
+    if fr is None:
+        raise NotActionable(f"Element {res.label} is not actionable: the document of its frame cannot be reached "
+                            "(not loaded yet); no mouse event was sent.")
+    return fr
+
+
+def _watched_frame(page: Page, fr: Frame) -> Frame | None:
+    """The frame shown by the iframe at the watched point of ``fr``'s document (FrameWatch.watchedFrame)."""
+    try:
+        obj = page.bridge.watched_frame(fr)
+    except (CDPError, JSError, CDPTimeout):
+        return None
+    return _shown(page, fr, obj)[0]
+
+
+def _shown(page: Page, parent: Frame, obj: dict) -> tuple[Frame | None, str | None]:
+    """(the frame, its id) an owner element (a remote object of ``parent``'s world, group
+    ``verdex-owners``) shows: None when it shows none, or it cannot be reached."""
+    node: dict = {}
+    try:
+        if "objectId" in obj:
+            node = parent.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
+    except (CDPError, CDPTimeout):
         node = {}
     finally:
         try:
-            res.frame.target.send("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
+            parent.target.send("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
         except ConnectionLost:
             pass
     frame_id = node.get("frameId")
     if not frame_id:
-        raise NotActionable(f"Element {res.label} is not actionable: it shows no document (its frame has not "
-                            "loaded one); no mouse event was sent.")
+        return None, None
     fr = page.frames.by_id.get(frame_id)
-    if fr is None or fr.detached or fr.parent != res.frame.index:
+    if fr is None or fr.detached or fr.parent != parent.index:
         try:
-            fr = frame_for(page, res.frame, frame_id, res.frame.target.call("Page.getFrameTree")["frameTree"])
+            fr = frame_for(page, parent, frame_id, parent.target.call("Page.getFrameTree")["frameTree"])
         except (CDPError, CDPTimeout):
             fr = None
-    if fr is None:
-        raise NotActionable(f"Element {res.label} is not actionable: the document of its frame cannot be reached "
-                            "(not loaded yet); no mouse event was sent.")
-    if node.get("backendNodeId"):
+    if fr is not None and node.get("backendNodeId"):
         page.frames.remember_owner(fr, node["backendNodeId"])
-    return fr
+    return fr, frame_id
 
 
 def _nested(page: Page, child: Frame) -> list[Frame]:

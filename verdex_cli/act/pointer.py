@@ -38,7 +38,7 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     if guard is None:  # the click closed its own tab (window.close()): it did land
         return dict(result, notes=res.notes + ["The tab closed itself after the click."])
     notes = list(res.notes)
-    reads = inside.read() if inside is not None else None
+    reads = inside.read(settle=action == "hover") if inside is not None else None
     if guard.get("navigated"):
         raise NotApplied(f"Element {res.label} was clicked once, then the page navigated or moved it away, so "
                          "the second click was not sent (it would have reached something else).")
@@ -142,12 +142,15 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
     calls = [("Input.dispatchMouseEvent", dict(extra, type=kind, x=x, y=y)) for kind, extra in events]
     # in a frame: no button goes down before the element is under the pointer (see move_onto); then,
     # when it and the frames above were still and in view (res.still), press and release go together
-    framed = res.frame.parent is not None
+    # an iframe's click: the move first too, and no button goes down before the pointer is in the
+    # document of its frame (Inside.pointer_in); then press and release together
+    framed = res.frame.parent is not None or inside is not None
+    batch = not framed or res.still or inside is not None
     try:
         if framed:
-            move_onto(page, res, action, calls[0][1])
+            move_onto(page, res, action, calls[0][1], inside)
         first, second = (calls[1:3], calls[3:]) if framed else (calls[:3], calls[3:])
-        _send(page, first, 1 if framed else 0, batch=not framed or res.still)
+        _send(page, first, 1 if framed else 0, batch=batch)
         if second and not _still_there(page, res, nav_before, inside):  # the second click would reach a new
             try:                                                  # page or another element
                 page.bridge.disarm(res.frame)
@@ -155,7 +158,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
                 pass
             return {"received": 1, "got": ["click"], "blocked": [], "navigated": True}, None
         if second:
-            _send(page, second, 3, batch=not framed or res.still)
+            _send(page, second, 3, batch=batch)
     except ConnectionLost as exc:
         if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
             raise
@@ -220,18 +223,22 @@ def _send(page: Page, calls: list, done: int, batch: bool) -> None:
             raise
 
 
-def move_onto(page: Page, res: Resolved, action: str, move: dict) -> None:
+def move_onto(page: Page, res: Resolved, action: str, move: dict, inside: Inside | None = None) -> None:
     """Move the pointer onto an element in a frame and make sure the browser put it there (its
     :hover state) before any button goes down. The guard sees only the target's own document, and the
     browser routes input into frames by hit-test data that may be a frame old (frames still scrolling
     into place): a press sent then would land in another frame's document, unseen. The move is
     repeated (a later one is hit-tested anew); still elsewhere: nothing is pressed. (An iframe target
-    is not checked: the pointer is then in its document; see _check_hover.)"""
-    if res.live.get("tag") in ("iframe", "frame"):
+    is checked by the documents of its frame instead: the pointer must come into one of them.)"""
+    if inside is None and res.live.get("tag") in ("iframe", "frame"):
         page.target.call("Input.dispatchMouseEvent", **move)
         return
     for _ in range(3):
         page.target.call("Input.dispatchMouseEvent", **move)
+        if inside is not None:
+            if inside.pointer_in():
+                return
+            continue
         try:
             under = page.bridge.hovered(res.frame, res.ref.n)
         except (CDPError, JSError, CDPTimeout):
@@ -243,5 +250,9 @@ def move_onto(page: Page, res: Resolved, action: str, move: dict) -> None:
             page.bridge.disarm(res.frame)
         except (CDPError, JSError, CDPTimeout, ConnectionLost):
             pass
+    if inside is not None:
+        raise NotActionable(f"Element {res.label} is not under the pointer at its click point: the pointer did not "
+                            f"get into the document of its frame (f{inside.child.index}) there (the browser puts it "
+                            "in another frame's content or on something else), so nothing was pressed.")
     raise NotActionable(f"Element {res.label} is not under the pointer at its click point: the browser puts "
                         "the pointer in another frame's content there, so nothing was pressed.")

@@ -266,46 +266,8 @@
     return out;
   }
 
-  // Has the armed document begun a navigation (see arm, watchDoc)?
-  function navigating() { return !!(guard && guard.nav) || !!(watch && watch.nav); }
-
-  // ---- the frame watch: a click on an iframe element lands in the document its frame shows, not on
-  // the element. This document (that frame's, or one nested in it) counts the trusted mouse events
-  // that reach it, anywhere in it (nothing is stopped: all of it is the target), and names the element
-  // the press (or, for a hover, the pointer) reached. `moves`: pointer moves count too (a hover).
-  let watch = null;
-  const MOVES = ['pointermove', 'mousemove', 'mouseover'];
-
-  function watchDoc(moves) {
-    unwatchDoc();
-    const w = { got: [], press: null, over: null, nav: false, handler: null, onNav: null,
-      types: moves ? GUARDED.concat(MOVES) : GUARDED };
-    w.onNav = (e) => { if (!(e.destination && e.destination.sameDocument)) w.nav = true; };
-    if (window.navigation) window.navigation.addEventListener('navigate', w.onNav);
-    w.handler = (ev) => {
-      if (!ev.isTrusted) return;
-      if (w.got.length < 24 && w.got[w.got.length - 1] !== ev.type) w.got.push(ev.type);
-      const t = ev.composedPath()[0];
-      const el = t && t.nodeType === 1 ? t : document.body || document.documentElement;
-      if (ev.type === 'mousedown' && !w.press) w.press = el ? Aria.label(el) : '';
-      else if (MOVES.includes(ev.type)) w.over = el ? Aria.label(el) : '';
-    };
-    for (const t of w.types) window.addEventListener(t, w.handler, true);
-    watch = w;
-    const body = document.body;
-    const blank = (location.href === 'about:blank' || location.href === '') &&
-      (!body || (!body.firstElementChild && !body.textContent.trim()));
-    return { url: location.href, blank, loading: document.readyState === 'loading' };
-  }
-
-  function unwatchDoc() {
-    if (!watch) return { got: [], press: null, over: null, nav: false };
-    for (const t of watch.types) window.removeEventListener(t, watch.handler, true);
-    if (window.navigation) window.navigation.removeEventListener('navigate', watch.onNav);
-    const out = { got: watch.got, press: watch.press, over: watch.over, nav: watch.nav };
-    watch = null;
-    return out;
-  }
+  // Has the armed document begun a navigation (see arm)?
+  function navigating() { return !!(guard && guard.nav); }
 
   // Is the element under the pointer (the browser's own :hover state, after the move)? Waits up to
   // two animation frames for the state to show; null when the element is gone.
@@ -452,4 +414,4 @@
     return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: innerWidth, h: innerHeight };
   }
 
-  return { current, describe, ownerHit, prepare, arm, disarm, navigating, watchDoc, unwatchDoc, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };
+  return { deepHit, nextFrame, GUARDED, current, describe, ownerHit, prepare, arm, disarm, navigating, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };
