@@ -149,22 +149,32 @@ def _in_frame(ev: Evidence, *types: str) -> tuple[list, list, list]:
             [e for e in hits if str(e.get("doc")) not in inside and str(e.get("doc")) not in others])
 
 
+def _last_pointer(ev: Evidence) -> dict | None:
+    """The last trusted mousemove or mouseover of the command (a renderer's own hover update after a
+    scroll, with the pointer's place it last knew, can come before the move that really went elsewhere)."""
+    moves = sorted(_trusted(ev, "mouseover", "mousemove"), key=lambda e: e.get("at", 0))
+    return moves[-1] if moves else None
+
+
+def _pointer_inside(ev: Evidence, e: dict) -> bool:
+    return str(e.get("doc")) in ev.inside[0] or _on(e, ev.oid)
+
+
 def _judge_inside(ev: Evidence, res: dict) -> tuple[str, str]:
     """An ok click, double click or hover on an iframe: the input landed in a document of the frame it
     shows (where events go), nowhere else."""
     kind = {"click": "click", "dblclick": "dblclick", "hover": "mouseover"}[ev.op]
-    if ev.op == "hover":  # as for any element: where the last mouseover went (the iframe itself, in its
-        #                   parent, gets one as the pointer enters its frame)
-        inside, _stray, _unknown = _in_frame(ev, "mouseover")
-        overs = sorted(_trusted(ev, "mouseover"), key=lambda e: e.get("at", 0))
-        if overs and (overs[-1] in inside or _on(overs[-1], ev.oid)):
+    if ev.op == "hover":  # where the pointer went last (the iframe itself, in its parent, gets a mouseover
+        #                   as the pointer enters its frame)
+        last = _last_pointer(ev)
+        if last is not None and _pointer_inside(ev, last):
             return CORRECT, ""
         if ev.probe and ev.probe.get("hover"):
             return CORRECT, ""
-        if not overs:
-            return UNVERIFIED, "no mouseover at all (the pointer may already be there)"
-        e = overs[-1]
-        return FALSE_OK, f"the last trusted mouseover went to {e['oid']} in document {e.get('doc')}, outside the frame {ev.oid} shows"
+        if last is None:
+            return UNVERIFIED, "no pointer event at all"
+        return FALSE_OK, (f"the last trusted {last['type']} went to {last['oid']} in document {last.get('doc')}, "
+                          f"outside the frame {ev.oid} shows")
     inside, stray, unknown = _in_frame(ev, "click", "dblclick")
     if stray:
         e = stray[0]
@@ -329,11 +339,10 @@ def _judge_inside_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str] 
     of the frame it shows (None: judged as for any element, e.g. covered in its own document)."""
     whole = {"click": "click", "dblclick": "dblclick", "hover": "mouseover"}[ev.op]
     inside, _stray, _unknown = _in_frame(ev, "mousedown", "mouseup", "click", "dblclick", "mouseover")
-    if ev.op == "hover" and "not under the pointer" in msg:  # where the last mouseover went
-        overs = sorted(_trusted(ev, "mouseover"), key=lambda e: e.get("at", 0))
-        last_in = bool(overs) and (overs[-1] in inside or _on(overs[-1], ev.oid))
-        return (FALSE_REFUSAL, f"the last trusted mouseover went into the frame {ev.oid} shows") if last_in \
-            else (REFUSED_OK, "")
+    if ev.op == "hover" and "not under the pointer" in msg:  # where the pointer went last
+        last = _last_pointer(ev)
+        return (FALSE_REFUSAL, f"the last trusted {last['type']} went into the frame {ev.oid} shows") if (
+            last is not None and _pointer_inside(ev, last)) else (REFUSED_OK, "")
     if "not under the pointer" in msg:  # nothing pressed: no click may have reached the frame's documents
         return (FALSE_REFUSAL, f"a trusted {whole} reached the frame {ev.oid} shows") if any(
             e["type"] == whole for e in inside) else (REFUSED_OK, "")
