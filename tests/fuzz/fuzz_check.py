@@ -48,6 +48,7 @@ class Evidence:
     visibility: str = "visible"       # the document's visibilityState when it answered
     page_of_ref: int | None = None
     current_page: int | None = None
+    inside: tuple | None = None       # an iframe: (documents in the frame it shows, the tab's other documents)
 
 
 def doc_of(oid: str | None) -> str | None:
@@ -95,6 +96,8 @@ def _judge_ok(ev: Evidence, res: dict) -> tuple[str, str]:
         return CORRECT, ""
     if ev.oid is None:
         return UNVERIFIED, "the ref was never mapped to an element"
+    if ev.ref_role == "iframe" and op in ("click", "dblclick", "hover") and ev.inside is not None:
+        return _judge_inside(ev, res)
     if ev.ref_role == "iframe" and op in ("click", "dblclick", "hover", "press", "type", "fill"):
         return UNVERIFIED, "a pointer or key action on an iframe lands in its document"
     if op == "wait":
@@ -135,6 +138,54 @@ def _judge_ok(ev: Evidence, res: dict) -> tuple[str, str]:
     if op == "select":
         return _judge_select(ev, res)
     return _judge_checked(ev, res)
+
+
+def _in_frame(ev: Evidence, *types: str) -> tuple[list, list, list]:
+    """Trusted events of ``types`` during the command: (in a document of the iframe's frame, in
+    another known document of the tab, in a document whose place is not known)."""
+    inside, others = ev.inside
+    hits = _trusted(ev, *types)
+    return ([e for e in hits if str(e.get("doc")) in inside], [e for e in hits if str(e.get("doc")) in others],
+            [e for e in hits if str(e.get("doc")) not in inside and str(e.get("doc")) not in others])
+
+
+def _last_pointer(ev: Evidence) -> dict | None:
+    """The last trusted mousemove or mouseover of the command (a renderer's own hover update after a
+    scroll, with the pointer's place it last knew, can come before the move that really went elsewhere)."""
+    moves = sorted(_trusted(ev, "mouseover", "mousemove"), key=lambda e: e.get("at", 0))
+    return moves[-1] if moves else None
+
+
+def _pointer_inside(ev: Evidence, e: dict) -> bool:
+    return str(e.get("doc")) in ev.inside[0] or _on(e, ev.oid)
+
+
+def _judge_inside(ev: Evidence, res: dict) -> tuple[str, str]:
+    """An ok click, double click or hover on an iframe: the input landed in a document of the frame it
+    shows (where events go), nowhere else."""
+    kind = {"click": "click", "dblclick": "dblclick", "hover": "mouseover"}[ev.op]
+    if ev.op == "hover":  # where the pointer went last (the iframe itself, in its parent, gets a mouseover
+        #                   as the pointer enters its frame)
+        last = _last_pointer(ev)
+        if last is not None and _pointer_inside(ev, last):
+            return CORRECT, ""
+        if ev.probe and ev.probe.get("hover"):
+            return CORRECT, ""
+        if last is None:
+            return UNVERIFIED, "no pointer event at all"
+        return FALSE_OK, (f"the last trusted {last['type']} went to {last['oid']} in document {last.get('doc')}, "
+                          f"outside the frame {ev.oid} shows")
+    inside, stray, unknown = _in_frame(ev, "click", "dblclick")
+    if stray:
+        e = stray[0]
+        return WRONG, f"trusted {e['type']} on {e['oid']} in document {e.get('doc')}, outside the frame {ev.oid} shows"
+    if any(e["type"] == kind for e in inside):
+        return CORRECT, ""
+    if unknown:
+        return UNVERIFIED, f"a trusted {unknown[0]['type']} in document {unknown[0].get('doc')}, whose place is not known"
+    if "navigated away" in " ".join((res or {}).get("notes") or []):
+        return UNVERIFIED, "the frame's document went away: its events may be lost"
+    return FALSE_OK, f"no trusted {kind} reached a document of the frame {ev.oid} shows"
 
 
 def _unanswered(ev: Evidence, settled: bool = True) -> tuple[str, str] | None:
@@ -250,6 +301,11 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
         if p is None:
             return UNVERIFIED, "the element's document did not answer"
         return REFUSED_OK if "Its " in msg else FALSE_REFUSAL, f"the oracle saw no change of {ev.oid} ({p.get('text')!r})"
+    if kind in ("not_applied", "not_actionable") and ev.ref_role == "iframe" and ev.inside is not None \
+            and ev.op in ("click", "dblclick", "hover") and not _FIELD_REFUSAL.search(msg):
+        verdict = _judge_inside_refusal(ev, kind, msg)
+        if verdict is not None:
+            return verdict
     if kind == "not_applied" and ev.op == "hover":  # "not under the pointer": true unless it got a mouseover
         over = [e for e in _trusted(ev, "mouseover") if _on(e, ev.oid)]
         return (FALSE_REFUSAL, f"a trusted mouseover reached {ev.oid}") if over else (REFUSED_OK, "")
@@ -276,6 +332,32 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
             return (FALSE_REFUSAL, f"{ev.oid} is gone or hidden") if gone else (REFUSED_OK, "")
         return (REFUSED_OK, "") if gone else (FALSE_REFUSAL, f"{ev.oid} is visible")
     return FALSE_REFUSAL, f"unexpected {kind}"
+
+
+def _judge_inside_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str] | None:
+    """A refusal of a click, double click or hover on an iframe, judged by what reached the documents
+    of the frame it shows (None: judged as for any element, e.g. covered in its own document)."""
+    whole = {"click": "click", "dblclick": "dblclick", "hover": "mouseover"}[ev.op]
+    inside, _stray, _unknown = _in_frame(ev, "mousedown", "mouseup", "click", "dblclick", "mouseover")
+    if ev.op == "hover" and "not under the pointer" in msg:  # where the pointer went last
+        last = _last_pointer(ev)
+        return (FALSE_REFUSAL, f"the last trusted {last['type']} went into the frame {ev.oid} shows") if (
+            last is not None and _pointer_inside(ev, last)) else (REFUSED_OK, "")
+    if "not under the pointer" in msg:  # nothing pressed: no click may have reached the frame's documents
+        return (FALSE_REFUSAL, f"a trusted {whole} reached the frame {ev.oid} shows") if any(
+            e["type"] == whole for e in inside) else (REFUSED_OK, "")
+    if kind == "not_applied":
+        if any(e["type"] == whole for e in inside) and "clicked once" not in msg:
+            return FALSE_REFUSAL, f"a trusted {whole} reached the frame {ev.oid} shows"
+        return (REFUSED_OK, "") if any(e["type"] in ("mousedown", "mouseup", "click") for e in inside) else (
+            FALSE_REFUSAL, f"no trusted input reached the frame {ev.oid} shows")
+    if "did not receive" in msg or "was not clicked" in msg or "no mouse event reached" in msg:
+        if any(e["type"] == whole for e in inside):
+            return FALSE_REFUSAL, f"a trusted {whole} reached the frame {ev.oid} shows"
+        return REFUSED_OK, ""
+    if "about:blank" in msg:
+        return (REFUSED_OK, "") if not inside else (FALSE_REFUSAL, "events reached the frame's documents")
+    return None
 
 
 def _judge_not_actionable(ev: Evidence, msg: str) -> tuple[str, str]:

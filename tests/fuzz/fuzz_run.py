@@ -90,6 +90,7 @@ class Fuzzer:
         self.dead: set[str] = set()               # documents that went away (pagehide, or absent from their tab)
         self.left_at: dict[str, float] = {}       # document -> when it last went away (pagehide), even if it came back
         self.doc_page: dict[str, int] = {}        # document -> the tab (page index) it was seen in
+        self.doc_path: dict[str, tuple] = {}      # document -> (its tab, the frame path it last answered from)
         self.renewed: dict[str, float] = {}       # oid -> when the site last reused its node
         self._seen = 0
         self.last_capture = 0.0                   # when the last capture (snapshot, action's changes) ended
@@ -246,6 +247,8 @@ class Fuzzer:
         complete = self.log.wait_for(done, 2.5)
         page = self._current_page()
         answered = {str(d) for d in got}
+        for d, f in got.items():
+            self.doc_path[str(d)] = (page, tuple(f.get("path") or ()))
         self.dead -= answered  # a document back from the back/forward cache lives again
         if complete and got:  # every window of this tab answered: its other documents are gone
             self.dead.update(d for d, p in self.doc_page.items() if p == page and d not in answered)
@@ -281,7 +284,19 @@ class Fuzzer:
             visibility=rec.get("visibility", "visible") if rec else "visible",
             renewed=oid in self.renewed and self.renewed[oid] >= info.get("mapped_at", 0),
             left_since=self.left_at.get(doc, -1) >= info.get("mapped_at", 0),
-            page_of_ref=int(m.group(2)) if m else None, current_page=self._current_page())
+            page_of_ref=int(m.group(2)) if m else None, current_page=self._current_page(),
+            inside=self._inside(rec, probe))
+
+    def _inside(self, rec: dict | None, probe: dict | None) -> tuple[set, set] | None:
+        """For an iframe: (the documents of this tab known to be in the frame it shows, at any depth;
+        the tab's other known documents); None when its frame's place is not known."""
+        if not rec or not probe or probe.get("win") is None:
+            return None
+        child = tuple(rec.get("path") or ()) + (probe["win"],)
+        page = self._current_page()
+        mine = {d: p for d, (pg, p) in self.doc_path.items() if pg == page}
+        inside = {d for d, p in mine.items() if p[:len(child)] == child}
+        return inside, set(mine) - inside
 
     def _confirm_reachable(self, oid: str, flush: dict, detail: str) -> tuple[str, str]:
         """A refusal for 'covered' or 'outside the viewport' is false only when a real pointer moved to

@@ -4,7 +4,8 @@
 // help it tell elements apart), a generation that the site bumps when it reuses a node for another
 // item, and reports to its own origin's server (POST /__log):
 //   hello / bye     the document loaded / went away (pagehide)
-//   ev              every user event (click, dblclick, input, change, mouseover, keydown, focusin):
+//   ev              every user event (mousedown, mouseup, mousemove, click, dblclick, input, change,
+//                   mouseover, keydown, focusin):
 //                   isTrusted, the target's oid, the oids on its path, its control's text and key
 //   after           the field the event reached, read when its own handlers have run (a 0 ms timer)
 //   renew           the site reused a node for another item (new generation, item key)
@@ -98,7 +99,7 @@
     }
   }
   window.addEventListener('scroll', () => { lastChange = performance.now(); }, true);
-  for (const type of ['mousedown', 'click', 'dblclick', 'input', 'change', 'mouseover', 'keydown', 'focusin']) {
+  for (const type of ['mousedown', 'mouseup', 'mousemove', 'click', 'dblclick', 'input', 'change', 'mouseover', 'keydown', 'focusin']) {
     window.addEventListener(type, onEvent, true);
   }
 
@@ -138,6 +139,11 @@
       out.cover = own || !hit ? null : oidsOf(hit);
     }
     if (el.matches && el.matches('input,textarea,select')) out.state = fieldState(el);
+    // an iframe: which of this window's frames it shows (its document's flush path ends with it)
+    if (el.localName === 'iframe') {
+      out.win = null;
+      for (let i = 0; i < window.length; i++) if (window[i] === el.contentWindow) out.win = i;
+    }
     return out;
   }
 

@@ -11,6 +11,7 @@ from ..base.timing import phase
 from ..browser.page import Page
 from .actionability import prepare
 from .changes import SETTLE_MAX, release, start_settle
+from .frame_click import Inside, shows_frame, watch_inside
 from .readback import after_input
 from .resolve import Resolved
 
@@ -20,25 +21,36 @@ def mouse(page: Page, kind: str, x: float, y: float, **extra) -> None:
 
 
 def pointer(page: Page, res: Resolved, action: str) -> dict:
-    """click, dblclick or hover on the ref's own element."""
+    """click, dblclick or hover on the ref's own element. A frame's owner (iframe): at the centre of the
+    frame it shows, the events landing in that frame's document, watched there (frame_click.py)."""
     x, y = prepare(page, res, pointer=True, arm=action != "hover")
+    inside = _watch_inside(page, res, action) if shows_frame(res) else None
     nav_before = page.nav_count
     result = {"action": action, "ref": res.text, "role": res.role, "name": res.name, "x": round(x), "y": round(y)}
-    with phase("input events"):
-        guard = _pointer_events(page, res, action, x, y, nav_before)
+    try:
+        with phase("input events"):
+            guard = _pointer_events(page, res, action, x, y, nav_before, inside)
+    except BaseException:
+        if inside is not None:
+            inside.end()
+        raise
     guard, started = guard if guard is not None else (None, None)
     if guard is None:  # the click closed its own tab (window.close()): it did land
         return dict(result, notes=res.notes + ["The tab closed itself after the click."])
     notes = list(res.notes)
+    reads = inside.read(settle=action == "hover") if inside is not None else None
     if guard.get("navigated"):
         raise NotApplied(f"Element {res.label} was clicked once, then the page navigated or moved it away, so "
                          "the second click was not sent (it would have reached something else).")
     try:
-        if guard["blocked"] or _unfinished(action, res, guard):
+        if guard["blocked"] or inside is None and _unfinished(action, res, guard):
             raise _stopped(res, guard)
-        if action == "hover":
+        if inside is not None:
+            note, result["inside"] = inside.verdict(action, reads, guard)
+            notes.append(note)
+        elif action == "hover":
             _check_hover(page, res)
-        if guard["received"] == 0 and page.nav_count == nav_before:
+        if inside is None and guard["received"] == 0 and page.nav_count == nav_before:
             raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
                                 "mouse events); take a new snapshot.")
     except BaseException:
@@ -49,6 +61,20 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     except ConnectionLost:
         notes.append("The tab closed itself after the click.")
     return dict(result, notes=notes)
+
+
+def _watch_inside(page: Page, res: Resolved, action: str) -> Inside:
+    """The frame's documents watching (frame_click.watch_inside); refused: the guard armed in the
+    element's own document taken down."""
+    try:
+        return watch_inside(page, res, action)
+    except BaseException:
+        if res.armed:
+            try:
+                page.bridge.disarm(res.frame)
+            except (CDPError, JSError, CDPTimeout, ConnectionLost):
+                pass
+        raise
 
 
 def _unfinished(action: str, res: Resolved, guard: dict) -> bool:
@@ -93,7 +119,7 @@ def _stopped(res: Resolved, guard: dict) -> NotActionable | NotApplied:
 
 
 def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
-                    nav_before: int) -> tuple[dict, list | None] | None:
+                    nav_before: int, inside: Inside | None = None) -> tuple[dict, list | None] | None:
     """Send the mouse events, guarded: (what the guard saw, the page's settle asked in the same round
     trip as the guard, or None), or None when the click closed its tab.
 
@@ -116,20 +142,23 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
     calls = [("Input.dispatchMouseEvent", dict(extra, type=kind, x=x, y=y)) for kind, extra in events]
     # in a frame: no button goes down before the element is under the pointer (see move_onto); then,
     # when it and the frames above were still and in view (res.still), press and release go together
-    framed = res.frame.parent is not None
+    # an iframe's click: the move first too, and no button goes down before the pointer is in the
+    # document of its frame (Inside.pointer_in); then press and release together
+    framed = res.frame.parent is not None or inside is not None
+    batch = not framed or res.still or inside is not None
     try:
         if framed:
-            move_onto(page, res, action, calls[0][1])
+            move_onto(page, res, action, calls[0][1], inside)
         first, second = (calls[1:3], calls[3:]) if framed else (calls[:3], calls[3:])
-        _send(page, first, 1 if framed else 0, batch=not framed or res.still)
-        if second and not _still_there(page, res, nav_before):  # the second click would reach a new
+        _send(page, first, 1 if framed else 0, batch=batch)
+        if second and not _still_there(page, res, nav_before, inside):  # the second click would reach a new
             try:                                                  # page or another element
                 page.bridge.disarm(res.frame)
             except (CDPError, JSError, CDPTimeout, ConnectionLost):
                 pass
             return {"received": 1, "got": ["click"], "blocked": [], "navigated": True}, None
         if second:
-            _send(page, second, 3, batch=not framed or res.still)
+            _send(page, second, 3, batch=batch)
     except ConnectionLost as exc:
         if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
             raise
@@ -158,14 +187,17 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
     return guard, started
 
 
-def _still_there(page: Page, res: Resolved, nav_before: int) -> bool:
+def _still_there(page: Page, res: Resolved, nav_before: int, inside: Inside | None = None) -> bool:
     """Between the two clicks of a double click: no navigation of the tab began, and an element in a
-    frame is still under the pointer in its own document."""
+    frame is still under the pointer in its own document (a frame's owner: the frame's document did
+    not begin to navigate away)."""
     try:
         if page.bridge.navigating(res.frame):
             return False
         if page.nav_count != nav_before:
             return False
+        if inside is not None:
+            return not inside.moved_on()
         return res.frame.parent is None or page.bridge.hovered(res.frame, res.ref.n) is True
     except (CDPError, JSError, CDPTimeout):
         return False  # its document is gone or going
@@ -191,18 +223,22 @@ def _send(page: Page, calls: list, done: int, batch: bool) -> None:
             raise
 
 
-def move_onto(page: Page, res: Resolved, action: str, move: dict) -> None:
+def move_onto(page: Page, res: Resolved, action: str, move: dict, inside: Inside | None = None) -> None:
     """Move the pointer onto an element in a frame and make sure the browser put it there (its
     :hover state) before any button goes down. The guard sees only the target's own document, and the
     browser routes input into frames by hit-test data that may be a frame old (frames still scrolling
     into place): a press sent then would land in another frame's document, unseen. The move is
     repeated (a later one is hit-tested anew); still elsewhere: nothing is pressed. (An iframe target
-    is not checked: the pointer is then in its document; see _check_hover.)"""
-    if res.live.get("tag") in ("iframe", "frame"):
+    is checked by the documents of its frame instead: the pointer must come into one of them.)"""
+    if inside is None and res.live.get("tag") in ("iframe", "frame"):
         page.target.call("Input.dispatchMouseEvent", **move)
         return
     for _ in range(3):
         page.target.call("Input.dispatchMouseEvent", **move)
+        if inside is not None:
+            if inside.pointer_in():
+                return
+            continue
         try:
             under = page.bridge.hovered(res.frame, res.ref.n)
         except (CDPError, JSError, CDPTimeout):
@@ -214,5 +250,9 @@ def move_onto(page: Page, res: Resolved, action: str, move: dict) -> None:
             page.bridge.disarm(res.frame)
         except (CDPError, JSError, CDPTimeout, ConnectionLost):
             pass
+    if inside is not None:
+        raise NotActionable(f"Element {res.label} is not under the pointer at its click point: the pointer did not "
+                            f"get into the document of its frame (f{inside.child.index}) there (the browser puts it "
+                            "in another frame's content or on something else), so nothing was pressed.")
     raise NotActionable(f"Element {res.label} is not under the pointer at its click point: the browser puts "
                         "the pointer in another frame's content there, so nothing was pressed.")

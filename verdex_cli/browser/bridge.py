@@ -283,6 +283,39 @@ class Bridge(FieldCalls):
             return self.finish(fr, started, "bridge", "disarm")
         return self._value(fr, "bridge", "disarm", timeout=timeout)
 
+    def start_watch_doc(self, fr, at: list | None, timeout: float = 2):
+        """Start watching the trusted mouse events that reach the frame's document (an iframe element's
+        click lands there; ``at``: the point in its viewport, None: the centre); None when its world is
+        not set up."""
+        return self.start(fr, "bridge", "watchDoc", at, timeout=timeout)
+
+    def watch_doc(self, fr, at: list | None, started=None, timeout: float = 2) -> dict:
+        """The document's URL, whether it is blank, what is at the point and, an iframe there, the point
+        in its viewport (``into``); its watch begun (``started``: asked already)."""
+        if started is not None:
+            return self.finish(fr, started, "bridge", "watchDoc", at)
+        return self._value(fr, "bridge", "watchDoc", at, timeout=timeout)
+
+    def watched_frame(self, fr) -> dict:
+        """The iframe at the watched point as a remote object (group ``verdex-owners``), or no object."""
+        return self._object(fr, "bridge", "watchedFrame", group="verdex-owners")
+
+    def start_watch_state(self, fr, timeout: float = 2):
+        """Has the pointer moved into the watched document, and stayed? (answer by :meth:`finish_watch_state`)"""
+        return self.start(fr, "bridge", "watchState", timeout=timeout)
+
+    def finish_watch_state(self, fr, started) -> dict | None:
+        return self.finish(fr, started, "bridge", "watchState")
+
+    def start_unwatch_doc(self, fr, settle: bool = False, timeout: float = 2):
+        return self.start(fr, "bridge", "unwatchDoc", settle, timeout=timeout)
+
+    def unwatch_doc(self, fr, settle: bool = False, started=None, timeout: float = 2) -> dict:
+        """What reached the watched document (its watch ends; ``settle``: two animation frames later)."""
+        if started is not None:
+            return self.finish(fr, started, "bridge", "unwatchDoc", settle)
+        return self._value(fr, "bridge", "unwatchDoc", settle, timeout=timeout)
+
     def navigating(self, fr, timeout: float = 2) -> bool:
         return bool(self._value(fr, "bridge", "navigating", timeout=timeout))
 

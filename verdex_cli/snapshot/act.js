@@ -174,8 +174,7 @@
         if (b.width <= 0 || b.height <= 0) reason = 'it has zero size';
         else if (getComputedStyle(el).pointerEvents === 'none' && opts.pointer) reason = 'it does not receive pointer events (pointer-events: none)';
         else if (sameBox(prev, b)) {
-          const x = b.x + b.width / 2;
-          const y = b.y + b.height / 2;
+          const [x, y] = clickPoint(el, b);
           const ok = { status: 'ok', x, y, box: b, w: innerWidth, h: innerHeight, still: !!still };
           if (!opts.pointer) return ok;
           const hit = deepHit(x, y);
@@ -192,6 +191,22 @@
       if (performance.now() > deadline) return { status: 'not_actionable', reason, last: b };
       if (!b) drawn = await nextFrame();
     }
+  }
+
+  // The click point: the centre of the box; of a frame's owner (iframe, frame), the centre of its
+  // content box, where the frame's document is shown (a wide border or padding on one side moves it)
+  function clickPoint(el, b) {
+    if ((el.localName === 'iframe' || el.localName === 'frame') && el.offsetWidth > 0 && el.offsetHeight > 0) {
+      const cs = getComputedStyle(el);
+      const pl = parseFloat(cs.paddingLeft) || 0, pt = parseFloat(cs.paddingTop) || 0;
+      const cw = el.clientWidth - pl - (parseFloat(cs.paddingRight) || 0);
+      const ch = el.clientHeight - pt - (parseFloat(cs.paddingBottom) || 0);
+      if (cw > 0 && ch > 0) {
+        return [b.x + (b.width / el.offsetWidth) * (el.clientLeft + pl + cw / 2),
+          b.y + (b.height / el.offsetHeight) * (el.clientTop + pt + ch / 2)];
+      }
+    }
+    return [b.x + b.width / 2, b.y + b.height / 2];
   }
 
   function hitIsOwnLabel(el, hit) {
@@ -399,4 +414,4 @@
     return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: innerWidth, h: innerHeight };
   }
 
-  return { current, describe, ownerHit, prepare, arm, disarm, navigating, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };
+  return { deepHit, nextFrame, GUARDED, current, describe, ownerHit, prepare, arm, disarm, navigating, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };

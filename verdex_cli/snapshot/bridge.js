@@ -334,7 +334,7 @@
 
   return { aria: Aria, init, snapshot, check, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, carry, reset,
     successors, element: element_, issue, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Act.arm,
-    disarm: Act.disarm, navigating: Act.navigating, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
+    disarm: Act.disarm, navigating: Act.navigating, watchDoc: FrameWatch.watchDoc, unwatchDoc: FrameWatch.unwatchDoc, watchedFrame: FrameWatch.watchedFrame, watchState: FrameWatch.watchState, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
     optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen,
     title: () => document.title, visibility: () => document.visibilityState, viewport: () => [innerWidth, innerHeight],
     navStatus: () => { const e = performance.getEntriesByType('navigation')[0]; return e ? e.responseStatus : 0; },

@@ -42,7 +42,9 @@ MODULES = (
     Module("Observer", ("observer.js",), ("Sheets",)),  # the change watcher
     Module("Incremental", ("incremental.js",), ("Aria", "Sheets", "Observer")),  # patches
     Module("Act", ("act.js",), ("Aria", "Registry", "Observer")),  # acting on a ref
-    Module("Bridge", ("bridge.js",), ("Aria", "Registry", "Runs", "Deep", "Observer", "Incremental", "Act")),
+    Module("FrameWatch", ("frame_watch.js",), ("Aria", "Act")),  # what reaches a frame's document (owner clicks)
+    Module("Bridge", ("bridge.js",), ("Aria", "Registry", "Runs", "Deep", "Observer", "Incremental", "Act",
+                                      "FrameWatch")),
     Module("Fields", ("fields.js",), ("Aria", "Bridge")),
     Module("Targets", ("targets.js",), ("Aria", "Bridge")),
     Module("Structure", ("structure.js",), ("Aria", "Bridge", "Targets")),
