@@ -9,6 +9,7 @@ from ..base.errors import CDPError, ErrorKind, NotActionable, VerdexError
 from ..base.timing import phase, tell
 from ..browser import timer_watch
 from ..browser.page import Page
+from .frame_guard import deny_others
 from .frame_points import Point, climb, climb_still, drop_measure, owners, remembered, start_measure
 from ..refs.store import parse_ref
 from .resolve import Resolved
@@ -29,6 +30,7 @@ class Ahead:
         self.levels: list | None = None  # in a frame: the frames above (frame_points.remembered)
         self.measuring: list | None = None  # ... and their owners' measurement, started
         self.locating = None  # the stable locator's call (bridge.start_locate), sent first
+        self.denial = None  # a click's guards in the tab's other frames (frame_guard), sent with the check
         try:
             ref = parse_ref(raw.strip())
         except VerdexError:
@@ -59,6 +61,8 @@ class Ahead:
             self.started = page.bridge.start_prepare(fr, ref.n, self.opts, timeout=SLICE + 5)
             if self.levels:
                 self.measuring = start_measure(page, self.levels)
+            if arm and rec.role != "iframe":  # an iframe's click lands in its frame's documents (frame_click)
+                self.denial = deny_others(page, fr)
         except VerdexError:
             self.started = None
 
@@ -86,10 +90,14 @@ class Ahead:
         if self.measuring is not None:
             res.above = (self.levels, self.measuring)
             self.measuring = None
+        res.denial, self.denial = self.denial, None
         return out
 
     def drop(self) -> None:
         """The resolution failed: the answer is not used (a guard it armed is taken down)."""
+        if self.denial is not None:  # not handed to the action: the other frames' guards taken down
+            self.denial.end()
+            self.denial = None
         if self.started is None:
             return
         started, self.started = self.started, None

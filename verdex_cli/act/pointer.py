@@ -12,6 +12,7 @@ from ..browser.page import Page
 from .actionability import prepare
 from .changes import SETTLE_MAX, release, start_settle
 from .frame_click import Inside, shows_frame, watch_inside
+from .frame_guard import Denial, deny_others
 from .readback import after_input
 from .resolve import Resolved
 
@@ -22,14 +23,29 @@ def mouse(page: Page, kind: str, x: float, y: float, **extra) -> None:
 
 def pointer(page: Page, res: Resolved, action: str) -> dict:
     """click, dblclick or hover on the ref's own element. A frame's owner (iframe): at the centre of the
-    frame it shows, the events landing in that frame's document, watched there (frame_click.py)."""
+    frame it shows, the events landing in that frame's document, watched there (frame_click.py). A
+    press or click is guarded in the tab's other frames too (frame_guard.py)."""
+    denial, res.denial = res.denial, None
+    if shows_frame(res) and denial is not None:  # its click belongs in the frames it shows
+        denial.end()
+        denial = None
+    elif denial is None and action != "hover" and not shows_frame(res):
+        denial = deny_others(page, res.frame)
+    try:
+        return _pointer(page, res, action, denial)
+    finally:
+        if denial is not None:
+            denial.end()  # whatever is still up (the action stopped before its read-back)
+
+
+def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> dict:
     x, y = prepare(page, res, pointer=True, arm=action != "hover")
     inside = _watch_inside(page, res, action) if shows_frame(res) else None
     nav_before = page.nav_count
     result = {"action": action, "ref": res.text, "role": res.role, "name": res.name, "x": round(x), "y": round(y)}
     try:
         with phase("input events"):
-            guard = _pointer_events(page, res, action, x, y, nav_before, inside)
+            guard = _pointer_events(page, res, action, x, y, nav_before, inside, denial)
     except BaseException:
         if inside is not None:
             inside.end()
@@ -119,7 +135,8 @@ def _stopped(res: Resolved, guard: dict) -> NotActionable | NotApplied:
 
 
 def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
-                    nav_before: int, inside: Inside | None = None) -> tuple[dict, list | None] | None:
+                    nav_before: int, inside: Inside | None = None,
+                    denial: Denial | None = None) -> tuple[dict, list | None] | None:
     """Send the mouse events, guarded: (what the guard saw, the page's settle asked in the same round
     trip as the guard, or None), or None when the click closed its tab.
 
@@ -132,6 +149,8 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
     a time."""
     if action != "hover" and not res.armed:
         page.bridge.arm(res.frame, res.ref.n)
+    if denial is not None:
+        denial.ready()  # the other frames' guards are up before any input goes out
     events = [("mouseMoved", {"button": "none"})]
     if action in ("click", "dblclick"):
         events += [("mousePressed", {"button": "left", "clickCount": 1}),
@@ -169,6 +188,8 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
         page.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
         try:
             reading = page.bridge.start_disarm(res.frame)
+            if denial is not None:
+                denial.start_read()
             try:  # the settle (and the session's after-command question) go with the guard's read-back:
                 started = start_settle(page, min(SETTLE_MAX, page.timeout))  # one round trip for all
             except VerdexError:
@@ -176,6 +197,8 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
             if page.ask_targets is not None:
                 page.ask_targets()
             guard = page.bridge.disarm(res.frame, started=reading)
+            if denial is not None:  # what the other frames stopped: a frame moved under the point
+                guard["blocked"] = list(guard.get("blocked") or []) + denial.blocked()
         except (CDPError, JSError, ConnectionLost):
             pass  # the document went away (navigation): the click did land
         except CDPTimeout:

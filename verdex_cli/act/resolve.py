@@ -32,6 +32,7 @@ class Resolved:
     prepared: dict | None = None  # the actionability check sent with the resolution (actionability.Ahead)
     above: tuple | None = None  # in a frame: the frames above and their owners' measurement, started with it
     still: bool = False  # in a frame: it and every frame above were still and in view (no scroll was needed)
+    denial: object = None  # the other frames' guards, sent with the check (frame_guard.Denial)
 
     @property
     def label(self) -> str:
