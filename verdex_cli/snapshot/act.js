@@ -1,8 +1,8 @@
 // The in-page half of acting on a ref (module Act, in the isolated world; see engine.py): what an
 // element is now (describe, brief), getting it ready for a pointer action (scroll, wait until visible,
-// enabled, stable and hit-testable: prepare; the same point through each frame around it: ownerHit),
-// the guard that stops trusted mouse events meant for another element (arm, disarm), focus, selection,
-// and a field's value and options.
+// enabled, stable and hit-testable: prepare, which may arm the click guard (guard.js) in the same call;
+// the same point through each frame around it: ownerHit), focus, selection, and a field's value and
+// options.
   const WS = /\s+/g;
 
   function composedContains(outer, inner) {
@@ -179,7 +179,7 @@
           if (!opts.pointer) return ok;
           const hit = deepHit(x, y);
           if (hit && (composedContains(el, hit) || hitIsOwnLabel(el, hit))) {
-            if (opts.arm) ok.armed = arm(n);  // the guard, armed in the same call (one round trip less)
+            if (opts.arm) ok.armed = Guard.arm(n);  // the guard, armed in the same call (one round trip less)
             return ok;
           }
           reason = hit ? 'it is covered by ' + Aria.label(coverOf(hit, el)) : 'its centre is outside the viewport';
@@ -226,50 +226,6 @@
     }
     return best;
   }
-
-  // ---- the guard: trusted mouse events (verdex's own input) that would reach another element are
-  // stopped. The page's own script-made events (a handler calling other.click(), opening a hidden
-  // file input, clicking a download link) are the page's business: never stopped, never counted.
-  let guard = null;
-  const GUARDED = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
-
-  // `n` 0: nothing in this document is the target (a click on another frame's element): every trusted
-  // press, release and click that reaches this document is stopped and told (a frame moved under the point)
-  function arm(n) {
-    disarm();
-    const el = n ? Registry.get(n) : null;
-    if (n && !el) return false;
-    const g = { el, received: 0, got: [], blocked: [], handler: null, nav: false, onNav: null };
-    // a navigation this document starts while armed (the Navigation API's navigate event, fired when
-    // a link's activation or a script begins one): a second click must not follow into the next page
-    // (another document only: within this one the guard still sees where the second click goes)
-    g.onNav = (e) => { if (!(e.destination && e.destination.sameDocument)) g.nav = true; };
-    if (window.navigation) window.navigation.addEventListener('navigate', g.onNav);
-    g.handler = (ev) => {
-      if (!ev.isTrusted) return;
-      const path = ev.composedPath();
-      const ok = el !== null && (path.includes(el) || (el.labels && [...el.labels].some((l) => path.includes(l))));
-      if (ok) { g.received++; if (g.got.length < 16) g.got.push(ev.type); return; }
-      ev.stopImmediatePropagation();
-      ev.preventDefault();
-      g.blocked.push(ev.type + ' on ' + Aria.label(path[0] && path[0].nodeType === 1 ? path[0] : document.body));
-    };
-    for (const t of GUARDED) window.addEventListener(t, g.handler, true);
-    guard = g;
-    return true;
-  }
-
-  function disarm() {
-    if (!guard) return { received: 0, got: [], blocked: [] };
-    for (const t of GUARDED) window.removeEventListener(t, guard.handler, true);
-    if (window.navigation) window.navigation.removeEventListener('navigate', guard.onNav);
-    const out = { received: guard.received, got: guard.got, blocked: guard.blocked };
-    guard = null;
-    return out;
-  }
-
-  // Has the armed document begun a navigation (see arm)?
-  function navigating() { return !!(guard && guard.nav); }
 
   // Is the element under the pointer (the browser's own :hover state, after the move)? Waits up to
   // two animation frames for the state to show; null when the element is gone.
@@ -416,4 +372,4 @@
     return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: innerWidth, h: innerHeight };
   }
 
-  return { deepHit, nextFrame, GUARDED, current, describe, ownerHit, prepare, arm, disarm, navigating, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };
+  return { deepHit, nextFrame, current, describe, ownerHit, prepare, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };

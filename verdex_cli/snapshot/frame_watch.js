@@ -1,10 +1,11 @@
 // The frame watch (module FrameWatch, in the isolated world; see engine.py): a click on an iframe
-// element lands in the document its frame shows, not on the element, so the element's guard (Act.arm)
+// element lands in the document its frame shows, not on the element, so the element's guard (Guard.arm)
 // sees none of it. This document (that frame's, or one nested in it) counts the trusted mouse events
 // that reach it, anywhere in it (nothing is stopped: all of it is the target), and names the element
 // the press, or the pointer, reached; it says whether the pointer came in and stayed, and whether the
 // document began to navigate away.
-  const { deepHit, nextFrame, GUARDED } = Act;
+  const { deepHit, nextFrame } = Act;
+  const { GUARDED } = Guard;
   let watch = null;
   const MOVES = ['pointermove', 'mousemove', 'mouseover'];
 

@@ -1,0 +1,46 @@
+// The click guard (module Guard, in the isolated world; see engine.py): trusted mouse events (verdex's
+// own input) that would reach another element than the ref's are stopped. The page's own script-made
+// events (a handler calling other.click(), opening a hidden file input, clicking a download link) are
+// the page's business: never stopped, never counted.
+  let guard = null;
+  const GUARDED = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
+
+  // `n` 0: nothing in this document is the target (a click on another frame's element): every trusted
+  // press, release and click that reaches this document is stopped and told (a frame moved under the point)
+  function arm(n) {
+    disarm();
+    const el = n ? Registry.get(n) : null;
+    if (n && !el) return false;
+    const g = { el, received: 0, got: [], blocked: [], handler: null, nav: false, onNav: null };
+    // a navigation this document starts while armed (the Navigation API's navigate event, fired when
+    // a link's activation or a script begins one): a second click must not follow into the next page
+    // (another document only: within this one the guard still sees where the second click goes)
+    g.onNav = (e) => { if (!(e.destination && e.destination.sameDocument)) g.nav = true; };
+    if (window.navigation) window.navigation.addEventListener('navigate', g.onNav);
+    g.handler = (ev) => {
+      if (!ev.isTrusted) return;
+      const path = ev.composedPath();
+      const ok = el !== null && (path.includes(el) || (el.labels && [...el.labels].some((l) => path.includes(l))));
+      if (ok) { g.received++; if (g.got.length < 16) g.got.push(ev.type); return; }
+      ev.stopImmediatePropagation();
+      ev.preventDefault();
+      g.blocked.push(ev.type + ' on ' + Aria.label(path[0] && path[0].nodeType === 1 ? path[0] : document.body));
+    };
+    for (const t of GUARDED) window.addEventListener(t, g.handler, true);
+    guard = g;
+    return true;
+  }
+
+  function disarm() {
+    if (!guard) return { received: 0, got: [], blocked: [] };
+    for (const t of GUARDED) window.removeEventListener(t, guard.handler, true);
+    if (window.navigation) window.navigation.removeEventListener('navigate', guard.onNav);
+    const out = { received: guard.received, got: guard.got, blocked: guard.blocked };
+    guard = null;
+    return out;
+  }
+
+  // Has the armed document begun a navigation (see arm)?
+  function navigating() { return !!(guard && guard.nav); }
+
+  return { GUARDED, arm, disarm, navigating };
