@@ -34,6 +34,23 @@ def test_a_frame_sweeping_over_the_target_never_gets_its_click(driver, origins, 
     driver.ok(f"open {origins['top']}/sweep.html?frame={catcher}")
     assert until(lambda: 'iframe "Sweeper"' in driver.ok("snapshot").data["text"], 10)
     ref = ref_in(driver.ok("snapshot").data["text"], 'button "Target"')
+    _clicks(driver, ref)
+
+
+@pytest.mark.parametrize("kind", ["same", "cross"])
+def test_a_frame_put_in_after_the_snapshot_never_gets_the_click(driver, origins, kind):
+    """The frame was never captured (no verdex engine in it): its document is guarded all the same."""
+    catcher = quote(origins[kind] + "/catcher.html")
+    driver.ok(f"open {origins['top']}/sweep.html?late=600&frame={catcher}")
+    text = driver.ok("snapshot").data["text"]
+    assert 'iframe "Sweeper"' not in text
+    ref = ref_in(text, 'button "Target"')
+    assert until(lambda: driver.js("!!document.getElementById('sweeper')"), 10)
+    time.sleep(1.0)  # its document loaded
+    _clicks(driver, ref)
+
+
+def _clicks(driver, ref: str) -> None:
     said_ok = refused = 0
     for _ in range(CLICKS):
         out = driver.run(f"click {ref}")

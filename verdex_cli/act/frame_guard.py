@@ -1,73 +1,76 @@
-"""The other frames' documents, guarded for the length of a click.
+"""The other documents of the tab, guarded for the length of a click.
 
-The click guard (act.js ``arm``) sits in the target's own document: events that would reach another
+The click guard (guard.js ``arm``) sits in the target's own document: events that would reach another
 element there are stopped. Events the browser routes into another frame's document -- a frame the page
-moved under the click point between the check and the input -- never pass that document, so that guard
-cannot stop them, and the frame's element would be clicked instead. So every other frame of the tab whose
-isolated world is set up gets a guard too, one that stops every trusted press, release and click (no
-element there is the target: ``arm(0)``). The guards go out with the first actionability check (no round
-trip of their own: actionability.Ahead), or just before the input when that check was not sent ahead;
-their answers are waited for before any input is sent, and read back with the target's guard.
-
-A frame whose world is not set up (never captured, or a new document) is not guarded: setting it up costs
-a round trip, and such a frame was not in the snapshot the ref came from. Nothing here prints."""
+moved under the click point between the check and the input (an ad loading above, a carousel) -- never
+pass that document, so that guard cannot stop them, and the frame's element would be clicked instead. So
+every other document of the tab is told to stop every trusted press, release and click until read
+(browser/guard_world.py: a world of its own in every document from its first moment, first in line for
+those events; no capture or engine needed). The orders go out with the first actionability check (no
+round trip of their own: actionability.Ahead), or before the input when that check was not sent ahead;
+their answers are waited for before any input is sent, and what they stopped is read back with the
+target's guard. Nothing here prints."""
 
 from __future__ import annotations
 
-from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 from ..browser.frames import Frame
+from ..browser.bridge import guard_deny, guard_read
 from ..browser.page import Page
 
-DENY = 0  # act.js arm(0): no element of the document is the target
+GRACE_S = 5.0  # a guard nobody reads stands down by itself this long after the action's time-out
 
 
 class Denial:
-    """The guards of the frames other than ``target``'s (see the module doc)."""
+    """The guards of the documents other than ``target``'s (see the module doc)."""
 
     def __init__(self, page: Page, target: Frame):
         self.page = page
-        self.sent: list[tuple[Frame, object]] = []  # (frame, its pending arm)
-        self.armed: list[Frame] = []
-        self.reading: list[tuple[Frame, object]] = []
-        for fr in page.frames.all_frames():
-            if fr is target or not page.frames.ready(fr):
+        self.sent: list[tuple[str, object, int, object]] = []  # (frame id, session, context, pending order)
+        self.armed: list[tuple[str, object, int]] = []
+        self.reading: list[tuple[str, object]] = []
+        ms = int((page.timeout + GRACE_S) * 1000)
+        page.frames.enable_new_sessions()  # frames attached since: guarded too
+        for fid, session, ctx in page.frames.guards.others(target.frame_id):
+            try:
+                pending = session.start("Runtime.callFunctionOn", timeout=5, **guard_deny(ctx, ms))
+            except (CDPError, CDPTimeout, ConnectionLost):
                 continue
-            started = page.bridge.start(fr, "bridge", "arm", DENY, timeout=5)
-            if started is not None:
-                self.sent.append((fr, started))
+            self.sent.append((fid, session, ctx, pending))
 
     def ready(self) -> None:
-        """Every guard sent is in place (its answer taken) before any input goes out. A frame that went
-        away meanwhile is left out: there is no document to click in."""
+        """Every guard sent is in place (its answer taken) before any input goes out. A document that
+        went away meanwhile is left out: there is nothing to click in."""
         sent, self.sent = self.sent, []
-        for fr, started in sent:
+        for fid, session, ctx, pending in sent:
             try:
-                if self.page.bridge.finish(fr, started, "bridge", "arm", DENY):
-                    self.armed.append(fr)
-            except (VerdexError, CDPError, CDPTimeout, JSError, ConnectionLost):
+                if pending.result().get("result", {}).get("value") is True:
+                    self.armed.append((fid, session, ctx))
+            except (VerdexError, CDPError, CDPTimeout, ConnectionLost):
                 pass
 
     def start_read(self) -> None:
         """Ask every guard what it stopped (answers taken by :meth:`blocked`, with the target's)."""
-        for fr in self.armed:
+        for fid, session, ctx in self.armed:
             try:
-                self.reading.append((fr, self.page.bridge.start_disarm(fr)))
-            except (VerdexError, CDPError, CDPTimeout, ConnectionLost):
+                self.reading.append((fid, session.start("Runtime.callFunctionOn", timeout=5, **guard_read(ctx))))
+            except (CDPError, CDPTimeout, ConnectionLost):
                 pass
         self.armed = []
 
     def blocked(self) -> list[str]:
-        """What the guards stopped: "mousedown on <button id="x"> in frame f2", in frame order. The guards
-        are taken down."""
+        """What the guards stopped: "mousedown on <button id="x"> in frame f2" (the frame's index when
+        the tab's registry knows it), in the order read. The guards stand down."""
         out: list[str] = []
         reading, self.reading = self.reading, []
-        for fr, started in reading:
+        for fid, pending in reading:
             try:
-                seen = self.page.bridge.disarm(fr, started=started) if started is not None else None
-            except (VerdexError, CDPError, CDPTimeout, JSError, ConnectionLost):
+                seen = pending.result().get("result", {}).get("value")
+            except (VerdexError, CDPError, CDPTimeout, ConnectionLost):
                 continue  # its document went away: nothing of the click can have stayed there
-            for what in (seen or {}).get("blocked") or []:
-                out.append(f"{what} in frame f{fr.index}")
+            fr = self.page.frames.by_id.get(fid)
+            where = f"frame f{fr.index}" if fr is not None and not fr.detached else "another frame"
+            out += [f"{what} in {where}" for what in seen or () if isinstance(what, str)]
         return out
 
     def end(self) -> None:
@@ -78,6 +81,6 @@ class Denial:
 
 
 def deny_others(page: Page, target: Frame) -> Denial | None:
-    """The other frames guarded (None when the tab has no other frame ready)."""
+    """The tab's other documents guarded (None when there is no other)."""
     denial = Denial(page, target)
     return denial if denial.sent else None

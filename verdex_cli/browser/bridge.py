@@ -110,6 +110,23 @@ def has_text(ctx: int, text: str) -> dict:
             "arguments": [{"value": text}]}
 
 
+# the guard world's two calls (browser/guard_world.py): its guard told to stop for ``ms``, and read
+_GUARD_DENY = "(ms) => globalThis.__verdexGuard ? globalThis.__verdexGuard.deny(ms) : false"
+_GUARD_READ = "() => globalThis.__verdexGuard ? globalThis.__verdexGuard.read() : []"
+
+
+def guard_deny(ctx: int, ms: int) -> dict:
+    """``Runtime.callFunctionOn`` parameters: the guard of world ``ctx`` stops every trusted press,
+    release and click for ``ms`` (or until read); its value: true when it does."""
+    return {"executionContextId": ctx, "functionDeclaration": _GUARD_DENY, "returnByValue": True,
+            "arguments": [{"value": int(ms)}]}
+
+
+def guard_read(ctx: int) -> dict:
+    """``Runtime.callFunctionOn`` parameters: what the guard of world ``ctx`` stopped (it stands down)."""
+    return {"executionContextId": ctx, "functionDeclaration": _GUARD_READ, "returnByValue": True}
+
+
 def new_document_script(source: str, world: str | None = None) -> dict:
     """``Page.addScriptToEvaluateOnNewDocument`` parameters: ``source`` runs in every document of the
     target from now on, and in the current ones (in ``world``, an isolated world, when given)."""

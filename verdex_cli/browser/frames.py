@@ -15,6 +15,7 @@ from urllib.parse import urlparse
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from .bridge import invocation
 from .cdp import Pending, Target
+from .guard_world import GuardWorld
 from .numbering import RefNumbers
 from .worlds import Worlds
 
@@ -67,6 +68,7 @@ class FrameRegistry(Worlds):
         self.init_script = ""  # set by the session: the bridge source
         self._owner_ids: dict[tuple, int] = {}  # (frame id, parent's document, its session) -> owner's backend id
         self.captured: list[int] = []  # frames the last whole-page capture stitched in (captured ahead next time)
+        self.guards = GuardWorld()  # every document's click guard world (guard_world.py), by frame id
 
     # -- registry --------------------------------------------------------------
     def ensure(self, frame_id: str, target: Target, parent: int | None, oopif: bool = False) -> Frame:
@@ -253,11 +255,34 @@ class FrameRegistry(Worlds):
         target._enabled = True
         out = []
         for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
+            if method == "Runtime.enable":  # first: the guard world's contexts it reports are heard
+                self.guards.watch(target)
             try:
                 out.append(target.start(method))
             except (CDPError, CDPTimeout, ConnectionLost):
                 break
         return out
+
+    def enable_new_sessions(self) -> None:
+        """Out-of-process frames attached since verdex last looked (their sessions not set up: no guard
+        world yet, guard_world.py): set up now and waited for -- a round trip, only when there are such
+        frames -- so the guard worlds of their documents are known (reported before the answers)."""
+        try:
+            ids = self.target.conn.frame_targets(self.target.id or "")
+        except (AttributeError, ConnectionLost):
+            return
+        waiting = []
+        for fid in ids:
+            session = self.target.child(fid)
+            if session is not None and not session._enabled:
+                waiting += [(session, p) for p in self.start_enable(session)]
+        for _session, pending in waiting:
+            try:
+                pending.result()
+            except (CDPError, CDPTimeout, ConnectionLost):
+                pass
+        for session in {id(s): s for s, _p in waiting}.values():
+            session.drain_events(0.2)
 
     # -- refs the frame's bridge has issued --------------------------------------
     def note_issued(self, fr: Frame, counter: int, url: str | None = None) -> None:

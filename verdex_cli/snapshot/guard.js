@@ -5,12 +5,10 @@
   let guard = null;
   const GUARDED = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
 
-  // `n` 0: nothing in this document is the target (a click on another frame's element): every trusted
-  // press, release and click that reaches this document is stopped and told (a frame moved under the point)
   function arm(n) {
     disarm();
-    const el = n ? Registry.get(n) : null;
-    if (n && !el) return false;
+    const el = Registry.get(n);
+    if (!el) return false;
     const g = { el, received: 0, got: [], blocked: [], handler: null, nav: false, onNav: null };
     // a navigation this document starts while armed (the Navigation API's navigate event, fired when
     // a link's activation or a script begins one): a second click must not follow into the next page
@@ -20,7 +18,7 @@
     g.handler = (ev) => {
       if (!ev.isTrusted) return;
       const path = ev.composedPath();
-      const ok = el !== null && (path.includes(el) || (el.labels && [...el.labels].some((l) => path.includes(l))));
+      const ok = path.includes(el) || (el.labels && [...el.labels].some((l) => path.includes(l)));
       if (ok) { g.received++; if (g.got.length < 16) g.got.push(ev.type); return; }
       ev.stopImmediatePropagation();
       ev.preventDefault();

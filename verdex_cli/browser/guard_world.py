@@ -1,0 +1,85 @@
+"""A click guard in every document of the tab from its first moment, for the clicks meant for another
+document (act/frame_guard.py).
+
+A small script runs in an isolated world of its own ("verdex-guard") in every document of the tab and of
+its out-of-process frames, before any page script: it listens for trusted presses, releases and clicks
+on its window, first in line (so before the page's own listeners there), and does nothing until told.
+Told to deny (for a bounded time: a guard that nobody takes down ends by itself), it stops every such
+event and remembers what it would have reached; read, it tells that and stands down. The worlds' contexts
+are known from the protocol's events (frame id -> context), so a guard is armed with one call, sent with
+whatever else goes out, and no document needs verdex's engine or a capture first. The page cannot see
+the world. Nothing here prints."""
+
+from __future__ import annotations
+
+from ..base.errors import ConnectionLost
+from .bridge import new_document_script
+
+WORLD = "verdex-guard"
+
+SOURCE = """(() => {
+  if (globalThis.__verdexGuard) return;
+  const TYPES = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
+  let until = 0;
+  let blocked = [];
+  const label = (n) => {
+    if (!n || n.nodeType !== 1) return '<document>';
+    const id = n.getAttribute('id');
+    return '<' + n.localName + (id ? ' id="' + id.slice(0, 40) + '"' : '') + '>';
+  };
+  const stop = (ev) => {
+    if (!until || !ev.isTrusted) return;
+    if (performance.now() > until) { until = 0; return; }
+    ev.stopImmediatePropagation();
+    ev.preventDefault();
+    if (blocked.length < 16) blocked.push(ev.type + ' on ' + label(ev.composedPath()[0]));
+  };
+  for (const t of TYPES) window.addEventListener(t, stop, true);
+  globalThis.__verdexGuard = {
+    deny(ms) { until = performance.now() + ms; blocked = []; return true; },
+    read() { const out = blocked; until = 0; blocked = []; return out; },
+  };
+})();"""
+
+
+class GuardWorld:
+    """The guard worlds of one tab: frame id -> (its session, the world's context id)."""
+
+    def __init__(self) -> None:
+        self.contexts: dict[str, tuple[object, int]] = {}
+        self._watched: list = []  # the sessions followed
+
+    def watch(self, target) -> None:
+        """Follow ``target``'s guard worlds and put the script in its documents, present and future (once
+        per session; before its Runtime domain is turned on, so the contexts it reports are heard)."""
+        if any(t is target for t in self._watched):
+            return
+        self._watched.append(target)
+        target.on("Runtime.executionContextCreated", lambda context=None, **_: self._created(target, context))
+        target.on("Runtime.executionContextDestroyed",
+                  lambda executionContextId=None, **_: self._destroyed(target, executionContextId))
+        target.on("Runtime.executionContextsCleared", lambda **_: self._cleared(target))
+        try:
+            target.send("Page.addScriptToEvaluateOnNewDocument", **new_document_script(SOURCE, world=WORLD))
+        except ConnectionLost:
+            pass
+
+    def _created(self, target, context: dict | None) -> None:
+        aux = (context or {}).get("auxData") or {}
+        if context and context.get("name") == WORLD and aux.get("frameId"):
+            self.contexts[aux["frameId"]] = (target, context["id"])
+
+    def _destroyed(self, target, ctx_id: int | None) -> None:
+        for fid, (t, ctx) in list(self.contexts.items()):
+            if t is target and ctx == ctx_id:
+                del self.contexts[fid]
+
+    def _cleared(self, target) -> None:
+        for fid, (t, _ctx) in list(self.contexts.items()):
+            if t is target:
+                del self.contexts[fid]
+
+    def others(self, frame_id: str) -> list[tuple[str, object, int]]:
+        """Every guarded document of the tab but frame ``frame_id``'s: (frame id, session, context)."""
+        return [(fid, t, ctx) for fid, (t, ctx) in list(self.contexts.items())
+                if fid != frame_id and getattr(t, "alive", True)]
