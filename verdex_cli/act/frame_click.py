@@ -1,7 +1,7 @@
 """click, dblclick and hover on a frame's owner element (iframe, frame): the mouse events land in the
-document the frame shows, not on the element, so the element's own guard (act.js ``arm``, in its
+document the frame shows, not on the element, so the element's own guard (guard.js ``arm``, in its
 document) sees none of them. The frame's document, and every captured document nested in it, watches
-instead (act.js ``watchDoc``): the action is ok only when the events really reached one of them, and
+instead (frame_watch.js ``watchDoc``): the action is ok only when the events really reached one of them, and
 the result names the element they reached there. Nothing here prints."""
 
 from __future__ import annotations

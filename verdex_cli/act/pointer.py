@@ -26,10 +26,11 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     frame it shows, the events landing in that frame's document, watched there (frame_click.py). A
     press or click is guarded in the tab's other frames too (frame_guard.py)."""
     denial, res.denial = res.denial, None
-    if shows_frame(res) and denial is not None:  # its click belongs in the frames it shows
-        denial.end()
+    if shows_frame(res):  # its click belongs in the frames it shows: none of them denied
+        if denial is not None:
+            denial.end()
         denial = None
-    elif denial is None and action != "hover" and not shows_frame(res):
+    elif denial is None and action != "hover":
         denial = deny_others(page, res.frame)
     try:
         return _pointer(page, res, action, denial)

@@ -193,20 +193,24 @@
     }
   }
 
-  // The click point: the centre of the box; of a frame's owner (iframe, frame), the centre of its
-  // content box, where the frame's document is shown (a wide border or padding on one side moves it)
+  // A frame owner's content box, where its frame's document is drawn, in this viewport (`b`: the owner's
+  // border box here), and the scale from the frame's CSS pixels to this viewport's (a transform): a wide
+  // border or padding on one side moves it off the box's centre. Null when there is none.
+  function ownerContent(el, b) {
+    if (el.offsetWidth <= 0 || el.offsetHeight <= 0) return null;
+    const cs = getComputedStyle(el);
+    const pl = parseFloat(cs.paddingLeft) || 0, pt = parseFloat(cs.paddingTop) || 0;
+    const cw = el.clientWidth - pl - (parseFloat(cs.paddingRight) || 0);
+    const ch = el.clientHeight - pt - (parseFloat(cs.paddingBottom) || 0);
+    if (cw <= 0 || ch <= 0) return null;
+    const sx = b.width / el.offsetWidth, sy = b.height / el.offsetHeight;
+    return { x: b.x + sx * (el.clientLeft + pl), y: b.y + sy * (el.clientTop + pt), width: sx * cw, height: sy * ch, sx, sy };
+  }
+
+  // The click point: the centre of the box; of a frame's owner (iframe, frame), of its content box
   function clickPoint(el, b) {
-    if ((el.localName === 'iframe' || el.localName === 'frame') && el.offsetWidth > 0 && el.offsetHeight > 0) {
-      const cs = getComputedStyle(el);
-      const pl = parseFloat(cs.paddingLeft) || 0, pt = parseFloat(cs.paddingTop) || 0;
-      const cw = el.clientWidth - pl - (parseFloat(cs.paddingRight) || 0);
-      const ch = el.clientHeight - pt - (parseFloat(cs.paddingBottom) || 0);
-      if (cw > 0 && ch > 0) {
-        return [b.x + (b.width / el.offsetWidth) * (el.clientLeft + pl + cw / 2),
-          b.y + (b.height / el.offsetHeight) * (el.clientTop + pt + ch / 2)];
-      }
-    }
-    return [b.x + b.width / 2, b.y + b.height / 2];
+    const c = el.localName === 'iframe' || el.localName === 'frame' ? ownerContent(el, b) : null;
+    return c ? [c.x + c.width / 2, c.y + c.height / 2] : [b.x + b.width / 2, b.y + b.height / 2];
   }
 
   function hitIsOwnLabel(el, hit) {
@@ -372,4 +376,4 @@
     return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: innerWidth, h: innerHeight };
   }
 
-  return { deepHit, nextFrame, current, describe, ownerHit, prepare, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };
+  return { deepHit, nextFrame, ownerContent, current, describe, ownerHit, prepare, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };

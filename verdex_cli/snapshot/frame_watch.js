@@ -4,7 +4,7 @@
 // that reach it, anywhere in it (nothing is stopped: all of it is the target), and names the element
 // the press, or the pointer, reached; it says whether the pointer came in and stayed, and whether the
 // document began to navigate away.
-  const { deepHit, nextFrame } = Act;
+  const { deepHit, nextFrame, ownerContent } = Act;
   const { GUARDED } = Guard;
   let watch = null;
   const MOVES = ['pointermove', 'mousemove', 'mouseover'];
@@ -37,11 +37,9 @@
     const x = at ? at[0] : innerWidth / 2, y = at ? at[1] : innerHeight / 2;
     const hit = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? deepHit(x, y) : null;
     let into = null;
-    if (hit && (hit.localName === 'iframe' || hit.localName === 'frame') && hit.offsetWidth > 0 && hit.offsetHeight > 0) {
-      const r = hit.getBoundingClientRect();
-      const cs = getComputedStyle(hit);
-      into = [(x - r.x) * hit.offsetWidth / r.width - hit.clientLeft - (parseFloat(cs.paddingLeft) || 0),
-        (y - r.y) * hit.offsetHeight / r.height - hit.clientTop - (parseFloat(cs.paddingTop) || 0)];
+    const c = hit && (hit.localName === 'iframe' || hit.localName === 'frame') ? ownerContent(hit, hit.getBoundingClientRect()) : null;
+    if (c) {
+      into = [(x - c.x) / c.sx, (y - c.y) / c.sy];
       w.frameEl = hit;
     }
     return { url: location.href, blank, hit: hit ? Aria.label(hit) : null, into };
