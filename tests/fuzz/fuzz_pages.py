@@ -79,9 +79,16 @@ def main_page(seed: int, page: int, doc: int, origins: dict[str, str]) -> str:
              '</nav></header><main><h1>Shop ' + str(page) + '</h1>']
     chosen = [s for s in SECTIONS if r.random() < 0.6] or ["list"]
     r.shuffle(chosen)
+    frames = frame_tree(seed, page)
+    # an ad slot: the first widget frame, at the top, drawn 0 px high until it "loads" a moment after
+    # the page and pushes everything below it down (a frame arriving under a point checked before)
+    ad = rng_for(seed, f"ad/{page}")
+    if frames and ad.random() < 0.5:
+        f = frames.pop(0)
+        parts.append(_iframe(f, seed, origins, ad_after=ad.choice([40, 90, 180, 400])))
     for sec in chosen:
         parts.append(_section(sec, r, seed, page))
-    for f in frame_tree(seed, page):
+    for f in frames:
         parts.append(_iframe(f, seed, origins))
     parts.append("</main>" + _TAIL)
     return "".join(parts)
@@ -137,8 +144,11 @@ def _height(f: dict) -> int:
     return 200 if f.get("fixed") else 130 + sum(_height(c) + 8 for c in f["children"])
 
 
-def _iframe(f: dict, seed: int, origins: dict[str, str]) -> str:
+def _iframe(f: dict, seed: int, origins: dict[str, str], ad_after: int = 0) -> str:
     src = f"{origins[f['origin']]}/f/{seed}/{f['id']}/0"
+    if ad_after:  # site.js gives it its height after ad_after ms
+        return (f'<iframe title="Widget {_esc(f["id"])}" src="{src}" data-ad data-h="{_height(f)}" '
+                f'data-after="{ad_after}" style="height:0;border:0"></iframe>')
     return f'<iframe title="Widget {_esc(f["id"])}" src="{src}" style="height:{_height(f)}px"></iframe>'
 
 

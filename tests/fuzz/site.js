@@ -150,5 +150,27 @@
   const auto = document.querySelector('[data-auto-next]');
   if (auto) O.later(() => location.replace(auto.dataset.autoNext), Number(auto.dataset.after));
   $$('[data-late-sec]').forEach((s) => O.later(() => lateRows(s), Number(s.dataset.after || 120)));
+  $$('iframe[data-ad]').forEach((f) => O.later(() => { f.style.height = f.dataset.h + 'px'; f.style.border = ''; sweep(f); },
+    Number(f.dataset.after)));
+  // ... then a carousel: for 200 ms of every second it jumps down over what follows it and back, every
+  // 4 ms (a transform: nothing else moves, so a point checked while it is away can meet it on arrival).
+  // Plain timers: the oracle does not wait for them (they never end)
+  function sweep(f) {
+    let t0 = 0;
+    const burst = () => {
+      if (!f.isConnected) return;
+      const t = performance.now();
+      if (!t0) t0 = t;
+      if (t - t0 < 200) {
+        f.style.transform = f.style.transform ? '' : 'translateY(' + f.dataset.h + 'px)';
+        setTimeout(burst, 4);
+      } else {
+        f.style.transform = '';
+        t0 = 0;
+        setTimeout(burst, 800);
+      }
+    };
+    setTimeout(burst, 800);
+  }
   window.__site = { poke };
 })();
