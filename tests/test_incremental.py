@@ -80,7 +80,8 @@ CHANGES = [
 
 @pytest.fixture
 def patched(monkeypatch):
-    """How many frame trees were patched (not captured whole) since the fixture started."""
+    """How many frames were patched (not captured whole) since the fixture started: trees spliced, or
+    texts the page rendered again after patching its tree."""
     count = [0]
     real = capture.splice
 
@@ -89,6 +90,14 @@ def patched(monkeypatch):
         return real(*a, **kw)
 
     monkeypatch.setattr(capture, "splice", counting)
+    real_view = capture._frame_view
+
+    def counting_view(ctx, fr, depth, data, old):  # a frame that answered its text: patched when it says its title
+        if "title" in data:
+            count[0] += 1
+        return real_view(ctx, fr, depth, data, old)
+
+    monkeypatch.setattr(capture, "_frame_view", counting_view)
     return count
 
 

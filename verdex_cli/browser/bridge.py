@@ -232,7 +232,8 @@ class Bridge(FieldCalls):
     # -- bridge: snapshots and refs -----------------------------------------------------------------
     def capture(self, fr, what: tuple) -> str:
         """A capture's JSON text: ``what`` is ``("snapshot",)``, ``("snapshot", n)`` (ref n's subtree),
-        ``("snapshot", 0, cap)`` (patches to capture ``cap``) or ``("check",)``."""
+        ``("snapshot", 0, cap)`` (patches to capture ``cap``), ``("snapshot", 0, cap, view, frame)`` (the
+        frame's text instead of its tree: see snapshot/views.py) or ``("check",)``."""
         return self._value(fr, "bridge", *_capture(what))
 
     def start_capture(self, fr, what: tuple):
@@ -240,6 +241,11 @@ class Bridge(FieldCalls):
 
     def finish_capture(self, fr, started, what: tuple) -> str:
         return self.finish(fr, started, "bridge", *_capture(what))
+
+    def held_tree(self, fr, cap: int) -> str | None:
+        """The tree of the frame's capture ``cap`` as JSON, while its page still holds it (None after
+        another capture, or when it kept none: see incremental.js)."""
+        return self._value(fr, "bridge", "heldTree", cap)
 
     def start_dirty(self, fr, timeout: float | None = None):
         """Ask (without waiting) whether the frame changed since its last capture."""

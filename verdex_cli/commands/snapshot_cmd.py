@@ -86,7 +86,8 @@ def snapshot_cmd(ctx, args, flags):
         data, root, compact = _within(page, state.store, flags.values["--within"])
     else:
         snap, cached = state.snapshot(page, all_refs="--all-refs" in flags, fresh=fresh, frame=frame,
-                                      follow="--no-frames" not in flags)
+                                      follow="--no-frames" not in flags,
+                                      tree="--interactive" in flags or depth is not None)  # views filtered here
         data, root, compact = snap.as_json(), snap.root, snap.compact
         data["notes"] = list(data.get("notes", [])) + page.take_notes()
         data["cached"] = cached

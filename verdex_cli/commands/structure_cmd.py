@@ -8,6 +8,7 @@ from ..act.targets import resolve_target
 from ..act.targets import adopt
 from ..base.errors import UsageError
 from ..snapshot import filters
+from ..snapshot.take import tree_of
 from .registry import Result, command
 
 
@@ -55,8 +56,16 @@ def find_cmd(ctx, args, flags):
     text = args[0].strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
         text = text[1:-1]
-    found, total = filters.find(snap.root, store.prefix, text)
-    notes = [] if found else [f"Nothing in snapshot #{snap.number} contains {text!r}."]
+    notes = []
+    root = tree_of(ctx.page, snap)
+    if root is None:  # the page captured again since (its text is what it holds): a snapshot now
+        was = snap.number
+        snap, _ = ctx.page_state().snapshot(ctx.page, tree=True)
+        root = snap.root
+        notes.append(f"Snapshot #{was} is no longer held by the page: searched snapshot #{snap.number}, taken now.")
+    found, total = filters.find(root, store.prefix, text)
+    if not found:
+        notes.append(f"Nothing in snapshot #{snap.number} contains {text!r}.")
     if total > len(found):
         notes.append(f"{total} matches; the first {len(found)} are listed.")
     return Result("find", {"query": text, "snapshot": snap.number, "matches": found, "total": total}, notes)

@@ -43,11 +43,11 @@ class PageState:
         self.told_no_baseline: str | None = None  # the document whose actions were told "no snapshot yet"
 
     def snapshot(self, page, all_refs: bool = False, fresh: bool = False, frame=None, follow: bool = True,
-                 trust_observer: bool = False) -> tuple[Snapshot, bool]:
+                 trust_observer: bool = False, tree: bool = False) -> tuple[Snapshot, bool]:
         """(snapshot, cached): see snapshot/take.py. Every capture is recorded in the ref store and
         enters the history."""
         snap, cached = cached_snapshot(page, self.store.next_number(), all_refs=all_refs, fresh=fresh, frame=frame,
-                                       follow=follow, trust_observer=trust_observer)
+                                       follow=follow, trust_observer=trust_observer, tree=tree)
         self.last = snap
         if not cached:
             with phase("record refs"):

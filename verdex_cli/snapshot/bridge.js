@@ -205,16 +205,18 @@
   }
 
   // A whole frame (within: none or 0) or the subtree of one element (within: its ref number). With
-  // `cap` (the number of this frame's last capture, as the caller holds its tree), the answer may be
-  // patches to that tree (incremental.js) instead of the whole tree.
+  // `cap` (the number of this frame's last capture, as the caller holds it), the answer may be patches
+  // to that capture's tree (incremental.js) instead of the whole tree.
+  // `view`: 0 answers the tree; 1 the frame's text instead (text.js; 2: no compact mode), only the lines
+  // that changed when the caller holds capture `cap`'s text; `frame`: the frame's index (-1: not known).
   // `check`: a whole capture that changes nothing the next capture relies on (tests compare it with
-  // a patched tree).
-  function snapshot(within, cap, check) {
+  // a patched one).
+  function snapshot(within, cap, view, frame, check) {
     const whole = !within && !check;
     if (whole) {
       const dirt = Observer.take();  // what changed since the last capture; clean from here on
       if (cap) {
-        const out = patch(cap, dirt);
+        const out = patch(cap, dirt, view, frame);
         if (out !== null) return out;
       }
     }
@@ -243,8 +245,10 @@
       Aria.end();
     }
     const tiers = Registry.tiers();
-    const out = { root, counter: Registry.counter, url: location.href, gone, flat, owners: owners.length, tiers };
+    const out = { counter: Registry.counter, url: location.href, gone, flat, owners: owners.length, tiers };
     if (whole) out.cap = Incremental.remember(root, tiers, !deep && !flat);
+    if (whole && view) out.view = Text.view(root, { allRefs: view === 2, frame, tiers }, out.cap, cap);
+    else out.root = root;
     return JSON.stringify(out);
   }
 
@@ -257,14 +261,14 @@
     const s = await Act.settle(opts);
     if (s.settled && !s.navigating && what) {
       s.dirty = Observer.isDirty();
-      if (s.dirty) s.capture = snapshot(what[0] || 0, what[1] || 0);
+      if (s.dirty) s.capture = snapshot(what[0] || 0, what[1] || 0, what[2] || 0, what[3] === undefined ? -1 : what[3]);
     }
     return s;
   }
 
   function check() {
     const changed = Observer.isDirty();
-    const out = JSON.parse(snapshot(0, 0, true));
+    const out = JSON.parse(snapshot(0, 0, 0, -1, true));
     out.changed = changed;
     return JSON.stringify(out);
   }
@@ -274,7 +278,7 @@
   function title() { return (document.title || '').replace(WS, ' ').trim(); }
 
   // Patches for what changed since capture `cap`, as JSON; null when the whole frame must be captured.
-  function patch(cap, dirt) {
+  function patch(cap, dirt, view, frame) {
     Aria.begin();
     Registry.begin();
     let res = null;
@@ -294,8 +298,17 @@
     if (res === null) { carried = gone; return null; }  // the whole capture reports them
     const t = title();
     Incremental.title(t);
-    return JSON.stringify({ patch: res.patches, title: t, counter: Registry.counter, url: location.href, gone,
-      flat: 0, owners: owners.length, tiers: res.tiers, cap: Incremental.cap });
+    const out = { title: t, counter: Registry.counter, url: location.href, gone, flat: 0, owners: owners.length,
+      tiers: res.tiers, cap: Incremental.cap };
+    if (view) out.view = Text.view(Incremental.root, { allRefs: view === 2, frame, tiers: res.tiers }, out.cap, cap);
+    else out.patch = res.patches;
+    return JSON.stringify(out);
+  }
+
+  // The tree of capture `cap` while the page still holds it (JSON; null once another capture followed).
+  function heldTree(cap) {
+    const root = Incremental.root;
+    return root && cap === Incremental.cap ? JSON.stringify(root) : null;
   }
 
   function owner(k) { return owners[k]; }
@@ -314,7 +327,7 @@
   }
 
   // Forget every ref of this document (reset-refs); numbering restarts unless kept.
-  function reset(keepCounter) { Incremental.forget(); Registry.reset(keepCounter); }
+  function reset(keepCounter) { Incremental.forget(); Text.forget(); Registry.reset(keepCounter); }
 
   // Look-alikes of removed ref n in its place (see Registry.successors); each gets a ref.
   function successors(n, role, name) {
@@ -332,7 +345,7 @@
 
   function element_(n) { return Registry.get(n) || null; }
 
-  return { aria: Aria, init, snapshot, check, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, carry, reset,
+  return { aria: Aria, init, snapshot, check, heldTree, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, carry, reset,
     successors, element: element_, issue, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Guard.arm,
     disarm: Guard.disarm, navigating: Guard.navigating, watchDoc: FrameWatch.watchDoc, unwatchDoc: FrameWatch.unwatchDoc, watchedFrame: FrameWatch.watchedFrame, watchState: FrameWatch.watchState, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
     optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen,

@@ -20,6 +20,27 @@ from ..base.errors import VerdexError
 from ..base.timing import phase
 from ..browser.page import Page
 from .model import Snapshot
+from .views import FrameView
+
+SNAP = ("snapshot",)  # a whole frame's tree (Bridge.capture)
+
+
+def view_of(mode: tuple) -> int:
+    """What a capture in snapshot mode ``mode`` asks the frames for: 0 their trees (the mode wants the
+    tree: filtered views), 1 their text (text.js), 2 their text without compact mode (--all-refs)."""
+    if mode[3]:
+        return 0
+    return 2 if mode[0] == "all-refs" else 1
+
+
+def capture_expr(view: int, index: int | None, facts: dict | None) -> tuple:
+    """What a frame (``index``; None: new to the page) is asked for in a whole-page capture: with
+    ``facts`` of its last capture, its changes to that one where they hold what this mode needs."""
+    cap = int(facts["cap"]) if facts is not None and facts.get("cap") else 0
+    held = facts.get("root") if cap else None
+    if view:
+        return ("snapshot", 0, cap if isinstance(held, FrameView) else 0, view, -1 if index is None else index)
+    return ("snapshot", 0, cap) if isinstance(held, dict) else SNAP
 
 
 @dataclass
@@ -49,7 +70,7 @@ def ahead_captures(page: Page) -> dict[int, tuple] | None:
     entry: Entry | None = getattr(page, "snapshot_cache", None)
     if entry is None or not entry.facts or entry.mode[1] != 0 or not entry.mode[2]:
         return None
-    return {i: ("snapshot", 0, int(f["cap"])) if f.get("cap") else ("snapshot",) for i, f in entry.facts.items()}
+    return {i: capture_expr(view_of(entry.mode), i, f) for i, f in entry.facts.items()}
 
 
 def keep_ahead(page: Page, ahead: Ahead) -> bool:
@@ -146,8 +167,10 @@ def _known_dirt(page: Page, entry: Entry, frames: list) -> dict[int, bool]:
     return out
 
 
-def _owners_followed(root: dict) -> bool:
+def _owners_followed(root: dict | FrameView) -> bool:
     """Every frame owner of this frame's tree led to a frame (none was unloaded or blocked)."""
+    if isinstance(root, FrameView):
+        return all("fi" in o for o in root.owners)
     stack = [root]
     while stack:
         n = stack.pop()

@@ -13,6 +13,7 @@ from ..browser.page import Page
 from . import cache, engine, first as _first
 from .model import FrameInfo
 from .owners import OwnerLookup as _OwnerLookup
+from .views import FrameView, ViewMismatch
 
 MAX_FRAME_DEPTH = 12
 MAX_TREE_DEPTH = 200  # MAX_TREE in deep.js (module Deep of the in-page engine)
@@ -27,7 +28,8 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
                  start: Frame | None = None, follow: bool = True,
                  within: tuple[Frame, int] | None = None,
                  prior: dict[int, dict] | None = None, check: bool = False,
-                 ahead: dict[int, tuple] | None = None) -> tuple[dict, list[FrameInfo], list[str]]:
+                 ahead: dict[int, tuple] | None = None,
+                 view: int = 0) -> tuple[dict | FrameView, list[FrameInfo], list[str]]:
     """Return (stitched root, frames in index order, notes).
 
     ``reuse``: frame index -> that frame's facts from an earlier capture (its tree under "root"), for
@@ -39,14 +41,18 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     still holds that capture's tree answers with patches to it (incremental.js), spliced in here.
     ``check``: capture every frame whole, leaving the bridges' change tracking as it was.
     ``ahead``: captures already taken (``cache.Ahead.frames``: by the settle after an action), used
-    where they are what this capture would ask the same document for."""
+    where they are what this capture would ask the same document for.
+    ``view`` (a whole-frame capture; see cache.view_of): 0 the frames answer their trees, stitched into
+    one; 1 or 2 their text (views.FrameView), the root's owners holding the frames inside it."""
     notes: list[str] = []
     seen: list[Frame] = []
     facts = {} if facts is None else facts
     expr = CHECK if check else SNAP
+    if within is not None or check:
+        view = 0
     if within is not None:
         start, expr, reuse, prior = within[0], ("snapshot", int(within[1])), None, None
-    ctx = _Ctx(page, seen, notes, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP)
+    ctx = _Ctx(page, seen, notes, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP, view)
     ctx.use_ahead(ahead or {})
     try:
         _begin(ctx, start, expr, whole_page=start is None and within is None and follow)
@@ -69,7 +75,7 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     return root, frames, notes
 
 
-SNAP = ("snapshot",)  # what a frame's bridge is asked for (Bridge.capture)
+SNAP = cache.SNAP  # a whole frame (its tree or its text: see _Ctx.expr)
 CHECK = ("check",)
 
 
@@ -114,21 +120,22 @@ class _Ctx:
     """What one capture carries from frame to frame."""
 
     def __init__(self, page: Page, seen: list[Frame], notes: list[str], facts: dict[int, dict],
-                 reuse: dict[int, dict], follow: bool, prior: dict[int, dict], whole: str):
+                 reuse: dict[int, dict], follow: bool, prior: dict[int, dict], whole: tuple, view: int = 0):
         self.page, self.seen, self.notes, self.facts = page, seen, notes, facts
-        self.reuse, self.follow, self.prior, self.whole = reuse, follow, prior, whole
+        self.reuse, self.follow, self.prior, self.whole, self.view = reuse, follow, prior, whole, view
         self.tree: dict | None = {}  # the main target's frame tree, read with the first captures
         self.took_ahead = False  # captures taken by the settle after an action (use_ahead)
         self.pending: dict[int, tuple] = {}  # frame index -> (started call, what it asked for)
         self.primed = _first.Primed(page)  # what the first capture of a document set up (first.py)
 
-    def expr(self, fr: Frame, base: tuple | None = None) -> tuple:
-        """What to evaluate for ``fr``: a whole capture, or patches to the last one (``prior``)."""
+    def expr(self, fr: Frame | None, base: tuple | None = None) -> tuple:
+        """What to evaluate for ``fr`` (None: a frame new to the page): a whole capture, or changes to the
+        last one (``prior``)."""
         expr = base or self.whole
-        old = self.prior.get(fr.index)
-        if old is not None and old.get("cap") and expr == SNAP:
-            expr = ("snapshot", 0, int(old["cap"]))
-        return expr
+        if expr != SNAP:
+            return expr  # one element's subtree, or a check
+        return cache.capture_expr(self.view, None if fr is None else fr.index,
+                                  None if fr is None else self.prior.get(fr.index))
 
     def use_ahead(self, ahead: dict[int, tuple]) -> None:
         """Captures taken ahead, as if sent now (their answers are here already)."""
@@ -218,6 +225,15 @@ def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: tuple | None = None) 
     expr = ctx.expr(fr, expr)
     with phase(f"capture f{fr.index}"):
         data = json.loads(ctx.take(fr, expr))
+    if "view" in data:
+        try:
+            return _frame_view(ctx, fr, depth, data, old)
+        except ViewMismatch:  # (a bug, or an answer for another render): the frame captured anew
+            page.frames.note_issued(fr, data["counter"])
+            if data.get("gone"):
+                page.bridge.carry(fr, data["gone"])  # the refs that answer let go of: the next one reports them
+            data = json.loads(page.bridge.capture(fr, ("snapshot", 0, 0, ctx.view, fr.index)))
+            return _frame_view(ctx, fr, depth, data, None)
     if "patch" in data:  # the frame's bridge patched the tree of the last capture
         with phase(f"patch f{fr.index}"):
             root = splice(old["root"], data.pop("patch"), data.pop("title"))
@@ -233,10 +249,42 @@ def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: tuple | None = None) 
     root["fi"] = fr.index
     owners = []
     if data.get("owners", 1):  # the bridge says how many frame owners it found
-        _collect_owners(root, owners)
+        collect_owners(root, owners)
     if owners:
         _stitch(ctx, fr, owners, depth)
     return root
+
+
+def _frame_view(ctx: _Ctx, fr: Frame, depth: int, data: dict, old: dict | None) -> FrameView:
+    """A frame that answered its text (text.js): whole, or the lines that changed since the render
+    held in ``old`` (its last capture's facts). After patches (``title`` answered) its frame owners are
+    the last capture's; otherwise they are found again."""
+    v = data.pop("view")
+    page = ctx.page
+    if "diff" in v:
+        held = old.get("root") if old is not None else None
+        if not isinstance(held, FrameView):
+            raise ViewMismatch(f"frame f{fr.index} answered changes to a render not held")
+        view = held.follow(v, data["cap"], page.prefix)
+    else:
+        view = FrameView.whole(v, fr.index, data["cap"], page.prefix)
+    page.frames.note_issued(fr, data["counter"], data.get("url"))
+    if "title" in data and old is not None and isinstance(old.get("root"), FrameView):
+        known = {o["fo"]: o for o in old["root"].owners}  # patches never touch a frame owner
+        for o in view.owners:
+            was = known.get(o["fo"])
+            if was is not None and "fi" in was:
+                o["fi"] = was["fi"]
+        data.pop("title")
+        return _frame_tree(ctx, fr, depth, dict(old, **data, patched=True), view)
+    ctx.seen.append(fr)
+    ctx.facts[fr.index] = data
+    data["root"] = view
+    if data.get("flat"):
+        _flat_note(ctx.notes, fr, data["flat"])
+    if view.owners:
+        _stitch(ctx, fr, sorted(view.owners, key=lambda o: o["fo"]), depth)
+    return view
 
 
 def splice(root: dict, patches: list[dict], title: str) -> dict:
@@ -267,8 +315,10 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
     if facts.get("flat"):
         _flat_note(ctx.notes, fr, facts["flat"])
     owners: list = []
-    if facts.get("owners", 1):
-        _collect_owners(root, owners)
+    if isinstance(root, FrameView):
+        owners = sorted(root.owners, key=lambda o: o["fo"])
+    elif facts.get("owners", 1):
+        collect_owners(root, owners)
     plan = []
     for node in owners:
         child = ctx.page.frames.get(node.get("fi", -1))
@@ -388,7 +438,7 @@ def _flat_note(notes: list[str], fr: Frame, flat: int) -> None:
                  f"listed flat under their ancestor at that level.")
 
 
-def _collect_owners(node: dict, out: list) -> None:
+def collect_owners(node: dict, out: list) -> None:
     stack = [node]
     while stack:
         n = stack.pop()

@@ -41,11 +41,12 @@ MODULES = (
     Module("Registry", ("registry.js",), ("Aria",)),  # element <-> ref numbers
     Module("Observer", ("observer.js",), ("Sheets",)),  # the change watcher
     Module("Incremental", ("incremental.js",), ("Aria", "Sheets", "Observer")),  # patches
+    Module("Text", ("text.js",)),                    # a frame's snapshot text, rendered in the page
     Module("Guard", ("guard.js",), ("Aria", "Registry")),  # the click guard (events for another element stopped)
     Module("Act", ("act.js",), ("Aria", "Registry", "Observer", "Guard")),  # acting on a ref
     Module("FrameWatch", ("frame_watch.js",), ("Aria", "Act", "Guard")),  # what reaches a frame's document (owner clicks)
-    Module("Bridge", ("bridge.js",), ("Aria", "Registry", "Runs", "Deep", "Observer", "Incremental", "Act",
-                                      "FrameWatch", "Guard")),
+    Module("Bridge", ("bridge.js",), ("Aria", "Registry", "Runs", "Deep", "Observer", "Incremental", "Text",
+                                      "Act", "FrameWatch", "Guard")),
     Module("Fields", ("fields.js",), ("Aria", "Bridge")),
     Module("Targets", ("targets.js",), ("Aria", "Bridge")),
     Module("Structure", ("structure.js",), ("Aria", "Bridge", "Targets")),

@@ -64,6 +64,7 @@ class Primed:
     tags: dict[str, list] = field(default_factory=dict)  # parent frame id -> [(child frame id, pending tagOwner)]
     slots: dict[str, dict[int, str]] = field(default_factory=dict)  # parent frame id -> {owner slot: frame id}
     used: set[str] = field(default_factory=set)  # frames whose capture sent here was taken
+    fresh: tuple = SNAP  # what the captures of frames new to the page ask for (their index not known yet)
 
     def tree(self, target: Target) -> dict | None:
         return self.trees.get(id(target))
@@ -75,7 +76,8 @@ class Primed:
         if got is None:
             return None
         pending, target, world, loader = got
-        if target is not fr.target or expr != SNAP or not self.page.frames.adopt(fr, world, loader, NEW):
+        usable = expr == self.fresh or (len(expr) == 5 and expr[:4] == self.fresh[:4] and not expr[2])
+        if target is not fr.target or not usable or not self.page.frames.adopt(fr, world, loader, NEW):
             _unused(pending, target, world)
             return None
         self.used.add(fr.frame_id)
@@ -136,8 +138,8 @@ def tree_of(call: Pending, asked: tuple[list[Target], list[Pending], Trees] | No
 def prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Trees], expr_of,
           depth_limit: int) -> Primed:
     """Round trips 2 to 4 (see the module's doc); ``tree``: the page's own frame tree, read with
-    ``asked``. ``expr_of(frame)``: what to capture of a frame in the registry."""
-    out = Primed(page)
+    ``asked``. ``expr_of(frame)``: what to capture of a frame in the registry (None: of a frame new to it)."""
+    out = Primed(page, fresh=expr_of(None))
     try:
         with phase("set up frames"):
             _prime(page, tree, asked, expr_of, depth_limit, out)
@@ -180,7 +182,7 @@ def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tre
         loads.append((n, _start(n.target, "Runtime.evaluate", contextId=n.world, **engine_load(frames.init_script))))
         loads.append((n, _start(n.target, "Runtime.callFunctionOn", executionContextId=n.world,
                             **invocation("bridge", "init", *n.numbered))))
-        n.expr = SNAP if n.known is None else expr_of(n.known)
+        n.expr = expr_of(n.known)  # (None: a frame new to the page)
         n.capture = _start(n.target, "Runtime.callFunctionOn", executionContextId=n.world, **capture_call(n.expr))
     resolving = _each([n for n in children if n.backend and nodes[n.parent].world is not None],
                       lambda n: nodes[n.parent].target.start("DOM.resolveNode", backendNodeId=n.backend,

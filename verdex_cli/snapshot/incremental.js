@@ -224,4 +224,4 @@
 
   function title(t) { if (last) last.root.n = t; }
 
-  return { EL, remember, forget, update, title, get cap() { return capNo; } };
+  return { EL, remember, forget, update, title, get cap() { return capNo; }, get root() { return last && last.root; } };

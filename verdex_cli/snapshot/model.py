@@ -41,7 +41,7 @@ class RefInfo:
 class Snapshot:
     number: int
     text: str
-    root: dict
+    root: dict | None  # None when the page rendered the text (``views``): see views.held_tree
     refs: dict[str, RefInfo]
     frames: list[FrameInfo]
     notes: list[str] = field(default_factory=list)
@@ -49,6 +49,7 @@ class Snapshot:
     hidden: dict[int, str] = field(default_factory=dict)  # text line index -> ref not shown there (compact)
     loaders: dict[int, str] = field(default_factory=dict)  # frame index -> its document (loader id) at capture
     ids: object = None  # per text line: the node's identity (render_text.node_key), internal, never shown
+    views: object = None  # the page-rendered frame texts it was stitched from (views.FrameView; root is None)
 
     def as_json(self) -> dict:
         return {

@@ -4,6 +4,7 @@ the page state's job (page_state.py), one layer up."""
 from __future__ import annotations
 
 import difflib
+import json
 import os
 
 from . import cache
@@ -11,9 +12,11 @@ from ..base.gc_pause import gc_paused
 from ..base.timing import phase
 from ..browser.frames import Frame
 from ..browser.page import Page
-from .capture import capture_tree, drop_ahead
+from ..base.errors import VerdexError
+from .capture import capture_tree, collect_owners, drop_ahead
 from .model import Snapshot
 from .render_text import TextRenderer, count_refs
+from .views import FrameView, Stitched
 
 COMPACT_LIMIT = 100
 # Developer check (the test suite sets it): every patched capture is compared with a whole capture.
@@ -24,7 +27,8 @@ class PatchMismatch(AssertionError):
     """A patched snapshot differs from a whole capture of the same page (a bug in incremental.js)."""
 
 
-def _check_patched(page: Page, text: str, compact: bool, frame: Frame | None, follow: bool, ids) -> None:
+def _check_patched(page: Page, text: str, compact: bool, frame: Frame | None, follow: bool, ids,
+                   refs: dict | None = None, hidden: dict | None = None) -> None:
     facts: dict[int, dict] = {}
     root, _, _ = capture_tree(page, facts=facts, start=frame, follow=follow, check=True)
     if any(f.get("changed") for f in facts.values()):
@@ -38,17 +42,23 @@ def _check_patched(page: Page, text: str, compact: bool, frame: Frame | None, fo
     if renderer.ids != ids:  # the node identities changes are paired by (delta.py)
         at = next((i for i, (x, y) in enumerate(zip(renderer.ids, ids)) if x != y), min(len(ids), len(renderer.ids)))
         raise PatchMismatch(f"patched snapshot's node identities differ from a whole capture's from line {at}")
+    if refs is not None and list(renderer.refs.values()) != list(refs.values()):
+        raise PatchMismatch("the page's refs differ from a whole capture's: "
+                            f"{list(renderer.refs)[:40]} / {list(refs)[:40]}")
+    if hidden is not None and renderer.hidden != hidden:
+        raise PatchMismatch("the page's hidden refs differ from a whole capture's")
 
 
 def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool = False,
                     frame: Frame | None = None, follow: bool = True,
-                    trust_observer: bool = False) -> tuple[Snapshot, bool]:
+                    trust_observer: bool = False, tree: bool = False) -> tuple[Snapshot, bool]:
     """(snapshot, cached): the last snapshot when the page has not changed since (snapshot/cache.py),
     else a capture of the frames that changed, numbered ``number``. ``fresh`` always captures everything. ``frame``: only
-    that frame (and the frames inside it); ``follow=False``: frame boundaries only."""
+    that frame (and the frames inside it); ``follow=False``: frame boundaries only; ``tree``: the snapshot
+    holds its tree (``Snapshot.root``; else the page renders the text and keeps the tree: views.py)."""
     hit = reuse = prior = None
     if not fresh:
-        hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow), trust_observer)
+        hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow, tree), trust_observer)
     ahead = cache.take_ahead(page)  # what the settle after an action captured (act/changes.py)
     if ahead is not None and (hit is not None or reuse is None or not trust_observer
                               or ahead.acted_at != page.acted_at):
@@ -60,49 +70,98 @@ def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool
     if reuse is not None:  # the watchers vouch for the page: changed frames may be patched
         prior = page.snapshot_cache.facts
     return take_snapshot(page, number, all_refs, reuse=reuse, frame=frame, follow=follow, prior=prior,
-                         ahead=ahead.frames if ahead is not None else None), False
+                         ahead=ahead.frames if ahead is not None else None, tree=tree), False
 
 
 
 
-def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True) -> tuple:
-    return ("all-refs" if all_refs else "default", frame.index if frame is not None else 0, follow)
+def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True, tree: bool = False) -> tuple:
+    return ("all-refs" if all_refs else "default", frame.index if frame is not None else 0, follow, tree)
 
 
 def take_snapshot(page: Page, number: int, all_refs: bool = False, reuse: dict | None = None,
                   frame: Frame | None = None, follow: bool = True, prior: dict | None = None,
-                  ahead: dict | None = None) -> Snapshot:
+                  ahead: dict | None = None, tree: bool = False) -> Snapshot:
     with gc_paused():  # a big page makes tens of thousands of small dicts at once
-        return _take(page, number, all_refs, reuse, frame, follow, prior, ahead)
+        return _take(page, number, all_refs, reuse, frame, follow, prior, ahead, tree)
 
 
 def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Frame | None,
-          follow: bool, prior: dict | None, ahead: dict | None = None) -> Snapshot:
+          follow: bool, prior: dict | None, ahead: dict | None = None, tree: bool = False) -> Snapshot:
     serial, events = page.serial, page.frames.structure_events
     memo = cache.forget(page)
     facts: dict[int, dict] = {}
-    root, frames, notes = capture_tree(page, reuse, facts, start=frame, follow=follow, prior=prior, ahead=ahead)
+    mode = _mode(all_refs, frame, follow, tree)
+    root, frames, notes = capture_tree(page, reuse, facts, start=frame, follow=follow, prior=prior, ahead=ahead,
+                                       view=cache.view_of(mode))
     if all(f.tiers is not None for f in frames):  # counted by the bridge: no walk over the tree here
         t1, t2 = sum(f.tiers[0] for f in frames), sum(f.tiers[1] for f in frames)
     else:
         t1, t2 = count_refs(root)
     compact = (t1 + t2) > COMPACT_LIMIT and not all_refs
-    renderer = TextRenderer(page.prefix, compact, memo)
-    with phase("render"):
-        text = renderer.render(root)
+    if isinstance(root, FrameView):  # rendered by the page, frame by frame: stitched
+        with phase("stitch"):
+            made = Stitched(compact).build(root)
+        text, refs, hidden, ids, memo = made.text, made.refs, made.hidden, made.ids, None
+        views, root = root, None
+    else:
+        renderer = TextRenderer(page.prefix, compact, memo)
+        with phase("render"):
+            text = renderer.render(root)
+        refs, hidden, ids, memo, views = renderer.refs, renderer.hidden, renderer.ids, renderer.memo, None
     if compact and t2:
         notes.append(f"{t1 + t2} interactive elements: refs shown for the {t1} controls only; {t2} more "
                      f"(list items, options, rows, cells) exist. 'snapshot --all-refs' shows them.")
-    if not root.get("c"):
+    if (not views.shape) if views is not None else not root.get("c"):
         notes.append("The page has no accessible content (it is blank, or everything on it is hidden).")
     loaders = {}
     for f in frames:
         fr = page.frames.get(f.index)
         if fr is not None:
             loaders[f.index] = fr.loader_id
-    if CHECK_PATCHES and any(f.get("patched") for f in facts.values()):
-        _check_patched(page, text, compact, frame, follow, renderer.ids)
-    snap = Snapshot(number, text, root, renderer.refs, frames, notes, compact, renderer.hidden, loaders, renderer.ids)
-    cache.store(page, cache.Entry(_mode(all_refs, frame, follow), serial, events, page.frames.main.loader_id, snap,
-                                  {i: f for i, f in facts.items() if i in loaders}, renderer.memo))
+    if CHECK_PATCHES and (views is not None or any(f.get("patched") for f in facts.values())):
+        _check_patched(page, text, compact, frame, follow, ids, refs if views is not None else None,
+                       hidden if views is not None else None)
+    snap = Snapshot(number, text, root, refs, frames, notes, compact, hidden, loaders, ids, views)
+    cache.store(page, cache.Entry(mode, serial, events, page.frames.main.loader_id, snap,
+                                  {i: f for i, f in facts.items() if i in loaders}, memo))
     return snap
+
+
+def tree_of(page: Page, snap: Snapshot) -> dict | None:
+    """The stitched tree of ``snap`` (as capture.py stitches one): its own, or, when the page rendered its
+    text, the trees its frames' pages still hold for it. None when one of them has moved on (captured
+    again, or a new document) or cannot be asked."""
+    if snap.root is not None or snap.views is None:
+        return snap.root
+
+    def build(v: FrameView) -> dict | None:
+        fr = page.frames.get(v.index)
+        if fr is None or fr.detached or fr.loader_id != snap.loaders.get(v.index):
+            return None
+        try:
+            raw = page.bridge.held_tree(fr, v.cap)
+        except VerdexError:
+            return None
+        if not isinstance(raw, str):
+            return None
+        root = json.loads(raw)
+        root["fi"] = v.index
+        by_slot = {o["fo"]: o for o in v.owners}
+        owners: list = []
+        collect_owners(root, owners)
+        for node in owners:
+            o = by_slot.get(node["fo"])
+            if o is None:
+                return None
+            for key in ("fi", "err"):
+                if key in o:
+                    node[key] = o[key]
+            if o.get("sub") is not None:
+                sub = build(o["sub"])
+                if sub is None:
+                    return None
+                node["sub"] = sub
+        return root
+
+    return build(snap.views)

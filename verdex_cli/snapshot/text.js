@@ -1,0 +1,247 @@
+// The snapshot text of one frame, rendered in the page (module Text, see engine.py). The same format as
+// render_text.py (the README's "Snapshot text format"); Python keeps that renderer for the views it
+// filters itself and as the oracle tests compare this one with. A capture answers this text instead
+// of its tree: the page renders it in a few milliseconds where Python takes many times that, and the
+// tree, which the page keeps anyway (incremental.js), crosses to Python only when it is asked for.
+//
+// What a frame's render leaves to Python (capture.py stitches the frames):
+// - every ref is written `\x01e<n>`: `\x01` stands for the tab's prefix and the frame's index, which a
+//   frame new to the page does not know yet (page text never holds a raw control character: every
+//   name, value and text run is escaped here, as clean() does);
+// - a frame owner's line has `\x02` where ` [frame=fN]` goes and no `:`: what follows it is the child
+//   frame's content, stitched in by Python;
+// - refs of tier 2 (rows, cells, options...) are listed with their lines, so the page's own choice of
+//   compact mode (from this frame's count alone) can be made again for the whole page.
+// After patches (incremental.js) the frame is rendered again and only the lines that differ from the
+// last render Python holds are sent: the common first and last lines are kept.
+  const MAX_TEXT = 100;
+  const COMPACT_LIMIT = 100;  // take.py's COMPACT_LIMIT
+  const STATE_ORDER = ['checked', 'disabled', 'expanded', 'selected', 'pressed', 'level', 'required', 'editable'];
+  const FRAME_UNIT = 4398046511104;  // 2 ** 42: a line's node identity is (frame + 1) * 2**42 + its number
+  const REF = '\x01';
+  const OWNER_MARK = '\x02';
+
+  // Python's str.isspace: what strip() removes.
+  function isSpace(c) {
+    if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
+    if (c < 0x85) return false;
+    return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 ||
+      c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+  }
+  function strip(s) {
+    let a = 0;
+    let b = s.length;
+    while (a < b && isSpace(s.charCodeAt(a))) a++;
+    while (b > a && isSpace(s.charCodeAt(b - 1))) b--;
+    return a === 0 && b === s.length ? s : s.slice(a, b);
+  }
+  function rstrip(s) {
+    let b = s.length;
+    while (b > 0 && isSpace(s.charCodeAt(b - 1))) b--;
+    return b === s.length ? s : s.slice(0, b);
+  }
+
+  // Cut to MAX_TEXT characters as Python counts them (code points: a surrogate pair is one).
+  function cut(s) {
+    if (s.length <= MAX_TEXT) return s;
+    let i = 0;
+    let n = 0;
+    while (i < s.length && n < MAX_TEXT) {
+      const c = s.charCodeAt(i);
+      i += (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) ? 2 : 1;
+      n++;
+    }
+    if (i >= s.length) return s;
+    return rstrip(s.slice(0, i)) + '...';
+  }
+
+  function hex(c, width) {
+    const h = c.toString(16);
+    return '0'.repeat(Math.max(0, width - h.length)) + h;
+  }
+
+  // sanitize.clean(one_line=True): every terminal control shown as a visible escape.
+  const CONTROL = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]/;
+  const CONTROL_ALL = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]/g;
+  function escapeControl(ch) {
+    if (ch === '\n') return '\\n';
+    if (ch === '\r') return '\\r';
+    const c = ch.charCodeAt(0);
+    return c <= 0xff ? '\\x' + hex(c, 2) : '\\u' + hex(c, 4);
+  }
+  function clean(s) { return CONTROL.test(s) ? s.replace(CONTROL_ALL, escapeControl) : s; }
+  function oneLine(s) { return clean(cut(s)); }
+
+  // sanitize.json_quote: a JSON string literal, non-ASCII (lone surrogates too) kept, every control
+  // character escaped.
+  const QUOTED = /["\\\x00-\x1f\x7f-\x9f\u2028\u2029]/;
+  const QUOTED_ALL = /["\\\x00-\x1f\x7f-\x9f\u2028\u2029]/g;
+  const SHORT = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+  function escapeQuoted(ch) { return SHORT[ch] || '\\u' + hex(ch.charCodeAt(0), 4); }
+  function quote(s) {
+    s = cut(s);
+    return '"' + (QUOTED.test(s) ? s.replace(QUOTED_ALL, escapeQuoted) : s) + '"';
+  }
+
+  function states(s) {
+    let out = '';
+    for (const key of STATE_ORDER) {
+      if (!(key in s)) continue;
+      const v = s[key];
+      if (v === true) out += ' [' + key + ']';
+      else if (v === false || v === null || v === undefined) continue;
+      else out += ' [' + key + '=' + v + ']';
+    }
+    return out;
+  }
+
+  // Render one frame's tree. `frame`: its index (-1 when not known yet: the identities leave it out).
+  function render(root, compact, frame) {
+    const base = frame >= 0 ? (frame + 1) * FRAME_UNIT : 0;
+    const lines = [];
+    const ids = [];
+    const refs = [];     // [n, role, name, tier] in document order
+    const refLines = []; // the line of each ref
+    const t2 = [];       // [line, n] of every tier-2 ref (hidden when compact)
+    const owners = [];   // [line, slot, frame id or '']
+
+    function node(n, indent) {
+      const role = n.r;
+      const kids = n.c && n.c.length ? n.c : null;
+      let hasElements = false;
+      if (kids) for (const k of kids) if (typeof k !== 'string') { hasElements = true; break; }
+      const name = n.n || '';
+      const refNo = n.e;
+      const fromContent = n.nc === 1;
+      const showName = !!name && !(fromContent && hasElements && !refNo && role !== 'heading');
+      let line = indent + '- ' + role + (showName ? ' ' + quote(name) : '');
+      if (n.s) line += states(n.s);
+      if (n.x) line += ' [native]';
+      const owner = n.fo !== undefined;
+      if (owner) line += OWNER_MARK;
+      if (refNo) {
+        const tier = n.t || 1;
+        refs.push([refNo, role, name, tier]);
+        refLines.push(lines.length);
+        if (tier === 2) t2.push(lines.length, refNo);
+        if (!(compact && tier === 2)) line += ' [ref=' + REF + 'e' + refNo + ']';
+      }
+      if (owner) {
+        owners.push([lines.length, n.fo, n.fid || '']);
+        lines.push(line);
+        return;
+      }
+      if (kids && !hasElements) {
+        if (!(showName && fromContent)) {
+          const parts = [];
+          for (const k of kids) { const t = strip(k); if (t) parts.push(t); }
+          const text = parts.join(' ');
+          lines.push(text ? line + ': ' + oneLine(text) : line);
+          return;
+        }
+      } else if (kids) {
+        lines.push(line + ':');
+        children(kids, indent + '  ', showName && fromContent, n.ti);
+        return;
+      }
+      const value = n.v;
+      lines.push(value ? line + ': ' + oneLine(value) : line);
+    }
+
+    function children(kids, indent, namedFromContent, ti) {
+      let runs = 0;
+      for (const ch of kids) {
+        if (typeof ch === 'string') {
+          const j = runs++;
+          if (namedFromContent) continue;
+          const text = strip(ch);
+          if (!text) continue;
+          lines.push(indent + '- text: ' + oneLine(text));
+          ids.push(ti && j < ti.length && ti[j] ? base + ti[j] : 0);
+          continue;
+        }
+        ids.push(ch.i ? base + ch.i * 1024 : 0);
+        node(ch, indent);
+      }
+    }
+
+    const kids = root.c && root.c.length ? root.c : null;
+    lines.push('- document' + (root.n ? ' ' + quote(root.n) : '') + (kids ? ':' : ''));
+    ids.push(base);
+    if (kids) children(kids, '  ', false, root.ti);
+    // what an owner of this frame shows after its line (capture.py): nothing, its text, or its lines
+    let inline = null;
+    let shape = 0;
+    if (kids) {
+      shape = 1;
+      for (const k of kids) if (typeof k !== 'string') { shape = 2; break; }
+      if (shape === 1) {
+        const parts = [];
+        for (const k of kids) { const t = strip(k); if (t) parts.push(t); }
+        inline = parts.length ? oneLine(parts.join(' ')) : '';
+      }
+    }
+    return { lines, ids, refs, refLines, t2, owners, shape, inline, compact, frame };
+  }
+
+  // What a render answers: the whole text, or (`prev`: the last render Python holds) only the lines
+  // that differ from it (`at`: the first; `del`: how many of the old ones they replace; `ra`/`rb`:
+  // the old refs before and after them; `ka`/`kb`: the same for tier-2 refs).
+  function answer(r, prev) {
+    const out = { shape: r.shape, inline: r.inline, owners: r.owners, compact: r.compact, frame: r.frame };
+    if (r.owners.length) out.rl = r.refLines;  // the line of each ref: stitched in document order
+    if (!prev || prev.frame !== r.frame) {
+      out.text = r.lines.join('\n');
+      out.ids = r.ids;
+      out.refs = r.refs;
+      out.t2 = r.t2;
+      return out;
+    }
+    const a0 = prev.lines;
+    const b0 = r.lines;
+    const room = Math.min(a0.length, b0.length);
+    let at = 0;
+    while (at < room && a0[at] === b0[at] && prev.ids[at] === r.ids[at]) at++;
+    let tail = 0;
+    while (tail < room - at && a0[a0.length - 1 - tail] === b0[b0.length - 1 - tail] &&
+           prev.ids[prev.ids.length - 1 - tail] === r.ids[r.ids.length - 1 - tail]) tail++;
+    const oldEnd = a0.length - tail;
+    const newEnd = b0.length - tail;
+    const below = (list, x, step) => {  // how many entries of the sorted `list` are < x
+      let i = 0;
+      while (i < list.length && list[i] < x) i += step;
+      return i / step;
+    };
+    const ra = below(prev.refLines, at, 1);
+    const rb = prev.refLines.length - below(prev.refLines, oldEnd, 1);
+    const ka = below(prev.t2, at, 2);
+    const kb = prev.t2.length / 2 - below(prev.t2, oldEnd, 2);
+    const na = below(r.refLines, at, 1);
+    const nb = below(r.refLines, newEnd, 1);
+    const ma = below(r.t2, at, 2);
+    const mb = below(r.t2, newEnd, 2);
+    out.diff = {
+      at, del: oldEnd - at, old: a0.length,
+      text: b0.slice(at, newEnd).join('\n'), lines: newEnd - at,
+      ids: r.ids.slice(at, newEnd),
+      refs: r.refs.slice(na, nb), ra, rb,
+      t2: r.t2.slice(2 * ma, 2 * mb), ka, kb,
+    };
+    return out;
+  }
+
+  // The view of a frame's tree (the capture's answer in place of the tree). `cap`: the capture this one
+  // follows, whose render Python holds (0: none): only the lines that changed are sent.
+  let last = null;  // {cap, render} of the last render answered
+  function view(root, opts, capNow, capBefore) {
+    const tiers = opts.tiers;
+    const compact = !opts.allRefs && tiers[0] + tiers[1] > COMPACT_LIMIT;
+    const r = render(root, compact, opts.frame);
+    const prev = last && capBefore && last.cap === capBefore ? last.render : null;
+    last = capNow ? { cap: capNow, render: r } : null;
+    return answer(r, prev);
+  }
+
+  function forget() { last = null; }
+
+  return { render, view, forget };

@@ -1,0 +1,215 @@
+"""A frame's snapshot text as the page rendered it (text.js), and the page's text stitched from them.
+
+A capture answers each frame's text, not its tree: the page renders it in a few milliseconds where
+rendering the tree here took many times that, and the tree, which the page keeps anyway, is fetched
+only when a command needs it (``held_tree``). A frame that changed answers only the lines that differ
+from the render kept here (``FrameView.follow``). The stitched text is the one render_text.py makes
+of the stitched tree; tests check that (``take.CHECK_PATCHES``)."""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+
+from .model import RefInfo
+from .render_text import node_key
+
+REF = "\x01"  # where the page wrote "{prefix}f{frame}" in a ref (text.js)
+OWNER = "\x02"  # where a frame owner's " [frame=fN]" goes
+
+
+class ViewMismatch(ValueError):
+    """A frame's changed lines do not fit the render kept here (then the frame is captured whole)."""
+
+
+@dataclass
+class FrameView:
+    index: int
+    cap: int  # the capture this render belongs to (the page answers changes to it)
+    compact: bool  # the page's choice, from this frame's refs alone
+    refs: list[RefInfo]  # document order
+    t2: list[tuple[int, str]]  # (line, ref) of every tier-2 ref
+    ids: array  # per line: the node's identity (render_text.node_key)
+    owners: list[dict]  # {"fo": slot, "line": k[, "fid": frame id]}; capture.py adds "fi", "sub" or "err"
+    shape: int  # what a frame owner shows after its line: 0 nothing, 1 ``inline`` text, 2 the lines after line 0
+    inline: str | None
+    ref_lines: list[int] | None  # the line of each ref (only for frames with owners: for the order)
+    _text: str | None = None
+    _lines: list[str] | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = "\n".join(self._lines)
+        return self._text
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self._text.split("\n")
+        return self._lines
+
+    @classmethod
+    def whole(cls, v: dict, index: int, cap: int, prefix: str) -> "FrameView":
+        spelled = f"{prefix}f{index}"
+        text = v["text"].replace(REF, spelled)
+        ids = _ids(v["ids"], v["frame"], index)
+        refs = _refs(v["refs"], spelled, index, v["compact"])
+        t2 = v["t2"]
+        return cls(index, cap, v["compact"], refs, [(t2[i], f"{spelled}e{t2[i + 1]}") for i in range(0, len(t2), 2)],
+                   ids, _owners(v), v["shape"], v["inline"], v.get("rl"), _text=text)
+
+    def follow(self, v: dict, cap: int, prefix: str) -> "FrameView":
+        """This render with the lines that changed (the page's answer ``v``, a ``diff``), for capture ``cap``.
+        This one stays as it was (an earlier snapshot may hold it)."""
+        d = v["diff"]
+        lines = self.lines
+        at, gone, old = d["at"], d["del"], d["old"]
+        if old != len(lines) or at + gone > old or d["ra"] + d["rb"] > len(self.refs) or d["ka"] + d["kb"] > len(self.t2):
+            raise ViewMismatch(f"frame f{self.index}: changed lines do not fit the render held")
+        spelled = f"{prefix}f{self.index}"
+        mid = d["text"].replace(REF, spelled).split("\n") if d["lines"] else []
+        delta = len(mid) - gone
+        ids = self.ids[:at] + _ids(d["ids"], v["frame"], self.index, first=False) + self.ids[at + gone:]
+        rb, kb = d["rb"], d["kb"]
+        refs = self.refs[:d["ra"]] + _refs(d["refs"], spelled, self.index, v["compact"]) + \
+            (self.refs[len(self.refs) - rb:] if rb else [])
+        t2 = d["t2"]
+        after = self.t2[len(self.t2) - kb:] if kb else []
+        if delta and after:
+            after = [(line + delta, ref) for line, ref in after]
+        t2s = self.t2[:d["ka"]] + [(t2[i], f"{spelled}e{t2[i + 1]}") for i in range(0, len(t2), 2)] + after
+        return FrameView(self.index, cap, v["compact"], refs, t2s, ids, _owners(v), v["shape"], v["inline"], v.get("rl"),
+                         _lines=lines[:at] + mid + lines[at + gone:])
+
+
+def _ids(raw: list, page_frame: int, index: int, first: bool = True) -> array:
+    if page_frame == index:
+        return array("q", raw)
+    base = node_key(index, 0)  # the page did not know the frame's index: its numbers are without it
+    out = array("q", [base | x if x else 0 for x in raw])
+    if first and out:
+        out[0] = base  # the frame's document line
+    return out
+
+
+def _refs(raw: list, spelled: str, index: int, compact: bool) -> list[RefInfo]:
+    return [RefInfo(f"{spelled}e{n}", role, name, index, tier, not (compact and tier == 2)) for n, role, name, tier in raw]
+
+
+def _owners(v: dict) -> list[dict]:
+    out = []
+    for line, slot, fid in v["owners"]:
+        o = {"fo": slot, "line": line}
+        if fid:
+            o["fid"] = fid
+        out.append(o)
+    return out
+
+
+class Stitched:
+    """The page's text, ids, refs and hidden lines from a frame view and the frames inside it."""
+
+    def __init__(self, compact: bool):
+        self.compact = compact
+        self.lines: list[str] = []
+        self.ids = array("q")
+        self.refs: dict[str, RefInfo] = {}
+        self.hidden: dict[int, str] = {}
+        self.text: str | None = None
+
+    def build(self, root: FrameView) -> "Stitched":
+        if not root.owners and not self._strip(root):
+            # one frame as the page rendered it: nothing to copy line by line
+            self.text, self.ids = root.text, root.ids
+            self.refs = {r.ref: r for r in root.refs}
+            if root.compact:
+                self.hidden = dict(root.t2)
+            return self
+        self._frame(root, "", 0)
+        self.text = "\n".join(self.lines)
+        return self
+
+    def _strip(self, v: FrameView) -> bool:
+        """The page shows refs the whole page's compact mode hides (this frame alone had few)."""
+        return self.compact and not v.compact and bool(v.t2)
+
+    def _frame(self, v: FrameView, indent: str, skip: int) -> None:
+        """Lines ``skip``.. of frame view ``v`` (a child frame's document line is its owner's), each
+        frame owner followed by its frame."""
+        lines, refs, ids = v.lines, v.refs, v.ids
+        strip = self._strip(v)
+        hide = dict(v.t2) if (v.compact or strip) else {}
+        # the line of each ref, to keep document order across frames (sent for frames with owners)
+        ref_at = v.ref_lines if v.ref_lines is not None and len(v.ref_lines) == len(refs) else None
+        at = [0, skip]  # the next ref, the next line
+
+        def copy(upto: int) -> None:  # this frame's lines up to ``upto``, and the refs on them
+            start = at[1]
+            out = self.lines
+            for k in range(start, upto):
+                line = lines[k]
+                if k in hide:
+                    ref = hide[k]
+                    if strip:
+                        line = line.replace(f" [ref={ref}]", "", 1)
+                    self.hidden[len(out)] = ref
+                out.append(indent + line if indent else line)
+            self.ids.extend(ids[start:upto])
+            at[1] = upto
+            ri = at[0]
+            while ri < len(refs) and (ref_at is None or ref_at[ri] < upto):
+                if ref_at is None and upto < len(lines):
+                    break  # (no lines given: every ref after the frame's last line)
+                self._ref(refs[ri], strip)
+                ri += 1
+            at[0] = ri
+
+        for o in sorted(v.owners, key=lambda o: o["line"]):
+            k = o["line"]
+            copy(k)
+            line = lines[k]
+            if k in hide:
+                ref = hide[k]
+                if strip:
+                    line = line.replace(f" [ref={ref}]", "", 1)
+                self.hidden[len(self.lines)] = ref
+            line = indent + line.replace(OWNER, f" [frame=f{o['fi']}]" if "fi" in o else "")
+            own_indent = line[:len(line) - len(line.lstrip(" "))]
+            self.ids.append(ids[k])
+            at[1] = k + 1
+            ri = at[0]
+            while ri < len(refs) and ref_at is not None and ref_at[ri] <= k:
+                self._ref(refs[ri], strip)
+                ri += 1
+            at[0] = ri
+            sub = o.get("sub")
+            if "err" in o:
+                self.lines.append(line + ":")
+                self.lines.append(f"{own_indent}  - note: {o['err']}")
+                self.ids.append(0)
+            elif sub is None or sub.shape == 0:
+                self.lines.append(line)
+            elif sub.shape == 1:
+                self.lines.append(line + (": " + sub.inline if sub.inline else ""))
+                for r in sub.refs:
+                    self._ref(r, self._strip(sub))
+            else:
+                self.lines.append(line + ":")
+                self._frame(sub, own_indent, 1)
+        copy(len(lines))
+
+    def _ref(self, r: RefInfo, strip: bool) -> None:
+        if strip and r.tier == 2 and r.shown:
+            r = RefInfo(r.ref, r.role, r.name, r.frame, r.tier, False)
+        self.refs[r.ref] = r
+
+
+def frames_of(root: FrameView) -> list[FrameView]:
+    """The frame views stitched into ``root``, itself first (document order)."""
+    out, stack = [], [root]
+    while stack:
+        v = stack.pop()
+        out.append(v)
+        stack.extend(o["sub"] for o in reversed(sorted(v.owners, key=lambda o: o["line"])) if o.get("sub") is not None)
+    return out
