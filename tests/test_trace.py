@@ -14,7 +14,7 @@ def test_trace_in_json_lists_capture_render_and_cache_phases(chrome_http, demo):
     lines = [json.loads(x) for x in proc.stdout.splitlines()]
     first, second, timings = lines[-3:]
     names = [p["phase"] for p in first["trace"]]
-    assert "capture f0" in names and "render" in names and names[-1] == "total"
+    assert "capture f0" in names and "join texts" in names and names[-1] == "total"  # (the page renders: text.js)
     assert any(n.startswith("capture f") and n != "capture f0" for n in names)  # the child frames, each
     assert "set up frames" in names  # the first capture of the page: every frame at once (snapshot/first.py)
     assert all(isinstance(p["ms"], (int, float)) and p["ms"] >= 0 for p in first["trace"])

@@ -249,7 +249,7 @@
     if (whole) out.cap = Incremental.remember(root, tiers, !deep && !flat);
     if (whole && view) out.view = Text.view(root, { allRefs: view === 2, frame, tiers }, out.cap, cap);
     else out.root = root;
-    return JSON.stringify(out);
+    return encode(out);
   }
 
   // A whole capture for tests to compare a patched tree with; `changed`: the page changed since that
@@ -302,7 +302,19 @@
       tiers: res.tiers, cap: Incremental.cap };
     if (view) out.view = Text.view(Incremental.root, { allRefs: view === 2, frame, tiers: res.tiers }, out.cap, cap);
     else out.patch = res.patches;
-    return JSON.stringify(out);
+    return encode(out);
+  }
+
+  // A capture's answer: its JSON, and a frame's text after a NUL (out of the JSON, where it would be
+  // escaped twice on its way: JSON inside the protocol's JSON). Neither holds a raw NUL: JSON escapes
+  // it, and the text shows every control character as an escape (text.js).
+  function encode(out) {
+    const v = out.view;
+    const holder = v ? (v.diff || v) : null;
+    if (!holder || typeof holder.text !== 'string') return JSON.stringify(out);
+    const text = holder.text;
+    holder.text = null;
+    return JSON.stringify(out) + '\x00' + text;
   }
 
   // The tree of capture `cap` while the page still holds it (JSON; null once another capture followed).

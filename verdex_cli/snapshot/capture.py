@@ -75,6 +75,16 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     return root, frames, notes
 
 
+def parse_answer(raw: str) -> dict:
+    """A frame capture's answer (bridge.js ``encode``): JSON, then a frame's text after a NUL."""
+    head, sep, text = raw.partition("\x00")
+    data = json.loads(head)
+    if sep:
+        view = data["view"]
+        (view.get("diff") or view)["text"] = text
+    return data
+
+
 SNAP = cache.SNAP  # a whole frame (its tree or its text: see _Ctx.expr)
 CHECK = ("check",)
 
@@ -96,7 +106,7 @@ def _unused(page: Page, fr: Frame, answer) -> None:
     """A capture's answer that no snapshot uses: the refs its bridge issued are recorded, and those it
     let go of are handed back to it, for the next capture to report."""
     try:
-        data = json.loads(answer() if callable(answer) else answer)
+        data = parse_answer(answer() if callable(answer) else answer)
         page.frames.note_issued(fr, data["counter"])
         if data.get("gone"):
             page.bridge.carry(fr, data["gone"])
@@ -224,7 +234,7 @@ def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: tuple | None = None) 
     old = ctx.prior.get(fr.index)
     expr = ctx.expr(fr, expr)
     with phase(f"capture f{fr.index}"):
-        data = json.loads(ctx.take(fr, expr))
+        data = parse_answer(ctx.take(fr, expr))
     if "view" in data:
         try:
             return _frame_view(ctx, fr, depth, data, old)
@@ -232,7 +242,7 @@ def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: tuple | None = None) 
             page.frames.note_issued(fr, data["counter"])
             if data.get("gone"):
                 page.bridge.carry(fr, data["gone"])  # the refs that answer let go of: the next one reports them
-            data = json.loads(page.bridge.capture(fr, ("snapshot", 0, 0, ctx.view, fr.index)))
+            data = parse_answer(page.bridge.capture(fr, ("snapshot", 0, 0, ctx.view, fr.index)))
             return _frame_view(ctx, fr, depth, data, None)
     if "patch" in data:  # the frame's bridge patched the tree of the last capture
         with phase(f"patch f{fr.index}"):
@@ -265,7 +275,8 @@ def _frame_view(ctx: _Ctx, fr: Frame, depth: int, data: dict, old: dict | None) 
         held = old.get("root") if old is not None else None
         if not isinstance(held, FrameView):
             raise ViewMismatch(f"frame f{fr.index} answered changes to a render not held")
-        view = held.follow(v, data["cap"], page.prefix)
+        with phase(f"patch f{fr.index}" if "title" in data else f"changed lines f{fr.index}"):
+            view = held.follow(v, data["cap"], page.prefix)
     else:
         view = FrameView.whole(v, fr.index, data["cap"], page.prefix)
     page.frames.note_issued(fr, data["counter"], data.get("url"))

@@ -100,7 +100,7 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
         t1, t2 = count_refs(root)
     compact = (t1 + t2) > COMPACT_LIMIT and not all_refs
     if isinstance(root, FrameView):  # rendered by the page, frame by frame: stitched
-        with phase("stitch"):
+        with phase("join texts"):
             made = Stitched(compact).build(root)
         text, refs, hidden, ids, memo = made.text, made.refs, made.hidden, made.ids, None
         views, root = root, None

@@ -8,6 +8,7 @@ of the stitched tree; tests check that (``take.CHECK_PATCHES``)."""
 
 from __future__ import annotations
 
+import json
 from array import array
 from dataclasses import dataclass
 
@@ -152,7 +153,7 @@ class Stitched:
                 if k in hide:
                     ref = hide[k]
                     if strip:
-                        line = line.replace(f" [ref={ref}]", "", 1)
+                        line = _unshow(line, ref)
                     self.hidden[len(out)] = ref
                 out.append(indent + line if indent else line)
             self.ids.extend(ids[start:upto])
@@ -172,7 +173,7 @@ class Stitched:
             if k in hide:
                 ref = hide[k]
                 if strip:
-                    line = line.replace(f" [ref={ref}]", "", 1)
+                    line = _unshow(line, ref)
                 self.hidden[len(self.lines)] = ref
             line = indent + line.replace(OWNER, f" [frame=f{o['fi']}]" if "fi" in o else "")
             own_indent = line[:len(line) - len(line.lstrip(" "))]
@@ -203,6 +204,22 @@ class Stitched:
         if strip and r.tier == 2 and r.shown:
             r = RefInfo(r.ref, r.role, r.name, r.frame, r.tier, False)
         self.refs[r.ref] = r
+
+
+_STRING = json.JSONDecoder().raw_decode
+
+
+def _unshow(line: str, ref: str) -> str:
+    """A line without its ``[ref=...]`` (compact mode): the one after the name, which is a JSON string
+    that may hold anything, and before the value, which may too."""
+    dash = line.index("- ") + 2
+    end = line.find(" ", dash)
+    if end < 0:
+        return line
+    if line.startswith(' "', end):
+        _name, end = _STRING(line, end + 1)
+    at = line.find(f" [ref={ref}]", end)
+    return line if at < 0 else line[:at] + line[at + len(ref) + 7:]
 
 
 def frames_of(root: FrameView) -> list[FrameView]:
