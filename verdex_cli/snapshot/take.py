@@ -16,7 +16,7 @@ from ..base.errors import VerdexError
 from .capture import capture_tree, collect_owners, drop_ahead
 from .model import Snapshot
 from .render_text import TextRenderer, count_refs
-from .views import FrameView, Stitched
+from .views import FrameView, Stitched, frames_of
 
 COMPACT_LIMIT = 100
 # Developer check (the test suite sets it): every patched capture is compared with a whole capture.
@@ -96,6 +96,9 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
                                        view=cache.view_of(mode))
     if all(f.tiers is not None for f in frames):  # counted by the bridge: no walk over the tree here
         t1, t2 = sum(f.tiers[0] for f in frames), sum(f.tiers[1] for f in frames)
+    elif isinstance(root, FrameView):
+        t2 = sum(1 for v in frames_of(root) for r in v.refs if r.tier == 2)
+        t1 = sum(len(v.refs) for v in frames_of(root)) - t2
     else:
         t1, t2 = count_refs(root)
     compact = (t1 + t2) > COMPACT_LIMIT and not all_refs

@@ -100,7 +100,7 @@
     const base = frame >= 0 ? (frame + 1) * FRAME_UNIT : 0;
     const lines = [];
     const ids = [];
-    const refs = [];     // [n, role, name, tier] in document order
+    const refs = [];     // n, role, name, tier of each ref, one after the other, in document order
     const refLines = []; // the line of each ref
     const t2 = [];       // [line, n] of every tier-2 ref (hidden when compact)
     const owners = [];   // [line, slot, frame id or '']
@@ -121,7 +121,7 @@
       if (owner) line += OWNER_MARK;
       if (refNo) {
         const tier = n.t || 1;
-        refs.push([refNo, role, name, tier]);
+        refs.push(refNo, role, name, tier);
         refLines.push(lines.length);
         if (tier === 2) t2.push(lines.length, refNo);
         if (!(compact && tier === 2)) line += ' [ref=' + REF + 'e' + refNo + ']';
@@ -224,7 +224,7 @@
       at, del: oldEnd - at, old: a0.length,
       text: b0.slice(at, newEnd).join('\n'), lines: newEnd - at,
       ids: r.ids.slice(at, newEnd),
-      refs: r.refs.slice(na, nb), ra, rb,
+      refs: r.refs.slice(4 * na, 4 * nb), ra, rb,
       t2: r.t2.slice(2 * ma, 2 * mb), ka, kb,
     };
     return out;

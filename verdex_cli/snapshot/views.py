@@ -95,7 +95,10 @@ def _ids(raw: list, page_frame: int, index: int, first: bool = True) -> array:
 
 
 def _refs(raw: list, spelled: str, index: int, compact: bool) -> list[RefInfo]:
-    return [RefInfo(f"{spelled}e{n}", role, name, index, tier, not (compact and tier == 2)) for n, role, name, tier in raw]
+    """The refs the page listed flat: number, role, name, tier of each, one after the other."""
+    it = iter(raw)
+    return [RefInfo(f"{spelled}e{n}", role, name, index, tier, not (compact and tier == 2))
+            for n, role, name, tier in zip(it, it, it, it)]
 
 
 def _owners(v: dict) -> list[dict]:
