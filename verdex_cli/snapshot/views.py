@@ -71,7 +71,9 @@ class FrameView:
         spelled = f"{prefix}f{self.index}"
         mid = d["text"].replace(REF, spelled).split("\n") if d["lines"] else []
         delta = len(mid) - gone
-        ids = self.ids[:at] + _ids(d["ids"], v["frame"], self.index, first=False) + self.ids[at + gone:]
+        # the changed lines may start at the document line (line 0): its identity is the frame's own,
+        # as in a whole answer (render_text.node_key(frame, 0)), also when the page did not know the index
+        ids = self.ids[:at] + _ids(d["ids"], v["frame"], self.index, first=at == 0) + self.ids[at + gone:]
         rb, kb = d["rb"], d["kb"]
         refs = self.refs[:d["ra"]] + _refs(d["refs"], spelled, self.index, v["compact"]) + \
             (self.refs[len(self.refs) - rb:] if rb else [])
