@@ -203,27 +203,30 @@
     // A line is the same when its text, its identity and its ref are: the ref Python keeps for a line
     // (its number, role, whole name and tier) is not all in the text (a tier-2 ref is hidden when
     // compact, the tier never shown, a long name cut), so refs are compared too (one ref a line at most).
-    const sameRef = (x, y) => x === y || (x !== null && y !== null && x[0] === y[0] && x[1] === y[1] &&
-                                          x[2] === y[2] && x[3] === y[3]);
+    // (refs are listed flat: ref i is entries 4i to 4i+3; -1: the line has none)
+    const px = prev.refs;
+    const rx = r.refs;
+    const sameRef = (x, y) => (x < 0 && y < 0) || (x >= 0 && y >= 0 && px[4 * x] === rx[4 * y] &&
+      px[4 * x + 1] === rx[4 * y + 1] && px[4 * x + 2] === rx[4 * y + 2] && px[4 * x + 3] === rx[4 * y + 3]);
     const pl = prev.refLines;
     const rl = r.refLines;
     let at = 0;
     for (let pa = 0, pb = 0; at < room && a0[at] === b0[at] && prev.ids[at] === r.ids[at]; at++) {
-      const x = pl[pa] === at ? prev.refs[pa] : null;
-      const y = rl[pb] === at ? r.refs[pb] : null;
+      const x = pl[pa] === at ? pa : -1;
+      const y = rl[pb] === at ? pb : -1;
       if (!sameRef(x, y)) break;
-      if (x !== null) pa++;
-      if (y !== null) pb++;
+      if (x >= 0) pa++;
+      if (y >= 0) pb++;
     }
     let tail = 0;
     for (let qa = pl.length - 1, qb = rl.length - 1; tail < room - at &&
          a0[a0.length - 1 - tail] === b0[b0.length - 1 - tail] &&
          prev.ids[prev.ids.length - 1 - tail] === r.ids[r.ids.length - 1 - tail]; tail++) {
-      const x = pl[qa] === a0.length - 1 - tail ? prev.refs[qa] : null;
-      const y = rl[qb] === b0.length - 1 - tail ? r.refs[qb] : null;
+      const x = pl[qa] === a0.length - 1 - tail ? qa : -1;
+      const y = rl[qb] === b0.length - 1 - tail ? qb : -1;
       if (!sameRef(x, y)) break;
-      if (x !== null) qa--;
-      if (y !== null) qb--;
+      if (x >= 0) qa--;
+      if (y >= 0) qb--;
     }
     const oldEnd = a0.length - tail;
     const newEnd = b0.length - tail;
