@@ -20,7 +20,7 @@ from ..browser import timer_watch
 from ..browser.cdp import finish_all
 from ..refs.page_state import PageState, Shot, compare
 from ..snapshot import cache
-from ..snapshot.capture import drop_ahead
+from ..snapshot.answers import drop_ahead
 
 QUIET_MS = 80.0    # a document without the timer watcher: settled after this long with no change (and since the input)
 SETTLE_MAX = 2.0   # at most this long (or --timeout, if shorter) waiting for a page that keeps changing

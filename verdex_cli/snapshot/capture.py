@@ -1,16 +1,17 @@
 """Capture a page: every frame's capture sent before any answer is waited for (the frames of the last
-capture go out with the frame tree, in one round trip), the frames stitched into one tree."""
+capture go out with the frame tree, in one round trip), the frames stitched into one tree -- of their
+trees, or of the texts their pages rendered (views.py). Reading an answer: answers.py."""
 
 from __future__ import annotations
 
-import json
 import time
 
-from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from ..base.timing import phase
 from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
 from . import cache, engine, first as _first
+from .answers import Answered, collect_owners, parse_answer, splice, unused
 from .model import FrameInfo
 from .owners import OwnerLookup as _OwnerLookup
 from .views import FrameView, ViewMismatch
@@ -75,55 +76,8 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     return root, frames, notes
 
 
-def parse_answer(raw: str) -> dict:
-    """A frame capture's answer (bridge.js ``encode``): JSON, then a frame's text after a NUL."""
-    head, sep, text = raw.partition("\x00")
-    data = json.loads(head)
-    if sep:
-        view = data["view"]
-        (view.get("diff") or view)["text"] = text
-    return data
-
-
 SNAP = cache.SNAP  # a whole frame (its tree or its text: see _Ctx.expr)
 CHECK = ("check",)
-
-
-class Answered:
-    """A capture answered already (taken ahead), in the shape of a started call."""
-
-    def __init__(self, value: str):
-        self.value = value
-
-    def result(self) -> dict:
-        return {"result": {"value": self.value}}
-
-    def drop(self) -> None:
-        pass
-
-
-def _unused(page: Page, fr: Frame, answer) -> None:
-    """A capture's answer that no snapshot uses: the refs its bridge issued are recorded, and those it
-    let go of are handed back to it, for the next capture to report."""
-    try:
-        data = parse_answer(answer() if callable(answer) else answer)
-        page.frames.note_issued(fr, data["counter"])
-        if data.get("gone"):
-            page.bridge.carry(fr, data["gone"])
-    except (VerdexError, KeyError, TypeError, ValueError):
-        pass
-
-
-def drop_ahead(page: Page, ahead: dict[int, tuple]) -> bool:
-    """Captures taken ahead (cache.Ahead.frames) that no capture will use: recorded as unused, and the
-    snapshot cache dropped (their frames' watchers were reset by them). True when there were any."""
-    taken = [(page.frames.get(i), answer) for i, (_l, _w, _d, answer) in ahead.items() if answer is not None]
-    for fr, answer in taken:
-        if fr is not None:
-            _unused(page, fr, answer)
-    if taken:
-        cache.forget(page)
-    return bool(taken)
 
 
 class _Ctx:
@@ -185,7 +139,7 @@ class _Ctx:
             if not wait or fr is None:
                 started[0].drop()
                 continue
-            _unused(self.page, fr, lambda: started[0].result()["result"]["value"])
+            unused(self.page, fr, lambda: started[0].result()["result"]["value"])
         self.pending.clear()
         self.primed.drop()
 
@@ -296,25 +250,6 @@ def _frame_view(ctx: _Ctx, fr: Frame, depth: int, data: dict, old: dict | None) 
     if view.owners:
         _stitch(ctx, fr, sorted(view.owners, key=lambda o: o["fo"]), depth)
     return view
-
-
-def splice(root: dict, patches: list[dict], title: str) -> dict:
-    """The frame tree ``root`` with each patch's node put at its path (child indices from the root).
-    Copy on write: the nodes on each path are copied, the old tree stays as it was (an earlier
-    snapshot holds it), and every untouched subtree is shared."""
-    if root.get("n", "") != title:
-        root = dict(root, n=title)
-    for p in patches:
-        path = p["p"]
-        root = dict(root, c=list(root["c"]))
-        parent = root
-        for i in path[:-1]:
-            child = parent["c"][i]
-            child = dict(child, c=list(child["c"]))
-            parent["c"][i] = child
-            parent = child
-        parent["c"][path[-1]] = p["n"]
-    return root
 
 
 def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> dict:
@@ -447,18 +382,6 @@ def _flat_note(notes: list[str], fr: Frame, flat: int) -> None:
     where = "" if fr.index == 0 else f" in frame f{fr.index}"
     notes.append(f"{flat} elements{where} are nested deeper than {MAX_TREE_DEPTH} levels: they are "
                  f"listed flat under their ancestor at that level.")
-
-
-def collect_owners(node: dict, out: list) -> None:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if "fo" in n:
-            out.append(n)
-        kids = n.get("c")
-        if kids:
-            stack.extend(k for k in reversed(kids) if not isinstance(k, str))
-    out.sort(key=lambda n: n["fo"])
 
 
 def _short(exc: Exception) -> str:

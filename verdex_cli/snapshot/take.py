@@ -13,7 +13,8 @@ from ..base.timing import phase
 from ..browser.frames import Frame
 from ..browser.page import Page
 from ..base.errors import VerdexError
-from .capture import capture_tree, collect_owners, drop_ahead
+from .answers import collect_owners, drop_ahead
+from .capture import capture_tree
 from .model import Snapshot
 from .render_text import TextRenderer, count_refs
 from .views import FrameView, Stitched, frames_of
