@@ -2,7 +2,7 @@
 
 A capture answers each frame's text, not its tree: the page renders it in a few milliseconds where
 rendering the tree here took many times that, and the tree, which the page keeps anyway, is fetched
-only when a command needs it (``held_tree``). A frame that changed answers only the lines that differ
+only when a command needs it (take.tree_of). A frame that changed answers only the lines that differ
 from the render kept here (``FrameView.follow``). The stitched text is the one render_text.py makes
 of the stitched tree; tests check that (``take.CHECK_PATCHES``)."""
 
