@@ -27,6 +27,9 @@ HTTP = "http://127.0.0.1:8000/app/page.html"
     ("example.com", None, "http://example.com"),
     ("example.com/a.html", HTTP, "http://example.com/a.html"),
     ("other.html", HTTP, "http://127.0.0.1:8000/app/other.html"),
+    ("other.html?rows=5", HTTP, "http://127.0.0.1:8000/app/other.html?rows=5"),  # a file with a query, no host
+    ("other.html#top", HTTP, "http://127.0.0.1:8000/app/other.html#top"),
+    ("example.com?q=1", None, "http://example.com?q=1"),
     ("sub/other.html", HTTP, "http://127.0.0.1:8000/app/sub/other.html"),
     ("../up.html", HTTP, "http://127.0.0.1:8000/up.html"),
     ("?page=2", HTTP, "http://127.0.0.1:8000/app/page.html?page=2"),

@@ -37,8 +37,8 @@ def _looks_like_host(text: str) -> bool:
     head = re.split(r"[/?#]", text, maxsplit=1)[0]
     if "." not in head or head.startswith("."):
         return False
-    if head == text and text.lower().endswith(_FILE_ENDINGS):
-        return False  # "shop.html" is a file name
+    if head.lower().endswith(_FILE_ENDINGS) and (head == text or text[len(head)] in "?#"):
+        return False  # "shop.html", "table.html?rows=5", "page.html#top": a file name
     return bool(re.fullmatch(r"[A-Za-z0-9.-]+", head))
 
 
