@@ -41,6 +41,16 @@ def corpus(root: Path, only: str | None) -> list[str]:
     return [n for n in names if only is None or only in (n, n.removesuffix(".html"), Path(n).name)]
 
 
+def corpus_or_exit(folder: Path, only: str | None) -> tuple[Path, list[str]]:
+    """The corpus folder (resolved) and its pages' names; exit status 2 with a line when there are none."""
+    root = folder.resolve()
+    names = corpus(root, only)
+    if not names:
+        print(f"no .html pages{' named ' + only if only else ''} in {root}", file=sys.stderr)
+        raise SystemExit(2)
+    return root, names
+
+
 def measure(ctx, page, url: str, runs: int, rest: float) -> h.Pair:
     """Open ``url`` in both, rest, then the pair of snapshots (value: characters of text)."""
     from playwright.sync_api import TimeoutError as PwTimeout
@@ -103,11 +113,7 @@ def main() -> int:
     ap.add_argument("--json", type=Path, default=None, metavar="OUT", help="write every row and the summary here")
     ap.add_argument("--chrome", default=None, help="browser executable (default: as verdex finds it)")
     args = ap.parse_args()
-    root = args.corpus.resolve()
-    names = corpus(root, args.only)
-    if not names:
-        print(f"no .html pages{' named ' + args.only if args.only else ''} in {root}", file=sys.stderr)
-        return 2
+    root, names = corpus_or_exit(args.corpus, args.only)
     load_before = h.load()
     rows, failed = [], []
     with h.served(root) as server, h.chrome(args.chrome, extra_args=(RESOLVER,)) as proc, \

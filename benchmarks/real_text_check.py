@@ -19,7 +19,7 @@ import urllib.parse
 from pathlib import Path
 
 import harness as h
-from bench_real import RESOLVER, corpus
+from bench_real import RESOLVER, corpus_or_exit
 
 from verdex_cli.commands.runner import execute
 from verdex_cli.snapshot import take
@@ -51,11 +51,7 @@ def main() -> int:
     ap.add_argument("corpus", type=Path, help="folder of saved .html pages (outside the repository)")
     ap.add_argument("--only", default=None, help="one page (file name, with or without .html)")
     args = ap.parse_args()
-    root = args.corpus.resolve()
-    names = corpus(root, args.only)
-    if not names:
-        print(f"no .html pages in {root}", file=sys.stderr)
-        return 2
+    root, names = corpus_or_exit(args.corpus, args.only)
     take.CHECK_PATCHES = True
     counts: dict[str, int] = {}
     how: dict[str, int] = {}
