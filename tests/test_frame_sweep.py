@@ -50,6 +50,31 @@ def test_a_frame_put_in_after_the_snapshot_never_gets_the_click(driver, origins,
     _clicks(driver, ref)
 
 
+@pytest.mark.parametrize("kind", ["same", "cross"])
+def test_a_double_click_says_what_its_first_click_did(driver, origins, kind):
+    """When the frame comes between the two clicks of a double click, the second is not sent; the result
+    says the target was clicked once only when its own handler counted that click (it said so whatever
+    the first click reached, before)."""
+    catcher = quote(origins[kind] + "/catcher.html")
+    driver.ok(f"open {origins['top']}/sweep.html?frame={catcher}")
+    assert until(lambda: 'iframe "Sweeper"' in driver.ok("snapshot").data["text"], 10)
+    ref = ref_in(driver.ok("snapshot").data["text"], 'button "Target"')
+    said_ok = once = refused = 0
+    for _ in range(CLICKS):
+        out = driver.run(f"dblclick {ref}")
+        if out.ok:
+            said_ok += 1
+        elif "was clicked once" in out.message:
+            once += 1
+        else:
+            assert out.kind in ("not_actionable", "not_applied"), (out.kind, out.message)
+            refused += 1
+    time.sleep(0.3)  # the frame's reports (postMessage) arrive
+    assert driver.js("window.caught.length") == 0
+    hits = driver.js("window.hits")
+    assert hits == 2 * said_ok + once, (hits, said_ok, once, refused)
+
+
 def _clicks(driver, ref: str) -> None:
     said_ok = refused = 0
     for _ in range(CLICKS):

@@ -229,3 +229,16 @@ def test_a_double_click_whose_first_click_navigates_sends_no_second_click(driver
     assert "clicked once" in out.message and "second click was not sent" in out.message, out.message
     assert until(lambda: driver.js("document.title") == "Deals B")
     assert driver.js("window.__clicks") == 0
+
+
+def test_a_double_click_whose_first_click_was_stopped_does_not_say_it_clicked(driver):
+    """In a frame, the button covers itself on the press: the release and the click would reach the
+    cover and are stopped, and the button is no longer under the pointer, so the second click is not
+    sent. The result says the button got the press only (it said 'was clicked once' before, from no
+    evidence), and the button's click handler never ran."""
+    driver.ok("open " + (FIXTURES / "dbl_cover.html").as_uri())
+    snap = driver.ok("snapshot")
+    out = driver.run(f"dblclick {ref_of(snap, 'Hide me')}")
+    assert not out.ok and "clicked once" not in out.message, out.message
+    assert "got the press" in out.message and "cover" in out.message, out.message
+    assert driver.js("document.getElementById('inner').contentWindow.clicks") == 0

@@ -56,10 +56,9 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
         return dict(result, notes=res.notes + ["The tab closed itself after the click."])
     notes = list(res.notes)
     reads = inside.read(settle=action == "hover") if inside is not None else None
-    if guard.get("navigated"):
-        raise NotApplied(f"Element {res.label} was clicked once, then the page navigated or moved it away, so "
-                         "the second click was not sent (it would have reached something else).")
     try:
+        if guard.get("navigated"):
+            _cut_short(res, guard, inside)
         if guard["blocked"] or inside is None and _unfinished(action, res, guard):
             raise _stopped(res, guard)
         if inside is not None:
@@ -78,6 +77,19 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
     except ConnectionLost:
         notes.append("The tab closed itself after the click.")
     return dict(result, notes=notes)
+
+
+def _cut_short(res: Resolved, guard: dict, inside: Inside | None) -> None:
+    """A double click whose second click was not sent (the page navigated, or moved the element away
+    from the pointer, after the first): what the first one did, from the guards' read-back."""
+    if guard["blocked"]:
+        raise _stopped(res, guard)  # the first click's events went elsewhere: stopped there
+    if inside is None and guard["received"] == 0 and guard.get("armed", True):  # (read from the first click's guard)
+        raise NotActionable(f"Element {res.label} did not receive the first click of the double click (something "
+                            "else took the mouse events), and then moved away from the pointer, so the second "
+                            "click was not sent; take a new snapshot.")
+    raise NotApplied(f"Element {res.label} was clicked once, then the page navigated or moved it away, so "
+                     "the second click was not sent (it would have reached something else).")
 
 
 def _watch_inside(page: Page, res: Resolved, action: str) -> Inside:
@@ -166,18 +178,16 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
     # document of its frame (Inside.pointer_in); then press and release together
     framed = res.frame.parent is not None or inside is not None
     batch = not framed or res.still or inside is not None
+    cut_short = False
     try:
         if framed:
             move_onto(page, res, action, calls[0][1], inside)
         first, second = (calls[1:3], calls[3:]) if framed else (calls[:3], calls[3:])
         _send(page, first, 1 if framed else 0, batch=batch)
-        if second and not _still_there(page, res, nav_before, inside):  # the second click would reach a new
-            try:                                                  # page or another element
-                page.bridge.disarm(res.frame)
-            except (CDPError, JSError, CDPTimeout, ConnectionLost):
-                pass
-            return {"received": 1, "got": ["click"], "blocked": [], "navigated": True}, None
-        if second:
+        # the second click would reach a new page or another element: not sent; what the first one
+        # reached is read back below, as for any click (the result says it only from that)
+        cut_short = bool(second) and not _still_there(page, res, nav_before, inside)
+        if second and not cut_short:
             _send(page, second, 3, batch=batch)
     except ConnectionLost as exc:
         if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
@@ -208,6 +218,8 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
             if page.nav_count == nav_before:
                 release(page, started)
                 raise
+    if cut_short:
+        guard["navigated"] = True
     return guard, started
 
 

@@ -30,7 +30,7 @@
   }
 
   function disarm() {
-    if (!guard) return { received: 0, got: [], blocked: [] };
+    if (!guard) return { received: 0, got: [], blocked: [], armed: false };  // (a new document: nothing seen here)
     for (const t of GUARDED) window.removeEventListener(t, guard.handler, true);
     if (window.navigation) window.navigation.removeEventListener('navigate', guard.onNav);
     const out = { received: guard.received, got: guard.got, blocked: guard.blocked };
