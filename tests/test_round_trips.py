@@ -42,6 +42,15 @@ def trips(driver, line: str) -> tuple[int, dict]:
     return waves(driver) - before, data
 
 
+def test_find_asks_every_frame_for_its_tree_at_once(site, driver):
+    """find on a page of 10 cross-origin frames: each frame's page is asked for the tree it holds for
+    the snapshot, all in one round trip (plus the command loop's bookkeeping), not one a frame."""
+    driver.ok("open " + site.url("frames10.html"))
+    assert len(driver.ok("snapshot").data["frames"]) == 11
+    count, data = trips(driver, "find button")
+    assert data["matches"] and count <= 2, f"{count} sequential round trips"
+
+
 def test_fresh_snapshot_of_the_frame_page_is_bounded(driver, demo):
     driver.ok("open " + demo.url("frames.html"))
     first = driver.ok("snapshot --fresh").data  # the first one sets up each frame's world

@@ -242,10 +242,14 @@ class Bridge(FieldCalls):
     def finish_capture(self, fr, started, what: tuple) -> str:
         return self.finish(fr, started, "bridge", *_capture(what))
 
-    def held_tree(self, fr, cap: int) -> str | None:
-        """The tree of the frame's capture ``cap`` as JSON, while its page still holds it (None after
-        another capture, or when it kept none: see incremental.js)."""
-        return self._value(fr, "bridge", "heldTree", cap)
+    def start_held_tree(self, fr, cap: int):
+        """Ask (without waiting) for the tree of the frame's capture ``cap`` (see finish_held_tree)."""
+        return self.start(fr, "bridge", "heldTree", cap)
+
+    def finish_held_tree(self, fr, started, cap: int) -> str | None:
+        """That tree as JSON, while its page still holds it (None after another capture, or when it kept
+        none: see incremental.js)."""
+        return self.finish(fr, started, "bridge", "heldTree", cap)
 
     def start_dirty(self, fr, timeout: float | None = None):
         """Ask (without waiting) whether the frame changed since its last capture."""

@@ -11,8 +11,8 @@ from . import cache
 from ..base.gc_pause import gc_paused
 from ..base.timing import phase
 from ..browser.frames import Frame
-from ..browser.page import Page
 from ..base.errors import VerdexError
+from ..browser.page import Page
 from .answers import collect_owners, drop_ahead
 from .capture import capture_tree
 from .model import Snapshot
@@ -98,8 +98,9 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
     if all(f.tiers is not None for f in frames):  # counted by the bridge: no walk over the tree here
         t1, t2 = sum(f.tiers[0] for f in frames), sum(f.tiers[1] for f in frames)
     elif isinstance(root, FrameView):
-        t2 = sum(1 for v in frames_of(root) for r in v.refs if r.tier == 2)
-        t1 = sum(len(v.refs) for v in frames_of(root)) - t2
+        tiers = [r.tier for v in frames_of(root) for r in v.refs]
+        t2 = tiers.count(2)
+        t1 = len(tiers) - t2
     else:
         t1, t2 = count_refs(root)
     compact = (t1 + t2) > COMPACT_LIMIT and not all_refs
@@ -107,16 +108,17 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
         with phase("join texts"):
             made = Stitched(compact).build(root)
         text, refs, hidden, ids, memo = made.text, made.refs, made.hidden, made.ids, None
-        views, root = root, None
+        views, root, empty = root, None, root.shape == 0
     else:
         renderer = TextRenderer(page.prefix, compact, memo)
         with phase("render"):
             text = renderer.render(root)
         refs, hidden, ids, memo, views = renderer.refs, renderer.hidden, renderer.ids, renderer.memo, None
+        empty = not root.get("c")
     if compact and t2:
         notes.append(f"{t1 + t2} interactive elements: refs shown for the {t1} controls only; {t2} more "
                      f"(list items, options, rows, cells) exist. 'snapshot --all-refs' shows them.")
-    if (not views.shape) if views is not None else not root.get("c"):
+    if empty:
         notes.append("The page has no accessible content (it is blank, or everything on it is hidden).")
     loaders = {}
     for f in frames:
@@ -134,22 +136,31 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
 
 def tree_of(page: Page, snap: Snapshot) -> dict | None:
     """The stitched tree of ``snap`` (as capture.py stitches one): its own, or, when the page rendered its
-    text, the trees its frames' pages still hold for it. None when one of them has moved on (captured
-    again, or a new document) or cannot be asked."""
+    text, the trees its frames' pages still hold for it, all asked at once (one round trip). None when
+    one of them has moved on (captured again, or a new document) or cannot be asked."""
     if snap.root is not None or snap.views is None:
         return snap.root
-
-    def build(v: FrameView) -> dict | None:
+    asked = []
+    for v in frames_of(snap.views):
         fr = page.frames.get(v.index)
         if fr is None or fr.detached or fr.loader_id != snap.loaders.get(v.index):
             return None
-        try:
-            raw = page.bridge.held_tree(fr, v.cap)
-        except VerdexError:
-            return None
-        if not isinstance(raw, str):
-            return None
-        root = json.loads(raw)
+        asked.append((v, fr, page.bridge.start_held_tree(fr, v.cap)))
+    trees: dict[int, dict] = {}
+    try:
+        for v, fr, started in asked:
+            raw = page.bridge.finish_held_tree(fr, started, v.cap) if started is not None else None
+            if not isinstance(raw, str):
+                return None
+            trees[v.index] = json.loads(raw)
+    except VerdexError:
+        return None
+    finally:
+        for _v, _fr, started in asked:
+            if started is not None:
+                started[0].drop()  # (the ones not read, after an early answer)
+    for v in frames_of(snap.views):  # each frame owner given its frame, as capture.py does
+        root = trees[v.index]
         root["fi"] = v.index
         by_slot = {o["fo"]: o for o in v.owners}
         owners: list = []
@@ -162,10 +173,5 @@ def tree_of(page: Page, snap: Snapshot) -> dict | None:
                 if key in o:
                     node[key] = o[key]
             if o.get("sub") is not None:
-                sub = build(o["sub"])
-                if sub is None:
-                    return None
-                node["sub"] = sub
-        return root
-
-    return build(snap.views)
+                node["sub"] = trees[o["sub"].index]
+    return trees[snap.views.index]

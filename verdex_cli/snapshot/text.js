@@ -95,6 +95,18 @@
     return out;
   }
 
+  function hasElement(kids) {
+    for (const k of kids) if (typeof k !== 'string') return true;
+    return false;
+  }
+
+  // The text runs of a text-only node, joined as one value (empty when they are all white space).
+  function runsText(kids) {
+    const parts = [];
+    for (const k of kids) { const t = strip(k); if (t) parts.push(t); }
+    return parts.length ? oneLine(parts.join(' ')) : '';
+  }
+
   // Render one frame's tree. `frame`: its index (-1 when not known yet: the identities leave it out).
   function render(root, compact, frame) {
     const base = frame >= 0 ? (frame + 1) * FRAME_UNIT : 0;
@@ -108,8 +120,7 @@
     function node(n, indent) {
       const role = n.r;
       const kids = n.c && n.c.length ? n.c : null;
-      let hasElements = false;
-      if (kids) for (const k of kids) if (typeof k !== 'string') { hasElements = true; break; }
+      const hasElements = kids !== null && hasElement(kids);
       const name = n.n || '';
       const refNo = n.e;
       const fromContent = n.nc === 1;
@@ -133,10 +144,8 @@
       }
       if (kids && !hasElements) {
         if (!(showName && fromContent)) {
-          const parts = [];
-          for (const k of kids) { const t = strip(k); if (t) parts.push(t); }
-          const text = parts.join(' ');
-          lines.push(text ? line + ': ' + oneLine(text) : line);
+          const text = runsText(kids);
+          lines.push(text ? line + ': ' + text : line);
           return;
         }
       } else if (kids) {
@@ -170,17 +179,8 @@
     ids.push(base);
     if (kids) children(kids, '  ', false, root.ti);
     // what an owner of this frame shows after its line (capture.py): nothing, its text, or its lines
-    let inline = null;
-    let shape = 0;
-    if (kids) {
-      shape = 1;
-      for (const k of kids) if (typeof k !== 'string') { shape = 2; break; }
-      if (shape === 1) {
-        const parts = [];
-        for (const k of kids) { const t = strip(k); if (t) parts.push(t); }
-        inline = parts.length ? oneLine(parts.join(' ')) : '';
-      }
-    }
+    const shape = kids === null ? 0 : hasElement(kids) ? 2 : 1;
+    const inline = shape === 1 ? runsText(kids) : null;
     return { lines, ids, refs, refLines, t2, owners, shape, inline, compact, frame };
   }
 

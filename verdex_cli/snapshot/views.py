@@ -142,66 +142,56 @@ class Stitched:
 
     def _frame(self, v: FrameView, indent: str, skip: int) -> None:
         """Lines ``skip``.. of frame view ``v`` (a child frame's document line is its owner's), each
-        frame owner followed by its frame."""
+        frame owner's line followed by what its frame shows."""
         lines, refs, ids = v.lines, v.refs, v.ids
         strip = self._strip(v)
         hide = dict(v.t2) if (v.compact or strip) else {}
+        owners = sorted(v.owners, key=lambda o: o["line"])
+        marks = {o["line"]: f" [frame=f{o['fi']}]" if "fi" in o else "" for o in owners}
         # the line of each ref, to keep document order across frames (sent for frames with owners)
         ref_at = v.ref_lines if v.ref_lines is not None and len(v.ref_lines) == len(refs) else None
         at = [0, skip]  # the next ref, the next line
 
         def copy(upto: int) -> None:  # this frame's lines up to ``upto``, and the refs on them
-            start = at[1]
             out = self.lines
-            for k in range(start, upto):
+            for k in range(at[1], upto):
                 line = lines[k]
                 if k in hide:
                     ref = hide[k]
                     if strip:
                         line = _unshow(line, ref)
                     self.hidden[len(out)] = ref
+                if k in marks:
+                    line = line.replace(OWNER, marks[k])
                 out.append(indent + line if indent else line)
-            self.ids.extend(ids[start:upto])
+            self.ids.extend(ids[at[1]:upto])
             at[1] = upto
+            if ref_at is None and upto < len(lines):
+                return  # (no lines given: every ref after the frame's last line)
             ri = at[0]
             while ri < len(refs) and (ref_at is None or ref_at[ri] < upto):
-                if ref_at is None and upto < len(lines):
-                    break  # (no lines given: every ref after the frame's last line)
                 self._ref(refs[ri], strip)
                 ri += 1
             at[0] = ri
 
-        for o in sorted(v.owners, key=lambda o: o["line"]):
-            k = o["line"]
-            copy(k)
-            line = lines[k]
-            if k in hide:
-                ref = hide[k]
-                if strip:
-                    line = _unshow(line, ref)
-                self.hidden[len(self.lines)] = ref
-            line = indent + line.replace(OWNER, f" [frame=f{o['fi']}]" if "fi" in o else "")
+        for o in owners:
+            copy(o["line"] + 1)  # up to and with the owner's own line
+            line = self.lines[-1]
             own_indent = line[:len(line) - len(line.lstrip(" "))]
-            self.ids.append(ids[k])
-            at[1] = k + 1
-            ri = at[0]
-            while ri < len(refs) and ref_at is not None and ref_at[ri] <= k:
-                self._ref(refs[ri], strip)
-                ri += 1
-            at[0] = ri
             sub = o.get("sub")
             if "err" in o:
-                self.lines.append(line + ":")
+                self.lines[-1] = line + ":"
                 self.lines.append(f"{own_indent}  - note: {o['err']}")
                 self.ids.append(0)
             elif sub is None or sub.shape == 0:
-                self.lines.append(line)
+                continue
             elif sub.shape == 1:
-                self.lines.append(line + (": " + sub.inline if sub.inline else ""))
+                if sub.inline:
+                    self.lines[-1] = line + ": " + sub.inline
                 for r in sub.refs:
                     self._ref(r, self._strip(sub))
             else:
-                self.lines.append(line + ":")
+                self.lines[-1] = line + ":"
                 self._frame(sub, own_indent, 1)
         copy(len(lines))
 
