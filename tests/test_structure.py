@@ -96,6 +96,8 @@ def test_find_lists_nodes_of_the_last_snapshot_with_ref_and_path(shop):
     assert prices[0]["role"] == "paragraph" and prices[0]["ref"] is None and prices[0]["text"] == "$34.99"
     assert shop.ok("find heading").data["total"] >= 7  # by role
     assert shop.ok("find zzz-nothing").data["matches"] == []
+    for empty in ("find ''", 'find "  "'):  # nothing to look for: one line, not every node listed
+        assert "find needs some text" in shop.fail(empty, "usage").message
 
 
 def test_snapshot_within_one_subtree(shop):

@@ -56,6 +56,8 @@ def find_cmd(ctx, args, flags):
     text = args[0].strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
         text = text[1:-1]
+    if not text.strip():
+        raise UsageError("find needs some text to look for (an empty one would list every node). Usage: find TEXT")
     notes = []
     root = tree_of(ctx.page, snap)
     if root is None:  # the page captured again since (its text is what it holds): a snapshot now
