@@ -21,7 +21,7 @@ def eval_cmd(ctx, args, flags):
     return Result("value", data, notes)
 
 
-@command("screenshot", params="PATH", options=("--full",),
+@command("screenshot", params="PATH", options=("--full: the whole page, not only the viewport",),
          help="Save a PNG/JPEG/WebP screenshot of the page to PATH.", effect="read")
 def screenshot_cmd(ctx, args, flags):
     data = ctx.page.screenshot(args[0], full_page="--full" in flags)

@@ -81,7 +81,7 @@ def diff_cmd(ctx, args, flags):
     return Result("diff", data, notes)
 
 
-@command("reset-refs", options=("--keep-counter",),
+@command("reset-refs", options=("--keep-counter: go on numbering refs where it was",),
          help="Forget all refs of the current page and restart numbering.")
 def reset_refs_cmd(ctx, args, flags):
     page = ctx.page
