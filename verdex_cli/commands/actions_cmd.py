@@ -170,9 +170,9 @@ def fill_cmd(ctx, args, flags):
          help="Press a key (Enter, Tab, Escape, ArrowDown, Control+A, ...) in the element, or in the focused one.",
          effect="action")
 def press_cmd(ctx, args, flags):
-    key = args[-1]
+    key = args.values["key"]
     parse_key(key)  # a bad key name fails before anything happens
-    res = resolve_arg(ctx, args[0]) if len(args) == 2 else None
+    res = resolve_arg(ctx, args.values["ref"]) if "ref" in args.values else None
     front = [] if res is not None else _front(ctx)
     out = fields.press(ctx.page, res, key)
     out["notes"] = front + out.get("notes", [])
@@ -216,7 +216,7 @@ def focus_cmd(ctx, args, flags):
 @command("scroll", params="REF|up|down",
          help="Scroll the element into view, or the page up or down.", effect="action")
 def scroll_cmd(ctx, args, flags):
-    target = args[0]
+    target = args.values["ref"]
     if target in ("up", "down"):
         front = _front(ctx)
         out = actions.scroll(ctx.page, None, target)
