@@ -36,7 +36,26 @@ def check_name(name: str) -> str:
 
 
 def default_name(given: str | None) -> str:
-    return check_name(given or os.environ.get(ENV) or DEFAULT)
+    """NAME as given, else $VERDEX_SESSION, else ``default``; a bad name from the variable says so."""
+    if given or not os.environ.get(ENV):
+        return check_name(given or DEFAULT)
+    try:
+        return check_name(os.environ[ENV])
+    except UsageError as exc:
+        raise blame_env(exc) from None
+
+
+def from_env(given: str | None) -> bool:
+    """Whether the session name comes from $VERDEX_SESSION (no NAME or --session was given)."""
+    return not given and bool(os.environ.get(ENV))
+
+
+def blame_env(exc: VerdexError) -> VerdexError:
+    """``exc`` with its message saying that $VERDEX_SESSION chose the session."""
+    exc.message = (f"{exc.message.rstrip('.')} (the session is named by {ENV}={os.environ.get(ENV, '')}; "
+                   f"give --session NAME, or unset {ENV} to run one-shot with a URL).")
+    exc.args = (exc.message,)
+    return exc
 
 
 def base_dir() -> str:

@@ -136,6 +136,7 @@ class SessionServer:
         ctx.trace = bool(client.settings.get("trace"))
         ctx.show_changes = self.show_changes and not client.settings.get("no_changes")
         ctx.interactive = client.kind == "attach"
+        ctx.environ = {str(k): str(v) for k, v in job.env.items()} if isinstance(job.env, dict) else {}
         ctx.progress = (lambda text: client.send({"op": "progress", "text": text})) if ctx.interactive else None
         if client.settings.get("cwd"):
             try:
@@ -255,7 +256,7 @@ class SessionServer:
             if client.kind == "attach":
                 self.jobs.put(lambda: self._send_status([client]))
         elif op == "run" and not client.rejected:
-            job = Job(client, msg.get("id"), str(msg.get("line", "")))
+            job = Job(client, msg.get("id"), str(msg.get("line", "")), msg.get("env") or {})
             client.pending[job.id] = job
             self.jobs.put(job)
         elif op == "cancel":
