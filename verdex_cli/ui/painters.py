@@ -8,7 +8,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from . import render_targets
+from . import render_targets, tree_lines
 from ..browser.js_values import display_lines
 from .render_changes import paint_changes, paint_diff
 
@@ -68,7 +68,10 @@ def help_one(r, d: dict) -> None:
 
 
 def snapshot(r, d: dict) -> None:
-    r.plain(d["text"])  # already cleaned by _paintable, one node per line
+    if r.out.is_terminal:  # coloured, wrapped to the width with a hanging indent (a pipe gets the text as is)
+        r.out.print(tree_lines.wrapped(d["text"], r.out.width), markup=False, highlight=False, crop=False)
+    else:
+        r.plain(d["text"])  # already cleaned by _paintable, one node per line
     for note in d.get("notes", []):
         r.out.print(Text("# " + note, style="yellow"))
 
