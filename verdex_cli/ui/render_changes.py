@@ -14,6 +14,7 @@ import os
 from rich.text import Text
 
 from ..base.sanitize import json_quote
+from ..base.words import counted
 
 ACTION_LINES = 12  # change lines shown under an action; `diff` lists them all
 
@@ -119,6 +120,6 @@ def paint_diff(r, d: dict) -> None:
     if not shown:
         r.plain(f"No change between snapshot #{d['from']} and #{d['to']}.")
         return
-    r.plain(f"Snapshot #{d['from']} -> #{d['to']}: {len(shown)} changes", style="bold")
+    r.plain(f"Snapshot #{d['from']} -> #{d['to']}: {counted(len(shown), 'change')}", style="bold")
     for text, style in shown:
         r.out.print(Text(text, style=style))
