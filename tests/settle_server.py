@@ -16,9 +16,13 @@ PEOPLE = ["Ada Lovelace", "Adam Smith", "Alan Turing", "Grace Hopper", "Katherin
           "Margaret Hamilton", "Barbara Liskov", "Donald Knuth", "Edsger Dijkstra"]
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
+class FixtureHandler(http.server.SimpleHTTPRequestHandler):
+    """The files of ``folder``, never cached, with no log lines."""
+
+    folder = FIXTURES
+
     def __init__(self, *a, **kw):
-        super().__init__(*a, directory=str(FIXTURES), **kw)
+        super().__init__(*a, directory=str(self.folder), **kw)
 
     def log_message(self, *args):
         pass
@@ -27,6 +31,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
+
+class _Handler(FixtureHandler):
     def do_GET(self):  # noqa: N802
         url = urlparse(self.path)
         q = {k: v[0] for k, v in parse_qs(url.query).items()}
