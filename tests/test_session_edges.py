@@ -105,3 +105,38 @@ def test_fill_env_in_a_one_shot_run(env):
     assert proc.returncode == 0, proc.stderr
     assert SECRET not in proc.stdout + proc.stderr
     assert proc.stdout.strip().endswith(str(len("Token: " + SECRET)))
+
+
+# -- finding 3: a long TMPDIR ----------------------------------------------------------------------------
+
+def long_tmpdir(env) -> str:
+    path = env.base / ("t" * (100 - len(str(env.base)) - 1))
+    path.mkdir()
+    assert len(str(path)) == 100
+    return str(path)
+
+
+def leftovers(directory: str) -> list[str]:
+    import os
+
+    return sorted(os.listdir(directory))
+
+
+def test_a_long_tmpdir_breaks_neither_launches_nor_sessions(env):
+    tmp = long_tmpdir(env)
+    one_shot = run(env, "run", INDEX, "eval 6 * 7", extra={"TMPDIR": tmp})
+    assert one_shot.returncode == 0 and one_shot.stdout.strip() == "42", one_shot.stderr
+    no_runtime = with_env(env, TMPDIR=tmp)
+    no_runtime.pop("XDG_RUNTIME_DIR")  # the session socket would go under TMPDIR too
+    def verdex(*args):
+        return subprocess.run(env.argv(*args), env=no_runtime, cwd=ROOT, text=True, capture_output=True, timeout=90,
+                              stdin=subprocess.DEVNULL)
+    start = verdex("session", "start", "longtmp", INDEX)
+    try:
+        assert start.returncode == 0, start.stderr
+        in_session = verdex("run", "--session", "longtmp", "eval 6 * 7")
+        assert in_session.returncode == 0 and in_session.stdout.strip() == "42", in_session.stderr
+    finally:
+        stop = verdex("session", "stop", "longtmp")
+    assert stop.returncode == 0, stop.stderr
+    assert leftovers(tmp) == []  # no profile, no org.chromium.Chromium.* folder

@@ -127,7 +127,7 @@ class Registry:
         head, tail = parts[0], (parts[1] if len(parts) > 1 else "")
         cmd = self.get(head)
         if cmd is None:
-            raise UsageError(f"Unknown command '{head}'.{self._did_you_mean(head)} Type 'help'.")
+            raise UsageError(f"Unknown command '{head}'.{did_you_mean(head, self.names())} Type 'help'.")
         tail = tail.strip()
         if cmd.rest == "line":
             args = [tail] if tail else []
@@ -146,16 +146,6 @@ class Registry:
         if fit is None:
             raise UsageError(f"{sig.misfit(args)}Usage: {cmd.usage}")
         return Parsed(cmd, Args(args, fit.form, fit.values), flags)
-
-    def _did_you_mean(self, head: str) -> str:
-        """A near miss (`clik`) or the start of a name (`snap`, `cont`: up to three names)."""
-        word = head.lower()
-        starts = [n for n in self.names() if n.startswith(word)] if len(word) >= 2 else []
-        close = starts if 0 < len(starts) <= 3 else difflib.get_close_matches(word, self.names(), n=1, cutoff=0.8)
-        if not close:
-            return ""
-        quoted = [f"'{n}'" for n in close]
-        return " Did you mean " + (quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]) + "?"
 
     def _split(self, cmd: Command, tail: str) -> tuple[list[str], set[str]]:
         try:
@@ -179,7 +169,7 @@ class Registry:
         for w in it:
             if w.startswith("--") and len(w) > 2 and cmd.rest != "words":  # "words": values only, no options
                 if w not in cmd.flags:
-                    raise UsageError(f"Unknown option '{w}'. Usage: {cmd.usage}")
+                    raise UsageError(f"Unknown option '{w}'.{did_you_mean(w, cmd.flags)} Usage: {cmd.usage}")
                 flags.add(w)
                 if w in cmd.value_flags:
                     value = next(it, None)
@@ -189,6 +179,18 @@ class Registry:
             else:
                 args.append(w)
         return args, flags
+
+
+def did_you_mean(word: str, names) -> str:
+    """A near miss (`clik`, `--depht`) or the start of a name (`snap`, `cont`: up to three names)."""
+    word = word.lower()
+    names = sorted(names)
+    starts = [n for n in names if n.startswith(word)] if len(word.lstrip("-")) >= 2 else []
+    close = starts if 0 < len(starts) <= 3 else difflib.get_close_matches(word, names, n=1, cutoff=0.75)
+    if not close:
+        return ""
+    quoted = [f"'{n}'" for n in close]
+    return " Did you mean " + (quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]) + "?"
 
 
 TARGET_PREFIXES = ("testid=", "label=", "text=", "role=")
