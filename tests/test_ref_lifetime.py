@@ -233,16 +233,16 @@ def test_a_new_browser_numbers_on(d, site):
     assert clicks(d) == []
 
 
-def test_reset_refs_is_the_only_restart(d, site):
+def test_reset_refs_restart_is_the_only_restart(d, site):
     d.ok("open " + site.url("other.html"))
     s1 = d.ok("snapshot")
     d.ok("reload")
     s2 = d.ok("snapshot")
     assert min(n_of(r) for r in s2.data["refs"]) > max(n_of(r) for r in s1.data["refs"])
-    d.ok("reset-refs --keep-counter")
+    d.ok("reset-refs")
     s3 = d.ok("snapshot")
     assert min(n_of(r) for r in s3.data["refs"]) > max(n_of(r) for r in s2.data["refs"])
-    d.ok("reset-refs")
+    d.ok("reset-refs --restart")
     s4 = d.ok("snapshot")
     assert min(n_of(r) for r in s4.data["refs"]) == 1
     for ref in s1.data["refs"]:
@@ -424,7 +424,7 @@ def test_numbering_goes_on_per_frame_index_and_knows_each_numbers_document():
         ("A", False), ("A", False), ("B", False), ("B", False), ("B", True)]
     assert nums.document_of(1, 8) is None and nums.document_of(2, 1) is None
     assert nums.came_back(1, "A") and not nums.came_back(1, "B") and not nums.came_back(1, "C")
-    nums.reset(True, {1: ("B", "M")})  # --keep-counter: numbers go on, nothing earlier is known
+    nums.reset(True, {1: ("B", "M")})  # reset-refs (without --restart): numbers go on, nothing earlier is known
     assert nums.start(1, "B", "M") == (7, False) and nums.document_of(1, 3) is None
     nums.reset(False, {1: ("B", "M")})
     assert nums.start(1, "B", "M") == (0, False)

@@ -58,6 +58,10 @@ class FieldCalls:
     def unwatch_field(self, fr, n: int, timeout: float = 5) -> Any:
         return self._value(fr, "fields", "unwatchField", n, timeout=timeout)
 
+    def checked_now(self, fr, n: int) -> dict:
+        """The checked state of ref ``n`` now, or of the control the page put in its place (``replaced``)."""
+        return self._value(fr, "fields", "checkedNow", n)
+
     def focused(self, fr) -> dict:
         """The deep focused element of the frame's document (through open shadow roots), described."""
         return self._value(fr, "fields", "focused")

@@ -62,6 +62,7 @@ class Session(BrowserContexts):
             session._browser_target = browser or chrome.link or Target(chrome.browser_ws, options.timeout, None,
                                                                        "browser")
             chrome.link = session._browser_target
+            session._browser_target.timeout = options.timeout  # the launch's own wait was longer
             session.downloads = Downloads(options.downloads)
             session._attach_first_page()
             session.downloads.attach(session._browser())  # routes downloads to the session's directory

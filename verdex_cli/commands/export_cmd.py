@@ -36,7 +36,7 @@ def script_lines(steps: list[dict]) -> tuple[list[str], int]:
                 lines.append(f"# {_missing(step)}: this line only works in the same session")
                 word = step["ref"]
             words[step["at"]] = word
-        if step["secret"]:
+        if step["secret"] and not step.get("env"):
             lines.append("# " + PASSWORD_NOTE)
         lines.append(" ".join([step["command"], *step["flags"], *words]))
     return lines, missing
@@ -66,6 +66,8 @@ def _py_step(step: dict) -> list[str]:
     if cmd in ("click", "dblclick", "hover", "focus", "check", "uncheck"):
         return [f"{loc}.{cmd}()"]
     if cmd in ("fill", "type"):
+        if step.get("env"):
+            return [f"{loc}.{'fill' if cmd == 'fill' else 'press_sequentially'}(os.environ[{_q(step['env'])}])"]
         text = "os.environ.get(\"VERDEX_PASSWORD\", \"PASSWORD\")" if step["secret"] else _q(args[1] if len(args) > 1 else "")
         out = ["# The password is not exported: set VERDEX_PASSWORD to the real value."] if step["secret"] else []
         return out + [f"{loc}.{'fill' if cmd == 'fill' else 'press_sequentially'}({text})"]
@@ -147,7 +149,7 @@ def export_cmd(ctx, args, flags):
     except OSError as exc:
         raise UsageError(f"Cannot write {path}: {exc.strerror or exc}") from exc
     notes = [f"{missing} steps have no stable target (see the comments in the file)."] if missing else []
-    if any(s["secret"] for s in steps):
+    if any(s["secret"] and not s.get("env") for s in steps):
         notes.append("Password values were not written (a placeholder and a comment instead).")
     return Result("export", {"path": str(path), "format": "playwright" if python else "script", "steps": len(steps),
                              "without_target": missing}, notes)

@@ -112,7 +112,7 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     if watch is not None:
         watch[1].changes_wanted = True
     try:
-        result = parsed.command.handler(ctx, parsed.args, parsed.flags)
+        result = parsed.handler(ctx, parsed.args, parsed.flags)
         if watch is not None and result.kind == "action":
             state, page, main_before = watch
             result.data["changes"], notes = changes.after_action(state, page, main_before)

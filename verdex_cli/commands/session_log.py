@@ -113,7 +113,9 @@ def record(ctx, parsed, result) -> None:
                 step["_later"] = later  # settle() fills target and playwright
         if ctx.redact or result.data.get("masked"):
             step["secret"] = True
-            if len(args) > 1:
+            if result.data.get("env"):  # `fill REF --env VAR`: the line holds no secret, the replay reads VAR
+                step["env"] = result.data["env"]
+            elif len(args) > 1:
                 step["args"] = args[:1] + ["PASSWORD"]
         ctx.log.append(step)
     except Exception:  # the log is a convenience: it must never break a command

@@ -20,7 +20,7 @@ from ..base.errors import ErrorKind, ExitStatus, UsageError, VerdexError, error_
 FLAGS = {"--json": "json", "--keep-going": "keep_going", "--no-color": "no_color", "--debug": "debug",
          "--trace": "trace", "--no-changes": "no_changes", "--no-pager": "no_pager"}
 SESSION_ONLY = {"--headed": False, "--chrome": True, "--connect": True, "--timeout": True, "--downloads": True,
-                "--idle-timeout": True, "--connect-header": True}
+                "--idle-timeout": True, "--connect-header": True, "--connect-header-env": True}
 
 
 class Args:
@@ -125,7 +125,7 @@ def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = F
     """Run one line in the session (``sent``: it already went out) and wait for its result; Ctrl-C
     cancels it (a second Ctrl-C gives up waiting)."""
     if not sent:
-        channel.send({"op": "run", "id": job_id, "line": line})
+        channel.send(wire.run_message(job_id, line))
     cancelled = False
     while True:
         try:
@@ -166,7 +166,8 @@ def main(argv: list[str]) -> int:
         except VerdexError as exc:
             out.failure("--script " + args.script, exc.kind, exc.message)
             return ExitStatus.USAGE
-    first = {"op": "run", "id": 1, "line": lines[0]} if lines else None
+    first = wire.run_message(1, lines[0]) if lines else None
+    exc = None
     try:
         channel = wire.connect(name)
         # the server checks every line before any runs (as in one-shot mode); the first line goes out
@@ -175,12 +176,15 @@ def main(argv: list[str]) -> int:
         if not welcome.get("ok", True):
             out.write(welcome.get("out", ""), welcome.get("err", ""))
             return welcome.get("exit", ExitStatus.USAGE)
-    except VerdexError as exc:
+    except VerdexError as error:
+        exc = error
+    except OSError:  # the server went away between connect and answer
+        exc = names.NoSession(name)
+    if exc is not None:
+        if names.from_env(args.session):
+            names.blame_env(exc)
         out.failure("--session " + name, exc.kind, exc.message)
         return exit_status(exc.kind)
-    except OSError:  # the server went away between connect and answer
-        out.failure("--session " + name, ErrorKind.NO_SESSION, names.NoSession(name).message)
-        return ExitStatus.USAGE
     if live:
         from ..commands.script_input import live_lines
 

@@ -48,7 +48,8 @@ class Client:
 
 
 class Job:
-    def __init__(self, client: Client, job_id, line: str):
+    def __init__(self, client: Client, job_id, line: str, env: dict | None = None):
         self.client, self.id, self.line = client, job_id, line
+        self.env = env or {}  # the client's values of the variables its `--env VAR` names
         self.cancel = False
         self.signalled = False

@@ -14,8 +14,8 @@ from typing import List, Optional
 import typer
 
 from ..app.wiring import AppOptions, make_renderer, warn_remote_endpoint
-from ..app.options import (CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR,
-                       NO_PAGER, TIMEOUT, TRACE)
+from ..app.options import (CHROME, CONNECT, CONNECT_HEADER, CONNECT_HEADER_ENV, DEBUG, DOWNLOADS, HEADED, JSON,
+                           NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE, connect_headers)
 from . import names, wire
 from ..base.errors import ExitStatus, UsageError, VerdexError, exit_status
 from ..base.sanitize import json_line
@@ -56,10 +56,12 @@ def start_cmd(
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
     downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE, no_changes: bool = NO_CHANGES,
     connect_header: Optional[List[str]] = CONNECT_HEADER,
+    connect_header_env: Optional[List[str]] = CONNECT_HEADER_ENV,
 ):
     opts = AppOptions(headless=not headed, chrome=chrome, connect=connect, timeout=timeout, json_mode=json_mode,
                       no_color=no_color, debug=debug, pager=False, downloads=downloads,
-                      trace=False, changes=not no_changes, headers=tuple(connect_header or ()))
+                      trace=False, changes=not no_changes,
+                      headers=connect_headers(connect_header, connect_header_env))
     if url is None and name and not names.NAME_RE.fullmatch(name) and any(c in name for c in "./:"):
         name, url = None, name  # `session start URL`: the default name
     raise typer.Exit(start_session(opts, name, url, idle_timeout))
@@ -125,59 +127,12 @@ def _ready_line(proc: subprocess.Popen, deadline: float) -> dict | None:
         return None
 
 
-def _info(name: str) -> dict | None:
-    try:
-        channel = wire.connect(name)
-    except VerdexError:
-        return None
-    try:
-        channel.sock.settimeout(3.0)
-        channel.send({"op": "info"})
-        reply = channel.recv()
-        return reply if reply and reply.get("op") == "info" else None
-    except OSError:
-        return None
-    finally:
-        channel.close()
-
-
-@session_app.command("list", help="List the running sessions: name, pid, browser, tabs, clients, idle time.")
+@session_app.command("list", help="List the running sessions: name, pid, tabs, clients, busy (whose command "
+                                  "runs), queued, idle time, browser.")
 def list_cmd(json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG):
-    renderer = make_renderer(AppOptions(json_mode=json_mode, no_color=no_color, debug=debug))
-    try:
-        directory = names.session_dir()
-    except VerdexError as exc:
-        raise typer.Exit(_fail(renderer, "session list", exc))
-    rows = []
-    for name in names.known_names(directory):
-        pid = names.running_pid(name, directory)  # a dead server's socket is cleaned here
-        if pid is None:
-            continue
-        info = _info(name) or {"name": name, "pid": pid, "browser": "(starting or busy)", "tabs": None,
-                               "clients": None, "attached": None, "idle_s": None}
-        info.pop("op", None)
-        rows.append(info)
-    if json_mode:
-        sys.stdout.write(json_line({"command": "session list", "ok": True, "result": {"sessions": rows},
-                                    "elapsed_ms": 0.0}) + "\n")
-        return
-    if not rows:
-        renderer.info("No sessions.")
-        return
-    head = f"{'NAME':<16} {'PID':>7}  {'TABS':>4}  {'CLIENTS':>7}  {'IDLE':>7}  BROWSER"
-    renderer.plain(head, style="bold")
-    for r in rows:
-        clients = "?" if r["clients"] is None else f"{r['clients']}" + (f" ({r['attached']} attached)"
-                                                                         if r.get("attached") else "")
-        idle = "?" if r["idle_s"] is None else _age(r["idle_s"])
-        tabs = "?" if r["tabs"] is None else r["tabs"]
-        renderer.plain(f"{r['name']:<16} {r['pid']:>7}  {tabs:>4}  {clients:>7}  {idle:>7}  {r['browser']}")
+    from .listing import main as list_sessions
 
-
-def _age(seconds: float) -> str:
-    if seconds < 60:
-        return f"{seconds:.0f}s"
-    return f"{seconds / 60:.0f}m" if seconds < 3600 else f"{seconds / 3600:.1f}h"
+    raise typer.Exit(list_sessions((["--json"] if json_mode else []) + (["--no-color"] if no_color else [])))
 
 
 @session_app.command("stop", help="Stop session NAME (its browser closes), or every session with --all.")

@@ -24,7 +24,7 @@ from . import names
 from ..app.wiring import AppOptions, make_workspace, open_first
 from ..base.errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError, exit_status
 from ..commands.runner import Outcome, execute, failure, parse_all
-from ..browser.bridge import ALIVE, constant
+from ..browser.busy import stop_busy_scripts
 from .clients import Client, Job, same_user_peer
 from .outcomes import masked_endpoint, render_for, to_wire
 from .status import status_of
@@ -136,6 +136,7 @@ class SessionServer:
         ctx.trace = bool(client.settings.get("trace"))
         ctx.show_changes = self.show_changes and not client.settings.get("no_changes")
         ctx.interactive = client.kind == "attach"
+        ctx.environ = {str(k): str(v) for k, v in job.env.items()} if isinstance(job.env, dict) else {}
         ctx.progress = (lambda text: client.send({"op": "progress", "text": text})) if ctx.interactive else None
         if client.settings.get("cwd"):
             try:
@@ -184,22 +185,11 @@ class SessionServer:
             c.send(status)
 
     def _stop_page_script(self) -> None:
-        """On a cancel: a page whose script still runs has it stopped (Runtime.terminateExecution), as
-        a time-out does; a page that answers at once is left alone. Reads only (from another thread)."""
+        """On a cancel: a document of the current tab whose script still runs has it stopped, as a
+        time-out does (browser/busy.py); a tab that answers at once is left alone."""
         session = self.ctx.session
-        if session is None or session.current not in session.pages:
-            return
-        page = session.pages[session.current]
-        targets = {id(page.target): page.target}
-        for fr in list(page.frames.by_index.values()):  # cross-origin frames run in targets of their own
-            if not fr.detached and fr.target is not None:
-                targets.setdefault(id(fr.target), fr.target)
-        for target in targets.values():
-            try:
-                target.call("Runtime.evaluate", timeout=0.5, interrupt=False, **constant(ALIVE))
-            except VerdexError as exc:
-                if exc.kind == ErrorKind.TIMEOUT:
-                    target._interrupt()
+        if session is not None and session.current in session.pages:
+            stop_busy_scripts(session.pages[session.current].target)
 
     def _watch_browser(self) -> None:
         """Between commands: tell attached clients at once when the browser died."""
@@ -266,7 +256,7 @@ class SessionServer:
             if client.kind == "attach":
                 self.jobs.put(lambda: self._send_status([client]))
         elif op == "run" and not client.rejected:
-            job = Job(client, msg.get("id"), str(msg.get("line", "")))
+            job = Job(client, msg.get("id"), str(msg.get("line", "")), msg.get("env") or {})
             client.pending[job.id] = job
             self.jobs.put(job)
         elif op == "cancel":

@@ -13,6 +13,7 @@ import _socket  # the C module: `socket` would pull in selectors and more (the l
 import json
 import os
 
+from ..base.env_text import env_of_line
 from .names import NoSession, check_socket, session_dir, socket_path
 
 MAX_LINE = 64 * 1024 * 1024
@@ -57,6 +58,15 @@ class Channel:
             self.sock.close()
         except OSError:
             pass
+
+
+def run_message(job_id: int, line: str) -> dict:
+    """A client's `run`: the line, and the values of the variables its `--env VAR` names (ours)."""
+    msg = {"op": "run", "id": job_id, "line": line}
+    env = env_of_line(line)
+    if env:
+        msg["env"] = env
+    return msg
 
 
 def connect(name: str) -> Channel:

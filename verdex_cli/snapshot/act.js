@@ -232,16 +232,18 @@
   }
 
   // Is the element under the pointer (the browser's own :hover state, after the move)? Waits up to
-  // two animation frames for the state to show; null when the element is gone.
+  // two animation frames for the state to show; null when the element is gone. The selector names the
+  // element's type: in a quirks-mode document (no doctype) a bare `:hover` matches only links.
   async function hovered(n) {
     const el = Registry.get(n);
     if (!el || !el.isConnected) return null;
+    const sel = CSS.escape(el.localName) + ':hover';
     for (let i = 0; i < 3; i++) {
-      if (el.matches(':hover')) return true;
+      if (el.matches(sel)) return true;
       if (document.visibilityState !== 'visible') break;
       await new Promise((r) => requestAnimationFrame(r));
     }
-    return el.matches(':hover');
+    return el.matches(sel);
   }
 
   // ---- settling after an action's input (changes.py). Settled: the work the input started is done --
