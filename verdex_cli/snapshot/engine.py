@@ -50,10 +50,11 @@ MODULES = (
     Module("Fields", ("fields.js",), ("Aria", "Bridge")),
     Module("Targets", ("targets.js",), ("Aria", "Bridge")),
     Module("Structure", ("structure.js",), ("Aria", "Bridge", "Targets")),
+    Module("Marks", ("marks.js",), ("Aria", "Registry")),  # refs drawn on a screenshot
 )
 
 # globalThis.__verdex: namespace -> the module it is
-EXPORTS = {"bridge": "Bridge", "fields": "Fields", "targets": "Targets", "structure": "Structure"}
+EXPORTS = {"bridge": "Bridge", "fields": "Fields", "targets": "Targets", "structure": "Structure", "marks": "Marks"}
 
 
 class EngineError(ValueError):
