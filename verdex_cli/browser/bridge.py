@@ -212,11 +212,12 @@ class Bridge(FieldCalls):
         """Hand back the refs a capture whose answer was not used let go of; no wait."""
         self.post(fr, "bridge", "carry", gone)
 
-    def settle_calls(self, frs: list, opts: dict, timeout: float, whats: dict | None = None) -> list:
-        """Start ``settleThen(opts, what)`` in every frame's world at once: (frame, its world's document,
-        the pending call) for each frame that could be asked. ``whats``: frame index -> the capture
-        (``("snapshot", 0, cap)`` or ``("snapshot",)``) to take in the same call once settled, when the
-        frame changed."""
+    def settle_calls(self, frs: list, opts: dict, timeout: float, whats: dict | None = None,
+                     caps: dict | None = None) -> list:
+        """Start ``settleThen(opts, what, cap)`` in every frame's world at once: (frame, its world's
+        document, the pending call) for each frame that could be asked. ``whats``: frame index -> the
+        capture (``("snapshot", 0, cap)`` or ``("snapshot",)``) to take in the same call once settled,
+        when the frame changed since its capture ``caps[index]`` (see :meth:`dirty`)."""
         out = []
         for fr in frs:
             what = (whats or {}).get(fr.index)
@@ -225,7 +226,7 @@ class Bridge(FieldCalls):
                 ctx = self.frames.world(fr)
                 out.append((fr, fr.world_loader, fr.target.start(
                     "Runtime.callFunctionOn", timeout=timeout, executionContextId=ctx,
-                    **invocation("bridge", "settleThen", opts, args))))
+                    **invocation("bridge", "settleThen", opts, args, (caps or {}).get(fr.index, 0)))))
             except Exception:  # noqa: BLE001 - a frame going away: the capture will say so
                 continue
         return out
@@ -252,14 +253,16 @@ class Bridge(FieldCalls):
         none: see incremental.js)."""
         return self.finish(fr, started, "bridge", "heldTree", cap)
 
-    def start_dirty(self, fr, timeout: float | None = None):
-        """Ask (without waiting) whether the frame changed since its last capture."""
-        return self.start(fr, "bridge", "dirty", timeout=timeout)
+    def start_dirty(self, fr, cap: int, timeout: float | None = None):
+        """Ask (without waiting) whether the frame changed since its capture ``cap`` (the frame's last
+        capture, as the caller holds it: a capture taken since, whose answer was lost, counts as a
+        change; 0: not known, the change watcher alone answers)."""
+        return self.start(fr, "bridge", "dirty", cap, timeout=timeout)
 
-    def dirty(self, fr, started=None, timeout: float | None = None) -> bool:
+    def dirty(self, fr, cap: int, started=None, timeout: float | None = None) -> bool:
         if started is None:
-            return bool(self._value(fr, "bridge", "dirty", timeout=timeout))
-        return bool(self.finish(fr, started, "bridge", "dirty"))
+            return bool(self._value(fr, "bridge", "dirty", cap, timeout=timeout))
+        return bool(self.finish(fr, started, "bridge", "dirty", cap))
 
     def describe(self, fr, n: int) -> dict | None:
         return self._value(fr, "bridge", "describe", n)

@@ -65,7 +65,7 @@ class Page(Navigation):
         t.on("Page.frameRequestedNavigation", self._on_requested)
         t.on("Page.frameStartedNavigating", self._on_navigating)
         t.on("Page.frameStoppedLoading", self._on_stopped)
-        t.on("Page.javascriptDialogOpening", lambda **kw: self.dialogs.handle(self.target, **kw))
+        t.on("Page.javascriptDialogOpening", lambda **kw: self.dialogs.handle(self.target, self.on_dialog_answered, **kw))
         t.on("Network.requestWillBeSent", self._on_doc_request)
         t.on("Network.responseReceived", self._on_response)
         t.on("Network.loadingFailed", self._on_failed)

@@ -257,14 +257,18 @@
   // After an action: wait until the page settled (Act.settle), then, in the same call, say whether the
   // frame changed since its last capture and, when it did, capture it (`what`: snapshot's arguments),
   // so what an action changed costs no round trip more than the wait itself.
-  async function settleThen(opts, what) {
+  async function settleThen(opts, what, cap) {
     const s = await Act.settle(opts);
     if (s.settled && !s.navigating && what) {
-      s.dirty = Observer.isDirty();
+      s.dirty = dirty(cap);
       if (s.dirty) s.capture = snapshot(what[0] || 0, what[1] || 0, what[2] || 0, what[3] === undefined ? -1 : what[3]);
     }
     return s;
   }
+
+  // Changed since capture `cap` (the caller's last one of this frame; 0: not known)? A capture taken
+  // since reset the change watcher: what it saw is a change to the caller, whose answer was lost.
+  function dirty(cap) { return Observer.isDirty() || (!!cap && cap !== Incremental.cap); }
 
   function check() {
     const changed = Observer.isDirty();
@@ -357,7 +361,7 @@
 
   function element_(n) { return Registry.get(n) || null; }
 
-  return { aria: Aria, init, snapshot, check, heldTree, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, carry, reset,
+  return { aria: Aria, init, snapshot, check, heldTree, dirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, carry, reset,
     successors, element: element_, issue, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Guard.arm,
     disarm: Guard.disarm, navigating: Guard.navigating, watchDoc: FrameWatch.watchDoc, unwatchDoc: FrameWatch.unwatchDoc, watchedFrame: FrameWatch.watchedFrame, watchState: FrameWatch.watchState, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
     optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen,
