@@ -51,10 +51,11 @@ MODULES = (
     Module("PwLocators", ("pw_locators.js",)),      # which locators a Playwright test can use
     Module("Targets", ("targets.js",), ("Aria", "Bridge", "PwLocators")),
     Module("Structure", ("structure.js",), ("Aria", "Bridge", "Targets")),
+    Module("Marks", ("marks.js",), ("Aria", "Registry")),  # refs drawn on a screenshot
 )
 
 # globalThis.__verdex: namespace -> the module it is
-EXPORTS = {"bridge": "Bridge", "fields": "Fields", "targets": "Targets", "structure": "Structure"}
+EXPORTS = {"bridge": "Bridge", "fields": "Fields", "targets": "Targets", "structure": "Structure", "marks": "Marks"}
 
 
 class EngineError(ValueError):
