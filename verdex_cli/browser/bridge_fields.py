@@ -105,6 +105,11 @@ class FieldCalls:
         frame's world is not set up (or the call cannot be sent)."""
         return self._start_kept(fr, "targets", "locate", n)
 
+    def start_owner_attrs(self, fr, frame_id: str):
+        """Send: the owner element of child frame ``frame_id`` in ``fr`` as a test names it (``{tag, id,
+        title, name}``, null when the last snapshot did not tag it); taken with :meth:`finish_locate`."""
+        return self._start_kept(fr, "bridge", "ownerAttrs", frame_id)
+
     def finish_locate(self, fr, started, n: int) -> dict | None:
         """The answer of :meth:`start_locate`; None when its document went away before it ran (it is
         not asked again: the element is gone)."""

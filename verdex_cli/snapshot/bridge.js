@@ -336,6 +336,17 @@
     for (const k in ids) { const el = owners[k]; if (el) ownerFrames.set(el, { id: ids[k], win: el.contentWindow }); }
     return true;
   }
+  // The attributes a test can name the owner element of frame `id` by (an owner of the last snapshot,
+  // tagged and still showing that frame), or null.
+  function ownerAttrs(id) {
+    for (const el of owners) {
+      const known = ownerFrames.get(el);
+      if (known && known.id === id && known.win && known.win === el.contentWindow && el.isConnected) {
+        return { tag: el.localName, id: el.id, title: el.getAttribute('title') || '', name: el.getAttribute('name') || '' };
+      }
+    }
+    return null;
+  }
   // The same for one owner element (a remote object): its slot in the last snapshot (-1: not in it).
   function tagOwner(el, id) {
     const k = owners.indexOf(el);
@@ -362,7 +373,7 @@
 
   function element_(n) { return Registry.get(n) || null; }
 
-  return { aria: Aria, init, snapshot, check, heldTree, dirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, carry, reset,
+  return { aria: Aria, init, snapshot, check, heldTree, dirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, ownerAttrs, carry, reset,
     successors, element: element_, issue, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Guard.arm,
     disarm: Guard.disarm, navigating: Guard.navigating, watchDoc: FrameWatch.watchDoc, unwatchDoc: FrameWatch.unwatchDoc, watchedFrame: FrameWatch.watchedFrame, watchState: FrameWatch.watchState, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
     optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen,

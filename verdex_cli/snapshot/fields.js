@@ -191,6 +191,13 @@
     return { status: 'ok', value: el.value, set };
   }
 
+  // The file input whose chooser the page opened (a button that clicks a hidden input): a ref for it.
+  function chooser(el) {
+    const role = Aria.role(el) || 'generic';
+    return { n: B.issue(el), counter: B.counter, role, name: Aria.name(el, role).name, label: Aria.label(el),
+      hidden: Aria.isHidden(el), multiple: el.multiple === true };
+  }
+
   function files(n) {
     const el = B.element(n);
     if (!el || !el.files) return null;
@@ -342,4 +349,4 @@
   }
 
   return { info, focus, focusState, holds, focused, focusedElement, value, selectAll, caretToEnd, checkPicker,
-    setPicker, files, armKeys, disarmKeys, watchField, unwatchField, checkedNow };
+    setPicker, files, chooser, armKeys, disarmKeys, watchField, unwatchField, checkedNow };
