@@ -27,9 +27,10 @@
   const ownerFrames = new WeakMap();
   const EL = Incremental.EL;        // node -> its element, for patches (incremental.js)
   // Number refs on after `start`; `renumber`: a document new to the frame's numbering (see Registry.init).
-  function init(start, renumber) {
+  function init(start, renumber, shadowEvent) {
     if (renumber) Incremental.forget();
     Registry.init(start, renumber);
+    if (shadowEvent) Observer.shadowAttached(shadowEvent);
   }
   const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
   // Node identity for what has no ref, so a comparison can tell the same DOM node from another one
