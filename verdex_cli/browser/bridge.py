@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..base.errors import VerdexError
 from .bridge_fields import FieldCalls
 
 # __verdex[space][fn](...args), or with an element: (this, ...args)
@@ -378,6 +379,10 @@ class Bridge(FieldCalls):
         """The HTTP status of the frame's document (0 when the browser does not know it)."""
         return self._value(fr, "bridge", "navStatus", timeout=timeout) or 0
 
+    def chooser_input(self, target, object_id: str) -> dict | None:
+        """A ref for the file input ``object_id`` whose chooser the page opened, and what it is."""
+        return target.call("Runtime.callFunctionOn", **invocation_on(object_id, "fields", "chooser"))["result"].get("value")
+
     def holds_focus(self, target, object_id: str) -> Any:
         """True when the frame owner ``object_id`` is its document's focused element, else where focus is."""
         return target.call("Runtime.callFunctionOn", **invocation_on(object_id, "fields", "holds"))["result"].get("value")
@@ -385,3 +390,24 @@ class Bridge(FieldCalls):
     def visibility(self, fr) -> str:
         """``document.visibilityState`` (the tab's, from any of its frames)."""
         return self._value(fr, "bridge", "visibility")
+
+    # -- refs drawn on a screenshot (marks.js) ----------------------------------------------------
+    def ref_boxes(self, asks: list[tuple[Any, list[int], bool]]) -> list[dict | None]:
+        """For each (frame, ref numbers, whole document): the boxes of those refs there (marks.boxes),
+        every frame asked at once; None for a frame that could not answer (it went away meanwhile)."""
+        started = [(fr, ns, whole, self.start(fr, "marks", "boxes", ns, whole)) for fr, ns, whole in asks]
+        out: list[dict | None] = []
+        for fr, ns, whole, pending in started:
+            try:
+                out.append(self.finish(fr, pending, "marks", "boxes", ns, whole) if pending is not None
+                           else self._value(fr, "marks", "boxes", ns, whole))
+            except VerdexError:
+                out.append(None)
+        return out
+
+    def draw_marks(self, fr, items: list, whole: bool) -> int:
+        """Outline and label ``items`` ([label, x, y, w, h]) over the frame's page until erase_marks."""
+        return self._value(fr, "marks", "draw", items, whole)
+
+    def erase_marks(self, fr) -> None:
+        self._value(fr, "marks", "erase")
