@@ -138,3 +138,24 @@ def test_the_toolbar_keeps_the_ref_state_first_and_cuts_the_title(ctx, console, 
         bar = repl._toolbar()
     assert bar.startswith(" ") and re.match(r" \d+ refs, snapshot #1 ", bar), bar
     assert len(bar) <= 40 and bar.endswith("…")
+
+
+def test_painted_words_read_as_a_person_writes_them():
+    import io
+
+    from rich.console import Console
+
+    from verdex_cli.ui.render import Renderer
+    from verdex_cli.ui import painters, render_targets
+
+    out = Console(file=io.StringIO(), width=200, no_color=True)
+    r = Renderer(console=out, err_console=out)
+    painters.PAINTERS["reset"](r, {"dropped": 1, "restart": False})
+    painters.inspect(r, {"ref": "c0p0f0e1", "role": "option", "name": "A", "status": "live", "frame": 0,
+                         "first_seen": 1, "last_seen": 1, "states": {"selected": True, "level": 2, "busy": False}})
+    render_targets.find(r, {"matches": [{"role": "link", "name": "Home", "text": "Home", "ref": "c0p0f0e1",
+                                         "path": ['document "Shop"', "banner"]}]})
+    text = out.file.getvalue()
+    assert "Dropped 1 ref;" in text
+    assert "states: [selected] [level=2]" in text and "True" not in text and "busy" not in text
+    assert 'link "Home" [ref=c0p0f0e1]\n    in banner\n' in text  # name once; no document on every path

@@ -105,6 +105,8 @@ def release(page, started: list | None) -> None:
 
 def _settle(page, limit: float, stop, mark: bool, started: list | None) -> bool:
     deadline = time.monotonic() + limit
+    if page.acted_at:  # counted from the input: before the page's watcher lets go of what it started
+        deadline = min(deadline, page.acted_at + limit)  # (timer_watch.CHAIN_MS), so the bound is said
     if page.acted_at and page.settle_gave_up == page.acted_at:
         deadline = 0.0
     loads: LoadWatch | None = getattr(page, "load_watch", None)
@@ -158,7 +160,8 @@ def start_settle(page, left: float) -> list:
             "stallMs": SCROLL_STALL_MS}
     frs = [fr for fr in map(page.frames.get, indices) if fr is not None and not fr.detached]
     whats = cache.ahead_captures(page) if page.changes_wanted and page.acted_at else None
-    return page.bridge.settle_calls(frs, opts, timeout=min(page.timeout, 5.0) + rest, whats=whats)
+    return page.bridge.settle_calls(frs, opts, timeout=min(page.timeout, 5.0) + rest, whats=whats,
+                                    caps=cache.caps(page))
 
 
 def _settle_frames(page, left: float, started: list | None = None) -> str:
@@ -181,6 +184,9 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
         elif not q.get("settled") and verdict == "settled":
             verdict = "busy"
     if frames:
+        earlier = cache.take_ahead(page)  # an earlier round's (a late request made the wait go on)
+        if earlier is not None:
+            drop_ahead(page, earlier.frames)  # its captures reset their watchers: the cache cannot vouch
         ahead = cache.Ahead(page.acted_at, frames)
         # only a round in which every frame settled can stand for the page; else what was captured
         # is recorded and the cache dropped (the frames' watchers were reset by those captures)

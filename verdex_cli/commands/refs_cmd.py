@@ -81,13 +81,14 @@ def diff_cmd(ctx, args, flags):
     return Result("diff", data, notes)
 
 
-@command("reset-refs", options=("--keep-counter: go on numbering refs where it was",),
-         help="Forget all refs of the current page and restart numbering.")
+@command("reset-refs", options=("--restart: number refs from 1 again",),
+         help="Forget all refs of the current page; numbering goes on (--restart: start again at 1, "
+              "so old ref strings will name new elements).")
 def reset_refs_cmd(ctx, args, flags):
     page = ctx.page
     store = ctx.page_state().store
-    keep = "--keep-counter" in flags
+    restart = "--restart" in flags
     dropped = len(store.records)
-    page.frames.reset_refs(keep)
+    page.frames.reset_refs(not restart)
     ctx.page_state().reset()
-    return Result("reset", {"dropped": dropped, "keep_counter": keep})
+    return Result("reset", {"dropped": dropped, "restart": restart})
