@@ -15,7 +15,7 @@ from .signature import KINDS, Param, parse_form
 
 # what each parameter is, by name (the tool's description carries the command's usage line)
 ABOUT = {
-    "ref": "A ref from a snapshot (c0p0f0e3) or a target: button:Save, text=..., label=..., testid=...",
+    "ref": "Ref (c0p0f0e3) or target (button:Save, text=..., label=..., testid=...).",
     "text": "The text, as given.",
     "url": "A URL, or a path relative to the current page.",
     "key": "A key or chord: Enter, Tab, Escape, ArrowDown, Control+A.",
@@ -95,9 +95,11 @@ def tool_list() -> list[dict]:
     """name, description, inputSchema and annotations of every tool (plain JSON)."""
     out = []
     for cmd in tool_commands():
-        out.append({"name": cmd.name, "description": f"{cmd.help} Usage: {cmd.usage}",
-                    "inputSchema": input_schema(cmd),
-                    "annotations": {"readOnlyHint": cmd.effect == "read"}})
+        forms = " | ".join(f"{cmd.name} {form}".strip() for form in cmd.signature.forms)  # options: in the schema
+        tool = {"name": cmd.name, "description": f"{cmd.help} Usage: {forms}", "inputSchema": input_schema(cmd)}
+        if cmd.effect == "read":
+            tool["annotations"] = {"readOnlyHint": True}
+        out.append(tool)
     return out
 
 

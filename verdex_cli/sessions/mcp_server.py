@@ -161,7 +161,7 @@ def build_server(link: SessionLink):
     from mcp.server.lowlevel.server import Server
 
     tools = [types.Tool(name=t["name"], description=t["description"], input_schema=t["inputSchema"],
-                        annotations=types.ToolAnnotations(read_only_hint=t["annotations"]["readOnlyHint"]))
+                        annotations=types.ToolAnnotations(read_only_hint=True) if "annotations" in t else None)
              for t in tool_list()]
 
     async def list_tools(ctx, params):
