@@ -23,7 +23,6 @@ SKIP = (
     "grid",     # finding 1: a click after the page's own sort/scroll recycled the row acts on another row
     "route",    # finding 2: after a pushState route change a kept ref acts on the new route's record
     "rebuild",  # finding 4: fill/type/check on a control the page re-renders report the old control
-    "long",     # finding 5: a text changed after its 100th character is reported as no change
     "written",  # finding 6: pointer actions in a quirks-mode (document.write) frame are refused
     "quirks",   # finding 6: the same in widget frames served without a doctype
 )

@@ -76,6 +76,10 @@ class Page(Navigation):
         t.on("Page.navigatedWithinDocument", self.frames.on_same_document)
         t.on("Page.frameDetached", self.frames.on_frame_detached)
         t.call("Page.enable")
+        try:
+            self.frames.hear_choosers(t).result()
+        except (CDPError, CDPTimeout):
+            pass
         self.frames.guards.watch(t)  # every document's click guard (a click meant for another document)
         t.call("Runtime.enable")
         t.call("DOM.enable")

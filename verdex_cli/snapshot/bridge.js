@@ -27,9 +27,10 @@
   const ownerFrames = new WeakMap();
   const EL = Incremental.EL;        // node -> its element, for patches (incremental.js)
   // Number refs on after `start`; `renumber`: a document new to the frame's numbering (see Registry.init).
-  function init(start, renumber) {
+  function init(start, renumber, shadowEvent) {
     if (renumber) Incremental.forget();
     Registry.init(start, renumber);
+    if (shadowEvent) Observer.shadowAttached(shadowEvent);
   }
   const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
   // Node identity for what has no ref, so a comparison can tell the same DOM node from another one
@@ -212,6 +213,16 @@
   // `check`: a whole capture that changes nothing the next capture relies on (tests compare it with
   // a patched one).
   function snapshot(within, cap, view, frame, check) {
+    try {
+      return capture(within, cap, view, frame, check);
+    } catch (e) {
+      // the change watcher was reset for a capture that never came back: the next one sees it all
+      if (!within && !check) { Observer.mark(); Incremental.forget(); }
+      throw e;
+    }
+  }
+
+  function capture(within, cap, view, frame, check) {
     const whole = !within && !check;
     if (whole) {
       const dirt = Observer.take();  // what changed since the last capture; clean from here on
