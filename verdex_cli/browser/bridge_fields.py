@@ -58,6 +58,10 @@ class FieldCalls:
     def unwatch_field(self, fr, n: int, timeout: float = 5) -> Any:
         return self._value(fr, "fields", "unwatchField", n, timeout=timeout)
 
+    def options_now(self, fr, n: int) -> dict | None:
+        """The options of select ``n`` now, or of the select the page put in its place (``replaced``)."""
+        return self._value(fr, "fields", "optionsNow", n)
+
     def checked_now(self, fr, n: int) -> dict:
         """The checked state of ref ``n`` now, or of the control the page put in its place (``replaced``)."""
         return self._value(fr, "fields", "checkedNow", n)

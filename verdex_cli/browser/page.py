@@ -55,7 +55,6 @@ class Page(Navigation):
     ask_targets: Callable[[], None] | None = None
     serial: int = 0  # bumped before every command that may change the page (snapshot/cache.py)
     snapshot_cache: object = None  # snapshot/cache.py's Entry for the last capture
-    choosers: list = field(default_factory=list)  # file choosers the page opened (act/choosers.py reports them)
 
     def __post_init__(self) -> None:
         t = self.target
@@ -67,7 +66,6 @@ class Page(Navigation):
         t.on("Page.frameStartedNavigating", self._on_navigating)
         t.on("Page.frameStoppedLoading", self._on_stopped)
         t.on("Page.javascriptDialogOpening", lambda **kw: self.dialogs.handle(self.target, self.on_dialog_answered, **kw))
-        t.on("Page.fileChooserOpened", lambda **kw: self.choosers.append(kw))
         t.on("Network.requestWillBeSent", self._on_doc_request)
         t.on("Network.responseReceived", self._on_response)
         t.on("Network.loadingFailed", self._on_failed)
@@ -78,9 +76,9 @@ class Page(Navigation):
         t.on("Page.navigatedWithinDocument", self.frames.on_same_document)
         t.on("Page.frameDetached", self.frames.on_frame_detached)
         t.call("Page.enable")
-        try:  # a file chooser the page opens is told to verdex (never dropped silently): act/choosers.py
-            t.call("Page.setInterceptFileChooserDialog", enabled=True)
-        except CDPError:
+        try:
+            self.frames.hear_choosers(t).result()
+        except (CDPError, CDPTimeout):
             pass
         self.frames.guards.watch(t)  # every document's click guard (a click meant for another document)
         t.call("Runtime.enable")

@@ -125,7 +125,7 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads, file choosers
         notes, extra = ctx.session.after_command()
         page = ctx.session.pages.get(ctx.session.current)
-        if page is not None and page.choosers:
+        if page is not None and page.frames.choosers:
             more, extra["file_choosers"] = choosers.report(page, ctx.page_state().store)
             notes += more
         result.notes.extend(notes)

@@ -373,8 +373,9 @@
     return typeof el.value === 'string' ? el.value : null;
   }
 
-  function options(n) {
-    const el = Registry.get(n);
+  // (`el`: another select than ref n's own, e.g. the one the page put in its place: Fields.optionsNow)
+  function options(n, el) {
+    el = el || Registry.get(n);
     if (!el || el.localName !== 'select') return null;
     return { multiple: el.multiple, options: [...el.options].map((o, i) => ({ index: i, value: o.value,
       label: (o.label || o.textContent || '').replace(WS, ' ').trim(), selected: o.selected, disabled: o.disabled })) };

@@ -283,6 +283,14 @@
     return { status: 'live', checked: (Aria.states(el, role) || {}).checked, replaced: el !== B.element(n) };
   }
 
+  // The options of the select now (of its replacement, followed), for select's read-back.
+  function optionsNow(n) {
+    const el = follow(n);
+    const out = el ? B.options(n, el) : null;
+    if (out) out.replaced = el !== B.element(n);
+    return out;
+  }
+
   // ---- a field the page replaced: a render function that rebuilds its form (`app.innerHTML = ...`)
   // puts a new control where the watched one was. Its place: the way down from the document to it,
   // each step the tag and either the step's record key (the same record, wherever it moved) or, with
@@ -349,4 +357,4 @@
   }
 
   return { info, focus, focusState, holds, focused, focusedElement, value, selectAll, caretToEnd, checkPicker,
-    setPicker, files, chooser, armKeys, disarmKeys, watchField, unwatchField, checkedNow };
+    setPicker, files, chooser, armKeys, disarmKeys, watchField, unwatchField, checkedNow, optionsNow };
