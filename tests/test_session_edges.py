@@ -140,3 +140,61 @@ def test_a_long_tmpdir_breaks_neither_launches_nor_sessions(env):
         stop = verdex("session", "stop", "longtmp")
     assert stop.returncode == 0, stop.stderr
     assert leftovers(tmp) == []  # no profile, no org.chromium.Chromium.* folder
+
+
+# -- finding 5: every wait of a client is bounded and told ---------------------------------------------
+
+def test_a_client_queued_behind_a_long_command_is_told_and_bounded(env):
+    import signal
+
+    from test_sessions import poll
+
+    env.start("queue", INDEX, "--timeout", "60")
+    spinner = env.popen("run", "--session", "queue", "--json", "eval while (true) {}")
+    poll(lambda: env.sessions()[0].get("busy"), what="the loop to run")
+    [row] = env.sessions()
+    assert row["running"].startswith(f"run {spinner.pid}'s 'eval while")
+    bounded = run(env, "run", "--session", "queue", "--json", "--wait", "1.5", "eval 1")
+    assert bounded.returncode == 1, bounded.stdout + bounded.stderr
+    err = json.loads(bounded.stdout)["error"]
+    assert err["kind"] == "timeout" and "Gave up after 1.5 s" in err["message"]
+    assert f"queued behind run {spinner.pid}'s 'eval while (true) {{}}'" in err["message"]
+    also = run(env, "run", "--session", "queue", "--timeout", "1", "eval 1")  # --timeout bounds one call too
+    assert also.returncode == 1 and "Gave up after 1 s" in also.stderr and len(also.stderr.splitlines()) == 1
+    live = subprocess.Popen(env.argv("run", "--session", "queue", "--json", "--script", "-"), env=env.env, cwd=ROOT,
+                            text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    live.stdin.write("eval 40 + 2\n")
+    live.stdin.flush()
+    poll(lambda: env.sessions()[0].get("queued", 0) >= 1, what="the live client to queue")
+    spinner.send_signal(signal.SIGINT)
+    spinner.communicate(timeout=30)
+    out, _ = live.communicate(timeout=30)
+    [res] = [json.loads(x) for x in out.splitlines()]
+    assert res["result"]["value"] == 42 and res["queued_ms"] > 100
+
+
+def test_a_stopped_server_bounds_every_client_and_stop_force_ends_it(env):
+    import os
+    import signal
+
+    from test_sessions import poll
+
+    env.start("frozen", INDEX)
+    [row] = env.sessions()
+    os.kill(row["pid"], signal.SIGSTOP)
+    try:
+        client = run(env, "run", "--session", "frozen", "--wait", "2", "eval 1", timeout=30)
+        assert client.returncode == 1 and "did not answer" in client.stderr and "--force" in client.stderr
+        stop = run(env, "session", "stop", "frozen", timeout=30)
+        assert stop.returncode == 1 and "does not answer" in stop.stderr and "--force" in stop.stderr
+        listed = run(env, "session", "list", timeout=30)
+        assert "frozen" in listed.stdout and "not answering" in listed.stdout
+        forced = run(env, "session", "stop", "--force", "frozen", timeout=30)
+        assert forced.returncode == 0 and "Stopped frozen." in forced.stdout, forced.stderr
+    finally:
+        try:
+            os.kill(row["pid"], signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+    poll(lambda: not env.chrome_pids(), what="the browser to go with the killed server")
+    assert env.sessions() == []

@@ -144,7 +144,9 @@ class SessionServer:
             except OSError:
                 pass
         outcome = None
+        job.queued_ms = round((time.monotonic() - job.arrived) * 1000.0, 1)
         self.current = job
+        client.send({"op": "started", "id": job.id})
         try:
             with self.cancel_lock:
                 self.interruptible = True
@@ -166,11 +168,12 @@ class SessionServer:
 
     def _reply(self, job: Job, outcome: Outcome, quit_asked: bool) -> None:
         wired = to_wire(outcome)
-        msg = {"op": "result", "id": job.id, "ok": outcome.ok, "exit": int(outcome.exit_status), "quit": quit_asked}
+        msg = {"op": "result", "id": job.id, "ok": outcome.ok, "exit": int(outcome.exit_status), "quit": quit_asked,
+               "queued_ms": job.queued_ms}
         if job.client.kind == "attach":
             msg["outcome"] = wired
         else:
-            msg["out"], msg["err"] = render_for(job.client.settings, outcome)
+            msg["out"], msg["err"] = render_for(job.client.settings, outcome, {"queued_ms": job.queued_ms})
         job.client.send(msg)
         watchers = [c for c in self._clients() if c.kind == "attach"]
         for c in watchers:
@@ -244,7 +247,7 @@ class SessionServer:
         if op == "hello":
             client.kind = "attach" if msg.get("kind") == "attach" else "run"
             client.settings = msg
-            welcome = {"op": "welcome", "name": self.name, "pid": os.getpid(), "ok": True}
+            welcome = {"op": "welcome", "name": self.name, "pid": os.getpid(), "ok": True, "timeout": self.opts.timeout}
             # every line of the invocation is parsed before any runs, as in one-shot mode; the client
             # sends its first `run` right behind its hello (one round trip), dropped if a line is bad
             bad = parse_all([str(x) for x in msg.get("check") or ()])
@@ -258,7 +261,10 @@ class SessionServer:
         elif op == "run" and not client.rejected:
             job = Job(client, msg.get("id"), str(msg.get("line", "")), msg.get("env") or {})
             client.pending[job.id] = job
+            ahead = self.current
             self.jobs.put(job)
+            if ahead is not None and ahead.client is not client:  # it waits: say behind what
+                client.send({"op": "queued", "id": job.id, "behind": ahead.describe()})
         elif op == "cancel":
             job = client.pending.get(msg.get("id"))
             if job is not None:
@@ -293,7 +299,9 @@ class SessionServer:
                 "tabs": len(session.pages) if session is not None else 0,
                 "clients": len(others), "attached": sum(1 for c in others if c.kind == "attach"),
                 "idle_s": round(time.monotonic() - self.last_spoke, 1), "busy": self.current is not None,
-                "queued": self.jobs.qsize(),
+                "running": self.current.describe() if self.current is not None else None,
+                "queued": sum(1 for c in self._clients() for j in list(c.pending.values())
+                              if j is not self.current and not j.cancel),
                 "idle_timeout_min": self.idle_s / 60.0}
 
     # -- shutdown ------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@ Client -> server: ``hello`` (who, what output it wants, ``check``: the lines to 
 runs), ``run`` (one command line, with the client's own ``id``), ``cancel`` (that id), ``info``, ``stop``.
 Server -> client: ``welcome`` (with the first bad line's output, if any), ``result`` (for that id: the output prepared for this
 client, ``out``/``err``, or the outcome itself for an attached REPL), ``feed`` (attach: another
-client's command with its outcome), ``status``, ``info``, ``notice`` (e.g. the browser died).
+client's command with its outcome), ``queued`` (a run waits behind another client's command: which),
+``started`` (it runs now), ``status``, ``info``, ``notice`` (e.g. the browser died).
 """
 
 from __future__ import annotations
