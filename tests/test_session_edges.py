@@ -198,3 +198,48 @@ def test_a_stopped_server_bounds_every_client_and_stop_force_ends_it(env):
             pass
     poll(lambda: not env.chrome_pids(), what="the browser to go with the killed server")
     assert env.sessions() == []
+
+
+# -- finding 6: the idle timeout spares a connected client, and says why it ended a session ------------
+
+def test_idle_timeout_waits_for_an_attached_or_live_client(env):
+    import time
+
+    from test_sessions import poll
+
+    env.start("idle2", INDEX, "--idle-timeout", "0.1")  # 6 s
+    live = subprocess.Popen(env.argv("run", "--session", "idle2", "--json", "--script", "-"), env=env.env, cwd=ROOT,
+                            text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    live.stdin.write("eval 1\n")
+    live.stdin.flush()
+    assert json.loads(live.stdout.readline())["result"]["value"] == 1
+    quiet_until = time.monotonic() + 14  # more than twice the idle timeout without a word
+    while time.monotonic() < quiet_until:
+        assert [r["name"] for r in env.sessions()] == ["idle2"]
+        time.sleep(1)
+    live.stdin.write("eval 2\n")
+    live.stdin.flush()
+    assert json.loads(live.stdout.readline())["result"]["value"] == 2  # still there for the live client
+    live.stdin.close()
+    live.wait(timeout=30)
+    poll(lambda: env.sessions() == [], timeout=60, what="the session to end once its client left")
+    gone = run(env, "run", "--session", "idle2", "eval 1")
+    assert gone.returncode == 2 and "without a client (--idle-timeout)" in gone.stderr
+
+
+def test_snapshot_json_carries_the_refs_of_the_text_it_returns(env):
+    page = env.base / "rows.html"
+    page.write_text("<!doctype html><title>Rows</title><main id=app></main><script>"
+                    "document.getElementById('app').innerHTML = '<h1>Orders</h1><ul>' + Array.from({length: 300}, "
+                    "(_, i) => `<li data-id=${i}>Order ${i} <button>Open</button></li>`).join('') + '</ul>';</script>")
+    env.start("cut", str(page))
+    proc = run(env, "run", "--session", "cut", "--json", "snapshot --depth 2", "snapshot --max-chars 2000",
+               "snapshot --all-refs --max-chars 2000", "snapshot")
+    assert proc.returncode == 0, proc.stderr
+    depth, cut, every, whole = [json.loads(x)["result"] for x in proc.stdout.splitlines()]
+    import re
+
+    for snap in (depth, cut, whole):
+        assert set(snap["refs"]) == set(re.findall(r"\[ref=([a-z0-9]+)\]", snap["text"]))
+    assert len(whole["refs"]) >= 300 and len(cut["refs"]) < len(whole["refs"]) / 3
+    assert len(every["refs"]) >= len(whole["refs"]) and len(every["text"]) <= 2000

@@ -32,6 +32,7 @@ class Client:
         self.settings: dict = {}
         self.lock = threading.Lock()
         self.gone = False
+        self.introduced = False  # it said hello (a `session list` looking in does not)
         self.rejected = False  # a line of its invocation did not parse: nothing of it runs
         self.pending: dict = {}  # id -> Job, queued or running
 

@@ -62,6 +62,10 @@ class SessionServer:
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         try:
+            os.unlink(names.ended_path(self.name, self.directory))  # an earlier server's end is history now
+        except FileNotFoundError:
+            pass
+        try:
             os.unlink(self.sock_path)  # a dead server's leftover (we hold the name now)
         except FileNotFoundError:
             pass
@@ -94,6 +98,7 @@ class SessionServer:
         for sig in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, self._on_terminate)
         threading.Thread(target=self._accept, daemon=True, name="accept").start()
+        self.last_spoke = time.monotonic()  # idle from now: the browser's start-up is no idle time
         reason = "stopped"
         while not self.stopping:
             wait = self._until_idle()
@@ -114,9 +119,23 @@ class SessionServer:
         return reason
 
     def _until_idle(self) -> float:
-        if self.idle_s <= 0:
+        """Seconds until the idle timeout; never while a client is connected (an attached REPL, a live
+        `--script -`): the time counts from when the last one spoke or left."""
+        if self.idle_s <= 0 or any(c.introduced for c in self._clients()):
             return 3600.0
         return self.idle_s - (time.monotonic() - self.last_spoke)
+
+    def note_idle_end(self) -> None:
+        """Say, for the next client of this name, why the session is gone."""
+        minutes = self.idle_s / 60.0
+        text = (f"ended at {time.strftime('%H:%M:%S')} after {minutes:g} minutes without a client "
+                "(--idle-timeout)")
+        try:
+            fd = os.open(names.ended_path(self.name, self.directory), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError:
+            pass
 
     def _on_sigint(self, signum, frame):
         if self.interruptible:  # only a client's cancel of the running command (see _cancel)
@@ -235,6 +254,8 @@ class SessionServer:
                 self._handle(client, msg)
         finally:
             client.gone = True
+            if client.introduced:
+                self.last_spoke = time.monotonic()  # the idle time counts from its leaving
             with self.clients_lock:
                 if client in self.clients:
                     self.clients.remove(client)
@@ -245,6 +266,7 @@ class SessionServer:
     def _handle(self, client: Client, msg: dict) -> None:
         op = msg.get("op")
         if op == "hello":
+            client.introduced = True
             client.kind = "attach" if msg.get("kind") == "attach" else "run"
             client.settings = msg
             welcome = {"op": "welcome", "name": self.name, "pid": os.getpid(), "ok": True, "timeout": self.opts.timeout}
@@ -360,6 +382,8 @@ def main() -> int:
         ready.close()
         sys.stdout = open(os.devnull, "w")
         reason = server.serve()
+        if reason == "idle":
+            server.note_idle_end()
         print(f"session {server.name} ended: {reason}", file=sys.stderr)
         return 0
     finally:

@@ -15,7 +15,7 @@ import json
 import os
 
 from ..base.env_text import env_of_line
-from .names import NoSession, check_socket, session_dir, socket_path
+from .names import NoSession, check_socket, session_dir, socket_path, why_ended
 
 MAX_LINE = 64 * 1024 * 1024
 
@@ -78,7 +78,7 @@ def connect(name: str) -> Channel:
     try:
         check_socket(path)
     except FileNotFoundError:
-        raise NoSession(name) from None
+        raise NoSession(name, why=why_ended(name, directory)) from None
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.connect(path)
