@@ -143,7 +143,7 @@ def test_unknown_command_through_the_runner_is_kind_usage():
     ("back now", "Usage: back"),
     ("reload 1", "Usage: reload"),
     ("eval", "Usage: eval JS"),
-    ("screenshot", "Usage: screenshot PATH [--full]"),
+    ("screenshot", "Usage: screenshot PATH [--full] [--refs]"),
     ("help a b", "Usage: help [COMMAND]"),
     ("quit now", "Usage: quit"),
 ])
@@ -223,7 +223,7 @@ def test_known_flags_are_separated_from_arguments():
 
 @pytest.mark.parametrize("line,usage", [
     ("snapshot --bogus", "snapshot [--all-refs] [--fresh] [--frame fN] [--no-frames] [--max-chars N] [--within TARGET] [--interactive] [--depth N]"),
-    ("screenshot out.png --fast", "screenshot PATH [--full]"),
+    ("screenshot out.png --fast", "screenshot PATH [--full] [--refs]"),
     ("back --force", "back"),
 ])
 def test_unknown_flag_is_a_usage_error(line, usage):

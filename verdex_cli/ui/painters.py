@@ -38,7 +38,8 @@ def dialog(r, d: dict) -> None:
 
 
 def screenshot(r, d: dict) -> None:
-    r.out.print(Text(f"Saved {d['path']} ({d['bytes']:,} bytes)", style="green"))
+    marked = f", {counted(len(d['refs']), 'ref')} marked" if "refs" in d else ""
+    r.out.print(Text(f"Saved {d['path']} ({d['width']}x{d['height']}, {d['bytes']:,} bytes{marked})", style="green"))
 
 
 def quit(r, d: dict) -> None:
