@@ -103,3 +103,15 @@ def test_rows_without_keys_follow_only_the_same_row(driver, site):
     out = driver.fail(f"check {zoe}", "not_applied")
     assert "could not be read back" in out.message and "still" not in out.message, out.message
     assert driver.js("log") == ["Zoe=true"]
+
+
+def test_select_reads_back_the_rerendered_select(driver, site):
+    driver.ok("open " + site.url("form.html"))
+    size = driver.ref('combobox "Size"')
+    out = driver.ok(f"select {size} L")
+    assert out.data["selected"] == ["L"] and RERENDERED in out.notes, out.notes
+    assert driver.js("state.size") == "L"
+    size = driver.ref('combobox "Size"')
+    out = driver.fail(f"select {size} XL", "not_applied")  # the page puts it back: never a false ok
+    assert driver.js("state.size") == "L"
+    assert '"L"' in out.message, out.message

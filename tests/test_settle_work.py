@@ -87,3 +87,13 @@ def test_work_that_outlasts_the_bound_is_named_in_the_notes(driver, site):
     out = driver.ok("fill " + box + " ada")
     assert driver.js("window.log") == []
     assert "The page was still changing after 2 s; the changes are as of then." in out.notes
+
+
+def test_a_custom_element_upgraded_after_the_snapshot_is_captured_anew(driver, site):
+    # no mutation says a shadow root was attached to an element already in the page
+    driver.ok("open " + site.url("upgrade.html"))
+    assert "Loading card" in driver.ok("snapshot").data["text"]
+    driver.js("window.loadComponents()")  # the lazy chunk arrives (the page's own work, no command)
+    driver.ok("wait 300")
+    assert driver.js("window.log") == ["upgraded 7"]
+    assert 'button "Message Zoe"' in plain_is_fresh(driver)

@@ -72,7 +72,8 @@ def _on(e: dict, oid: str) -> bool:
 
 
 def judge(ev: Evidence, out: dict) -> tuple[str, str]:
-    if ev.op in ACTS and ev.shown_rec is not None:
+    # (a refused hover's pointer may pass over other rows on its way: no effect there)
+    if ev.op in ACTS and ev.shown_rec is not None and (out.get("ok") or ev.op != "hover"):
         other = _other_record(ev)
         if other is not None:
             what = (other.get("ctl") or {}).get("text", other.get("text", ""))

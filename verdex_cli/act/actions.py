@@ -104,10 +104,13 @@ def select(page: Page, res: Resolved, values: list[str]) -> dict:
         else:
             _select_single(page, res, wanted[0]["index"], f)
     nav = after_input(page, nav_before)
-    back = watch.read()  # after the page settled: a handler may have changed the selection back
-    final = page.bridge.options(res.frame, res.ref.n)
+    settle_page(page)  # read back once settled: a handler may have changed the selection back
+    final = page.bridge.options_now(res.frame, res.ref.n)  # (of the select the page put in its place)
+    back = watch.read(settled=False)
     if final is None:
         raise NotApplied(f"Element {res.label} changed while options were chosen; nothing can be read back.")
+    if final.get("replaced"):
+        nav = [RERENDERED] + nav
     opts = final["options"]
     chosen = [o["label"] for o in opts if o["selected"]]
     values = [o["value"] for o in opts if o["selected"]]

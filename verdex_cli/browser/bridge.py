@@ -379,6 +379,10 @@ class Bridge(FieldCalls):
         """The HTTP status of the frame's document (0 when the browser does not know it)."""
         return self._value(fr, "bridge", "navStatus", timeout=timeout) or 0
 
+    def chooser_input(self, target, object_id: str) -> dict | None:
+        """A ref for the file input ``object_id`` whose chooser the page opened, and what it is."""
+        return target.call("Runtime.callFunctionOn", **invocation_on(object_id, "fields", "chooser"))["result"].get("value")
+
     def holds_focus(self, target, object_id: str) -> Any:
         """True when the frame owner ``object_id`` is its document's focused element, else where focus is."""
         return target.call("Runtime.callFunctionOn", **invocation_on(object_id, "fields", "holds"))["result"].get("value")

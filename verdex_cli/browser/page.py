@@ -81,6 +81,10 @@ class Page(Navigation):
         t.on("Page.frameNavigated", self._on_main_document)
         self.netlog.watch(t)  # before the domains are on: every request and message of the tab is heard
         t.call("Page.enable")
+        try:
+            self.frames.hear_choosers(t).result()
+        except (CDPError, CDPTimeout):
+            pass
         self.frames.guards.watch(t)  # every document's click guard (a click meant for another document)
         t.call("Runtime.enable")
         t.call("DOM.enable")

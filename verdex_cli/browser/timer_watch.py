@@ -29,6 +29,7 @@ from ..base.errors import ConnectionLost
 from .bridge import new_document_script, with_values
 
 KEY = "verdex-pending-" + secrets.token_hex(8)
+SHADOW_EVENT = KEY + "s"  # dispatched on an element in the document when a shadow root is attached to it
 HORIZON_MS = 1000
 CHAIN_MS = 2500
 LOAD_GRACE_MS = 30  # as changes.LOAD_GRACE_MS
@@ -224,7 +225,14 @@ SOURCE = r"""(() => {
   // shadow roots: events that do not leave them (change, select) are seen there
   const attach = Element.prototype.attachShadow;
   if (typeof attach === 'function') {
-    Element.prototype.attachShadow = wrap(attach, (target, self, args) => { const root = Reflect.apply(target, self, args); listen(root); return root; });
+    // ... and the snapshot cache is told (a shadow root attached to an element already in the document,
+    // a custom element upgraded late: no mutation says so; snapshot/observer.js)
+    Element.prototype.attachShadow = wrap(attach, (target, self, args) => {
+      const root = Reflect.apply(target, self, args);
+      listen(root);
+      if (self.isConnected) self.dispatchEvent(new Event(KEY + 's'));
+      return root;
+    });
   }
   // work a task cannot be seen to outlast: observers the browser calls in an animation frame's rendering
   // steps (ResizeObserver, IntersectionObserver: a page that has ever asked for one), and messages

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from . import network_cmd, session_log
 from . import REGISTRY, Result
-from ..act import changes
+from ..act import changes, choosers
 from ..base.errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, error_json, exit_status
 from ..base.timing import Timings, phase, reporting
 from ..browser.cdp import user_command
@@ -126,8 +126,12 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
             watch[1].changes_wanted = False
         if loads is not None:
             loads.stop()
-    if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads
+    if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads, file choosers
         notes, extra = ctx.session.after_command()
+        page = ctx.session.pages.get(ctx.session.current)
+        if page is not None and page.frames.choosers:
+            more, extra["file_choosers"] = choosers.report(page, ctx.page_state().store)
+            notes += more
         result.notes.extend(notes)
         result.data.update(extra)
     session_log.record(ctx, parsed, result)  # for 'export'

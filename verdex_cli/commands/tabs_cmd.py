@@ -65,7 +65,8 @@ def tab_close(ctx, args, flags) -> Result:
 
 def tab_switch(ctx, args, flags) -> Result:
     session = tabs_now(ctx)
-    return Result("tabs", {"tabs": _tab_rows(session), "switched_to": session.switch(args.values["n"]).index})
+    page = session.switch(args.values["n"])  # before the rows: they mark the tab now current
+    return Result("tabs", {"tabs": _tab_rows(session), "switched_to": page.index})
 
 
 forms("tab", {"N": tab_switch, "new [URL]": tab_new, "close N": tab_close},

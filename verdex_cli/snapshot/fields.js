@@ -191,6 +191,13 @@
     return { status: 'ok', value: el.value, set };
   }
 
+  // The file input whose chooser the page opened (a button that clicks a hidden input): a ref for it.
+  function chooser(el) {
+    const role = Aria.role(el) || 'generic';
+    return { n: B.issue(el), counter: B.counter, role, name: Aria.name(el, role).name, label: Aria.label(el),
+      hidden: Aria.isHidden(el), multiple: el.multiple === true };
+  }
+
   function files(n) {
     const el = B.element(n);
     if (!el || !el.files) return null;
@@ -276,6 +283,14 @@
     return { status: 'live', checked: (Aria.states(el, role) || {}).checked, replaced: el !== B.element(n) };
   }
 
+  // The options of the select now (of its replacement, followed), for select's read-back.
+  function optionsNow(n) {
+    const el = follow(n);
+    const out = el ? B.options(n, el) : null;
+    if (out) out.replaced = el !== B.element(n);
+    return out;
+  }
+
   // ---- a field the page replaced: a render function that rebuilds its form (`app.innerHTML = ...`)
   // puts a new control where the watched one was. Its place: the way down from the document to it,
   // each step the tag and either the step's record key (the same record, wherever it moved) or, with
@@ -342,4 +357,4 @@
   }
 
   return { info, focus, focusState, holds, focused, focusedElement, value, selectAll, caretToEnd, checkPicker,
-    setPicker, files, armKeys, disarmKeys, watchField, unwatchField, checkedNow };
+    setPicker, files, chooser, armKeys, disarmKeys, watchField, unwatchField, checkedNow, optionsNow };
