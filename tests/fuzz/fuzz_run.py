@@ -283,6 +283,8 @@ class Fuzzer:
         doc = doc_of(oid)
         rec = next((f for f in flush.values() if str(f["doc"]) == doc), None)
         probe = (rec.get("probes") or {}).get(oid) if rec else None
+        if probe and rec.get("active") == oid:  # the document's focused element, read once its handlers ran
+            probe["focused"] = True
         m = REF.match(ref or "")
         info = self.refmap.get(ref, {}) if ref else {}
         return Evidence(
