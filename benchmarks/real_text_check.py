@@ -7,12 +7,15 @@ snapshot, then a change the page makes by itself (a timer sets one element's tex
 and a snapshot of it -- a frame's patched tree or a whole walk, answered as the lines that changed.
 Every snapshot is compared with a Python render (render_text.py) of a whole capture of the same page:
 text, node identities, refs and hidden refs (the suite's VERDEX_CHECK_PATCHES check, turned on here).
+After the fresh snapshot, `snapshot --interactive` must show every ref the full snapshot's text shows
+(a ref inside a heading, a landmark whose only ref is in a heading).
 Prints the pages that differ (with the first difference) and the counts; exit status 1 when any does.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 import urllib.parse
@@ -24,13 +27,15 @@ from bench_real import RESOLVER, corpus_or_exit
 from verdex_cli.commands.runner import execute
 from verdex_cli.snapshot import take
 
+REF = re.compile(r"\[ref=(c\d+p\d+f\d+e\d+)\]")
 CHANGE = ("eval setTimeout(() => { const e = document.querySelectorAll('p, li, h2, a'); "
           "if (e[3]) e[3].textContent = 'changed by the check'; if (e[7]) e[7].remove(); }, 400); 1")
 
 
 def check(ctx, url: str) -> tuple[str, str]:
     """('same' | 'differs' | 'skipped', how the second capture went or what failed)."""
-    steps = ["open " + url, "snapshot --fresh", CHANGE, "snapshot", None, "snapshot"]
+    steps = ["open " + url, "snapshot --fresh", "snapshot --interactive", CHANGE, "snapshot", None, "snapshot"]
+    shown: list[set] = []
     for line in steps:
         if line is None:
             time.sleep(0.6)  # the page's timer changes it, no command in between
@@ -38,6 +43,10 @@ def check(ctx, url: str) -> tuple[str, str]:
         out = execute(ctx, line)
         if not out.ok:
             return ("differs" if "PatchMismatch" in out.message else "skipped"), out.message
+        if line.startswith("snapshot") and len(shown) < 2:
+            shown.append(set(REF.findall(out.result.data["text"])))
+            if len(shown) == 2 and shown[0] - shown[1]:
+                return "differs", f"snapshot --interactive lacks {sorted(shown[0] - shown[1])[:10]}"
     phases = [p["phase"] for p in ctx.last_timings["phases"]]
     if any(p.startswith("patch f") for p in phases):
         return "same", "patched"

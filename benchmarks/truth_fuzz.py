@@ -3,9 +3,10 @@
     .venv/bin/python benchmarks/truth_fuzz.py --actions 5000 [--seed N] [--chunk 500] [--timeout 1.5]
 
 The actions run in chunks (seed N, N+1, ...: each chunk a fresh tab on a fresh generated site), in
-one launched headless Chromium. Prints the counts of correct / refused correctly / wrong element /
-false ok / false refusal / hang / unverified and of ref strings that named two elements, then every
-case that is not correct (seed, action index, command, result summary and the oracle's lines).
+one launched headless Chromium. Prints the counts of correct / refused correctly / wrong record /
+false ok / false failure / false refusal / hang / unverified and of ref strings that named two elements, then every
+case that is not correct (seed, action index, command, result summary and the page's log lines: its
+events with the record each reached, and its settled state), each chunk's as it ends.
 `--seed N --actions K --chunk K` replays one chunk exactly as the CI test runs it.
 The generator, oracle and judge live in tests/fuzz/ (see README, "Truth fuzzer").
 """
@@ -48,7 +49,10 @@ def main() -> int:
             print(report.summary(), flush=True)
             total.update(report.counts())
             reissued += report.reissued
-            cases += [(seed, c) for c in report.cases if c.verdict not in (CORRECT, REFUSED_OK)]
+            mine = [c for c in report.cases if c.verdict not in (CORRECT, REFUSED_OK)]
+            if not args.quiet:  # as each chunk ends: a long run's log shows its cases early
+                print("\n".join(case.describe(seed) for case in mine), flush=True)
+            cases += [(seed, c) for c in mine]
             left -= n
             seed += 1
     finally:
@@ -57,8 +61,8 @@ def main() -> int:
     print("\nTOTAL " + ", ".join(f"{k} {total[k]}" for k in VERDICTS)
           + f"; ref strings naming two elements {len(reissued)}")
     if not args.quiet:
-        for seed, case in cases:
-            print(case.describe(seed))
+        for seed, case in cases:  # one line each at the end (the full cases are above)
+            print(f"seed {seed} action {case.index}: {case.line!r} -> {case.verdict}: {case.detail[:200]}")
         for r in reissued:
             print("ref string named two elements:", r)
     return 0

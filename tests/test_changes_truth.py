@@ -16,21 +16,14 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from conftest import until
+from settle_server import FixtureHandler
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "changes"
 MASK = "••••••"
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    def __init__(self, *a, **kw):
-        super().__init__(*a, directory=str(FIXTURES), **kw)
-
-    def log_message(self, *args):
-        pass
-
-    def end_headers(self):
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
+class _Handler(FixtureHandler):
+    folder = FIXTURES
 
     def do_GET(self):  # noqa: N802
         url = urlparse(self.path)

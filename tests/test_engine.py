@@ -37,7 +37,7 @@ def test_source_has_one_global():
     for old in ("__verdexBridge", "__verdexFields", "__verdexTargets", "__verdexStructure"):
         assert old not in src
     assert "globalThis.__verdex = { bridge: made.Bridge, fields: made.Fields, targets: made.Targets, " \
-           "structure: made.Structure };" in src
+           "structure: made.Structure, marks: made.Marks };" in src
 
 
 def test_missing_need_is_an_error():

@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ref_in
+from verdex_cli.app.demo_server import serve
 from verdex_cli.browser import launch
 
 ROOT = Path(__file__).resolve().parent.parent
+CHECKOUT = Path(__file__).resolve().parent / "fixtures" / "export"
 
 
 def verdex(*args: str, timeout: float = 120):
@@ -105,6 +108,20 @@ def test_export_needs_a_step_and_a_writable_file(driver, demo, tmp_path):
     driver.fail(f"export {tmp_path / 'missing-dir' / 'x.verdex'}", "usage")
 
 
+def run_playwright_test(path: Path, *state_lines: str) -> subprocess.CompletedProcess:
+    """Run an exported Playwright test with pytest (a subprocess), each of ``state_lines`` (Python,
+    `page` in scope) added after its last step; skipped, with the reason, without Playwright."""
+    if importlib.util.find_spec("playwright") is None:
+        pytest.skip("Playwright for Python is not installed (pip install -e '.[test]'): the exported test "
+                    "cannot be run")
+    code = path.read_text()
+    extra = "".join(f"            {ln}\n" for ln in state_lines)
+    path.write_text(code.replace("        finally:\n", extra + "        finally:\n", 1))
+    env = dict(os.environ, VERDEX_CHROME=launch.find_chrome(None))
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
+                          cwd=path.parent, env=env, capture_output=True, text=True, timeout=300)
+
+
 def test_playwright_export_runs_under_pytest(driver, demo, tmp_path):
     result = form_session(driver, demo)
     path = tmp_path / "test_form_export.py"
@@ -115,15 +132,9 @@ def test_playwright_export_runs_under_pytest(driver, demo, tmp_path):
     assert 'page.get_by_label("Email", exact=True).fill("ada@example.com")' in code
     assert 'page.get_by_test_id("submit-form").click()' in code
     assert 'page.get_by_label("Country", exact=True).select_option(["France"])' in code
-    if importlib.util.find_spec("playwright") is None:
-        print("SKIP running the exported test: Playwright for Python is not installed (pip install -e '.[bench]')")
-        pytest.skip("Playwright for Python is not installed; the exported file was only compiled")
-    check = (f"\n            assert {json.dumps(without_password(result))} == '\\n'.join(ln for ln in page.locator"
-             "('#result').text_content().splitlines() if not ln.startswith('Password:'))\n")
-    path.write_text(code.replace("        finally:\n", check + "        finally:\n", 1))
-    env = dict(os.environ, VERDEX_CHROME=launch.find_chrome(None))
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)], cwd=tmp_path,
-                          env=env, capture_output=True, text=True, timeout=180)
+    check = (f"assert {json.dumps(without_password(result))} == '\\n'.join(ln for ln in page.locator"
+             "('#result').text_content().splitlines() if not ln.startswith('Password:'))")
+    proc = run_playwright_test(path, check)
     assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
 
 
@@ -166,7 +177,7 @@ def test_waits_are_exported_with_stable_targets(driver, demo, chrome_http, tmp_p
     driver.ok(f"export {py}")
     code = py.read_text()
     assert 'page.get_by_role("button", name="Save", exact=True).wait_for()' in code
-    assert 'page.get_by_text("Saving").first.wait_for()' in code and "page.wait_for_timeout(50)" in code
+    assert 'wait_for_text(page, "Saving")' in code and "page.wait_for_timeout(50)" in code
 
 
 def test_labels_and_frames_export_as_stable_targets_and_replay(driver, chrome_http, tmp_path):
@@ -194,9 +205,14 @@ def test_labels_and_frames_export_as_stable_targets_and_replay(driver, chrome_ht
     py = tmp_path / "test_labels_export.py"
     driver.ok(f"export {py}")
     code = py.read_text()
-    assert 'page.get_by_label("Country", exact=True).select_option(["France"])' in code
+    # Playwright's label of the select is the label's whole text, options included: not "Country"
+    assert 'page.get_by_role("combobox", name="Country", exact=True).select_option(["France"])' in code
     assert '            page.get_by_role("button", name="Save", exact=True).click()' in code
     assert 'page.frame_locator("iframe").get_by_role("button", name="Save", exact=True).click()' in code
+    proc = run_playwright_test(py, "assert page.locator('select').input_value() == 'France'",
+                               "assert page.evaluate('document.body.dataset.clicked') == 'main'",
+                               "assert page.frame_locator('iframe').locator('body').get_attribute('data-clicked') == 'frame'")
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
     lines = replay(chrome_http, page.as_uri(), path, "eval document.querySelector('select').value",
                    "eval document.body.dataset.clicked",
                    "eval document.querySelector('iframe').contentDocument.body.dataset.clicked")
@@ -206,3 +222,116 @@ def test_labels_and_frames_export_as_stable_targets_and_replay(driver, chrome_ht
     proc = verdex("run", "--connect", chrome_http, page.as_uri(), "--script", str(path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("Changes are not shown until you take a 'snapshot'") == 1, proc.stdout
+
+
+@pytest.fixture(scope="module")
+def checkout_site():
+    """tests/fixtures/export on two loopback origins: a checkout page (origin a) rendered by its own
+    script, with a hover menu, a form with a <details>, and a payment frame (origin b) that holds a card
+    frame (origin a again): nested cross-origin frames that report to the page by postMessage."""
+    server = serve(CHECKOUT)
+    yield server
+    server.stop()
+
+
+def checkout_session(driver, site, receipt: Path) -> str:
+    """Targets typed and refs, across the hover menu, the <details>, the form and both frames, with
+    waits, a key and a file; the page's own echo of the order it received."""
+    receipt.write_text("paid\n")
+    driver.ok("open " + site.url("app.html"))
+    driver.ok("hover text=Account")  # the button's text is "Account \u25be"
+    driver.ok("click button:Settings")  # in the menu the hover opened
+    text = driver.ok("snapshot").data["text"]
+    driver.ok("click " + ref_in(text, 'button "Delivery options"'))  # a <summary>
+    driver.ok("fill label=Instructions Leave at the door")  # inside the <details> it opened
+    driver.ok("fill " + ref_in(text, 'textbox "Full name"') + " Ada Lovelace")
+    driver.ok('press "label=Full name" End')
+    driver.ok(f"upload label=Receipt {receipt}")
+    driver.ok("select " + ref_in(text, 'combobox "Country"') + " France")
+    driver.ok("check " + ref_in(text, 'checkbox "Gift wrap"'))
+    driver.ok("check radio:Express")
+    driver.ok("click " + ref_in(text, 'button "Pay by invoice"'))  # the payment frame (origin b)
+    driver.ok("fill " + ref_in(text, 'textbox "Card number"') + " 4242 4242 4242 4242")  # its card frame
+    driver.ok("click button:Verify")  # typed: found in the card frame
+    driver.ok("wait text Verified 4242")  # the card frame's own status
+    driver.ok("wait " + ref_in(text, 'button "Place order"'))
+    driver.ok("wait 50")
+    driver.ok("click " + ref_in(text, 'button "Place order"'))
+    return driver.js('document.getElementById("echo").textContent')
+
+
+def test_exported_playwright_test_runs_every_step_across_frames_details_hover_and_form(driver, checkout_site,
+                                                                                       tmp_path):
+    echo = checkout_session(driver, checkout_site, tmp_path / "receipt.txt")
+    assert "receipt=receipt.txt (5 bytes)" in echo and "speed=express" in echo and "card=4242 4242 4242 4242" in echo and "payment=invoice" in echo
+    path = tmp_path / "test_checkout_export.py"
+    out = driver.ok(f"export {path}").data
+    code = path.read_text()
+    steps = [ln.strip() for ln in code.splitlines() if ln.startswith("            page.")]
+    steps += [ln.strip() for ln in code.splitlines() if ln.startswith("            wait_for_text(")]
+    assert out["steps"] == 18 and len(steps) == 18 and "# not exported" not in code, code
+    # frames through frame_locator chains; no role Playwright does not give (a <summary> is no button
+    # to it); a text target only where the element's whole text is it
+    assert ('page.frame_locator("#pay").frame_locator("#card").get_by_role("button", name="Verify", '
+            'exact=True).click()') in steps
+    assert 'page.frame_locator("#pay").get_by_role("button", name="Pay by invoice", exact=True).click()' in steps
+    assert 'page.get_by_text("Delivery options", exact=True).click()' in steps
+    assert 'page.get_by_role("button", name="Account", exact=True).hover()' in steps
+    state = tmp_path / "echo.txt"
+    proc = run_playwright_test(path, f"open({str(state)!r}, 'w').write(page.locator('#echo').text_content())")
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+    assert state.read_text() == echo  # the page received the same order from the Playwright run
+
+
+def test_exported_script_replays_across_frames_details_hover_and_form(driver, checkout_site, chrome_http, tmp_path):
+    echo = checkout_session(driver, checkout_site, tmp_path / "receipt.txt")
+    path = tmp_path / "checkout.verdex"
+    assert driver.ok(f"export {path}").data["without_target"] == 0
+    assert "c0p0" not in path.read_text()
+    lines = replay(chrome_http, checkout_site.url("app.html"), path, 'eval document.getElementById("echo").textContent')
+    assert lines[-1]["result"]["value"] == echo
+
+
+FALLBACKS = """<!doctype html><title>Fallbacks</title>
+<div id="app"></div>
+<script>
+window.hits = [];
+const app = document.getElementById('app');
+app.innerHTML =
+  '<details><summary>More options</summary><p>Hidden text</p></details>' +
+  '<div class="trigger" tabindex="0">Account <span>&#9662;</span></div>' +
+  '<div id="tile" tabindex="0" style="width:40px;height:20px;background:#c00"></div>' +
+  '<div tabindex="0">Account</div>' +
+  '<label>Country <select><option>Germany</option><option>France</option></select></label>';
+app.addEventListener('click', (e) => {
+  const el = e.target.closest('summary, [tabindex]');
+  if (el) window.hits.push(el.id || el.textContent.trim());
+});
+app.addEventListener('change', (e) => window.hits.push('country=' + e.target.value));
+</script>"""
+
+
+def test_elements_playwright_has_no_role_for_export_a_locator_it_finds(driver, tmp_path):
+    """A <summary> (a button to verdex, no role to Playwright), a div whose text only contains the
+    typed text, a div with nothing but an id, a select whose <label> holds its options: each exported
+    step reaches the same element in Playwright (the page's own log of what was clicked matches)."""
+    page = tmp_path / "fallbacks.html"
+    page.write_text(FALLBACKS, encoding="utf-8")
+    driver.ok(f"open {page.as_uri()}")
+    text = driver.ok("snapshot").data["text"]
+    driver.ok("click " + ref_in(text, 'button "More options"'))
+    driver.ok('click "text=Account \u25be"')
+    driver.ok("click " + ref_in(text, r"(?m)- generic (?=\[ref=\S+\]$)"))  # the tile: no name, no text
+    driver.ok('click "text=Account"')
+    driver.ok("select label=Country France")
+    hits = driver.js("JSON.stringify(window.hits)")
+    path = tmp_path / "test_fallbacks.py"
+    driver.ok(f"export {path}")
+    code = path.read_text()
+    assert 'page.get_by_text("More options", exact=True).click()' in code
+    assert 'page.get_by_text("Account \u25be", exact=True).click()' in code
+    assert 'page.locator("#tile").click()' in code
+    assert 'page.get_by_text("Account", exact=True).click()' in code
+    assert 'page.get_by_role("combobox", name="Country", exact=True).select_option(["France"])' in code
+    proc = run_playwright_test(path, f"assert page.evaluate('JSON.stringify(window.hits)') == {hits!r}")
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr

@@ -1,6 +1,6 @@
 """The package's import structure: no cycles, no upward imports, no reaching into private names.
 
-The layers are read from the README's Layout section (the ```layers block), so the rule the test
+The layers are read from docs/ARCHITECTURE.md's Layers section (the ```layers block), so the rule the test
 enforces is the one a reader sees. Imports inside functions count like any other (a late import may
 keep start-up light, but it may not hide a cycle or climb a layer)."""
 
@@ -15,10 +15,10 @@ PACKAGE = ROOT / "verdex_cli"
 
 
 def _layers() -> list[tuple[str, list[str]]]:
-    """(layer, [paths]) from the README, top layer first."""
-    text = (ROOT / "README.md").read_text()
+    """(layer, [paths]) from docs/ARCHITECTURE.md, top layer first."""
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
     block = re.search(r"```layers\n(.*?)```", text, re.S)
-    assert block, "README.md's Layout section must hold a ```layers block"
+    assert block, "docs/ARCHITECTURE.md's Layers section must hold a ```layers block"
     out = []
     for line in block.group(1).splitlines():
         if line.strip():
@@ -76,7 +76,7 @@ def _layer_of(path: Path, layers) -> int:
         for p in paths:
             if (rel == p or (p.endswith("/") and rel.startswith(p))) and len(p) > best_len:
                 best, best_len = i, len(p)
-    assert best is not None, f"{rel} is in no layer of the README's ```layers block"
+    assert best is not None, f"{rel} is in no layer of docs/ARCHITECTURE.md's ```layers block"
     return best
 
 

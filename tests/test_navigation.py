@@ -96,7 +96,10 @@ def test_screenshot_writes_a_png(driver, demo, tmp_path):
     res = driver.ok(f"screenshot {out}")
     data = out.read_bytes()
     assert data[:8] == PNG_MAGIC
-    assert res.data == {"path": str(out), "bytes": len(data)}
+    import struct
+
+    assert res.data == {"path": str(out), "bytes": len(data), "width": struct.unpack(">I", data[16:20])[0],
+                        "height": struct.unpack(">I", data[20:24])[0]}
     assert len(data) > 1000
 
 

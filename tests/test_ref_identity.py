@@ -235,14 +235,14 @@ def test_pushstate_keeps_refs_of_persistent_elements(driver, demo):
 
 # -- reset-refs -----------------------------------------------------------------------------------------
 
-def test_reset_refs_drops_refs_and_restarts_numbering(mut):
+def test_reset_refs_restart_drops_refs_and_restarts_numbering(mut):
     driver, s1 = mut
     b1 = one(s1, "Button 1")
     driver.js("demo.insert()")
     s2 = driver.ok("snapshot")
     assert max(n_of(r) for r in s2.data["refs"]) == 7
-    res = driver.ok("reset-refs")
-    assert res.data["dropped"] == 7 and res.data["keep_counter"] is False
+    res = driver.ok("reset-refs --restart")
+    assert res.data["dropped"] == 7 and res.data["restart"] is True
     out = driver.fail(f"click {b1}", "unknown_ref")
     assert out.message == f"Ref '{b1}' not found. Take a new snapshot."
     assert clicks(driver) == []
@@ -254,12 +254,12 @@ def test_reset_refs_drops_refs_and_restarts_numbering(mut):
     assert clicks(driver) == ["b6"]
 
 
-def test_reset_refs_keep_counter_continues_numbering(mut):
+def test_reset_refs_continues_numbering(mut):
     driver, s1 = mut
     top = max(n_of(r) for r in s1.data["refs"])
     b1 = one(s1, "Button 1")
-    res = driver.ok("reset-refs --keep-counter")
-    assert res.data["keep_counter"] is True
+    res = driver.ok("reset-refs")
+    assert res.data["restart"] is False
     driver.fail(f"click {b1}", "unknown_ref")
     s2 = driver.ok("snapshot")
     numbers = sorted(n_of(r) for r in s2.data["refs"])

@@ -233,16 +233,16 @@ def test_a_new_browser_numbers_on(d, site):
     assert clicks(d) == []
 
 
-def test_reset_refs_is_the_only_restart(d, site):
+def test_reset_refs_restart_is_the_only_restart(d, site):
     d.ok("open " + site.url("other.html"))
     s1 = d.ok("snapshot")
     d.ok("reload")
     s2 = d.ok("snapshot")
     assert min(n_of(r) for r in s2.data["refs"]) > max(n_of(r) for r in s1.data["refs"])
-    d.ok("reset-refs --keep-counter")
+    d.ok("reset-refs")
     s3 = d.ok("snapshot")
     assert min(n_of(r) for r in s3.data["refs"]) > max(n_of(r) for r in s2.data["refs"])
-    d.ok("reset-refs")
+    d.ok("reset-refs --restart")
     s4 = d.ok("snapshot")
     assert min(n_of(r) for r in s4.data["refs"]) == 1
     for ref in s1.data["refs"]:
@@ -424,7 +424,7 @@ def test_numbering_goes_on_per_frame_index_and_knows_each_numbers_document():
         ("A", False), ("A", False), ("B", False), ("B", False), ("B", True)]
     assert nums.document_of(1, 8) is None and nums.document_of(2, 1) is None
     assert nums.came_back(1, "A") and not nums.came_back(1, "B") and not nums.came_back(1, "C")
-    nums.reset(True, {1: ("B", "M")})  # --keep-counter: numbers go on, nothing earlier is known
+    nums.reset(True, {1: ("B", "M")})  # reset-refs (without --restart): numbers go on, nothing earlier is known
     assert nums.start(1, "B", "M") == (7, False) and nums.document_of(1, 3) is None
     nums.reset(False, {1: ("B", "M")})
     assert nums.start(1, "B", "M") == (0, False)
@@ -488,18 +488,21 @@ def test_refs_of_a_page_that_comes_back_from_the_cache_stay_navigated(d, site):
     assert clicks(d) == []
 
 
-def test_a_child_frame_ref_retired_while_away_is_navigated_when_its_page_comes_back(d, site):
+@pytest.mark.parametrize("which", ["same", "cross"])
+def test_a_child_frame_ref_retired_while_away_is_navigated_when_its_page_comes_back(d, site, which):
     """Retired while the tab showed another page (a snapshot there), then the page came back from
     the back/forward cache with the child frame's same document: `wait gone` on it is not ok at once
-    (its element is there again, under a new ref) -- found by the truth fuzzer (seed 43)."""
+    (its element is there again, under a new ref) -- found by the truth fuzzer (seed 43; seed 9101
+    for an out-of-process frame, whose session the restore replaced: 'ok' after 20 ms)."""
     s1 = open_lifetime(d, site)
     first_visit = d.ctx.page.frames.main.loader_id
-    fi = next(f["index"] for f in s1.data["frames"] if f["index"] != 0 and f["url"].startswith(site.a))
+    fi = next(f["index"] for f in s1.data["frames"] if f["index"] != 0
+              and f["url"].startswith(site.a if which == "same" else site.b))
     ref = named(s1, "Keep my cart", fi)
     d.ok("open " + site.url("other.html"))
     d.ok("snapshot")  # a snapshot of the other page: the first page's records are retired
     d.ok("back")
-    assert poll(lambda: (ask(d, "same") or {}).get("title") == "Keep widget")
+    assert poll(lambda: (ask(d, which) or {}).get("title") == "Keep widget")
     if d.ctx.page.frames.main.loader_id != first_visit:
         pytest.skip("the browser loaded the page anew instead of restoring it from the back/forward cache")
     d.fail(f"wait gone {ref}", "navigated")

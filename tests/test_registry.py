@@ -143,7 +143,7 @@ def test_unknown_command_through_the_runner_is_kind_usage():
     ("back now", "Usage: back"),
     ("reload 1", "Usage: reload"),
     ("eval", "Usage: eval JS"),
-    ("screenshot", "Usage: screenshot PATH [--full]"),
+    ("screenshot", "Usage: screenshot PATH [--full] [--refs]"),
     ("help a b", "Usage: help [COMMAND]"),
     ("quit now", "Usage: quit"),
 ])
@@ -223,7 +223,7 @@ def test_known_flags_are_separated_from_arguments():
 
 @pytest.mark.parametrize("line,usage", [
     ("snapshot --bogus", "snapshot [--all-refs] [--fresh] [--frame fN] [--no-frames] [--max-chars N] [--within TARGET] [--interactive] [--depth N]"),
-    ("screenshot out.png --fast", "screenshot PATH [--full]"),
+    ("screenshot out.png --fast", "screenshot PATH [--full] [--refs]"),
     ("back --force", "back"),
 ])
 def test_unknown_flag_is_a_usage_error(line, usage):
@@ -374,3 +374,37 @@ def test_help_completes_command_names():
     doc = Document("help cl", len("help cl"))
     names = [c.text for c in completer.get_completions(doc, CompleteEvent())]
     assert names == ["click"]
+
+
+@pytest.mark.parametrize("line, form, values, handler", [
+    ("wait 500", "MS", {"ms": 500}, "wait_time"),
+    ("wait 1.5", "MS", {"ms": 1.5}, "wait_time"),
+    ("wait text Saved it", "text TEXT", {"action": "text", "text": "Saved it"}, "wait_text"),
+    ("wait gone c0p0f0e3", "gone REF", {"action": "gone", "ref": "c0p0f0e3"}, "wait_gone"),
+    ("wait c0p0f0e2", "REF", {"ref": "c0p0f0e2"}, "wait_visible"),
+    ("tab 2", "N", {"n": 2}, "tab_switch"),
+    ("tab new form.html", "new [URL]", {"action": "new", "url": "form.html"}, "tab_new"),
+    ("context close 1", "close N", {"action": "close", "n": 1}, "context_close"),
+    ("press Enter", "[REF] KEY", {"key": "Enter"}, "press_cmd"),
+    ("press c0p0f0e1 Enter", "[REF] KEY", {"ref": "c0p0f0e1", "key": "Enter"}, "press_cmd"),
+    ("diff #1 3", "[N [M]]", {"n": 1, "m": 3}, "diff_cmd"),
+    ("select c0p0f0e1 a 'b c'", "REF VALUE...", {"ref": "c0p0f0e1", "values": ["a", "b c"]}, "select_cmd"),
+    ("scroll up", "REF|up|down", {"ref": "up"}, "scroll_cmd"),
+    ("fill c0p0f0e1", "REF TEXT", {"ref": "c0p0f0e1", "text": ""}, "fill_cmd"),
+])
+def test_forms_are_typed_and_routed_to_their_handler(line, form, values, handler):
+    parsed = REGISTRY.parse(line)
+    assert (parsed.args.form, parsed.args.values, parsed.handler.__name__) == (form, values, handler)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("tab close x", "N must be a whole number, 0 or more (got 'x'). Usage: tab N | tab new [URL] | tab close N"),
+    ("siblings c0p0f0e1 up", "LEVEL must be a whole number, 0 or more (got 'up'). Usage: siblings TARGET [LEVEL]"),
+    ("diff 1 b", "M must be a whole number, 0 or more (got 'b'). Usage: diff [N [M]]"),
+    ("wait text", "Usage: wait text TEXT | wait REF | wait gone REF | wait url TEXT | wait MS"),
+    ("dialog dismiss now", "Usage: dialog accept [TEXT] | dialog dismiss"),
+])
+def test_a_line_that_fits_no_form_is_a_usage_error_naming_the_number(line, message):
+    with pytest.raises(UsageError) as info:
+        REGISTRY.parse(line)
+    assert info.value.message == message

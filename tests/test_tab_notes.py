@@ -69,6 +69,26 @@ def test_current_tab_closing_itself_names_the_tab_now_current(driver, demo):
     assert [(t["index"], t["current"]) for t in tabs] == [(0, True)]
 
 
+def test_an_answer_that_comes_with_its_tab_closing_is_kept(driver, demo, monkeypatch):
+    """The eval's answer and the end of its tab's session arrive before verdex waits for the answer
+    (a loaded machine: the command's thread is descheduled right after sending): the answer counts."""
+    driver.ok("open " + demo.url("dialogs.html"))
+    driver.ok(f"eval window.open('{demo.url('popup.html')}'); 0")
+    driver.ok("tab 1")
+    conn = driver.ctx.page.target.conn
+    send = conn.send_raw
+
+    def descheduled(payload: str) -> None:
+        send(payload)
+        if "window.close" in payload:
+            conn.stopped.wait(1.0)  # (never set: the browser stays) the answer and the detach arrive now
+
+    monkeypatch.setattr(conn, "send_raw", descheduled)
+    res = driver.ok("eval setTimeout(() => window.close(), 0); 'closing'")
+    assert res.data["value"] == "closing"
+    assert res.notes == ["Tab 1 closed itself; tab 0 is now current."]
+
+
 def test_background_tab_closing_itself(driver, demo):
     driver.ok("open " + demo.url("dialogs.html"))
     driver.ok(f"eval window.w = window.open('{demo.url('popup.html')}'); 0")

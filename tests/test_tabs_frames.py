@@ -50,8 +50,11 @@ def test_tab_new_switch_close(driver, demo):
     assert driver.js("document.title") == "Demo Shop"
     text = driver.ok("snapshot").data["text"]
     assert "[ref=c0p1f0e1]" in text
-    driver.ok("tab 0")
+    switched = driver.ok("tab 0").data
     assert driver.js("document.title") == "Verdex demo site"
+    # the rows mark the tab now current (they marked the one switched from)
+    assert switched["switched_to"] == 0
+    assert [(t["index"], t["current"]) for t in switched["tabs"]] == [(0, True), (1, False)]
     driver.fail("tab 9", "usage")
     driver.fail("tab close x", "usage")
     driver.ok("tab close 1")

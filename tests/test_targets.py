@@ -228,3 +228,12 @@ def test_a_target_split_inside_its_name_is_refused_before_typing(driver, tmp_pat
     assert driver.ok('fill "label=First name" Ada').data["value"] == "Ada"
     assert driver.ok("fill label=Last Lovelace").data["value"] == "Lovelace"  # the name does not go on with it
     assert driver.js('document.getElementById("l").value') == "Lovelace"
+
+
+def test_a_frame_whose_document_has_no_root_element_is_searched_as_empty(shop):
+    # a page's script emptied a frame's document (removeChild(documentElement)): its bridge answers
+    # {"status": "removed"} to a search; the target search said "Internal error: KeyError: 'candidates'"
+    shop.ok("eval const f = document.createElement('iframe'); document.body.prepend(f); "
+            "f.contentDocument.removeChild(f.contentDocument.documentElement); 1")
+    out = shop.ok("click button:Save").data
+    assert (out["role"], out["name"]) == ("button", "Save")

@@ -7,7 +7,7 @@ import os
 
 # options that take the next word as their value (so that word is not the first positional)
 VALUE_OPTIONS = frozenset({"--chrome", "--connect", "--timeout", "--script", "--downloads", "--session",
-                           "--idle-timeout", "--connect-header"})
+                           "--idle-timeout", "--connect-header", "--connect-header-env", "--wait"})
 
 
 def split_word(argv: list[str]) -> tuple[str | None, list[str]]:
@@ -26,14 +26,37 @@ def split_word(argv: list[str]) -> tuple[str | None, list[str]]:
     return None, argv
 
 
+def option_value(argv: list[str], name: str) -> str | None:
+    """The value of option ``name`` (``--name VALUE`` or ``--name=VALUE``; the last one), or None."""
+    value = None
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == name and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif word.startswith(name + "="):
+            value = word[len(name) + 1:]
+    return value
+
+
+def looks_like_url(word: str | None) -> bool:
+    """A first word of `run` that is a URL or a file, not a command line: one word with '.', ':' or '/'
+    in it (a command line is a command name, letters and '-', then its arguments after a space)."""
+    return bool(word) and not any(c.isspace() for c in word) and any(c in word for c in "./:~")
+
+
 def light_run(argv: list[str]) -> list[str] | None:
-    """argv without the word `run` when this is a run in a session (and not a request for help)."""
+    """argv without the word `run` when this is a run in a session (and not a request for help):
+    `--session NAME` (``--session ''`` opts out), or $VERDEX_SESSION when no URL is given."""
     word, rest = split_word(argv)
     if word != "run":
         return None
     options = rest[:rest.index("--")] if "--" in rest else rest
     if "-h" in options or "--help" in options:
         return None
-    if any(o == "--session" or o.startswith("--session=") for o in options) or os.environ.get("VERDEX_SESSION"):
+    given = option_value(rest, "--session")
+    if given is not None:
+        return rest if given else None
+    if os.environ.get("VERDEX_SESSION") and not looks_like_url(split_word(rest)[0]):
         return rest
     return None

@@ -15,14 +15,18 @@ from .app.wiring import AppOptions, run_oneshot, run_repl
 from .argv import light_run, split_word
 from .base.errors import ErrorKind, ExitStatus, error_json
 from .base.sanitize import json_line
-from .app.options import (CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR,
-                      NO_PAGER, TIMEOUT, TRACE)
+from .app.options import (CHROME, CONNECT, CONNECT_HEADER, CONNECT_HEADER_ENV, DEBUG, DOWNLOADS, HEADED, JSON,
+                          NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE, connect_headers)
 
 
 repl_app = typer.Typer(add_completion=False, no_args_is_help=False, pretty_exceptions_enable=False,
                        context_settings={"help_option_names": ["-h", "--help"]})
 run_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
                       context_settings={"help_option_names": ["-h", "--help"]})
+
+# typer.BadParameter is a UsageError of whichever click this typer uses
+CommandLineError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
 
 def _version(value: bool):
     if value:
@@ -40,11 +44,13 @@ def repl_main(
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
     no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE,
     no_changes: bool = NO_CHANGES, connect_header: Optional[List[str]] = CONNECT_HEADER,
+    connect_header_env: Optional[List[str]] = CONNECT_HEADER_ENV,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
 ):
     opts = AppOptions(headless=not headed, chrome=chrome, connect=connect, timeout=timeout, json_mode=json_mode,
                       no_color=no_color, debug=debug, pager=not no_pager, downloads=downloads,
-                      trace=trace, changes=not no_changes, headers=tuple(connect_header or ()))
+                      trace=trace, changes=not no_changes,
+                      headers=connect_headers(connect_header, connect_header_env))
     raise typer.Exit(int(run_repl(opts, url)))
 
 
@@ -52,7 +58,8 @@ def repl_main(
                       "'verdex run --session NAME COMMAND...' runs them in a running session instead.\n\n"
                       "Exit status: 0 when every command succeeded, 1 when one failed, 2 for usage errors.")
 def run_main(
-    url: str = typer.Argument(..., metavar="URL", help="URL or local file to open first."),
+    url: Optional[str] = typer.Argument(None, metavar="URL",
+                                        help="URL or local file to open first (not with --session)."),
     commands: Optional[List[str]] = typer.Argument(None, metavar="COMMAND",
                                                    help="Commands, one REPL line per argument."),
     script: Optional[str] = typer.Option(None, "--script", metavar="FILE",
@@ -60,15 +67,21 @@ def run_main(
     keep_going: bool = typer.Option(False, "--keep-going", help="Run every command even after a failure."),
     session: Optional[str] = typer.Option(None, "--session", metavar="NAME",
                                           help="Run the commands in session NAME ('verdex session start'); "
-                                               "no URL then. Default: $VERDEX_SESSION."),
+                                               "no URL then. Default, when no URL is given: $VERDEX_SESSION; "
+                                               "--session '' runs one-shot whatever it says."),
     headed: bool = HEADED, chrome: Optional[str] = CHROME, connect: Optional[str] = CONNECT,
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
     no_pager: bool = NO_PAGER, downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE,
     no_changes: bool = NO_CHANGES, connect_header: Optional[List[str]] = CONNECT_HEADER,
+    connect_header_env: Optional[List[str]] = CONNECT_HEADER_ENV,
 ):
     opts = AppOptions(headless=not headed, chrome=chrome, connect=connect, timeout=timeout, json_mode=json_mode,
                       no_color=no_color, debug=debug, pager=False, downloads=downloads,
-                      trace=trace, changes=not no_changes, headers=tuple(connect_header or ()))
+                      trace=trace, changes=not no_changes,
+                      headers=connect_headers(connect_header, connect_header_env))
+    if url is None:
+        raise CommandLineError("Missing URL: give the URL to open first, or --session NAME to run in a "
+                               "session ($VERDEX_SESSION names one when no URL is given).")
     raise typer.Exit(int(run_oneshot(opts, url, list(commands or []), keep_going, script=script)))
 
 
@@ -76,6 +89,9 @@ def _split_run(argv: list[str]) -> tuple[bool, list[str]]:
     """Find the word `run` as the first positional; options may stand before it."""
     word, rest = split_word(argv)
     return (True, rest) if word == "run" else (False, argv)
+
+
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 
 def _on_terminate(signum, frame):
@@ -102,31 +118,29 @@ def main(argv: list[str] | None = None) -> None:
         app = run_app if is_run else repl_app
         prog = "verdex run" if is_run else "verdex"
     if "--no-color" in argv or "NO_COLOR" in os.environ:
-        typer.rich_utils.COLOR_SYSTEM = None  # help and usage errors without escape codes too
-    if "--json" not in argv:
-        app(args=rest, prog_name=prog)
-        return
-    # --json: a usage error of the command line itself is one JSON object too
-    # typer.BadParameter is a UsageError of whichever click this typer uses
-    CommandLineError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+        typer.rich_utils.COLOR_SYSTEM = None  # help without escape codes too
+    # a usage error of the command line itself is one line (one JSON object with --json), not a box
     try:
         code = app(args=rest, prog_name=prog, standalone_mode=False)
     except CommandLineError as exc:
-        _json_usage_error(prog, argv, exc.format_message())
+        if exc.format_message().strip():  # else it was a bare `verdex session`: its help is shown
+            _usage_error(prog, argv, exc.format_message())
         raise SystemExit(int(ExitStatus.USAGE))
-    except typer.Abort:
-        raise SystemExit(int(ExitStatus.FAILED))
+    except (typer.Abort, KeyboardInterrupt):
+        raise SystemExit(INTERRUPTED)
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-def _json_usage_error(prog: str, argv: list[str], message: str) -> None:
-    line = " ".join(["verdex", *argv])
-    message = message.strip()
+def _usage_error(prog: str, argv: list[str], message: str) -> None:
+    message = " ".join(message.split())
     if not message.endswith((".", "!", "?")):
         message += "."
-    obj = error_json(line, ErrorKind.USAGE, f"{message} Try '{prog} --help'.")
-    sys.stdout.write(json_line(obj) + "\n")
-    sys.stdout.flush()
+    message = f"{message} Try '{prog} --help'."
+    if "--json" in argv:
+        sys.stdout.write(json_line(error_json(" ".join(["verdex", *argv]), ErrorKind.USAGE, message)) + "\n")
+        sys.stdout.flush()
+    else:
+        sys.stderr.write(f"{prog}: {message}\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,9 +1,12 @@
 """Judge one command's result against the oracle's log.
 
-Verdicts: ``correct``, ``refused correctly``, ``wrong element`` (an effect landed on another element
-than the one the ref was issued for), ``false ok`` (ok, but the effect did not happen, or the value or
-state the result reports is not the page's settled one), ``false refusal`` (a refusal whose reason
-the page's real state contradicts), ``hang`` (set by the runner) and ``unverified`` (the oracle has no
+Verdicts: ``correct``, ``refused correctly``, ``wrong record`` (an effect landed on another record
+than the one the ref's line was last shown in, by the page's own model: the row for Zoe, the route of
+Alice; or, outside any record, on another element than the ref's), ``false ok`` (ok, but the effect
+did not happen, or the value or state the result reports is not the page's settled one), ``false
+failure`` (an error, yet the page's log shows the whole effect happened on the record the user saw),
+``false refusal`` (a refusal whose reason the page's real state contradicts: e.g. `changed` while the
+element still stands in the record the user saw), ``hang`` (set by the runner) and ``unverified`` (the oracle has no
 evidence either way: the ref was never mapped to an element, the element's document did not answer,
 or the reason names something the oracle cannot see, such as a frame's position in its parent).
 """
@@ -15,12 +18,15 @@ from dataclasses import dataclass, field
 
 CORRECT = "correct"
 REFUSED_OK = "refused correctly"
-WRONG = "wrong element"
+WRONG = "wrong record"
 FALSE_OK = "false ok"
+FALSE_FAILURE = "false failure"
 FALSE_REFUSAL = "false refusal"
 HANG = "hang"
 UNVERIFIED = "unverified"
-VERDICTS = (CORRECT, REFUSED_OK, WRONG, FALSE_OK, FALSE_REFUSAL, HANG, UNVERIFIED)
+VERDICTS = (CORRECT, REFUSED_OK, WRONG, FALSE_OK, FALSE_FAILURE, FALSE_REFUSAL, HANG, UNVERIFIED)
+ACTS = ("click", "dblclick", "check", "uncheck", "hover", "fill", "type", "press", "select", "focus")
+EFFECT = ("click", "dblclick", "input", "change", "keydown")  # the events that do something to a record
 
 SELECT_LABELS = {"Small": "s", "Medium": "m", "Large (out of stock)": "out"}
 TEXT_TAGS = ("textarea",)
@@ -43,6 +49,8 @@ class Evidence:
     settled: bool = True              # the oid's document settled before answering
     doc_gone: bool = False            # the oid's document went away (pagehide)
     renewed: bool = False             # the oid's node was reused for another item after the ref was issued
+    shown_rec: str | None = None      # the record (page model id) the ref's line was last shown in
+    handled: list = field(default_factory=list)     # oracle 'did' records: events the page's handlers got
     left_since: bool = False          # the oid's document went away after the ref was issued (it may be back,
     #                                   from the back/forward cache: the ref is then of an earlier visit)
     visibility: str = "visible"       # the document's visibilityState when it answered
@@ -64,10 +72,52 @@ def _on(e: dict, oid: str) -> bool:
 
 
 def judge(ev: Evidence, out: dict) -> tuple[str, str]:
+    # (a refused hover's pointer may pass over other rows on its way: no effect there)
+    if ev.op in ACTS and ev.shown_rec is not None and (out.get("ok") or ev.op != "hover"):
+        other = _other_record(ev)
+        if other is not None:
+            what = (other.get("ctl") or {}).get("text", other.get("text", ""))
+            return WRONG, (f"the page handled a trusted {other['type']} in record {other.get('rec')!r} "
+                           f"({what!r}); the ref was last shown in {ev.shown_rec!r}")
     if out.get("ok"):
         return _judge_ok(ev, out.get("result") or {})
     err = out.get("error") or {}
-    return _judge_refusal(ev, err.get("kind", ""), err.get("message", ""))
+    kind = err.get("kind", "")
+    if kind not in ("usage", "js_error", "no_match", "ambiguous", "invalid_ref") and _effect_done(ev):
+        return FALSE_FAILURE, f"{kind}, but the page's log shows the {ev.op} happened on {ev.shown_rec or ev.oid}"
+    return _judge_refusal(ev, kind, err.get("message", ""))
+
+
+def _other_record(ev: Evidence) -> dict | None:
+    """The first trusted event of the command that did something to another record than the one shown
+    (in the ref's own document; the hover's last pointer event)."""
+    doc = doc_of(ev.oid)
+    if ev.op == "hover":
+        overs = sorted(_trusted(ev, "mouseover"), key=lambda e: e.get("at", 0))
+        hits = overs[-1:]
+    else:
+        hits = [e for e in ev.handled if e.get("trusted") and e["type"] in EFFECT]
+    for e in hits:
+        if doc is not None and str(e.get("doc")) == doc and e.get("rec") not in (None, ev.shown_rec):
+            return e
+    return None
+
+
+def _effect_done(ev: Evidence) -> bool:
+    """The whole effect of an action that reported an error is in the page's log: the click (double
+    click) reached the ref's element in the record shown, or the box ended as asked after a trusted
+    click on it, or text went into the field."""
+    mine = [e for e in ev.handled if e.get("trusted") and ev.oid and _on(e, ev.oid)
+            and (ev.shown_rec is None or e.get("rec") == ev.shown_rec)]
+    types = {e["type"] for e in mine}
+    if ev.op in ("click", "dblclick"):
+        return ev.op in types
+    if ev.op in ("check", "uncheck"):
+        state = (ev.probe or {}).get("state") or {}
+        return "click" in types and state.get("c") == (ev.op == "check") and (ev.probe or {}).get("type") == "checkbox"
+    if ev.op in ("fill", "type"):
+        return "input" in types
+    return False
 
 
 # ---------------------------------------------------------------- ok results
@@ -75,7 +125,8 @@ def judge(ev: Evidence, out: dict) -> tuple[str, str]:
 def _landing(ev: Evidence, types: tuple, need: bool = True) -> tuple[str, str] | None:
     """Trusted events of `types` during the command must all be on the ref's element (or inside it)."""
     hits = _trusted(ev, *types)
-    stray = [e for e in hits if not _on(e, ev.oid)]
+    field = (ev.probe or {}).get("field")  # a field the page re-rendered: its replacements are the same field
+    stray = [e for e in hits if not _on(e, ev.oid) and not (field and e.get("field") == field)]
     if stray:
         e = stray[0]
         return WRONG, f"trusted {e['type']} on {e['oid']} ({(e.get('ctl') or {}).get('text', '')!r}), not on {ev.oid}"
@@ -268,6 +319,8 @@ _FIELD_REFUSAL = re.compile(r"Use '(check|click|select|upload|fill)'|read-only|n
 
 def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
     p = ev.probe
+    if kind == "internal":  # never a true answer, whatever the page did
+        return FALSE_REFUSAL, f"internal error: {msg[:120]}"
     if kind in ("usage", "js_error", "no_match", "ambiguous"):
         return REFUSED_OK, ""  # the fuzzer's own line or the page state; nothing an element could contradict
     if kind == "navigation_failed" and ev.op in ("back", "forward"):
@@ -294,7 +347,14 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
             return UNVERIFIED, "the element's document did not answer"
         return FALSE_REFUSAL, f"{ev.oid} is still in its document"
     if kind == "changed":
-        if ev.renewed or ev.doc_gone:
+        if ev.doc_gone:
+            return REFUSED_OK, ""
+        if ev.shown_rec is not None and p is not None and p.get("known"):
+            if p.get("rec") != ev.shown_rec:
+                return REFUSED_OK, ""
+            if ev.ref_name and ev.ref_name.lower() in (p.get("text") or "").lower():
+                return FALSE_REFUSAL, f"{ev.oid} still stands in record {ev.shown_rec!r}, its name unchanged"
+        if ev.renewed:
             return REFUSED_OK, ""
         if p is not None and ev.ref_name and ev.ref_name.lower() not in (p.get("text") or "").lower():
             return REFUSED_OK, ""  # its text no longer holds the name it had
@@ -382,7 +442,7 @@ def _judge_not_actionable(ev: Evidence, msg: str) -> tuple[str, str]:
         if ev.visibility != "visible":
             return FALSE_REFUSAL, f"{ev.oid} stands still in a background tab (document {ev.visibility})"
         return FALSE_REFUSAL, f"{ev.oid} is not moving (rect {p.get('rect')})"
-    if "covered" in msg or "outside the viewport" in msg:
+    if "covered" in msg or "outside the viewport" in msg or "not under the pointer" in msg:
         if p.get("inert") or p.get("covered"):
             return REFUSED_OK, ""
         if not p.get("inView"):

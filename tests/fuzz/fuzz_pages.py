@@ -24,7 +24,8 @@ ITEMS = ["Apples", "Pears", "Plums", "Figs", "Kiwis", "Limes", "Dates", "Grapes"
 MORE = "Cherries,Lemons,Olives,Quinces,Papayas"
 WIDGET_BUTTONS = [("Keep my cart", "Delete my account"), ("Subscribe", "Unsubscribe"), ("Play", "Stop"),
                   ("Like", "Report"), ("Accept", "Decline"), ("Follow", "Block")]
-SECTIONS = ["list", "form", "modal", "cover", "late", "replace", "toggle", "gate", "scroll"]
+SECTIONS = ["list", "form", "modal", "cover", "late", "replace", "toggle", "gate", "scroll",
+            "grid", "route", "chain", "rebuild", "long", "written"]
 
 STYLE = """
 body{font:15px sans-serif;margin:0 12px} section{border:1px solid #ccc;margin:8px 0;padding:6px}
@@ -42,9 +43,9 @@ def _esc(s: str) -> str:
     return html.escape(s, quote=True)
 
 
-def _head(title: str, doc: int, smooth: bool = False) -> str:
+def _head(title: str, doc: int, smooth: bool = False, quirks: bool = False) -> str:
     css = STYLE + ("html{scroll-behavior:smooth}" if smooth else "")
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{_esc(title)}</title>'
+    return (("" if quirks else "<!doctype html>") + f'<html lang="en"><head><meta charset="utf-8"><title>{_esc(title)}</title>'
             f'<script src="/oracle.js" data-doc="{doc}"></script><style>{css}</style></head><body>')
 
 
@@ -69,7 +70,7 @@ def frame_tree(seed: int, page: int) -> list[dict]:
     return level(1, f"{page}-")
 
 
-def main_page(seed: int, page: int, doc: int, origins: dict[str, str]) -> str:
+def main_page(seed: int, page: int, doc: int, origins: dict[str, str], skip: tuple = ()) -> str:
     r = rng_for(seed, f"page/{page}")
     smooth = r.random() < 0.5
     parts = [_head(f"Shop {page}", doc, smooth), '<header><nav aria-label="Site">',
@@ -77,7 +78,7 @@ def main_page(seed: int, page: int, doc: int, origins: dict[str, str]) -> str:
              f'<a href="/p/{seed}/{(page + 2) % 4}" target="_blank">Help centre</a> ',
              f'<button data-do="popup" data-url="/p/{seed}/{(page + 3) % 4}">Open chat</button>',
              '</nav></header><main><h1>Shop ' + str(page) + '</h1>']
-    chosen = [s for s in SECTIONS if r.random() < 0.6] or ["list"]
+    chosen = [s for s in SECTIONS if r.random() < 0.6 and s not in skip] or ["list"]
     r.shuffle(chosen)
     frames = frame_tree(seed, page)
     # an ad slot: the first widget frame, at the top, drawn 0 px high until it "loads" a moment after
@@ -95,6 +96,8 @@ def main_page(seed: int, page: int, doc: int, origins: dict[str, str]) -> str:
 
 
 def _section(kind: str, r: random.Random, seed: int, page: int) -> str:
+    if kind in _NEW:
+        return _NEW[kind](seed, page)
     if kind == "list":
         items = r.sample(ITEMS, r.randint(3, 6))
         keyed = "1" if r.random() < 0.5 else "0"
@@ -139,6 +142,31 @@ def _section(kind: str, r: random.Random, seed: int, page: int) -> str:
             '<section><button data-do="top">Back to top</button></section>')
 
 
+def _grid(seed: int, page: int) -> str:
+    """People in a grid whose rows the page recycles when its own buttons sort, filter or scroll it."""
+    return ('<section data-grid aria-label="People"><h2>People</h2><button data-do="grid-sort-name">Sort by name</button> '
+            '<button data-do="grid-sort-id">Sort by id</button> <button data-do="grid-up">Rows up</button> '
+            '<button data-do="grid-down">Rows down</button> <label>Filter people <input type="search" name="q"></label>'
+            '<table><tbody></tbody></table></section>')
+
+
+def _route(seed: int, page: int) -> str:
+    """A pushState route: one article whose heading and buttons show another user."""
+    links = " ".join(f'<a href="/p/{seed}/{page}?u={i}" data-do="route">{n}</a>' for i, n in enumerate(["Alice", "Bob", "Cleo", "Dan"], 1))
+    return (f'<section aria-label="Users"><nav aria-label="Users">{links}</nav><article data-route-view><h2></h2><p></p>'
+            '<button data-do="status">Delete user</button> <button data-do="status">Message</button></article></section>')
+
+
+_NEW = {
+    "grid": _grid,
+    "route": _route,
+    "chain": lambda seed, page: '<section aria-label="Stock"><h2>Stock</h2><p>Stock: ?</p><button data-do="chain">Check stock</button></section>',
+    "rebuild": lambda seed, page: '<section data-rebuild aria-label="Profile"><h2>Profile</h2><div></div></section>',
+    "long": lambda seed, page: '<section data-long aria-label="Order"><p></p><button data-do="long">Confirm order</button></section>',
+    "written": lambda seed, page: '<section><iframe title="Written widget" data-write style="height:90px"></iframe></section>',
+}
+
+
 def _height(f: dict) -> int:
     """Tall enough for the widget and every frame inside it; 200 px (its content scrolls) when drawn so."""
     return 200 if f.get("fixed") else 130 + sum(_height(c) + 8 for c in f["children"])
@@ -163,7 +191,7 @@ def find_frame(seed: int, fid: str) -> dict | None:
     return None
 
 
-def frame_page(seed: int, fid: str, variant: int, doc: int, origins: dict[str, str]) -> str | None:
+def frame_page(seed: int, fid: str, variant: int, doc: int, origins: dict[str, str], skip: tuple = ()) -> str | None:
     f = find_frame(seed, fid)
     if f is None:
         return None
@@ -172,7 +200,8 @@ def frame_page(seed: int, fid: str, variant: int, doc: int, origins: dict[str, s
     navigates = r.random() < 0.5
     label = pair[variant % 2]
     nxt = f"/f/{seed}/{fid}/{variant + 1}"
-    parts = [_head(f"Widget {fid} v{variant}", doc), f"<h3>Widget {_esc(fid)}</h3>",
+    quirks = r.random() < 0.3 and "quirks" not in skip  # a legacy embed without a doctype
+    parts = [_head(f"Widget {fid} v{variant}", doc, quirks=quirks), f"<h3>Widget {_esc(fid)}</h3>",
              f'<button data-do="status">{_esc(label)}</button> ']
     if navigates:
         parts.append(f'<button data-do="next" data-url="{nxt}" data-next="{nxt}">Next</button> ')

@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from fuzz_check import FALSE_REFUSAL, HANG, UNVERIFIED, WRONG, VERDICTS, Evidence, doc_of, judge
+from fuzz_check import FALSE_OK, FALSE_REFUSAL, HANG, UNVERIFIED, VERDICTS, Evidence, doc_of, judge
 from fuzz_plan import Step, make_plan
 
 from verdex_cli.browser.session import Options, Session
@@ -28,6 +28,10 @@ from verdex_cli.commands.runner import execute
 from verdex_cli.snapshot.capture import bridge_source
 
 REF = re.compile(r"^c(\d+)p(\d+)f(\d+)e(\d+)$")
+LINE_REF = re.compile(r"\[ref=(c\d+p\d+f\d+e\d+)\]")
+TOKEN = re.compile(r"(?<![\w#])#([glu][A-Za-z0-9]+)")
+RECORD_ROLES = ("listitem", "row", "article", "option", "treeitem")
+_NOISE = ("path", "gen", "origin", "recv", "seq", "frames", "fields")
 WALK = """(() => { let n = 0; const token = %s, probe = %s, moving = %s;
   (function walk(w, path) { n++; w.postMessage({__oracleFlush: token, probe, path, moving}, '*');
     for (let i = 0; i < w.length; i++) { try { walk(w[i], path.concat([i])); } catch (e) {} } })(window, []);
@@ -48,7 +52,8 @@ class Case:
         summary = (f"ok {json.dumps({k: v for k, v in (res.get('result') or {}).items() if k != 'changes'})[:300]}"
                    if res.get("ok") else f"{(res.get('error') or {}).get('kind')}: {(res.get('error') or {}).get('message', '')[:300]}")
         lines = [f"seed {seed} action {self.index}: {self.line!r} -> {self.verdict}: {self.detail}", f"  result: {summary}"]
-        lines += [f"  oracle: {json.dumps(r)[:400]}" for r in self.oracle[:12]]
+        shown = [r for r in self.oracle if r.get("type") != "mousemove"][:14]  # the page's log, less the noise
+        lines += [f"  page: {json.dumps({k: v for k, v in r.items() if k not in _NOISE})[:400]}" for r in shown]
         return "\n".join(lines)
 
 
@@ -92,6 +97,7 @@ class Fuzzer:
         self.doc_page: dict[str, int] = {}        # document -> the tab (page index) it was seen in
         self.doc_path: dict[str, tuple] = {}      # document -> (its tab, the frame path it last answered from)
         self.renewed: dict[str, float] = {}       # oid -> when the site last reused its node
+        self.shown: dict[str, str | None] = {}    # ref -> the record (page model id) its line was last shown in
         self._seen = 0
         self.last_capture = 0.0                   # when the last capture (snapshot, action's changes) ended
         self._token = 0
@@ -133,16 +139,19 @@ class Fuzzer:
             return False
         res = out.as_json()
         moving = "moving" in (res.get("error") or {}).get("message", "")
-        flush = self._flush([oid] if oid else [], moving) if ref or step.op == "meaning" else {}
+        flush = self._flush([oid] if oid else [], moving) if ref or step.op in ("meaning", "click", "dblclick") else {}
         self._note_records()
-        events = [r for r in self.log.since(mark) if r.get("t") == "ev" and t0 - 5 <= r["at"] <= t1 + 5]
-        verdict, detail = judge(self._evidence(step, line, ref, oid, events, flush), res)
-        reused = self.renewed.get(oid or "", 0)
-        if res.get("ok") and ref and self.last_capture < reused < t0 and step.op not in ("wait", "scroll", "focus"):
-            verdict, detail = WRONG, f"{oid} was reused for another item after the last capture; the action went ahead on it"
+        during = [r for r in self.log.since(mark) if t0 - 5 <= r.get("at", 0) <= t1 + 5]
+        events = [r for r in during if r.get("t") == "ev"]
+        handled = [r for r in during if r.get("t") == "did"]
+        evidence = self._evidence(step, line, ref, oid, events, flush)
+        evidence.handled = handled
+        verdict, detail = judge(evidence, res)
+        if res.get("ok") and step.op in ("click", "dblclick", "meaning") and _unreported(self.log.since(mark), t0, t1, res):
+            verdict, detail = FALSE_OK, "the page changed a text after its 100th character; the result reports no change"
         if verdict == FALSE_REFUSAL and "in view and not covered" in detail:
             verdict, detail = self._confirm_reachable(oid, flush, detail)
-        oracle = events + [r for r in flush.values() if oid and oid in (r.get("probes") or {})]
+        oracle = events + handled + [r for r in flush.values() if oid and oid in (r.get("probes") or {})]
         self.cases.append(Case(step.index, line, verdict, detail, res, oracle))
         self._learn(step, res)
         if res.get("ok") and (step.op == "snapshot" or (res.get("result") or {}).get("changes")):
@@ -274,6 +283,8 @@ class Fuzzer:
         doc = doc_of(oid)
         rec = next((f for f in flush.values() if str(f["doc"]) == doc), None)
         probe = (rec.get("probes") or {}).get(oid) if rec else None
+        if probe and rec.get("active") == oid:  # the document's focused element, read once its handlers ran
+            probe["focused"] = True
         m = REF.match(ref or "")
         info = self.refmap.get(ref, {}) if ref else {}
         return Evidence(
@@ -283,6 +294,7 @@ class Fuzzer:
             settled=bool(rec and rec.get("settled")), doc_gone=doc in self.dead,
             visibility=rec.get("visibility", "visible") if rec else "visible",
             renewed=oid in self.renewed and self.renewed[oid] >= info.get("mapped_at", 0),
+            shown_rec=self.shown.get(ref) if ref else None,
             left_since=self.left_at.get(doc, -1) >= info.get("mapped_at", 0),
             page_of_ref=int(m.group(2)) if m else None, current_page=self._current_page(),
             inside=self._inside(rec, probe))
@@ -305,8 +317,9 @@ class Fuzzer:
         if point is None:
             return UNVERIFIED, "its frame may be out of view or covered in a parent document"
         mark = len(self.log)
-        try:
-            self.ctx.page.target.call("Input.dispatchMouseEvent", type="mouseMoved", x=point[0], y=point[1], timeout=3.0)
+        try:  # from elsewhere, so that arriving there makes a mouseover even if the pointer was there
+            for x, y in ((1, 1), point):
+                self.ctx.page.target.call("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y, timeout=3.0)
         except Exception:
             return UNVERIFIED, "could not move the pointer to confirm"
         # the move is confirmed by the oracle's own event (or, when the pointer already was there, by :hover)
@@ -350,13 +363,27 @@ class Fuzzer:
             refs = result.get("refs") or {}
             self.snaps.append((self._current_page(), refs))
             self._map(refs)
+            self.shown.update(records_of(result.get("text") or "", refs))
         changes = result.get("changes") or {}
         added = {i["ref"]: dict(i) for i in changes.get("added", []) if i.get("ref")}
         if added:
             self.from_changes = added
             self._map(added)
+        named = {i["ref"] for k in ("added", "changed") for i in changes.get(k, []) if i.get("ref")}
+        if named:
+            self._shown_in_changes(named)
         if result.get("ref") and result["ref"] not in self.refmap:
             self._map({result["ref"]: {"role": result.get("role"), "name": result.get("name", "")}})
+
+    def _shown_in_changes(self, refs: set) -> None:
+        """A change line shows its ref's element where it stands now: ask the page's model which record
+        that element belongs to (a change line carries no row of its own)."""
+        oids = {r: self.refmap[r]["oid"] for r in refs if r in self.refmap}
+        answers = self._flush(list(oids.values())) if oids else {}
+        probes = {k: v for f in answers.values() for k, v in (f.get("probes") or {}).items()}
+        for ref in refs:
+            p = probes.get(oids.get(ref, ""))
+            self.shown[ref] = p.get("rec") if p and p.get("known") else None
 
     def _map(self, refs: dict) -> None:
         """Read the oracle id of each ref's element the first time the ref string is seen, or again
@@ -385,3 +412,37 @@ class Fuzzer:
                                      f"named {known['oid']} ({known['name']!r}), now names {oid} ({info.get('name')!r})")
             self.refmap[ref] = {"oid": oid, "name": info.get("name", ""), "role": info.get("role", ""),
                                 "mapped_at": time.time() * 1000}
+
+
+def records_of(text: str, refs: dict) -> dict[str, str | None]:
+    """ref -> the record its snapshot line stands in: the model id (`#ID` in the page's text) in the
+    lines of its nearest record ancestor (a list item, row, article, option, tree item), or None."""
+    lines = text.split("\n")
+    depth = [len(x) - len(x.lstrip(" ")) for x in lines]
+    out: dict[str, str | None] = {r: None for r in refs}
+    for i, line in enumerate(lines):
+        m = LINE_REF.search(line)
+        if not m:
+            continue
+        anc, d = i, depth[i] + 1
+        while anc >= 0:  # the line itself, then each ancestor
+            if depth[anc] < d:
+                d = depth[anc]
+                if lines[anc].lstrip(" ")[2:].split(" ", 1)[0].rstrip(":") in RECORD_ROLES:
+                    end = anc + 1
+                    while end < len(lines) and depth[end] > d:
+                        end += 1
+                    found = {t for x in lines[anc:end] for t in TOKEN.findall(x)}
+                    out[m.group(1)] = found.pop() if len(found) == 1 else None
+                    break
+            anc -= 1
+    return out
+
+
+def _unreported(records: list, t0: float, t1: float, res: dict) -> bool:
+    """The page noted a change of a long text's tail during the command, and the result lists none."""
+    flips = [r for r in records if r.get("t") == "note" and r.get("what") == "long" and t0 - 5 <= r.get("at", 0) <= t1 + 5]
+    if len(flips) % 2 == 0:  # none, or back to the text it had
+        return False
+    changes = (res.get("result") or {}).get("changes") or {}
+    return not any(changes.get(k) for k in ("added", "removed", "changed"))

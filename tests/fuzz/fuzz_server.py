@@ -63,19 +63,24 @@ class _Handler(QuietHandler):
     server_version = "fuzz/1"
     log_sink: OracleLog
     origins: dict
+    skip: tuple
     seed: int
 
     def do_GET(self):  # noqa: N802
         path = self.path.split("?", 1)[0]
         if path in ("/oracle.js", "/site.js"):
             return self._send(200, (HERE / path[1:]).read_bytes(), "text/javascript")
+        if path.startswith("/data/"):  # the pages' data fetches (a debounced filter, a stock count)
+            time.sleep(0.05)
+            return self._send(200, str(len(path) % 7 + 1).encode(), "text/plain")
         parts = path.strip("/").split("/")
         body = None
         try:
             if len(parts) == 3 and parts[0] == "p":
-                body = fuzz_pages.main_page(int(parts[1]), int(parts[2]), self.log_sink.next_doc(), self.origins)
+                body = fuzz_pages.main_page(int(parts[1]), int(parts[2]), self.log_sink.next_doc(), self.origins, self.skip)
             elif len(parts) == 4 and parts[0] == "f":
-                body = fuzz_pages.frame_page(int(parts[1]), parts[2], int(parts[3]), self.log_sink.next_doc(), self.origins)
+                body = fuzz_pages.frame_page(int(parts[1]), parts[2], int(parts[3]), self.log_sink.next_doc(), self.origins,
+                                             self.skip)
         except ValueError:
             body = None
         if body is None:
@@ -103,9 +108,11 @@ class _Handler(QuietHandler):
 
 
 class FuzzServer:
-    def __init__(self):
+    def __init__(self, skip: tuple = ()):
+        """``skip``: kinds of sections (fuzz_pages.SECTIONS) the main pages leave out; "quirks": no
+        frame without a doctype."""
         self.log = OracleLog()
-        handler = type("FuzzHandler", (_Handler,), {"log_sink": self.log, "origins": {}})
+        handler = type("FuzzHandler", (_Handler,), {"log_sink": self.log, "origins": {}, "skip": tuple(skip)})
         self._servers = []
         for host in ("127.0.0.1", "127.0.0.1", "127.0.0.1"):
             srv = http.server.ThreadingHTTPServer((host, 0), handler)

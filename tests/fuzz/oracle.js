@@ -7,8 +7,13 @@
 //   ev              every user event (mousedown, mouseup, mousemove, click, dblclick, input, change,
 //                   mouseover, keydown, focusin):
 //                   isTrusted, the target's oid, the oids on its path, its control's text and key
+//   did             an event of those that reached the page's own handlers (click, dblclick, input,
+//                   change, keydown at the document, bubbling), with the record of its target
 //   after           the field the event reached, read when its own handlers have run (a 0 ms timer)
 //   renew           the site reused a node for another item (new generation, item key)
+//   note            the site says it did something the judge checks the result for (a long text changed)
+// Every `ev` and probe also carries `rec`: the record the element belongs to in the page's own model
+// (site.js keeps it; a node recycled for another row belongs to another record).
 //   flush           answer to a flush request: every field's value once the page's handlers settled,
 //                   the focused element, and probes of asked oids (connected, hidden, disabled,
 //                   covered, in view, hovered, moving)
@@ -63,6 +68,7 @@
   }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
   if (document.documentElement) tagTree(document.documentElement);
 
+  const recordOf = (el) => (window.__site && window.__site.recordOf ? window.__site.recordOf(el) : null);
   const CONTROL = 'a,button,input,select,textarea,summary,label,[role],[tabindex]';
   function keyOf(el) {
     const item = el.closest && el.closest('[data-key],li,tr');
@@ -88,7 +94,7 @@
     const ctl = target.closest ? target.closest(CONTROL) : null;
     const rec = {
       t: 'ev', type: e.type, trusted: e.isTrusted, oid: oidsOf(target), gen: gen.get(oidsOf(target)),
-      path: path.map(oidsOf), key: keyOf(target),
+      path: path.map(oidsOf), key: keyOf(target), rec: recordOf(target), field: target.dataset ? target.dataset.field : undefined,
       ctl: ctl ? { oid: oidsOf(ctl), tag: ctl.localName, text: (ctl.textContent || ctl.value || '').trim().slice(0, 80) } : null,
     };
     if (e.type === 'keydown') rec.k = e.key;
@@ -98,6 +104,16 @@
       setTimeout(() => send({ t: 'after', type: e.type, oid: oidsOf(target), state: fieldState(target) }), 0);
     }
   }
+  // what the page's own handlers get: events that reach the document (bubbling), before site.js's
+  // listeners there (registered earlier); an event stopped on its way (verdex's guard) is not here
+  function onHandled(e) {
+    const target = e.composedPath().find((x) => x.nodeType === 1);
+    if (!target) return;
+    send({ t: 'did', type: e.type, trusted: e.isTrusted, oid: oidsOf(target), rec: recordOf(target),
+      field: target.dataset ? target.dataset.field : undefined, path: e.composedPath().filter((x) => x.nodeType === 1).map(oidsOf),
+      text: (target.textContent || target.value || '').trim().slice(0, 80) });
+  }
+  for (const type of ['click', 'dblclick', 'input', 'change', 'keydown']) document.addEventListener(type, onHandled);
   window.addEventListener('scroll', () => { lastChange = performance.now(); }, true);
   for (const type of ['mousedown', 'mouseup', 'mousemove', 'click', 'dblclick', 'input', 'change', 'mouseover', 'keydown', 'focusin']) {
     window.addEventListener(type, onEvent, true);
@@ -127,7 +143,7 @@
       hidden: !el.isConnected || !shown(el),
       disabled: !!(el.matches && el.matches(':disabled')), readonly: !!el.readOnly,
       zero: r.width <= 0 || r.height <= 0, inView: inView(r),
-      hover: el.isConnected && el.matches(':hover'), focused: document.activeElement === el,
+      hover: el.isConnected && el.matches(el.localName + ':hover'), // tag-qualified: the quirks-mode :hover quirk focused: document.activeElement === el,
       inert: !!el.closest('[inert]') || blockedByModal(el), rect: [r.x, r.y, r.width, r.height],
     };
     if (out.inView) {
@@ -138,7 +154,13 @@
       out.covered = !own;
       out.cover = own || !hit ? null : oidsOf(hit);
     }
+    out.rec = recordOf(el);
+    out.field = el.dataset ? el.dataset.field : undefined;
     if (el.matches && el.matches('input,textarea,select')) out.state = fieldState(el);
+    // a field the page's render function replaced: the one with the same model field shown now
+    const now = !el.isConnected && el.dataset && el.dataset.field
+      ? document.querySelector('[data-field="' + el.dataset.field + '"]') : null;
+    if (now) { out.state = fieldState(now); out.replaced = oidsOf(now); }
     // an iframe: which of this window's frames it shows (its document's flush path ends with it)
     if (el.localName === 'iframe') {
       out.win = null;
@@ -217,6 +239,13 @@
     },
     later(fn, ms) { pending++; setTimeout(() => { pending--; lastChange = performance.now(); fn(); }, ms); },
     frame(fn) { pending++; requestAnimationFrame(() => { pending--; lastChange = performance.now(); fn(); }); },
+    fetch(url) { // the page's data: the body's number, counted as pending until its handlers ran
+      pending++;
+      return fetch(url).then((r) => r.text()).then((t) => { setTimeout(() => { pending--; lastChange = performance.now(); }, 0); return t; },
+        () => { pending--; return '0'; });
+    },
+    note(what) { send({ t: 'note', what }); },
+    doc: DOC,
     oid: oidsOf,
   };
 })();

@@ -150,6 +150,8 @@ def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tup
     while True:
         out = _wait_actionable(page, res, pointer, deadline, told, arm)
         res.armed = bool(out.get("armed"))
+        if pointer:
+            _through_label(res, out)
         if not pointer:
             return out["x"], out["y"]
         # the point climbs out through each frame; each iframe element on the way must get it
@@ -186,7 +188,16 @@ def _still_in_frame(page: Page, res: Resolved, pointer: bool) -> tuple[float, fl
         return None
     res.armed = bool(ahead.get("armed"))
     res.still = True
+    _through_label(res, ahead)
     return point
+
+
+def _through_label(res: Resolved, out: dict) -> None:
+    """The note of a control clicked on its label (act.js ``standIn``: it has no size of its own)."""
+    note = (f"The pointer went to its label {out['label']}, as a user's would: the {res.role} itself has zero "
+            "size (a styled control).") if out.get("label") else None
+    if note and note not in res.notes:
+        res.notes.append(note)
 
 
 def _tell(page: Page, res: Resolved, reason: str, told: list) -> None:
@@ -229,6 +240,8 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
             raise NotActionable(f"Element {res.label} was removed while waiting for it.", kind=ErrorKind.REMOVED)
         reason = out.get("reason", status)
         last = out.get("last")
+        if out.get("final"):  # a state no waiting changes: refused at once
+            raise NotActionable(f"Element {res.label} is not actionable: {reason}.")
         if time.monotonic() >= deadline:
             raise NotActionable(f"Element {res.label} is not actionable after {page.timeout:.1f} s: {reason}.")
         _tell(page, res, reason, told)

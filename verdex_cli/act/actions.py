@@ -17,7 +17,7 @@ from .focus import Focus
 from .frame_points import Point, climb
 from .keys import parse_key
 from .pointer import mouse, move_onto, pointer
-from .readback import FieldWatch, after_input, quoted, settle_page
+from .readback import RERENDERED, FieldWatch, after_input, quoted, settle_page
 from .resolve import Resolved
 
 STATE_GRACE = 0.5  # seconds a checkbox-like widget gets to show its new state
@@ -50,16 +50,23 @@ def set_checked(page: Page, res: Resolved, want: bool) -> dict:
     deadline = time.monotonic() + STATE_GRACE  # a widget may update its state a moment after the click
     while True:
         settle_page(page)  # read back once the page's own handlers (timers, animation frames) have run
-        try:
-            after = (page.bridge.describe(res.frame, res.ref.n).get("states") or {}).get("checked")
+        try:  # (of the control the page put in its place, when it re-rendered it)
+            now = page.bridge.checked_now(res.frame, res.ref.n)
         except (CDPError, JSError, ConnectionLost):
             # the click navigated away: the state cannot be read back
             watch.close()
             raise NotApplied(f"Clicked {res.label}, but its state could not be read back (the page changed); "
                              f"it may not be {word}ed.")
+        if now.get("status") != "live":
+            watch.close()
+            raise NotApplied(f"Clicked {res.label}, then the page removed it, and no control like it (same name, "
+                             f"same row) took its place: its state could not be read back; it may be {word}ed.")
+        after = now.get("checked")
         if (after is True) == want or time.monotonic() >= deadline:
             break
         time.sleep(0.05)
+    if now.get("replaced"):
+        out["notes"] = out["notes"] + [RERENDERED]
     back = watch.read(settled=False)
     # the browser did apply the state asked for (seen at its own input/change event) before the page's handlers ran
     became = bool(back) and any(isinstance(v, bool) and v == want for v in back["seen"])
@@ -97,10 +104,13 @@ def select(page: Page, res: Resolved, values: list[str]) -> dict:
         else:
             _select_single(page, res, wanted[0]["index"], f)
     nav = after_input(page, nav_before)
-    back = watch.read()  # after the page settled: a handler may have changed the selection back
-    final = page.bridge.options(res.frame, res.ref.n)
+    settle_page(page)  # read back once settled: a handler may have changed the selection back
+    final = page.bridge.options_now(res.frame, res.ref.n)  # (of the select the page put in its place)
+    back = watch.read(settled=False)
     if final is None:
         raise NotApplied(f"Element {res.label} changed while options were chosen; nothing can be read back.")
+    if final.get("replaced"):
+        nav = [RERENDERED] + nav
     opts = final["options"]
     chosen = [o["label"] for o in opts if o["selected"]]
     values = [o["value"] for o in opts if o["selected"]]

@@ -4,9 +4,12 @@ changed (snapshot/cache.py), and compare with the page's last snapshot (snapshot
 The capture counts as a snapshot: the refs it shows are usable at once, staleness compares against
 it, and `diff` lists it. An action that changed nothing costs one small check per frame.
 
-Settled means: no DOM change, input, focus move or scroll in any captured frame for QUIET_MS, no
-scroll under way (a smooth scroll reveals content as it goes), and no request the page started
-since the action began still loading (late content; see LoadWatch), within a bounded wait.
+Settled means: in every captured frame, the work the input started is done (timers, chains of them,
+requests -- also ones whose body the page never reads --, messages: browser/timer_watch.py) and a
+hop went by with no change (act.js ``settle``; a document without the watcher: QUIET_MS with no
+change), no scroll is under way, and no request the page started since the action began is still
+loading (late content; see LoadWatch). Bounded by SETTLE_MAX from the input (or --timeout if
+shorter); the result's note says when the bound was hit.
 """
 
 from __future__ import annotations
@@ -116,6 +119,8 @@ def release(page, started: list | None) -> None:
 
 def _settle(page, limit: float, stop, mark: bool, started: list | None) -> bool:
     deadline = time.monotonic() + limit
+    if page.acted_at:  # counted from the input: before the page's watcher lets go of what it started
+        deadline = min(deadline, page.acted_at + limit)  # (timer_watch.CHAIN_MS), so the bound is said
     if page.acted_at and page.settle_gave_up == page.acted_at:
         deadline = 0.0
     loads: LoadWatch | None = getattr(page, "load_watch", None)
@@ -169,7 +174,8 @@ def start_settle(page, left: float) -> list:
             "stallMs": SCROLL_STALL_MS}
     frs = [fr for fr in map(page.frames.get, indices) if fr is not None and not fr.detached]
     whats = cache.ahead_captures(page) if page.changes_wanted and page.acted_at else None
-    return page.bridge.settle_calls(frs, opts, timeout=min(page.timeout, 5.0) + rest, whats=whats)
+    return page.bridge.settle_calls(frs, opts, timeout=min(page.timeout, 5.0) + rest, whats=whats,
+                                    caps=cache.caps(page))
 
 
 def _settle_frames(page, left: float, started: list | None = None) -> str:
@@ -192,6 +198,9 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
         elif not q.get("settled") and verdict == "settled":
             verdict = "busy"
     if frames:
+        earlier = cache.take_ahead(page)  # an earlier round's (a late request made the wait go on)
+        if earlier is not None:
+            drop_ahead(page, earlier.frames)  # its captures reset their watchers: the cache cannot vouch
         ahead = cache.Ahead(page.acted_at, frames)
         # only a round in which every frame settled can stand for the page; else what was captured
         # is recorded and the cache dropped (the frames' watchers were reset by those captures)

@@ -18,7 +18,7 @@ from ..browser.page import Page
 from .actions import focus
 from .focus import label_of, where_focus
 from .keys import char_events, parse_key
-from .readback import FieldWatch, after_input, quoted, settle_page, still_changing
+from .readback import RERENDERED, FieldWatch, after_input, quoted, settle_page, still_changing
 from .resolve import Resolved
 
 MASK = "••••••"  # shown instead of a password's value, always the same length
@@ -101,15 +101,24 @@ def _value(page: Page, res: Resolved):
 
 def _read_back(page: Page, res: Resolved, watch: FieldWatch, nav_before: int, grace: float) -> tuple:
     """(value once the page settled, the value the browser gave at the last input (None: unknown),
-    navigation notes). Read right away when the field's document went away."""
+    notes). Read right away when the field's document went away; of the control the page put in its
+    place when it re-rendered the field; none when the page removed it with nothing like it there."""
     right_away = _value(page, res)
     nav = after_input(page, nav_before, grace)
     back = watch.read()
     if back is None:
+        if watch.removed:
+            return None, None, [GONE] + nav
         return right_away, None, nav
     if not watch.settled:
         nav = [still_changing(page)] + nav
+    if back.get("replaced"):
+        nav = [RERENDERED] + nav
     return back["now"], (back["seen"][-1] if back["seen"] else None), nav
+
+
+GONE = ("The page removed the field after the input, and no field like it (same name, same place) took its "
+        "place: what it holds could not be read back.")
 
 
 def _value_notes(info: dict, value, wanted: str, browser) -> list[str]:
@@ -211,12 +220,23 @@ def type_text(page: Page, res: Resolved, text: str) -> dict:
         place = page.bridge.caret_to_end(res.frame, res.ref.n)
         if place == "key":
             f.keys(parse_key("End").events(), "Nothing was typed")
-        for i, ch in enumerate(text):
-            f.keys(char_events(ch), "Nothing was typed" if i == 0 else f"Stopped after {i} of {len(text)} characters")
+        try:
+            for i, ch in enumerate(text):
+                f.keys(char_events(ch), "Nothing was typed" if i == 0 else f"Stopped after {i} of {len(text)} characters")
+        except NotApplied as exc:  # the page re-rendered or removed the field on the way, and focus left it
+            raise NotApplied(f"{exc} {_holds(page, res, info)}") from None
     value, browser, nav = _read_back(page, res, watch, nav_before, grace=None)
     out = _base("type", res, info, value)
     out["notes"] = list(res.notes) + _value_notes(info, value, before + text, browser) + nav
     return out
+
+
+def _holds(page: Page, res: Resolved, info: dict) -> str:
+    """What the field (or the one the page put in its place) holds now, in words."""
+    value = _value(page, res)
+    if value is None:
+        return "What went in could not be read back."
+    return f"The field now holds {quoted(_shown(info, value))}."
 
 
 # -- press --------------------------------------------------------------------------------------------------

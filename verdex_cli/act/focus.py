@@ -10,11 +10,12 @@ another element.  Nothing here prints.
 
 from __future__ import annotations
 
-from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable, NotApplied
 from ..browser.frames import Frame
 from ..browser.page import Page
 from ..refs.store import describe
 from .frame_points import owners
+from .readback import settle_page
 from .resolve import Resolved
 
 MAX_DEPTH = 12
@@ -87,23 +88,37 @@ class Focus:
             self.owners.append((parent, obj["objectId"]))
         self.armed = False
         self.prefix = "Nothing was sent"  # how much got through, for a refusal during the current batch
+        self.replaced = False  # the page re-rendered the field; the keys go on into the new one (it has focus)
 
     # -- checks ------------------------------------------------------------------------------------
-    def problem(self) -> str | None:
+    def problem(self, prefix: str = "Nothing was sent") -> str | None:
         """None when the target holds focus; else a description of where focus is.
 
         The frames are checked from the top down, so the answer names the element that really
-        has focus (an ancestor document's own element, or one inside another frame).
+        has focus (an ancestor document's own element, or one inside another frame). The field
+        replaced by the page (a re-render; followed while a read-back watches it) counts when the
+        new one has focus, once the page settled; else the keys stop there (``prefix``: how many went in).
         """
         for parent, obj in reversed(self.owners):
             got = self.page.bridge.holds_focus(parent.target, obj)
             if got is not True:
                 return self._elsewhere(got or {}, parent)
         st = self.page.bridge.focus_state(self.res.frame, self.res.ref.n)
+        if st.get("replaced") and st.get("status") != "ok":  # the page may give focus back a moment later
+            settle_page(self.page)
+            st = self.page.bridge.focus_state(self.res.frame, self.res.ref.n)
         if st.get("status") == "removed":
-            raise NotActionable(f"Element {self.res.label} was removed.", kind=ErrorKind.REMOVED)
+            if prefix.startswith("Nothing"):
+                raise NotActionable(f"Element {self.res.label} was removed.", kind=ErrorKind.REMOVED)
+            raise NotApplied(f"{prefix}: then the page removed {self.res.label}, and no field like it took "
+                             "its place.")
+        self.replaced = self.replaced or bool(st.get("replaced"))
         if st.get("status") != "ok":
-            return self._elsewhere(st.get("on") or {}, self.res.frame)
+            where = self._elsewhere(st.get("on") or {}, self.res.frame)
+            if st.get("replaced"):
+                raise NotApplied(f"{prefix}: then the page re-rendered {self.res.label} and did not give the new "
+                                 f"field focus (it is on {where}), so the rest was not sent.")
+            return where
         return None
 
     def _elsewhere(self, who: dict, fr: Frame) -> str:
@@ -119,7 +134,7 @@ class Focus:
         out = self.page.bridge.focus(self.res.frame, self.res.ref.n)
         if out.get("status") == "removed":
             raise NotActionable(f"Element {self.res.label} was removed.", kind=ErrorKind.REMOVED)
-        where = self.problem()
+        where = self.problem(f"Nothing was {verb}")
         if where is not None:
             raise self.refuse(where, f"Nothing was {verb}")
 
@@ -162,7 +177,7 @@ class Focus:
 
     def keys(self, events: list[dict], prefix: str) -> None:
         """One batch of key events, sent only if the target holds focus right now."""
-        where = self.problem()
+        where = self.problem(prefix)
         if where is not None:
             raise self._stop(where, prefix)
         self.prefix = prefix
@@ -170,7 +185,7 @@ class Focus:
             self.page.target.call("Input.dispatchKeyEvent", **ev)
 
     def insert(self, text: str, prefix: str) -> None:
-        where = self.problem()
+        where = self.problem(prefix)
         if where is not None:
             raise self._stop(where, prefix)
         self.prefix = prefix

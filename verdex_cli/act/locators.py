@@ -57,6 +57,16 @@ def _target(c: dict) -> Target:
                   Target("role", role=scope["role"], name=scope["name"]) if scope else None)
 
 
+def _chain(t: Target) -> list[Target]:
+    """A target and its scopes, outermost first."""
+    out: list[Target] = []
+    x: Target | None = t
+    while x is not None:
+        out.insert(0, x)
+        x = x.scope
+    return out
+
+
 def _survives(t: Target) -> bool:
     """It must survive being written out (names with quotes or '>>')."""
     try:
@@ -75,15 +85,31 @@ class Found:
     loader: str
     single: bool
     checks: list[tuple[Target, bool]] = field(default_factory=list)
+    pw: list[Target] = field(default_factory=list)  # what a Playwright test can use, best first
+    chain: str | None = None  # the Playwright frame chain, once asked (frame_chain)
 
     def settled(self) -> dict | None:
-        """The choice when it needs no round trip (one frame: nothing else can match; or no candidate
-        at all), else None."""
-        if not any(ok for _, ok in self.checks):
-            return {"locator": None, "playwright": None}
+        """The choice when it needs no round trip (one frame: nothing else can match), else None."""
         if not self.single:
             return None
         return self.choose()
+
+    def frame_chain(self) -> str:
+        """`page.frame_locator(...)...` down to the element's frame, asked once (while the page still
+        shows the frame: an action's step asks it when it is recorded)."""
+        if self.chain is None:
+            try:
+                self.chain = frame_prefix(self.page, self.fr)
+            except VerdexError:
+                self.chain = ""  # its frame cannot be reached: no locator
+        return self.chain
+
+    def playwright(self) -> str | None:
+        """The Playwright locator of the element: its frame chain, then the best candidate Playwright's
+        own matching finds alone in the element's document (None: none does, or its frame is gone)."""
+        if not self.pw or not self.frame_chain():
+            return None
+        return self.frame_chain() + "".join("." + _pw_one(c) for c in _chain(self.pw[0]))
 
     def shown(self) -> bool:
         """The page still shows the element's document."""
@@ -92,9 +118,7 @@ class Found:
     def choose(self) -> dict:
         """{"locator": target text, "playwright": code}, both None when no candidate holds."""
         t = self._pick()
-        if t is None:
-            return {"locator": None, "playwright": None}
-        return {"locator": str(t), "playwright": playwright(self.page, self.fr, t)}
+        return {"locator": None if t is None else str(t), "playwright": self.playwright()}
 
     def _pick(self) -> Target | None:
         base = [(t, ok) for t, ok in self.checks if ok]
@@ -134,7 +158,9 @@ def found_from(page: Page, fr: Frame, n: int, answer: dict | None, loader: str, 
     """A :class:`Found` from a ``locate`` answer (None: the element was gone)."""
     if not answer:
         return None
-    return Found(page, fr, n, loader, single, [(_target(c), bool(c.get("ok"))) for c in answer["candidates"]])
+    cands = answer["candidates"]
+    return Found(page, fr, n, loader, single, [(_target(c), bool(c.get("ok"))) for c in cands if c["kind"] != "css"],
+                 [_target(c) for c in cands if c.get("pw")])
 
 
 def one_frame(page: Page) -> bool:
@@ -152,7 +178,7 @@ def stable_locator(page: Page, fr: Frame, n: int) -> dict | None:
     if found is None:
         return None
     out = found.choose()
-    return out if out["locator"] is not None else None
+    return out if out["locator"] is not None or out["playwright"] is not None else None
 
 
 def _owner_attrs(page: Page, fr: Frame) -> tuple[str, dict]:
@@ -178,61 +204,55 @@ def _q(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _pw_one(t: Target) -> str:
+def _pw_one(t: Target, exact: bool = True) -> str:
+    """One Playwright locator call. ``exact``: the whole (whitespace-normalised) text or name equals;
+    otherwise Playwright matches a case-insensitive substring, as a target typed in verdex may."""
+    ex = ", exact=True" if exact else ""
     if t.kind == "testid":
         return f"get_by_test_id({_q(t.value)})"
+    if t.kind == "css":
+        return f"locator({_q(t.value)})"
     if t.kind == "label":
-        return f"get_by_label({_q(t.value)}, exact=True)"
+        return f"get_by_label({_q(t.value)}{ex})"
     if t.kind == "text":
-        return f"get_by_text({_q(t.value)}, exact=True)"
+        return f"get_by_text({_q(t.value)}{ex})"
     if t.name:
-        return f"get_by_role({_q(t.role)}, name={_q(t.name)}, exact=True)"
+        return f"get_by_role({_q(t.role)}, name={_q(t.name)}{ex})"
     return f"get_by_role({_q(t.role)})"
 
 
 _SIMPLE_ID = re.compile(r"^[A-Za-z][\w-]*$")
 
 
+def owner_css(tag: str, attrs: dict) -> str:
+    """A CSS selector for a frame owner element: its id, else its title, else its name, else its tag."""
+    if _SIMPLE_ID.match(attrs.get("id") or ""):
+        return "#" + attrs["id"]
+    for key in ("title", "name"):
+        if attrs.get(key):
+            return f"{tag}[{key}={_q(attrs[key])}]"
+    return tag
+
+
+def chain_code(selectors: list[str]) -> str:
+    """`page.frame_locator(...)...` through owners' selectors, outermost first."""
+    return "page" + "".join(f".frame_locator({_q(css)})" for css in selectors)
+
+
 def frame_prefix(page: Page, fr: Frame) -> str:
-    """`page.frame_locator("#id")...` down to the element's frame ("page" for the main frame)."""
-    parts: list[str] = []
+    """`page.frame_locator("#id")...` down to the element's frame ("page" for the main frame), asking
+    the browser for each owner element (two round trips a level)."""
+    selectors: list[str] = []
     while fr.parent is not None:
         parent = page.frames.get(fr.parent)
         if parent is None:
-            break
-        tag, attrs = _owner_attrs(page, fr)
-        if _SIMPLE_ID.match(attrs.get("id", "")):
-            css = "#" + attrs["id"]
-        elif attrs.get("title"):
-            css = f'{tag}[title={_q(attrs["title"])}]'
-        elif attrs.get("name"):
-            css = f'{tag}[name={_q(attrs["name"])}]'
-        else:
-            css = tag
-        parts.insert(0, f"frame_locator({_q(css)})")
+            raise VerdexError("the frame's parent is gone")
+        selectors.insert(0, owner_css(*_owner_attrs(page, fr)))
         fr = parent
-    return "page" + "".join("." + p for p in parts)
-
-
-def playwright(page: Page, fr: Frame, t: Target) -> str:
-    chain: list[Target] = []
-    x: Target | None = t
-    while x is not None:
-        if not (x.kind == "role" and x.role in ("iframe", "document") and x is not t):  # frames: frame_locator below
-            chain.insert(0, x)
-        x = x.scope
-    try:
-        base = frame_prefix(page, fr)
-    except VerdexError:
-        base = "page"
-    return base + "".join("." + _pw_one(c) for c in chain)
+    return chain_code(selectors)
 
 
 def playwright_for(target: Target) -> str:
-    """Playwright code for a target as typed (main frame; substring names stay substring)."""
-    chain: list[Target] = []
-    x: Target | None = target
-    while x is not None:
-        chain.insert(0, x)
-        x = x.scope
-    return "page" + "".join("." + _pw_one(c) for c in chain)
+    """Playwright code for a target as typed, when its element could not be located (main frame;
+    names and texts as substrings, as verdex may have matched them)."""
+    return "page" + "".join("." + _pw_one(c, exact=False) for c in _chain(target))

@@ -65,10 +65,13 @@ class FieldWatch:
         self.loader = res.frame.loader_id
         self.open = bool(page.bridge.watch_field(res.frame, res.ref.n))
         self.settled = True  # False when the page was still changing at the read-back
+        self.removed = False  # the field was removed, and nothing like it took its place
 
     def read(self, settled: bool = True) -> dict | None:
-        """``{"seen": [states the browser gave], "now": state}`` after the page settled, the watch
-        ended; None when the field's document is gone (it navigated) or the field was removed."""
+        """``{"seen": [states the browser gave], "now": state, "replaced": bool}`` after the page settled,
+        the watch ended (``now``: the state of the control the page put in the field's place when it
+        re-rendered it); None when the field's document is gone (it navigated) or the field was removed
+        with nothing like it in its place (``removed``)."""
         if not self.open:
             return None
         self.settled = settle_page(self.page) if settled else True
@@ -86,6 +89,7 @@ class FieldWatch:
         except _GONE:
             return None
         if not out or not out.get("watched") or out.get("removed"):
+            self.removed = bool(out and out.get("watched") and out.get("removed"))
             return None  # another document answered (no watch there), or the field is gone
         return out
 
@@ -95,6 +99,9 @@ class FieldWatch:
     def __exit__(self, *exc) -> None:
         if exc[0] is not None:
             self.close()
+
+
+RERENDERED = "The page re-rendered the field."
 
 
 def quoted(text: str) -> str:

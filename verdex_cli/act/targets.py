@@ -197,8 +197,9 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
             notes.append(f"Frame f{fr.index} could not be searched: {exc}")
             return
         searched += 1
-        hits.extend(Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out["candidates"])
-        if not out["frames"] or depth >= MAX_FRAME_DEPTH:
+        # a document without a root element (emptied by script) answers {"status": "removed"}
+        hits.extend(Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out.get("candidates", ()))
+        if not out.get("frames") or depth >= MAX_FRAME_DEPTH:
             return
         try:
             local_tree = fr.target.call("Page.getFrameTree")["frameTree"]
@@ -256,7 +257,7 @@ def _main_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int]
         return [], 1
     self_n = self_at[1] if self_at is not None and self_at[0] is main else 0
     out = page.bridge.search(main, _spec(t, hidden, 0, self_n))
-    return [Hit(main, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out["candidates"]], 1
+    return [Hit(main, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out.get("candidates", ())], 1
 
 
 def _frame_of(page: Page, scope: Target, notes: list[str]) -> Frame:

@@ -8,6 +8,7 @@ code (:class:`~verdex_cli.base.errors.ExitStatus`).
 from __future__ import annotations
 
 import itertools
+import os
 import shlex
 import sys
 from dataclasses import dataclass, fields
@@ -35,6 +36,13 @@ class AppOptions(Options):
     pager: bool = True
     trace: bool = False
     changes: bool = True  # actions report what they changed (--no-changes: off)
+
+    def __post_init__(self):
+        """$VERDEX_CONNECT stands for --connect when it is not given; $VERDEX_CONNECT_HEADERS adds its
+        headers, one 'Name: value' a line (secrets stay out of the command line, where `ps` shows them)."""
+        self.connect = self.connect or os.environ.get("VERDEX_CONNECT") or None
+        extra = [h.strip() for h in os.environ.get("VERDEX_CONNECT_HEADERS", "").splitlines() if h.strip()]
+        self.headers = tuple(dict.fromkeys([*(self.headers or ()), *extra]))  # (once: a session server rebuilds us)
 
     def session_options(self) -> Options:
         """The session's own options, without the command line's."""

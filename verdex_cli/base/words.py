@@ -7,6 +7,11 @@ from __future__ import annotations
 from typing import Callable
 
 
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """'1 change', '2 changes' ('1 level up' with word 'level', '3 levels')."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
 def scan(text: str, i: int, stop: Callable[[str, int], bool]) -> int:
     """The first index from ``i`` where ``stop(text, index)`` holds outside quotes and brackets (a
     backslash escapes the next character inside quotes), or ``len(text)``."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..base.errors import VerdexError
 from .bridge_fields import FieldCalls
 
 # __verdex[space][fn](...args), or with an element: (this, ...args)
@@ -216,11 +217,12 @@ class Bridge(FieldCalls):
         """Hand back the refs a capture whose answer was not used let go of; no wait."""
         self.post(fr, "bridge", "carry", gone)
 
-    def settle_calls(self, frs: list, opts: dict, timeout: float, whats: dict | None = None) -> list:
-        """Start ``settleThen(opts, what)`` in every frame's world at once: (frame, its world's document,
-        the pending call) for each frame that could be asked. ``whats``: frame index -> the capture
-        (``("snapshot", 0, cap)`` or ``("snapshot",)``) to take in the same call once settled, when the
-        frame changed."""
+    def settle_calls(self, frs: list, opts: dict, timeout: float, whats: dict | None = None,
+                     caps: dict | None = None) -> list:
+        """Start ``settleThen(opts, what, cap)`` in every frame's world at once: (frame, its world's
+        document, the pending call) for each frame that could be asked. ``whats``: frame index -> the
+        capture (``("snapshot", 0, cap)`` or ``("snapshot",)``) to take in the same call once settled,
+        when the frame changed since its capture ``caps[index]`` (see :meth:`dirty`)."""
         out = []
         for fr in frs:
             what = (whats or {}).get(fr.index)
@@ -229,7 +231,7 @@ class Bridge(FieldCalls):
                 ctx = self.frames.world(fr)
                 out.append((fr, fr.world_loader, fr.target.start(
                     "Runtime.callFunctionOn", timeout=timeout, executionContextId=ctx,
-                    **invocation("bridge", "settleThen", opts, args))))
+                    **invocation("bridge", "settleThen", opts, args, (caps or {}).get(fr.index, 0)))))
             except Exception:  # noqa: BLE001 - a frame going away: the capture will say so
                 continue
         return out
@@ -256,14 +258,16 @@ class Bridge(FieldCalls):
         none: see incremental.js)."""
         return self.finish(fr, started, "bridge", "heldTree", cap)
 
-    def start_dirty(self, fr, timeout: float | None = None):
-        """Ask (without waiting) whether the frame changed since its last capture."""
-        return self.start(fr, "bridge", "dirty", timeout=timeout)
+    def start_dirty(self, fr, cap: int, timeout: float | None = None):
+        """Ask (without waiting) whether the frame changed since its capture ``cap`` (the frame's last
+        capture, as the caller holds it: a capture taken since, whose answer was lost, counts as a
+        change; 0: not known, the change watcher alone answers)."""
+        return self.start(fr, "bridge", "dirty", cap, timeout=timeout)
 
-    def dirty(self, fr, started=None, timeout: float | None = None) -> bool:
+    def dirty(self, fr, cap: int, started=None, timeout: float | None = None) -> bool:
         if started is None:
-            return bool(self._value(fr, "bridge", "dirty", timeout=timeout))
-        return bool(self.finish(fr, started, "bridge", "dirty"))
+            return bool(self._value(fr, "bridge", "dirty", cap, timeout=timeout))
+        return bool(self.finish(fr, started, "bridge", "dirty", cap))
 
     def describe(self, fr, n: int) -> dict | None:
         return self._value(fr, "bridge", "describe", n)
@@ -380,6 +384,10 @@ class Bridge(FieldCalls):
         """The HTTP status of the frame's document (0 when the browser does not know it)."""
         return self._value(fr, "bridge", "navStatus", timeout=timeout) or 0
 
+    def chooser_input(self, target, object_id: str) -> dict | None:
+        """A ref for the file input ``object_id`` whose chooser the page opened, and what it is."""
+        return target.call("Runtime.callFunctionOn", **invocation_on(object_id, "fields", "chooser"))["result"].get("value")
+
     def holds_focus(self, target, object_id: str) -> Any:
         """True when the frame owner ``object_id`` is its document's focused element, else where focus is."""
         return target.call("Runtime.callFunctionOn", **invocation_on(object_id, "fields", "holds"))["result"].get("value")
@@ -387,3 +395,24 @@ class Bridge(FieldCalls):
     def visibility(self, fr) -> str:
         """``document.visibilityState`` (the tab's, from any of its frames)."""
         return self._value(fr, "bridge", "visibility")
+
+    # -- refs drawn on a screenshot (marks.js) ----------------------------------------------------
+    def ref_boxes(self, asks: list[tuple[Any, list[int], bool]]) -> list[dict | None]:
+        """For each (frame, ref numbers, whole document): the boxes of those refs there (marks.boxes),
+        every frame asked at once; None for a frame that could not answer (it went away meanwhile)."""
+        started = [(fr, ns, whole, self.start(fr, "marks", "boxes", ns, whole)) for fr, ns, whole in asks]
+        out: list[dict | None] = []
+        for fr, ns, whole, pending in started:
+            try:
+                out.append(self.finish(fr, pending, "marks", "boxes", ns, whole) if pending is not None
+                           else self._value(fr, "marks", "boxes", ns, whole))
+            except VerdexError:
+                out.append(None)
+        return out
+
+    def draw_marks(self, fr, items: list, whole: bool) -> int:
+        """Outline and label ``items`` ([label, x, y, w, h]) over the frame's page until erase_marks."""
+        return self._value(fr, "marks", "draw", items, whole)
+
+    def erase_marks(self, fr) -> None:
+        self._value(fr, "marks", "erase")

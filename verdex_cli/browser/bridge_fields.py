@@ -58,6 +58,14 @@ class FieldCalls:
     def unwatch_field(self, fr, n: int, timeout: float = 5) -> Any:
         return self._value(fr, "fields", "unwatchField", n, timeout=timeout)
 
+    def options_now(self, fr, n: int) -> dict | None:
+        """The options of select ``n`` now, or of the select the page put in its place (``replaced``)."""
+        return self._value(fr, "fields", "optionsNow", n)
+
+    def checked_now(self, fr, n: int) -> dict:
+        """The checked state of ref ``n`` now, or of the control the page put in its place (``replaced``)."""
+        return self._value(fr, "fields", "checkedNow", n)
+
     def focused(self, fr) -> dict:
         """The deep focused element of the frame's document (through open shadow roots), described."""
         return self._value(fr, "fields", "focused")
@@ -100,6 +108,11 @@ class FieldCalls:
         :meth:`finish_locate`, the call counting as outstanding only until it arrives. None when the
         frame's world is not set up (or the call cannot be sent)."""
         return self._start_kept(fr, "targets", "locate", n)
+
+    def start_owner_attrs(self, fr, frame_id: str):
+        """Send: the owner element of child frame ``frame_id`` in ``fr`` as a test names it (``{tag, id,
+        title, name}``, null when the last snapshot did not tag it); taken with :meth:`finish_locate`."""
+        return self._start_kept(fr, "bridge", "ownerAttrs", frame_id)
 
     def finish_locate(self, fr, started, n: int) -> dict | None:
         """The answer of :meth:`start_locate`; None when its document went away before it ran (it is

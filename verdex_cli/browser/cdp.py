@@ -19,6 +19,7 @@ import pychrome.exceptions as pexc
 import websocket
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, PageCrashed, VerdexError
+from .busy import stop_busy_scripts, timeout_message
 from .connection import AUTO_ATTACH, LOST_SENTINEL, Connection, FlatSession
 
 # pychrome logs a full traceback when the socket drops; we report it ourselves.
@@ -133,14 +134,7 @@ class Target:
         try:
             result = self._tab.call_method(method, _timeout=limit, **params)
         except pexc.TimeoutException as exc:
-            if self.crashed:
-                raise PageCrashed(method=method) from exc
-            may_interrupt = _USER_COMMAND.get() if interrupt is None else interrupt
-            if may_interrupt and self.kind != "browser" and method != "Runtime.terminateExecution":
-                self.interrupt_script()
-                raise CDPTimeout(f"The page did not answer within {limit:g} s ({method}). Any script it was running "
-                                 "has been interrupted, so the session stays usable.", method=method) from exc
-            raise CDPTimeout(f"{method} timed out after {limit:g} s.", method=method) from exc
+            raise self._timed_out(method, limit, interrupt) from exc
         except pexc.CallMethodException as exc:
             if self.crashed and method not in RECOVERY_METHODS:
                 raise PageCrashed(method=method) from exc
@@ -151,8 +145,7 @@ class Target:
         except (pexc.UserAbortException, pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(LOST) from exc
         except KeyboardInterrupt:  # Ctrl-C stops the page's script exactly as a time-out does
-            may_interrupt = _USER_COMMAND.get() if interrupt is None else interrupt
-            if may_interrupt and self.kind != "browser" and method != "Runtime.terminateExecution":
+            if self._may_interrupt(method, interrupt):
                 self.interrupt_script()
             raise
         if method in NAVIGATION_METHODS:
@@ -188,7 +181,10 @@ class Target:
                 depth = tab.conn.call_started()  # one round trip, for the transport's counters
                 try:
                     for _mid, method, box in sent:
-                        results.append(self._reply(method, box, deadline))
+                        try:
+                            results.append(self._reply(method, box, deadline))
+                        except CDPTimeout:
+                            raise self._timed_out(method, limit) from None
                 finally:
                     tab.conn.call_ended(depth)
             except (websocket.WebSocketException, OSError) as exc:
@@ -204,12 +200,13 @@ class Target:
                 tab.method_results.pop(mid, None)
         return results
 
-    def start(self, method: str, timeout: float | None = None, *, kept: bool = False, **params: Any) -> "Pending":
+    def start(self, method: str, timeout: float | None = None, *, kept: bool = False, interrupt: bool | None = None,
+              **params: Any) -> "Pending":
         """Send a call now and wait for its answer later (``Pending.result()``): calls started on
         several targets before any is waited for share one round trip. Raises at once what
         :meth:`call` raises when the call cannot be sent; the reply's errors come from ``result()``.
         ``kept``: the answer is read much later and nothing waits on it (a bookkeeping question sent
-        ahead): the call is left out of the transport's round-trip counts."""
+        ahead): the call is left out of the transport's round-trip counts. ``interrupt``: as :meth:`call`'s."""
         if self.crashed and method not in RECOVERY_METHODS:
             raise PageCrashed(method=method)
         tab = self._tab
@@ -225,18 +222,19 @@ class Target:
             raise ConnectionLost(LOST) from exc
         depth = None if kept else tab.conn.call_started()
         limit = self.timeout if timeout is None else timeout
-        return Pending(self, mid, method, box, limit, depth)
+        return Pending(self, mid, method, box, limit, depth, interrupt)
 
-    def _timed_out(self, method: str, limit: float) -> VerdexError:
-        """The error for a call unanswered within ``limit`` s, as :meth:`call` raises it (a user's
-        command stops the page's runaway script)."""
+    def _may_interrupt(self, method: str, interrupt: bool | None) -> bool:
+        allowed = _USER_COMMAND.get() if interrupt is None else interrupt
+        return allowed and self.kind != "browser" and method != "Runtime.terminateExecution"
+
+    def _timed_out(self, method: str, limit: float, interrupt: bool | None = None) -> VerdexError:
+        """The error for a call unanswered within ``limit`` s, in words (a user's command stops the
+        script that keeps a document of its tab busy, and says so)."""
         if self.crashed:
             return PageCrashed(method=method)
-        if _USER_COMMAND.get() and self.kind != "browser":
-            self.interrupt_script()
-            return CDPTimeout(f"The page did not answer within {limit:g} s ({method}). Any script it was running "
-                              "has been interrupted, so the session stays usable.", method=method)
-        return CDPTimeout(f"{method} timed out after {limit:g} s.", method=method)
+        busy = stop_busy_scripts(self) if self._may_interrupt(method, interrupt) else None
+        return CDPTimeout(timeout_message(method, limit, busy, self.kind == "browser"), method=method)
 
     def _reply(self, method: str, box: queue.Queue, deadline: float) -> dict:
         while True:
@@ -249,7 +247,7 @@ class Target:
                 if time.monotonic() >= deadline:
                     if self.crashed:
                         raise PageCrashed(method=method) from None
-                    raise CDPTimeout(f"{method} timed out.", method=method) from None
+                    raise CDPTimeout(f"{method} was not answered.", method=method) from None
         if reply is LOST_SENTINEL:  # the session ended while waiting
             raise ConnectionLost(LOST)
         if "error" in reply and "result" not in reply:
@@ -267,7 +265,7 @@ class Target:
         except (pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(LOST) from exc
 
-    def hold_network(self, wait: float | None = None) -> None:
+    def hold_network(self, wait: float | None = None, buffers: dict | None = None) -> None:
         """Network events on for one more user (answers to documents, requests an action starts): the
         first user enables the domain (waiting up to ``wait`` seconds for the answer, else not waiting),
         the last one's release_network() disables it. Raises ConnectionLost, CDPError, CDPTimeout."""
@@ -275,11 +273,11 @@ class Target:
         if self._network_users > 1:
             return
         try:
+            sizes = buffers or {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}  # bodies kept, or none
             if wait is None:
-                self.send("Network.enable", maxTotalBufferSize=0, maxResourceBufferSize=0)
+                self.send("Network.enable", **sizes)
             else:
-                self.call("Network.enable", timeout=wait, interrupt=False, maxTotalBufferSize=0,
-                          maxResourceBufferSize=0)
+                self.call("Network.enable", timeout=wait, interrupt=False, **sizes)
         except VerdexError:
             self._network_users -= 1
             raise
@@ -350,8 +348,10 @@ class Pending:
     """A call sent by :meth:`Target.start`, its answer not yet taken. ``result()`` waits for it (once);
     ``drop()`` lets it go unanswered. Either ends its share of the transport's round-trip count."""
 
-    def __init__(self, target: Target, mid: int, method: str, box: queue.Queue, limit: float, depth: int | None = 0):
+    def __init__(self, target: Target, mid: int, method: str, box: queue.Queue, limit: float, depth: int | None = 0,
+                 interrupt: bool | None = None):
         self.target, self.mid, self.method, self._box, self.limit = target, mid, method, box, limit
+        self._interrupt = interrupt
         self._deadline = time.monotonic() + limit
         self._open = True
         self._depth = depth
@@ -361,7 +361,7 @@ class Pending:
             out = self.target._reply(self.method, self._box, self._deadline)
         except CDPTimeout:
             self.drop()
-            raise self.target._timed_out(self.method, self.limit) from None
+            raise self.target._timed_out(self.method, self.limit, self._interrupt) from None
         except CDPError:
             self.drop(answered=True)  # an answer, saying no
             raise

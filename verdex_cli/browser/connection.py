@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import queue
 import threading
 import time
 from typing import Any
@@ -64,11 +65,23 @@ class FlatSession(pychrome.Tab):
         self._handle_event_th.start()
 
     def _send(self, message, timeout=None):
-        message["id"] = self.conn.next_id()  # unique on the socket, whichever session sends
+        """Send a call and wait for its answer, the end of the session (LOST_SENTINEL) or the time-out.
+        An answer that came before the session ended counts, however late the caller looks (pychrome's
+        own loop gave up on an ended session without reading the answer it had: a page that closed
+        itself right after answering lost the answer on a loaded machine)."""
+        mid = message["id"] = self.conn.next_id()  # unique on the socket, whichever session sends
+        box = self.method_results[mid] = queue.Queue()
         depth = self.conn.call_started()
         try:
-            result = super()._send(message, timeout=timeout)
+            self._ws.send(json.dumps(message))
+            if self._stopped.is_set() and box.empty():  # it ended before the call was seen by end()
+                result = LOST_SENTINEL
+            else:
+                result = box.get(timeout=timeout)
+        except queue.Empty:
+            raise pexc.TimeoutException("Calling %s timeout" % message["method"]) from None
         finally:
+            self.method_results.pop(mid, None)
             self.conn.call_ended(depth)
         if result is LOST_SENTINEL:
             raise pexc.UserAbortException("The session ended while calling %s" % message["method"])

@@ -27,8 +27,10 @@ class DialogAnswers:
         with self._lock:
             self.pending = (accept, text)
 
-    def handle(self, target, type: str = "alert", message: str = "", defaultPrompt: str = "", **_) -> None:
-        """Event handler (pychrome's thread): answer the dialog, then log it."""
+    def handle(self, target, answering=None, type: str = "alert", message: str = "", defaultPrompt: str = "",
+               **_) -> None:
+        """Event handler (pychrome's thread): log the dialog, tell ``answering(record)`` (the tab) how
+        it is answered, then answer it."""
         with self._lock:
             if self.pending is not None:
                 accept, text = self.pending
@@ -45,6 +47,8 @@ class DialogAnswers:
         record = {"type": type, "message": message, "accepted": accept, "text": text, "chosen": chosen}
         with self._lock:
             self.log.append(record)
+        if answering is not None:
+            answering(record)
         try:
             target.call("Page.handleJavaScriptDialog", timeout=5, **params)
         except Exception:  # the tab went away with its dialog

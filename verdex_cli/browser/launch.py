@@ -19,6 +19,7 @@ import urllib.request
 from dataclasses import dataclass, field
 
 from ..base.errors import BrowserNotFound, LaunchError
+from ..base.private_dir import Unsafe, ensure_private, short_base
 
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 INSTALL_HINT = (
@@ -178,8 +179,7 @@ def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20
     port is open. ``debug_port=True`` opens a DevTools port on 127.0.0.1 instead (``http_endpoint``,
     ``browser_ws``), which every local user can reach: for tests, benchmarks and other tools."""
     executable = find_chrome(chrome)
-    profile = tempfile.mkdtemp(prefix="verdex-profile-")
-    os.chmod(profile, 0o700)
+    profile = make_profile()
     args = chrome_args(executable, profile, headless, tuple(extra_args), debug_port=debug_port)
     pipe_args: list[str] = []
     ours: tuple[int, int] = (-1, -1)
@@ -191,8 +191,10 @@ def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20
         pipe_args = ["--pipe", f"{to_chrome_r},{from_chrome_w}"]
     cmd = [*WATCHDOG, profile, *pipe_args, "--", *args]
     try:
-        wd = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=watchdog_env(),
-                              pass_fds=theirs)
+        # Chrome's own temporary files and its singleton socket go inside the profile: a short path
+        # whatever $TMPDIR is, and removed with the profile
+        wd = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              env=dict(watchdog_env(), TMPDIR=profile), pass_fds=theirs)
     except OSError as exc:
         shutil.rmtree(profile, ignore_errors=True)
         _close_fds(*ours, *theirs)
@@ -228,6 +230,28 @@ def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20
         time.sleep(0.03)
     proc.stop()
     raise LaunchError(f"{executable} did not open its DevTools endpoint within {timeout:g} s.")
+
+
+# the singleton socket Chrome makes: PROFILE/.org.chromium.Chromium.XXXXXX/SingletonSocket
+PROFILE_ROOM = len("/verdex-profile-12345678/.org.chromium.Chromium.123456/SingletonSocket")
+
+
+def make_profile() -> str:
+    """A fresh private profile directory where Chrome's sockets fit a Unix socket path: under $TMPDIR
+    when it is short enough, else under /tmp/verdex-UID; LaunchError in one line when neither is."""
+    tmp = tempfile.gettempdir()
+    base = short_base(PROFILE_ROOM, (tmp,))
+    if base is None:
+        raise LaunchError(f"The temporary directory path is too long for the browser's sockets ({tmp}); "
+                          "set TMPDIR to a shorter one.")
+    try:
+        if base != tmp:
+            ensure_private(base)
+        profile = tempfile.mkdtemp(prefix="verdex-profile-", dir=base)
+    except (OSError, Unsafe) as exc:
+        raise LaunchError(f"Cannot make a browser profile under {base}: {exc}") from None
+    os.chmod(profile, 0o700)
+    return profile
 
 
 def _close_fds(*fds: int) -> None:

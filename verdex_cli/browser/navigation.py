@@ -8,6 +8,7 @@ from __future__ import annotations
 import http
 import time
 from contextlib import contextmanager
+from typing import Callable
 from urllib.parse import urlparse
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed, VerdexError
@@ -25,12 +26,15 @@ class Navigation:
     settled_for: float = 0.0  # acted_at of the last input the page was seen settled after (changes.settle)
     changes_wanted: bool = False  # set by the command loop while an action runs whose changes it shows:
     # the settle after the input captures the frames that changed in the same call (changes.start_settle)
+    unload_refused: int = -1  # the navigation count when this tab's leave-page dialog was last dismissed
     # -- events (pychrome's thread) ---------------------------------------------------
     def _on_load(self, **_):
         self._load_event.set()
 
     def _on_requested(self, frameId: str = "", disposition: str = "currentTab", **_):
         if frameId == self.frames.main_id and disposition == "currentTab":
+            if not self._loading:
+                self._commits_at_start = self._commits  # (a navigation a dismissed dialog cancels never starts)
             self._nav_count += 1
             self._requested_at = time.monotonic()  # loading starts a moment later (or never: cancelled)
             self._load_event.clear()
@@ -54,9 +58,25 @@ class Navigation:
             self._loading = False
             self._requested_at = 0.0
 
+    def on_dialog_answered(self, record: dict) -> None:
+        """A dialog of this tab is being answered: a dismissed leave-page dialog cancels the navigation."""
+        if record["type"] == "beforeunload" and not record["accepted"]:
+            self.unload_refused = self._nav_count
+
+    def _refused_since(self, nav_before: int) -> bool:
+        """Was a navigation begun after ``nav_before`` cancelled by a dismissed leave-page dialog?"""
+        self.target.drain_events()
+        return self.unload_refused > nav_before
+
+    def _requested_recently(self) -> bool:
+        """A navigation was requested under a second ago, and the page's leave-page dialog was not
+        dismissed since (it may start loading a moment later)."""
+        at = self._requested_at
+        return at > 0 and time.monotonic() - at < 1.0 and self.unload_refused < self._nav_count
+
     def _busy(self) -> bool:
-        """Loading, or a navigation was requested under a second ago and has not started yet."""
-        return self._loading or (self._requested_at > 0 and time.monotonic() - self._requested_at < 1.0)
+        """Loading, or a navigation was requested and has not started yet."""
+        return self._loading or self._requested_recently()
 
     def _on_committed(self, frame: dict | None = None, **_):
         if frame and not frame.get("parentId"):
@@ -146,8 +166,7 @@ class Navigation:
     @property
     def navigation_pending(self) -> bool:
         """A main-frame navigation started and has not committed yet (Chrome holds script calls)."""
-        requested = self._requested_at > 0 and time.monotonic() - self._requested_at < 1.0
-        return requested or (self._loading and self._commits == self._commits_at_start)
+        return self._requested_recently() or (self._loading and self._commits == self._commits_at_start)
 
     def stop_if_loading(self) -> bool:
         """Stop a navigation still under way (Chrome holds every script call until it commits)."""
@@ -161,6 +180,7 @@ class Navigation:
         return True
 
     def navigate(self, url: str) -> dict:
+        asked = self._nav_count
         with self._watching_responses():
             self._load_event.clear()
             try:
@@ -173,20 +193,25 @@ class Navigation:
                 self.stop_loading()
                 raise
             error = res.get("errorText")
+            if error == ABORTED and self._refused_since(asked):
+                return self._stayed(self.cancelled_note)
             if error == ABORTED and self._became_download(res.get("loaderId")):
                 self._doc_status.pop(res.get("loaderId") or "", None)
                 self._last_doc_loader = None  # the status is the page's that stays
-                return self._stayed(url)
+                return self._stayed(lambda here: f"{url} is a file to save, not a page: the tab stays on {here}.")
             if error and not (error == HTTP_ERROR_PAGE and res.get("loaderId")):
                 raise NavigationFailed(f"Could not open {url}: {error}")
-            return self._after_navigation(res.get("loaderId") is not None, res.get("loaderId"))
+            if res.get("loaderId") is None:  # a fragment of the same document
+                return self._same_document()
+            return self._after_navigation(res.get("loaderId"), asked)
 
     def reload(self) -> dict:
         before = None if self.target.crashed else self.frames.current_loader(self.frames.main)
+        asked = self._nav_count
         with self._watching_responses():
             self._load_event.clear()
             self._guarded(lambda: self.target.call("Page.reload", ignoreCache=False))
-            info = self._after_navigation(True, None)
+            info = self._after_navigation(None, asked)
         after = self.frames.current_loader(self.frames.main)
         if before and after and after[0] != before[0]:
             self._reloads[after[0]] = before[0]
@@ -199,24 +224,43 @@ class Navigation:
         if not 0 <= index < len(entries):
             word = "previous" if delta < 0 else "next"
             raise NavigationFailed(f"There is no {word} page in this tab's history.")
+        asked, commits = self._nav_count, self._commits
         with self._watching_responses():
             self._load_event.clear()
             self._guarded(lambda: self.target.call("Page.navigateToHistoryEntry", entryId=entries[index]["id"]))
-            return self._after_navigation(True, None)
+            info = self._after_navigation(None, asked)
+        if self._commits == commits and not info.get("stayed"):  # a step between entries of one document
+            return self._same_document()
+        return info
 
     def _became_download(self, loader: str | None) -> bool:
         self.target.drain_events()
         return any(frame == self.frames.main_id and (loader is None or req == loader)
                    for frame, req in self.downloads_expected)
 
-    def _stayed(self, url: str) -> dict:
-        """``open`` of a file the browser saves instead of showing: the tab stays where it was (the
-        session reports the download with this command)."""
+    @staticmethod
+    def cancelled_note(here: str) -> str:
+        return (f"The page asked to confirm leaving and the dialog was dismissed: the navigation was cancelled "
+                f"and the tab stays on {here}.")
+
+    def _stayed(self, note: Callable[[str], str]) -> dict:
+        """A navigation that did not happen: ``open`` of a file the browser saves instead of showing
+        (the session reports the download with this command), or one the page's leave-page dialog
+        cancelled. ``note(url)``: what happened, given the URL the tab stays on."""
         self.frames.refresh()
         info = self.info()
         info["status"] = self._status(info["url"], "")
-        info["notes"] = [f"{url} is a file to save, not a page: the tab stays on {info['url']}."] + self.take_notes()
+        info["notes"] = [note(info["url"])] + self.take_notes()
         info["stayed"] = True
+        return info
+
+    def _same_document(self) -> dict:
+        """A step within the same document (a fragment, a pushState history entry): nothing was loaded,
+        so there is no HTTP status."""
+        self.target.drain_events()  # the document's new URL (Page.navigatedWithinDocument)
+        self.frames.refresh()
+        info = self.info()
+        info.update(status=None, same_document=True, notes=self.take_notes())
         return info
 
     def _guarded(self, fn):
@@ -226,11 +270,15 @@ class Navigation:
             self.stop_loading()
             raise
 
-    def _after_navigation(self, cross_document: bool, loader: str | None) -> dict:
+    def _after_navigation(self, loader: str | None, asked: int) -> dict:
+        """A navigation asked for when the navigation count was ``asked`` (its document's ``loader``
+        when known): wait for it to load; the tab's URL, title and HTTP status."""
         notes = []
-        if cross_document and not self._guarded(lambda: self.wait_for_load(self.timeout)):
+        if not self._guarded(lambda: self.wait_for_load(self.timeout)):
             self.stop_loading()
             notes.append(f"The page did not finish loading within {self.timeout:g} s; loading was stopped.")
+        if self._refused_since(asked) and self._commits == self._commits_at_start:
+            return self._stayed(self.cancelled_note)
         self.frames.refresh()
         info = self.info()
         status = self._status(info["url"], loader)
@@ -304,6 +352,8 @@ class Navigation:
             self.frames.refresh()
             if self._commits != self._commits_at_start:
                 notes.append(f"Navigated to {self.info()['url']}")
+            elif self._refused_since(nav_before):
+                notes.append(self.cancelled_note(self.info()["url"]))
         return notes + self.take_notes()
 
     @property

@@ -5,7 +5,7 @@ out once (a removed frame's index is not reused), and each frame index numbers i
 documents: a new document's bridge starts after the highest number ever issued for that frame
 index in the tab, whatever made the bridge (navigation, reload, back/forward, a frame that moved
 to another process, a world recreated after a context loss, a new browser after `relaunch`). Only
-`reset-refs` restarts the numbers (`--keep-counter` keeps them).
+`reset-refs --restart` restarts the numbers (plain `reset-refs` keeps them).
 
 Because numbers only grow, each (frame index, number) belongs to exactly one document: the one
 whose bridge started at or below it. `document_of` answers that, so a ref of an earlier document

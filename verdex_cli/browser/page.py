@@ -16,6 +16,7 @@ from .dialogs import DialogAnswers
 from .frames import FrameRegistry, frame_url
 from .js_values import console_text, describe_exception, to_data
 from .navigation import Navigation
+from .netlog import NetLog
 
 MAX_SHOT_HEIGHT = 16384
 
@@ -30,6 +31,7 @@ class Page(Navigation):
     timeout: float
     frames: FrameRegistry = field(init=False)
     bridge: Bridge = field(init=False)  # typed calls of the in-page engine (bridge.py)
+    netlog: NetLog = field(init=False)  # the tab's requests and console messages (netlog.py)
     notes: list[str] = field(default_factory=list)
     _load_event: threading.Event = field(default_factory=threading.Event)
     _nav_count: int = 0
@@ -60,12 +62,13 @@ class Page(Navigation):
         t = self.target
         self.frames = FrameRegistry(t, self.timeout)
         self.bridge = Bridge(self.frames)
+        self.netlog = NetLog(self._frame_index)
         t.on("Page.loadEventFired", self._on_load)
         t.on("Page.frameStartedLoading", self._on_started)
         t.on("Page.frameRequestedNavigation", self._on_requested)
         t.on("Page.frameStartedNavigating", self._on_navigating)
         t.on("Page.frameStoppedLoading", self._on_stopped)
-        t.on("Page.javascriptDialogOpening", lambda **kw: self.dialogs.handle(self.target, **kw))
+        t.on("Page.javascriptDialogOpening", lambda **kw: self.dialogs.handle(self.target, self.on_dialog_answered, **kw))
         t.on("Network.requestWillBeSent", self._on_doc_request)
         t.on("Network.responseReceived", self._on_response)
         t.on("Network.loadingFailed", self._on_failed)
@@ -75,7 +78,13 @@ class Page(Navigation):
         t.on("Page.frameNavigated", self._on_committed)
         t.on("Page.navigatedWithinDocument", self.frames.on_same_document)
         t.on("Page.frameDetached", self.frames.on_frame_detached)
+        t.on("Page.frameNavigated", self._on_main_document)
+        self.netlog.watch(t)  # before the domains are on: every request and message of the tab is heard
         t.call("Page.enable")
+        try:
+            self.frames.hear_choosers(t).result()
+        except (CDPError, CDPTimeout):
+            pass
         self.frames.guards.watch(t)  # every document's click guard (a click meant for another document)
         t.call("Runtime.enable")
         t.call("DOM.enable")
@@ -98,6 +107,14 @@ class Page(Navigation):
         sink = self._console
         if sink is not None and len(sink) < 1000:
             sink.append({"type": type, "text": console_text(args or [])})
+
+    def _on_main_document(self, frame: dict | None = None, type: str = "Navigation", **_):
+        if frame and not frame.get("parentId") and type == "Navigation":
+            self.netlog.navigated(frame_url(frame))
+
+    def _frame_index(self, frame_id: str) -> int | None:
+        fr = self.frames.by_id.get(frame_id)
+        return None if fr is None else fr.index
 
     def _on_binding(self, name: str = "", **_):
         if name == download_watch.BINDING:  # a click asked for a download (any frame of this tab)
@@ -175,22 +192,35 @@ class Page(Navigation):
         url = frame_url(frame)
         return {"url": url, "title": title or ""}
 
-    def screenshot(self, path: str, full_page: bool = False) -> dict:
+    def screenshot(self, path: str, full_page: bool = False, cap: int | None = None) -> dict:
+        """Save the viewport (``full_page``: the whole page, up to MAX_SHOT_HEIGHT) to ``path``; with
+        ``cap``, scaled down so the image's long side is at most that many pixels. The result says the
+        image's ``width``/``height`` in pixels and its ``scale`` (pixels per CSS pixel)."""
         import base64
 
         out = Path(path).expanduser()
         if out.suffix.lower() not in (".png", ".jpg", ".jpeg", ".webp"):
             raise UsageError("Screenshot path must end in .png, .jpg or .webp.")
         fmt = {"jpg": "jpeg"}.get(out.suffix.lower()[1:], out.suffix.lower()[1:])
-        params: dict = {"format": fmt}
         notes = []
+        metrics = self.target.call("Page.getLayoutMetrics")
+        view = metrics["cssLayoutViewport"]
+        dpr = metrics.get("visualViewport", {}).get("clientWidth", 0) / (metrics["cssVisualViewport"]["clientWidth"] or 1) or 1
         if full_page:
-            size = self.target.call("Page.getLayoutMetrics")["cssContentSize"]
-            height = min(size["height"], MAX_SHOT_HEIGHT)
-            if height < size["height"]:
+            size = metrics["cssContentSize"]
+            clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], MAX_SHOT_HEIGHT)}
+            if clip["height"] < size["height"]:
                 notes.append(f"The page is {size['height']:.0f} px tall; the screenshot stops at {MAX_SHOT_HEIGHT} px.")
-            params.update(captureBeyondViewport=True,
-                          clip={"x": 0, "y": 0, "width": size["width"], "height": height, "scale": 1})
+        else:  # the viewport: a clip in document coordinates, where the page is scrolled to
+            clip = {"x": view["pageX"], "y": view["pageY"], "width": view["clientWidth"], "height": view["clientHeight"]}
+        scale = 1.0
+        long_side = max(clip["width"], clip["height"]) * dpr
+        if cap and long_side > cap:
+            scale = cap / long_side
+            notes.append(f"Scaled to {cap} px on its long side (it was {long_side:.0f} px); --full keeps every pixel.")
+        params: dict = {"format": fmt, "clip": dict(clip, scale=scale)}
+        if full_page:
+            params["captureBeyondViewport"] = True
         data = self.target.call("Page.captureScreenshot", timeout=max(self.timeout, 30.0), **params)["data"]
         raw = base64.b64decode(data)
         try:
@@ -198,7 +228,9 @@ class Page(Navigation):
             out.write_bytes(raw)
         except OSError as exc:
             raise UsageError(f"Cannot write {out}: {exc.strerror or exc}") from exc
-        return {"path": str(out), "bytes": len(raw), "notes": notes}
+        k = scale * dpr
+        return {"path": str(out), "bytes": len(raw), "width": round(clip["width"] * k),
+                "height": round(clip["height"] * k), "scale": k, "notes": notes}
 
     def bring_to_front(self) -> None:
         """Make this the visible tab (background tabs run no animation frames)."""

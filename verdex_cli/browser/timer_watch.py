@@ -7,9 +7,12 @@ protocol lists a document's pending timers, so a small watcher runs in each docu
 (while they run, up to HORIZON_MS) and animation frames *caused by trusted input* -- set while a trusted event is dispatched, or from the
 callback of one so caused (a chain), or while verdex's own script-made input events run (a
 picker's value) -- until they have run or were cleared. Timers the page sets on
-its own (a poll, a clock) are not counted, nor any due more than HORIZON_MS after the input that
-started their chain, nor string timers; it also counts the
-requests the input started (fetch, XMLHttpRequest) until answered, and the scrolls it asked. The page's functions are wrapped in proxies, so they keep
+its own (a poll, a clock) are not counted, nor any due more than HORIZON_MS after it is set (a toast
+that hides itself later), nor anything of a chain due more than CHAIN_MS after the input that started
+it, nor string timers; it also counts the requests the input started (fetch, XMLHttpRequest) until
+answered (a debounced search: a keystroke's timer, its fetch, the render), and the scrolls it asked.
+CHAIN_MS is beyond the settle's own bound (changes.SETTLE_MAX): work still pending then is named by
+the settle's note, never dropped here first. The page's functions are wrapped in proxies, so they keep
 their names and their native source text.
 
 The isolated world (act.js ``settle``) asks it through a DOM event with a name secret to this
@@ -26,11 +29,13 @@ from ..base.errors import ConnectionLost
 from .bridge import new_document_script, with_values
 
 KEY = "verdex-pending-" + secrets.token_hex(8)
+SHADOW_EVENT = KEY + "s"  # dispatched on an element in the document when a shadow root is attached to it
 HORIZON_MS = 1000
+CHAIN_MS = 2500
 LOAD_GRACE_MS = 30  # as changes.LOAD_GRACE_MS
 
 SOURCE = r"""(() => {
-  const KEY = %(key)s, HORIZON = %(horizon)s;
+  const KEY = %(key)s, HORIZON = %(horizon)s, CHAIN = %(chain)s;
   const probe = new CustomEvent(KEY + '?', { cancelable: true });
   window.dispatchEvent(probe);
   if (probe.defaultPrevented) return;  // installed already
@@ -97,7 +102,7 @@ SOURCE = r"""(() => {
   window.setTimeout = wrap(st, (target, self, args) => {
     const org = cause(), cb = args[0];
     const delay = Math.max(0, Number(args[1]) || 0);
-    if (org === null || typeof cb !== 'function' || now() + delay - org > HORIZON) {
+    if (org === null || typeof cb !== 'function' || delay > HORIZON || now() + delay - org > CHAIN) {
       const tid = Reflect.apply(target, self, args);
       if (dues.size > 500 && now() - prunedAt > 100) prune();  // a page that sets timers all the time
       dues.set(tid, now() + delay);
@@ -187,7 +192,7 @@ SOURCE = r"""(() => {
     }
   }
   // a request the input started (fetch, XMLHttpRequest) counts until it is answered and LOAD_GRACE_MS
-  // more (its handlers read the body and change the page), for HORIZON_MS at most
+  // more (its handlers read the body and change the page), until CHAIN_MS after the input at most
   function request(org) {
     const id = 'n' + (++holds);
     live.set(id, 1);
@@ -196,7 +201,7 @@ SOURCE = r"""(() => {
       answeredOrigin = org; answeredUntil = now() + %(grace)s;
       st.call(window, () => live.delete(id), %(grace)s);
     };
-    st.call(window, () => live.delete(id), Math.max(0, org + HORIZON - now()));
+    st.call(window, () => live.delete(id), Math.max(0, org + CHAIN - now()));
     return end;
   }
   if (typeof window.fetch === 'function') {
@@ -220,7 +225,14 @@ SOURCE = r"""(() => {
   // shadow roots: events that do not leave them (change, select) are seen there
   const attach = Element.prototype.attachShadow;
   if (typeof attach === 'function') {
-    Element.prototype.attachShadow = wrap(attach, (target, self, args) => { const root = Reflect.apply(target, self, args); listen(root); return root; });
+    // ... and the snapshot cache is told (a shadow root attached to an element already in the document,
+    // a custom element upgraded late: no mutation says so; snapshot/observer.js)
+    Element.prototype.attachShadow = wrap(attach, (target, self, args) => {
+      const root = Reflect.apply(target, self, args);
+      listen(root);
+      if (self.isConnected) self.dispatchEvent(new Event(KEY + 's'));
+      return root;
+    });
   }
   // work a task cannot be seen to outlast: observers the browser calls in an animation frame's rendering
   // steps (ResizeObserver, IntersectionObserver: a page that has ever asked for one), and messages
@@ -263,7 +275,7 @@ SOURCE = r"""(() => {
 
 
 def source() -> str:
-    return with_values(SOURCE, key=KEY, horizon=HORIZON_MS, grace=LOAD_GRACE_MS)
+    return with_values(SOURCE, key=KEY, horizon=HORIZON_MS, chain=CHAIN_MS, grace=LOAD_GRACE_MS)
 
 
 def install(target) -> None:

@@ -14,6 +14,7 @@ from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from .bridge import engine_load, invocation
 from .cdp import Pending, Target
 from .js_values import describe_exception
+from .timer_watch import SHADOW_EVENT
 
 WORLD_NAME = "verdex"
 
@@ -22,6 +23,12 @@ def new_world(frame_id: str) -> dict:
     """``Page.createIsolatedWorld`` parameters: verdex's world in the frame."""
     return {"frameId": frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": False}
 
+
+
+def init_call(start: int, new_doc: bool) -> dict:
+    """The engine's first call in a new world: its numbering, and the event the main world's watcher
+    sends when a shadow root is attached (the change watcher sees no mutation then)."""
+    return invocation("bridge", "init", start, new_doc, SHADOW_EVENT)
 
 class Worlds:
     """Isolated worlds of a FrameRegistry's frames (``Any``: a frames.Frame)."""
@@ -49,7 +56,7 @@ class Worlds:
         pending = None
         try:
             setup.append(fr.target.start("Runtime.callFunctionOn", executionContextId=ctx,
-                                         **invocation("bridge", "init", start, new_doc)))
+                                         **init_call(start, new_doc)))
             if then is not None:
                 pending = fr.target.start("Runtime.callFunctionOn", executionContextId=ctx, **then)
             outs = [p.result() for p in setup]

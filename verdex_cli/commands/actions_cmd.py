@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from ..act import actions, fields, pointer
 from ..act.actionability import Ahead
 from ..act.keys import parse_key
@@ -9,6 +11,7 @@ from ..act.resolve import resolve
 from ..act.targets import parse_target, quote_word, resolve_target
 from ..base.errors import ConnectionLost, NotActionable, UsageError, VerdexError
 from ..base.timing import phase
+from ..base.env_text import env_text
 from .registry import Result, command
 from .session_log import note_target
 from .signature import CHECKABLE, CHOOSERS, TEXT_FIELDS
@@ -71,6 +74,41 @@ def _secret_target(ctx, args, verb):
     return res
 
 
+def _text_action(ctx, args, verb, act) -> Result:
+    """fill/type with TEXT as given, or with `--env VAR` the value of VAR in the environment of whoever
+    asked (a session's client sends its own), masked like a password in the result and in errors."""
+    text = args[1] if len(args) > 1 else ""
+    var = env_text(text)
+    if var is None:
+        return _result(_act(ctx, act, _secret_target(ctx, args, verb), text))
+    environ = os.environ if ctx.environ is None else ctx.environ
+    if var not in environ:
+        raise UsageError(f"{verb} {args[0]} --env {var}: the environment variable {var} is not set.")
+    secret = environ[var]
+    try:
+        out = _act(ctx, act, resolve_arg(ctx, args[0]), secret)
+    except VerdexError as exc:
+        exc.message = _masked(exc.message, secret)
+        exc.args = (exc.message,)
+        raise
+    out = _masked(out, secret)
+    out.update(value=fields.MASK if out.get("value") else out.get("value"), masked=True, env=var)
+    return _result(out)
+
+
+def _masked(value, secret: str):
+    """``value`` (a result's data, or a message) with every occurrence of ``secret`` shown as the mask."""
+    if not secret:
+        return value
+    if isinstance(value, str):
+        return value.replace(secret, fields.MASK)
+    if isinstance(value, dict):
+        return {k: _masked(v, secret) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_masked(v, secret) for v in value)
+    return value
+
+
 def _split_guard(verb: str, raw: str, res, text: str) -> None:
     """`fill label=First name Ada` splits as target `label=First`, text `name Ada`; when the element the
     target found goes on, after the target's words, with the text's first words ("First name"), that
@@ -114,25 +152,27 @@ def hover_cmd(ctx, args, flags):
 
 
 @command("type", params="REF TEXT", accepts=TEXT_FIELDS,
-         help="Focus the field (verified) and type TEXT key by key at the end of its text.", effect="action")
+         help="Focus the field (verified) and type TEXT key by key at the end of its text ('--env VAR': "
+              "the value of VAR, masked).", effect="action")
 def type_cmd(ctx, args, flags):
-    return _result(_act(ctx, fields.type_text, _secret_target(ctx, args, "type"), args[1]))
+    return _text_action(ctx, args, "type", fields.type_text)
 
 
 @command("fill", params="REF TEXT", accepts=TEXT_FIELDS, min_args=1,
-         help="Replace the field's value with TEXT (text fields by typing, date/color/range like a picker).",
+         help="Replace the field's value with TEXT (text fields by typing, date/color/range like a picker; "
+              "'--env VAR': the value of VAR, masked).",
          effect="action")
 def fill_cmd(ctx, args, flags):
-    return _result(_act(ctx, fields.fill, _secret_target(ctx, args, "fill"), args[1] if len(args) > 1 else ""))
+    return _text_action(ctx, args, "fill", fields.fill)
 
 
 @command("press", params="[REF] KEY",
          help="Press a key (Enter, Tab, Escape, ArrowDown, Control+A, ...) in the element, or in the focused one.",
          effect="action")
 def press_cmd(ctx, args, flags):
-    key = args[-1]
+    key = args.values["key"]
     parse_key(key)  # a bad key name fails before anything happens
-    res = resolve_arg(ctx, args[0]) if len(args) == 2 else None
+    res = resolve_arg(ctx, args.values["ref"]) if "ref" in args.values else None
     front = [] if res is not None else _front(ctx)
     out = fields.press(ctx.page, res, key)
     out["notes"] = front + out.get("notes", [])
@@ -176,7 +216,7 @@ def focus_cmd(ctx, args, flags):
 @command("scroll", params="REF|up|down",
          help="Scroll the element into view, or the page up or down.", effect="action")
 def scroll_cmd(ctx, args, flags):
-    target = args[0]
+    target = args.values["ref"]
     if target in ("up", "down"):
         front = _front(ctx)
         out = actions.scroll(ctx.page, None, target)

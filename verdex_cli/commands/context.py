@@ -23,6 +23,7 @@ class Workspace:
     interactive: bool = False  # the REPL on a terminal (long output is cut and paged there only)
     progress: Callable[[str], None] | None = None  # told what a waiting action waits for (the REPL sets it)
     redact: bool = False  # the running command carries a secret: its line must not be echoed or kept
+    environ: dict | None = None  # where `fill REF --env VAR` reads VAR (a session's client sends its own)
     log: list = field(default_factory=list)  # successful actions with their stable targets (for 'export')
     located: dict | None = None  # the stable target of the running command's element
     trace: bool = False  # --trace: every outcome carries its phases

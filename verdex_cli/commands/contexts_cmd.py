@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .registry import Result, command
-from .tabs_cmd import index_command
+from .registry import Result, command, forms
+from .tabs_cmd import new_url, tabs_now
 
 
 def _rows(session) -> list[dict]:
@@ -17,24 +17,25 @@ def contexts_cmd(ctx, args, flags):
     return Result("contexts", {"contexts": _rows(session)})
 
 
-@command("context", params=("N", "new [URL]", "close N"),
-         help="Switch to context N, open a new isolated context (own cookies and storage), or close context N.")
-def context_cmd(ctx, args, flags):
-    return index_command(ctx, "context", args, {"new": _new, "close": _close, "switch": _switch})
-
-
-def _new(session, url: str) -> Result:
-    page = session.new_context(url)
+def context_new(ctx, args, flags) -> Result:
+    session = tabs_now(ctx)
+    page = session.new_context(new_url(session, args))
     return Result("contexts", {"contexts": _rows(session), "switched_to": page.context, "tab": page.index},
                   [f"Context {page.context} opened (tab {page.index}); it is now current."])
 
 
-def _close(session, index: int) -> Result:
+def context_close(ctx, args, flags) -> Result:
+    session, index = tabs_now(ctx), args.values["n"]
     note = session.close_context(index)
     notes = [f"Context {index} closed."] + ([note] if note else [])
     return Result("contexts", {"contexts": _rows(session), "closed": index}, notes)
 
 
-def _switch(session, index: int) -> Result:
-    page = session.switch_context(index)
+def context_switch(ctx, args, flags) -> Result:
+    session = tabs_now(ctx)
+    page = session.switch_context(args.values["n"])
     return Result("contexts", {"contexts": _rows(session), "switched_to": page.context, "tab": page.index})
+
+
+forms("context", {"N": context_switch, "new [URL]": context_new, "close N": context_close},
+      help="Switch to context N, open a new isolated context (own cookies and storage), or close context N.")

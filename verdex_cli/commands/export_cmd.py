@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import time
 from pathlib import Path
@@ -36,7 +37,7 @@ def script_lines(steps: list[dict]) -> tuple[list[str], int]:
                 lines.append(f"# {_missing(step)}: this line only works in the same session")
                 word = step["ref"]
             words[step["at"]] = word
-        if step["secret"]:
+        if step["secret"] and not step.get("env"):
             lines.append("# " + PASSWORD_NOTE)
         lines.append(" ".join([step["command"], *step["flags"], *words]))
     return lines, missing
@@ -66,6 +67,8 @@ def _py_step(step: dict) -> list[str]:
     if cmd in ("click", "dblclick", "hover", "focus", "check", "uncheck"):
         return [f"{loc}.{cmd}()"]
     if cmd in ("fill", "type"):
+        if step.get("env"):
+            return [f"{loc}.{'fill' if cmd == 'fill' else 'press_sequentially'}(os.environ[{_q(step['env'])}])"]
         text = "os.environ.get(\"VERDEX_PASSWORD\", \"PASSWORD\")" if step["secret"] else _q(args[1] if len(args) > 1 else "")
         out = ["# The password is not exported: set VERDEX_PASSWORD to the real value."] if step["secret"] else []
         return out + [f"{loc}.{'fill' if cmd == 'fill' else 'press_sequentially'}({text})"]
@@ -73,18 +76,18 @@ def _py_step(step: dict) -> list[str]:
         return [f"{loc}.press({_q(args[-1])})" if loc else f"page.keyboard.press({_q(args[-1])})"]
     if cmd == "select":
         return [f"{loc}.select_option([{', '.join(_q(v) for v in args[1:])}])"]
-    if cmd == "upload":
-        return [f"{loc}.set_input_files([{', '.join(_q(v) for v in args[1:])}])"]
+    if cmd == "upload":  # the files as the session found them (the test may run elsewhere)
+        return [f"{loc}.set_input_files([{', '.join(_q(os.path.abspath(v)) for v in args[1:])}])"]
     if cmd == "scroll":
         return [f"{loc}.scroll_into_view_if_needed()" if loc else
                 f"page.mouse.wheel(0, {'-' if args[0] == 'up' else ''}600)"]
     if cmd == "wait":
         if loc:
-            return [f"{loc}.wait_for(state=\"detached\")" if args[0] == "gone" else f"{loc}.wait_for()"]
+            return [f"{loc}.wait_for(state=\"hidden\")" if args[0] == "gone" else f"{loc}.wait_for()"]
         if args[0].isdigit():
             return [f"page.wait_for_timeout({int(args[0])})"]
         if args[0] == "text" and len(args) > 1:
-            return [f"page.get_by_text({_q(' '.join(args[1:]))}).first.wait_for()"]
+            return [f"wait_for_text(page, {_q(' '.join(args[1:]))})"]
         if args[0] == "url" and len(args) > 1:
             return [f"page.wait_for_url(re.compile(re.escape({_q(' '.join(args[1:]))})))"]
     return [f"# not exported: {cmd} {' '.join(args)}"]
@@ -98,10 +101,20 @@ Run it with pytest (Playwright for Python installed). VERDEX_CHROME may name the
 import os
 import re
 import shutil
+import time
 
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def wait_for_text(page, text, timeout=30.0):
+    """verdex's `wait text`: the text shown in any frame of the page (cross-origin frames too)."""
+    deadline = time.monotonic() + timeout
+    while not any(f.get_by_text(text).nth(i).is_visible() for f in page.frames
+                  for i in range(f.get_by_text(text).count())):
+        assert time.monotonic() < deadline, f"{{text!r}} did not appear in {{timeout}} s"
+        page.wait_for_timeout(100)
 
 
 def _browser_path():
@@ -147,7 +160,7 @@ def export_cmd(ctx, args, flags):
     except OSError as exc:
         raise UsageError(f"Cannot write {path}: {exc.strerror or exc}") from exc
     notes = [f"{missing} steps have no stable target (see the comments in the file)."] if missing else []
-    if any(s["secret"] for s in steps):
+    if any(s["secret"] and not s.get("env") for s in steps):
         notes.append("Password values were not written (a placeholder and a comment instead).")
     return Result("export", {"path": str(path), "format": "playwright" if python else "script", "steps": len(steps),
                              "without_target": missing}, notes)

@@ -7,7 +7,7 @@ from ..act.locators import stable_locator
 from ..act.resolve import check_scope, locate
 from ..act.targets import resolve_target
 from ..act.targets import parse_target
-from ..base.errors import ErrorKind, RefError, UsageError
+from ..base.errors import ErrorKind, RefError
 from ..refs.staleness import classify
 from ..refs.store import RefStore, describe, parse_ref
 from .registry import Result, command
@@ -71,12 +71,7 @@ def inspect_cmd(ctx, args, flags):
          help="Show every node that differs between two snapshots of this tab (default: the last two; "
               "N alone: snapshot N and the latest).", effect="read")
 def diff_cmd(ctx, args, flags):
-    numbers = []
-    for a in args:
-        digits = a.lstrip("#")
-        if not digits.isdigit():
-            raise UsageError(f"diff takes snapshot numbers, like 'diff 1 3' (got {a!r}). Usage: diff [N [M]]")
-        numbers.append(int(digits))
+    numbers = [args.values[k] for k in ("n", "m") if k in args.values]
     state = ctx.page_state()
     data = state.diff(*numbers)
     notes = [] if data["from"] is not None else ["Need two snapshots to compare; take another snapshot."]
@@ -86,13 +81,14 @@ def diff_cmd(ctx, args, flags):
     return Result("diff", data, notes)
 
 
-@command("reset-refs", options=("--keep-counter",),
-         help="Forget all refs of the current page and restart numbering.")
+@command("reset-refs", options=("--restart",),
+         help="Forget all refs of the current page; numbering goes on (--restart: start again at 1, "
+              "so old ref strings will name new elements).")
 def reset_refs_cmd(ctx, args, flags):
     page = ctx.page
     store = ctx.page_state().store
-    keep = "--keep-counter" in flags
+    restart = "--restart" in flags
     dropped = len(store.records)
-    page.frames.reset_refs(keep)
+    page.frames.reset_refs(not restart)
     ctx.page_state().reset()
-    return Result("reset", {"dropped": dropped, "keep_counter": keep})
+    return Result("reset", {"dropped": dropped, "restart": restart})

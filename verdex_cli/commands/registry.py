@@ -37,7 +37,7 @@ class Result:
 @dataclass
 class Command:
     name: str
-    handler: Callable[..., Result]
+    handler: Callable[..., Result] | dict[str, Callable[..., Result]]  # one, or one a form (its text)
     usage: str
     help: str
     aliases: tuple[str, ...] = ()
@@ -56,6 +56,7 @@ class Command:
     logged: bool | None = None  # kept in the log behind 'export' (default: actions and navigation)
     signature: Signature | None = None  # the declared forms and options (usage and counts come from it)
     accepts: frozenset | None = None  # roles its target may have (completion offers only those)
+    tool: bool = True  # offered to agents as a tool (commands/tools.py); False for the REPL's own
 
     def __post_init__(self) -> None:
         if self.effect not in EFFECTS:
@@ -75,11 +76,26 @@ class Flags(set):
         self.values = dict(values or {})
 
 
+class Args(list):
+    """The words of a command line; ``form`` is the declared form they fill and ``values`` its
+    parameters by name, converted by kind (see signature.py)."""
+
+    def __init__(self, items=(), form: str = "", values: dict | None = None):
+        super().__init__(items)
+        self.form = form
+        self.values = dict(values or {})
+
+
 @dataclass
 class Parsed:
     command: Command
-    args: list[str]
+    args: Args
     flags: set[str]
+
+    @property
+    def handler(self) -> Callable[..., Result]:
+        h = self.command.handler
+        return h[self.args.form] if isinstance(h, dict) else h
 
 
 class Registry:
@@ -111,7 +127,7 @@ class Registry:
         head, tail = parts[0], (parts[1] if len(parts) > 1 else "")
         cmd = self.get(head)
         if cmd is None:
-            raise UsageError(f"Unknown command '{head}'.{self._did_you_mean(head)} Type 'help'.")
+            raise UsageError(f"Unknown command '{head}'.{did_you_mean(head, self.names())} Type 'help'.")
         tail = tail.strip()
         if cmd.rest == "line":
             args = [tail] if tail else []
@@ -122,17 +138,14 @@ class Registry:
         if not count_ok:
             raise UsageError(f"Usage: {cmd.usage}" + _quote_hint(cmd, head, args))
         _check_targets(cmd, args)
-        return Parsed(cmd, args, flags)
-
-    def _did_you_mean(self, head: str) -> str:
-        """A near miss (`clik`) or the start of a name (`snap`, `cont`: up to three names)."""
-        word = head.lower()
-        starts = [n for n in self.names() if n.startswith(word)] if len(word) >= 2 else []
-        close = starts if 0 < len(starts) <= 3 else difflib.get_close_matches(word, self.names(), n=1, cutoff=0.8)
-        if not close:
-            return ""
-        quoted = [f"'{n}'" for n in close]
-        return " Did you mean " + (quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]) + "?"
+        sig = cmd.signature
+        if sig is None:
+            return Parsed(cmd, Args(args), flags)
+        padded = list(args) + [""] * max(0, sig.min_args - len(args))  # a TEXT that may be left empty
+        fit = sig.match(padded)
+        if fit is None:
+            raise UsageError(f"{sig.misfit(args)}Usage: {cmd.usage}")
+        return Parsed(cmd, Args(args, fit.form, fit.values), flags)
 
     def _split(self, cmd: Command, tail: str) -> tuple[list[str], set[str]]:
         try:
@@ -156,7 +169,7 @@ class Registry:
         for w in it:
             if w.startswith("--") and len(w) > 2 and cmd.rest != "words":  # "words": values only, no options
                 if w not in cmd.flags:
-                    raise UsageError(f"Unknown option '{w}'. Usage: {cmd.usage}")
+                    raise UsageError(f"Unknown option '{w}'.{did_you_mean(w, cmd.flags)} Usage: {cmd.usage}")
                 flags.add(w)
                 if w in cmd.value_flags:
                     value = next(it, None)
@@ -166,6 +179,18 @@ class Registry:
             else:
                 args.append(w)
         return args, flags
+
+
+def did_you_mean(word: str, names) -> str:
+    """A near miss (`clik`, `--depht`) or the start of a name (`snap`, `cont`: up to three names)."""
+    word = word.lower()
+    names = sorted(names)
+    starts = [n for n in names if n.startswith(word)] if len(word.lstrip("-")) >= 2 else []
+    close = starts if 0 < len(starts) <= 3 else difflib.get_close_matches(word, names, n=1, cutoff=0.75)
+    if not close:
+        return ""
+    quoted = [f"'{n}'" for n in close]
+    return " Did you mean " + (quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]) + "?"
 
 
 TARGET_PREFIXES = ("testid=", "label=", "text=", "role=")
@@ -224,21 +249,6 @@ def _role_word_end(text: str, i: int) -> int:
     return scan(text, i, lambda t, j: t[j].isspace())
 
 
-def index_verb(name: str, args: list[str]) -> tuple[str, int | str | None]:
-    """The sub-verbs `tab` and `context` share: `N` -> ("switch", N), `new [URL]` -> ("new", URL or
-    None), `close N` -> ("close", N); anything else is a usage error naming the one that was meant."""
-    head = args[0]
-    if head == "new":
-        return "new", (args[1] if len(args) > 1 else None)
-    if head == "close":
-        if len(args) != 2 or not args[1].isdigit():
-            raise UsageError(f"Usage: {name} close N")
-        return "close", int(args[1])
-    if not head.isdigit() or len(args) != 1:
-        raise UsageError(f"Usage: {name} N | {name} new [URL] | {name} close N")
-    return "switch", int(head)
-
-
 def is_comment(line: str) -> bool:
     """A line starting with `#` is a comment (REPL and scripts alike)."""
     return line.lstrip().startswith("#")
@@ -285,21 +295,33 @@ REGISTRY = Registry()
 
 def command(name: str, *, params: str | tuple[str, ...] = "", options: tuple[str, ...] = (), help: str,
             aliases: tuple[str, ...] = (), needs_browser: bool = True, group: str = "", effect: str = "change",
-            logged: bool | None = None, accepts: frozenset | None = None, min_args: int | None = None):
+            logged: bool | None = None, accepts: frozenset | None = None, min_args: int | None = None,
+            tool: bool = True):
     """Decorator registering a handler ``(ctx, args, flags) -> Result``. ``params``: the command's
-    form, or its forms (sub-verbs), and ``options`` in the grammar of commands/signature.py; the usage
-    line, the argument counts, the parsing mode and completion come from them (``min_args`` only where
-    a declared parameter may be left empty)."""
-    sig = Signature(params if isinstance(params, tuple) else (params,), options)
+    form, or its forms, and ``options`` in the grammar of commands/signature.py; the usage line, the
+    argument counts, the parsing mode, completion and the typed ``args.values`` come from them
+    (``min_args`` only where a declared parameter may be left empty)."""
 
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
-        REGISTRY.add(Command(name, fn, sig.usage(name), help, aliases,
-                             sig.min_args if min_args is None else min_args, sig.max_args, sig.rest, sig.flags,
-                             sig.positions("target"), needs_browser, group, sig.value_flags, effect, logged, sig,
-                             accepts))
+        forms(name, params if isinstance(params, tuple) else (params,), fn, options=options, help=help,
+              aliases=aliases, needs_browser=needs_browser, group=group, effect=effect, logged=logged,
+              accepts=accepts, min_args=min_args, tool=tool)
         return fn
 
     return wrap
+
+
+def forms(name: str, params: tuple[str, ...] | dict[str, Callable[..., Result]], handler=None, *,
+          options: tuple[str, ...] = (), help: str, aliases: tuple[str, ...] = (), needs_browser: bool = True,
+          group: str = "", effect: str = "change", logged: bool | None = None, accepts: frozenset | None = None,
+          min_args: int | None = None, tool: bool = True) -> None:
+    """Register a command; ``params`` as a dict routes each form (its text, as declared) to its own
+    handler ``(ctx, args, flags)``."""
+    sig = Signature(tuple(params), options)
+    REGISTRY.add(Command(name, dict(params) if handler is None else handler, sig.usage(name), help, aliases,
+                         sig.min_args if min_args is None else min_args, sig.max_args, sig.rest, sig.flags,
+                         sig.positions("target"), needs_browser, group, sig.value_flags, effect, logged, sig,
+                         accepts, tool))
 
 
 def usage_of(name: str) -> str:

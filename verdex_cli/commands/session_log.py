@@ -11,7 +11,7 @@ spent waiting for it. The runner calls :func:`begin` before and :func:`record` a
 
 from __future__ import annotations
 
-from ..act.locators import Found, found_from, locate_now, one_frame, playwright_for
+from ..act.locators import Found, chain_code, found_from, locate_now, one_frame, owner_css, playwright_for
 from ..act.targets import parse_target
 from ..base.errors import VerdexError
 
@@ -22,7 +22,8 @@ def begin(ctx) -> None:
     pending = (getattr(ctx, "located", None) or {}).get("pending")
     if pending is not None:  # a command that failed after noting its target: its answer is not wanted
         try:
-            pending[0].bridge.drop_locate(pending[3])
+            for started in [pending[3], *(pending[5] or [])]:
+                pending[0].bridge.drop_locate(started)
         except Exception:  # noqa: BLE001 - bookkeeping only
             pass
     ctx.located = None
@@ -30,33 +31,31 @@ def begin(ctx) -> None:
 
 def note_target(ctx, res, raw: str, started=None) -> None:
     """Remember the stable target of the element a command is about to act on. A target by meaning
-    that was typed is one already: it just found this element alone, so nothing is computed (no round
-    trip); a ref gets the engine's ``locate`` call started now (or takes ``started``, the one sent with
-    the action's first check), before the action may rename the element (its answer is taken by
-    :func:`record`)."""
+    that was typed is the verdex script's target already (it just found this element alone); for a
+    Playwright test, and for a ref, the element's ``locate`` call is started now (or ``started`` is
+    taken, the one sent with the action's first check), before the action may rename the element (its
+    answer is taken by :func:`record`)."""
     try:
         typed = parse_target(raw)
     except VerdexError:
         typed = None
+    typed = str(typed) if typed is not None and typed.kind != "ref" else None
     loc: dict | None = None
     pending = later = None
-    if typed is not None and typed.kind != "ref":
-        loc = {"locator": str(typed), "playwright": playwright_for(typed)}
-    else:
-        page, fr, n = ctx.page, res.frame, res.ref.n
-        if started is None:
-            started = page.bridge.start_locate(fr, n)
-        if started is not None:
-            pending = (page, fr, n, started, one_frame(page))
-        else:  # its world is not set up: ask now (one round trip)
-            try:
-                loc = _found(locate_now(page, fr, n))
-            except VerdexError:
-                loc = None
-            if isinstance(loc, Found):
-                loc, later = None, loc
-    ctx.located = dict(loc or _NONE, raw=raw, ref=res.text, role=res.role, name=res.name, pending=pending,
-                       later=later)
+    page, fr, n = ctx.page, res.frame, res.ref.n
+    if started is None:
+        started = page.bridge.start_locate(fr, n)
+    if started is not None:
+        pending = (page, fr, n, started, one_frame(page), _start_owners(ctx, page, fr))
+    else:  # its world is not set up: ask now (one round trip)
+        try:
+            loc = _found(locate_now(page, fr, n))
+        except VerdexError:
+            loc = None
+        if isinstance(loc, Found):
+            loc, later = None, loc
+    ctx.located = dict(loc or _NONE, raw=raw, typed=typed, ref=res.text, role=res.role, name=res.name,
+                       pending=pending, later=later)
 
 
 def _found(found: Found | None):
@@ -74,13 +73,18 @@ def _take(loc: dict):
         return loc["later"]
     if pending is None:
         return {"locator": loc["locator"], "playwright": loc["playwright"]}
-    page, fr, n, started, single = pending
+    page, fr, n, started, single, owners = pending
     loc["pending"] = None
     try:
         answer = page.bridge.finish_locate(fr, started, n)
     except VerdexError:
         return _NONE
-    return _found(found_from(page, fr, n, answer, started[1], single))
+    found = found_from(page, fr, n, answer, started[1], single)
+    if found is not None and owners:
+        attrs = [page.bridge.finish_locate(None, s, 0) for s in owners]
+        if all(isinstance(a, dict) for a in attrs):
+            found.chain = chain_code([owner_css(a["tag"], a) for a in attrs])
+    return _found(found)
 
 
 def record(ctx, parsed, result) -> None:
@@ -97,18 +101,71 @@ def record(ctx, parsed, result) -> None:
         if loc is not None:
             chosen = _take(loc)
             later = chosen if isinstance(chosen, Found) else None
-            chosen = _NONE if later is not None else chosen
+            if later is not None:  # the frame chain now, while the page shows the frame
+                chosen = {"locator": None, "playwright": _playwright(ctx, later)}
+            if loc["typed"]:  # the verdex script keeps the target as typed
+                later = None
+                chosen = {"locator": loc["typed"], "playwright": chosen["playwright"] or playwright_for(
+                    parse_target(loc["typed"]))}
             step.update(target=chosen["locator"], playwright=chosen["playwright"], ref=loc["ref"], role=loc["role"],
                         name=loc["name"], at=args.index(loc["raw"]) if loc["raw"] in args else 0)
             if later is not None:
                 step["_later"] = later  # settle() fills target and playwright
         if ctx.redact or result.data.get("masked"):
             step["secret"] = True
-            if len(args) > 1:
+            if result.data.get("env"):  # `fill REF --env VAR`: the line holds no secret, the replay reads VAR
+                step["env"] = result.data["env"]
+            elif len(args) > 1:
                 step["args"] = args[:1] + ["PASSWORD"]
         ctx.log.append(step)
     except Exception:  # the log is a convenience: it must never break a command
         pass
+
+
+def _chains(ctx) -> dict:
+    """Frame chains found so far, by frame and document up to the main frame (``ctx.frame_chains``)."""
+    chains = getattr(ctx, "frame_chains", None)
+    if chains is None:
+        chains = ctx.frame_chains = {}
+    return chains
+
+
+def _chain_key(page, fr) -> tuple:
+    key = []
+    while fr is not None:
+        key.append((fr.frame_id, fr.loader_id))
+        fr = page.frames.get(fr.parent) if fr.parent is not None else None
+    return tuple(key)
+
+
+def _start_owners(ctx, page, fr) -> list | None:
+    """For an element in a frame whose chain is not known yet: ask each frame above for the owner of
+    the frame below it (sent now with the locate call, answered by the time the action is recorded:
+    no round trip of its own). None when not needed, or not all could be sent."""
+    if fr.parent is None or _chain_key(page, fr) in _chains(ctx):
+        return None
+    out = []
+    while fr.parent is not None:
+        parent = page.frames.get(fr.parent)
+        started = page.bridge.start_owner_attrs(parent, fr.frame_id) if parent is not None else None
+        if started is None:
+            return None
+        out.insert(0, started)
+        fr = parent
+    return out
+
+
+def _playwright(ctx, found: Found) -> str | None:
+    """The element's Playwright locator, its frame chain found now (while the page shows the frame):
+    from the owners' answers, else known for this frame, else asked of the browser (round trips)."""
+    chains = _chains(ctx)
+    key = _chain_key(found.page, found.fr)
+    if found.chain is None:
+        found.chain = chains.get(key)
+    code = found.playwright()
+    if found.chain:
+        chains[key] = found.chain
+    return code
 
 
 def settle(steps: list[dict]) -> None:
@@ -122,4 +179,4 @@ def settle(steps: list[dict]) -> None:
             chosen = later.choose()
         except Exception:  # noqa: BLE001 - a target not found is written as a comment, never an error
             chosen = _NONE
-        step.update(target=chosen["locator"], playwright=chosen["playwright"])
+        step.update(target=chosen["locator"], playwright=step["playwright"] or chosen["playwright"])

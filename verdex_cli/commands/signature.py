@@ -4,16 +4,27 @@ the usage line, the argument counts, the parsing mode and what completion offers
 A form is words: UPPER words are parameters (their kind comes from the name: REF and TARGET take a
 target, TEXT the rest of the line, PATH/FILE/URL a path, N/M/MS/LEVEL a number, KEY a key, COMMAND a
 command name), lower words are literal sub-verbs, `A|b|c` are alternatives, `[...]` is optional (it may
-nest) and a trailing `...` repeats. An option is `--name` or `--name METAVAR` (it takes a value).
+nest) and a trailing `...` repeats. An option is `--name` or `--name METAVAR` (it takes a value),
+optionally followed by `: what it does`.
+
+`Signature.match` fits a command line's words to the form they fill and converts each parameter by
+its kind (N, M, LEVEL a whole number, `#3` too; MS a number; VALUE... and PATH... a list); the
+registry routes the line to that form's handler. Each parameter has a name (`Param.name`): the
+lower-case word (REF and TARGET `ref`, FILE `path`), plural when it repeats, `action` for a sub-verb.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 KINDS = {"REF": "target", "TARGET": "target", "TEXT": "text", "JS": "script", "URL": "path", "PATH": "path",
          "FILE": "path", "N": "int", "M": "int", "MS": "int", "LEVEL": "int", "KEY": "key", "VALUE": "value",
          "COMMAND": "command"}
+
+NAMES = {"REF": "ref", "TARGET": "ref", "FILE": "path"}
+_WHOLE = re.compile(r"#?\d+")
+_NUMBER = re.compile(r"\d+(\.\d+)?")
 
 # roles a command's target must have to be offered by completion
 TEXT_FIELDS = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "slider"})
@@ -31,6 +42,42 @@ class Param:
     @property
     def kinds(self) -> set[str]:
         return {KINDS.get(c.rstrip("."), "value") for c in self.choices if c.isupper()}
+
+    @property
+    def upper(self) -> str | None:
+        """The parameter word (`REF` of `REF|up|down`), or None for a sub-verb (`new`, `accept|dismiss`)."""
+        return next((c for c in self.choices if c.isupper()), None)
+
+    @property
+    def literals(self) -> tuple[str, ...]:
+        return tuple(c for c in self.choices if not c.isupper())
+
+    @property
+    def name(self) -> str:
+        word = self.upper
+        if word is None:
+            return "action"
+        base = NAMES.get(word, word.lower())
+        return base + "s" if self.variadic else base
+
+    def convert(self, word: str, reserved: frozenset) -> tuple[object, int] | None:
+        """(value, weight) when ``word`` fits here (weight 1 for a sub-verb or a number, 0 for free
+        text), else None. A target never takes a word that is one of the command's sub-verbs."""
+        if word in self.literals:
+            return word, 1
+        kind = KINDS.get(self.upper, "value") if self.upper else None
+        if kind is None:
+            return None
+        if kind == "int":
+            if self.upper == "MS":
+                if not _NUMBER.fullmatch(word):
+                    return None
+                number = float(word)
+                return (int(number) if number.is_integer() else number), 1
+            return (int(word.lstrip("#")), 1) if _WHOLE.fullmatch(word) else None
+        if kind == "target" and word in reserved:
+            return None
+        return word, 0
 
 
 def parse_form(form: str) -> list[Param]:
@@ -50,16 +97,81 @@ def parse_form(form: str) -> list[Param]:
 
 
 @dataclass(frozen=True)
+class Match:
+    """The form a line's words fill (its text, as declared) and its values by parameter name."""
+
+    form: str
+    values: dict = field(default_factory=dict)
+
+
+def _fit(params: list[Param], words: list[str], reserved: frozenset) -> tuple[dict, int] | None:
+    """Values and weight of ``words`` laid over ``params`` (optional ones filled first, a repeating
+    one as long as it can), or None when they do not fit."""
+    if not params:
+        return ({}, 0) if not words else None
+    p, rest = params[0], params[1:]
+    most = len(words) if p.variadic else min(1, len(words))
+    least = 0 if p.optional else 1
+    for take in range(most, least - 1, -1):
+        fitted = [p.convert(w, reserved) for w in words[:take]]
+        if None in fitted:
+            continue
+        tail = _fit(rest, words[take:], reserved)
+        if tail is None:
+            continue
+        values, weight = tail
+        if take:
+            got = [v for v, _ in fitted]
+            values = {p.name: got if p.variadic else got[0], **values}
+        return values, weight + sum(w for _, w in fitted)
+    return None
+
+
+@dataclass(frozen=True)
 class Signature:
     forms: tuple[str, ...] = ("",)
     options: tuple[str, ...] = ()
 
     def usage(self, name: str) -> str:
         line = " | ".join(f"{name} {form}".strip() for form in self.forms)
-        return " ".join([line] + [f"[{o}]" for o in self.options])
+        return " ".join([line] + [f"[{o.split(': ')[0]}]" for o in self.options])
+
+    def option_help(self) -> dict[str, tuple[str | None, str]]:
+        """Each option's flag -> (its METAVAR or None, what it does as declared, or '')."""
+        out = {}
+        for o in self.options:
+            head, _, text = o.partition(": ")
+            words = head.split()
+            out[words[0]] = (words[1] if len(words) > 1 else None, text)
+        return out
 
     def _params(self) -> list[list[Param]]:
         return [parse_form(f) for f in self.forms]
+
+    def match(self, words: list[str]) -> Match | None:
+        """The form ``words`` fill best (sub-verbs and numbers weigh more than free text; the first
+        declared wins a tie), with its converted values; None when no form fits."""
+        reserved = frozenset(c for ps in self._params() for p in ps for c in p.literals)
+        best: tuple[int, Match] | None = None
+        for form, params in zip(self.forms, self._params()):
+            fitted = _fit(params, list(words), reserved)
+            if fitted is not None and (best is None or fitted[1] > best[0]):
+                best = fitted[1], Match(form, fitted[0])
+        return best and best[1]
+
+    def misfit(self, words: list[str]) -> str:
+        """Why no form fits when one would but for a number (`N must be a whole number, ...`), else ''."""
+        reserved = frozenset(c for ps in self._params() for p in ps for c in p.literals)
+        for params in self._params():
+            if not sum(not p.optional for p in params) <= len(words) <= len(params) or any(p.variadic for p in params):
+                continue
+            wrong = [(p.upper, w) for p, w in zip(params, words) if p.convert(w, reserved) is None]
+            if len(wrong) == 1 and KINDS.get(wrong[0][0] or "") == "int" and wrong[0][1] not in reserved:
+                what = "a number of milliseconds" if wrong[0][0] == "MS" else "a whole number"
+                return f"{wrong[0][0]} must be {what}, 0 or more (got {wrong[0][1]!r}). "
+        return ""
+
+        return ""
 
     @property
     def min_args(self) -> int:
@@ -75,8 +187,8 @@ class Signature:
         """How the line splits: "line" (the verbatim rest), "after_first" (a first word, then the
         rest), "words" (shell words, no options) or None (shell words and options)."""
         params = [p for ps in self._params() for p in ps]
-        if any("script" in p.kinds or ("text" in p.kinds and p.position == 0) for p in params):
-            return "line"
+        if any("script" in p.kinds or ("text" in p.kinds and p.position == 0 and not self.options) for p in params):
+            return "line"  # (a TEXT beside options is one word: quote it)
         if any("text" in p.kinds and p.position == 1 for p in params):
             return "after_first"
         return "words" if any(p.variadic for p in params) else None
@@ -94,8 +206,8 @@ class Signature:
 
     @property
     def flags(self) -> tuple[str, ...]:
-        return tuple(o.split()[0] for o in self.options)
+        return tuple(o.split()[0].removesuffix(":") for o in self.options)
 
     @property
     def value_flags(self) -> tuple[str, ...]:
-        return tuple(o.split()[0] for o in self.options if len(o.split()) > 1)
+        return tuple(o.split()[0] for o in self.options if len(o.split(": ")[0].split()) > 1)

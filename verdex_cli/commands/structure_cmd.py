@@ -37,14 +37,6 @@ def _ref(page, store, res, n: int, role: str = "", name: str = "", tier: int = 0
     return None
 
 
-def _level(args: list[str], usage: str) -> int | None:
-    if len(args) < 2:
-        return None
-    if not args[1].isdigit():
-        raise UsageError(f"LEVEL must be a number of steps up (0 = the element itself). Usage: {usage}")
-    return int(args[1])
-
-
 @command("find", params="TEXT", group="snapshot",
          help="List the nodes of the last snapshot whose role, name or text contain TEXT, with ref and path.",
          effect="read")
@@ -101,7 +93,7 @@ def container_cmd(ctx, args, flags):
          help="Show the look-alike siblings at the nearest repeating ancestor (or LEVEL steps up) and what differs.",
          effect="read")
 def siblings_cmd(ctx, args, flags):
-    level = _level(args, "siblings TARGET [LEVEL]")
+    level = args.values.get("level")
     page, store, res = _element(ctx, args[0])
     out = _call(page, res, "siblings", level)
     if not out.get("found"):
@@ -131,7 +123,7 @@ def siblings_cmd(ctx, args, flags):
          help="List headings, labelled landmarks, test ids and unique text around the element (its repeating "
               "ancestor, or LEVEL steps up).", effect="read")
 def anchors_cmd(ctx, args, flags):
-    level = _level(args, "anchors TARGET [LEVEL]")
+    level = args.values.get("level")
     page, store, res = _element(ctx, args[0])
     out = _call(page, res, "anchors", level)
     items = []

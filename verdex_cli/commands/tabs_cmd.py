@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..browser.status import page_status
 from ..browser.urls import normalize_url
-from .registry import Result, command, index_verb
+from .registry import Result, command, forms
 
 
 @command("frames",
@@ -38,33 +38,36 @@ def tabs_cmd(ctx, args, flags):
     return Result("tabs", data)
 
 
-def index_command(ctx, name: str, args: list[str], verbs: dict) -> Result:
-    """Run a `tab`/`context` line: the sub-verb is checked before any browser starts, the session's
-    tabs are re-read, a `new` URL is made absolute (default about:blank), then ``verbs[verb](session,
-    argument)`` gives the result."""
-    verb, arg = index_verb(name, args)
+def tabs_now(ctx):
+    """The session, its tabs re-read (for `tab`/`context`)."""
     session = ctx.ensure_session()
     session.discover()
-    if verb == "new":
-        arg = normalize_url(arg, base=session.page.frames.main.url) if arg else "about:blank"
-    return verbs[verb](session, arg)
+    return session
 
 
-def _tab_new(session, url: str) -> Result:
-    page = session.new_tab(url)
+def new_url(session, args) -> str:
+    """A `new [URL]` form's URL made absolute against the current page (default about:blank)."""
+    url = args.values.get("url")
+    return normalize_url(url, base=session.page.frames.main.url) if url else "about:blank"
+
+
+def tab_new(ctx, args, flags) -> Result:
+    session = tabs_now(ctx)
+    page = session.new_tab(new_url(session, args))
     return Result("tabs", {"tabs": _tab_rows(session), "switched_to": page.index})
 
 
-def _tab_close(session, index: int) -> Result:
-    session.close_tab(index)
-    return Result("tabs", {"tabs": _tab_rows(session), "closed": index})
+def tab_close(ctx, args, flags) -> Result:
+    session = tabs_now(ctx)
+    session.close_tab(args.values["n"])
+    return Result("tabs", {"tabs": _tab_rows(session), "closed": args.values["n"]})
 
 
-def _tab_switch(session, index: int) -> Result:
-    return Result("tabs", {"tabs": _tab_rows(session), "switched_to": session.switch(index).index})
+def tab_switch(ctx, args, flags) -> Result:
+    session = tabs_now(ctx)
+    page = session.switch(args.values["n"])  # before the rows: they mark the tab now current
+    return Result("tabs", {"tabs": _tab_rows(session), "switched_to": page.index})
 
 
-@command("tab", params=("N", "new [URL]", "close N"),
-         help="Switch to tab N, open a new tab, or close tab N.")
-def tab_cmd(ctx, args, flags):
-    return index_command(ctx, "tab", args, {"new": _tab_new, "close": _tab_close, "switch": _tab_switch})
+forms("tab", {"N": tab_switch, "new [URL]": tab_new, "close N": tab_close},
+      help="Switch to tab N, open a new tab, or close tab N.")

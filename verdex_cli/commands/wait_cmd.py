@@ -12,7 +12,7 @@ from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefEr
 from ..browser.bridge import WAIT_WORLD, has_text
 from ..browser.frames import frame_url
 from ..refs.store import describe
-from .registry import Result, command, usage_of
+from .registry import Result, forms, usage_of
 from .session_log import note_target
 
 POLL = 0.1
@@ -111,74 +111,92 @@ def _poll(check, timeout: float):
         time.sleep(min(POLL, max(0.0, deadline - time.monotonic())))
 
 
-@command("wait", params=("text TEXT", "REF", "gone REF", "url TEXT", "MS"),
-         help="Wait until TEXT appears, a ref is visible or gone, the URL contains TEXT, or for MS milliseconds.",
-         effect="read", logged=True)
-def wait_cmd(ctx, args, flags):
-    page = ctx.page
-    limit = page.timeout
-    head = args[0]
-    start = time.monotonic()
+class _Clock:
+    """A wait's bound (the page's timeout) and the result it ends with (how long it waited)."""
 
-    def done(data: dict) -> Result:
-        data["waited_ms"] = round((time.monotonic() - start) * 1000)
+    def __init__(self, ctx):
+        self.page = ctx.page
+        self.limit = self.page.timeout
+        self.start = time.monotonic()
+
+    def done(self, data: dict) -> Result:
+        data["waited_ms"] = round((time.monotonic() - self.start) * 1000)
         return Result("wait", data)
 
-    if len(args) == 1 and re.fullmatch(r"[+-]?\d+(\.\d+)?", head):
-        ms = float(head)
-        if ms < 0:
-            raise UsageError(f"Usage: {usage_of('wait')} (MS is a number of milliseconds, 0 or more)")
-        if ms / 1000 > limit:
-            raise _Timeout(f"wait {head} is longer than the timeout of {limit:g} s; raise --timeout to wait longer.")
-        time.sleep(ms / 1000)
-        return done({"for": "time", "ms": ms})
-    if head in ("text", "url"):
-        if len(args) < 2 or not args[1]:
-            raise UsageError(f"Usage: {usage_of('wait')}")
-        want = args[1]
-        if head == "text":
-            worlds = page.wait_worlds
-            if len(worlds) > 200:
-                worlds.clear()
-            if _poll(lambda t: _text_found(ctx, page, want, worlds, t), limit) is None:
-                raise _Timeout(f"Waited {limit:g} s for the text {want!r} to appear; it did not.")
-            return done({"for": "text", "text": want})
-        def url_now(_t=None) -> str:
-            frame = page.frames.tree()["frame"]
-            return frame_url(frame)
 
-        if _poll(lambda t: want in url_now(), limit) is None:
-            raise _Timeout(f"Waited {limit:g} s for the URL to contain {want!r}; it is still {url_now()}.")
-        return done({"for": "url", "text": want, "url": url_now()})
-    if head == "gone":
-        if len(args) < 2 or not args[1].strip():
-            raise UsageError(f"Usage: {usage_of('wait')}")
-        raw = args[1].strip()
-        seen = {"label": raw}
-        _note(ctx, raw)
+def wait_time(ctx, args, flags):
+    clock, ms = _Clock(ctx), args.values["ms"]
+    if ms / 1000 > clock.limit:
+        raise _Timeout(f"wait {args[0]} is longer than the timeout of {clock.limit:g} s; raise --timeout to wait longer.")
+    time.sleep(ms / 1000)
+    return clock.done({"for": "time", "ms": ms})
 
-        def gone(_t):
-            state, seen["label"] = _ref_state(ctx, raw)
-            return state in ("gone", "hidden", "absent")
 
-        if _poll(gone, limit) is None:
-            raise _Timeout(f"Waited {limit:g} s for {seen['label']} to go away; it is still visible.")
-        return done({"for": "gone", "ref": raw})
-    if len(args) == 1 and _is_target(head):
-        raw = head.strip()
-        seen = {"label": raw, "state": ""}
-        _note(ctx, raw)
+def wait_text(ctx, args, flags):
+    clock, want = _Clock(ctx), _wanted(args, "text")
+    worlds = clock.page.wait_worlds
+    if len(worlds) > 200:
+        worlds.clear()
+    if _poll(lambda t: _text_found(ctx, clock.page, want, worlds, t), clock.limit) is None:
+        raise _Timeout(f"Waited {clock.limit:g} s for the text {want!r} to appear; it did not.")
+    return clock.done({"for": "text", "text": want})
 
-        def visible(_t):
-            state, seen["label"] = _ref_state(ctx, raw, strict=True)
-            seen["state"] = state
-            if state == "gone":
-                raise RefError(f"Element {seen['label']} no longer exists, so it cannot become visible. "
-                               "Take a new snapshot.", kind=ErrorKind.REMOVED)
-            return state == "visible"
 
-        if _poll(visible, limit) is None:
-            still = "nothing matches it" if seen["state"] == "absent" else "it is still hidden"
-            raise _Timeout(f"Waited {limit:g} s for {seen['label']} to be visible; {still}.")
-        return done({"for": "visible", "ref": raw})
-    raise UsageError(f"Usage: {usage_of('wait')}")
+def wait_url(ctx, args, flags):
+    clock, want = _Clock(ctx), _wanted(args, "text")
+
+    def url_now(_t=None) -> str:
+        return frame_url(clock.page.frames.tree()["frame"])
+
+    if _poll(lambda t: want in url_now(), clock.limit) is None:
+        raise _Timeout(f"Waited {clock.limit:g} s for the URL to contain {want!r}; it is still {url_now()}.")
+    return clock.done({"for": "url", "text": want, "url": url_now()})
+
+
+def wait_gone(ctx, args, flags):
+    clock, raw = _Clock(ctx), _wanted(args, "ref").strip()
+    seen = {"label": raw}
+    _note(ctx, raw)
+
+    def gone(_t):
+        state, seen["label"] = _ref_state(ctx, raw)
+        return state in ("gone", "hidden", "absent")
+
+    if _poll(gone, clock.limit) is None:
+        raise _Timeout(f"Waited {clock.limit:g} s for {seen['label']} to go away; it is still visible.")
+    return clock.done({"for": "gone", "ref": raw})
+
+
+def wait_visible(ctx, args, flags):
+    raw = args.values["ref"].strip()
+    if not _is_target(raw):
+        raise UsageError(f"Usage: {usage_of('wait')}")
+    clock = _Clock(ctx)
+    seen = {"label": raw, "state": ""}
+    _note(ctx, raw)
+
+    def visible(_t):
+        state, seen["label"] = _ref_state(ctx, raw, strict=True)
+        seen["state"] = state
+        if state == "gone":
+            raise RefError(f"Element {seen['label']} no longer exists, so it cannot become visible. "
+                           "Take a new snapshot.", kind=ErrorKind.REMOVED)
+        return state == "visible"
+
+    if _poll(visible, clock.limit) is None:
+        still = "nothing matches it" if seen["state"] == "absent" else "it is still hidden"
+        raise _Timeout(f"Waited {clock.limit:g} s for {seen['label']} to be visible; {still}.")
+    return clock.done({"for": "visible", "ref": raw})
+
+
+def _wanted(args, name: str) -> str:
+    value = args.values.get(name, "")
+    if not (value.strip() if name == "ref" else value):
+        raise UsageError(f"Usage: {usage_of('wait')}")
+    return value
+
+
+forms("wait", {"text TEXT": wait_text, "REF": wait_visible, "gone REF": wait_gone, "url TEXT": wait_url,
+               "MS": wait_time},
+      help="Wait until TEXT appears, a ref is visible or gone, the URL contains TEXT, or for MS milliseconds.",
+      effect="read", logged=True)

@@ -33,6 +33,7 @@ class Shot:
     loaders: dict[int, str]  # frame index -> document (loader id) at capture
     scope: str  # "page", "frame fN" or "page without frames"
     ids: object = None  # per line: the node's identity (snapshot/render_text.node_key), for delta.compare
+    long: dict[int, str] | None = None  # line -> the line with no text cut, for delta.compare (None: not known)
 
 
 class PageState:
@@ -56,7 +57,7 @@ class PageState:
             scope = (f"frame f{frame.index}" if frame is not None and frame.index else
                      "page" if follow else "page without frames")
             self.history.append(Shot(snap.number, snap.text, snap.hidden, dict(self.store.frame_loaders), scope,
-                                     ids=snap.ids))
+                                     ids=snap.ids, long=snap.long))
             while len(self.history) > 2 and sum(len(h.text) for h in self.history) > HISTORY_CHARS:
                 self.history.popleft()
         if not trust_observer:
@@ -135,6 +136,6 @@ def compare(a: Shot, b: Shot) -> dict:
     if main_moved:
         navigated |= set(a.loaders) | set(b.loaders)
     out = {"from": a.number, "to": b.number}
-    out.update(delta.compare(a.text, a.hidden, b.text, b.hidden, frozenset(navigated), a.ids, b.ids))
+    out.update(delta.compare(a.text, a.hidden, b.text, b.hidden, frozenset(navigated), a.ids, b.ids, a.long, b.long))
     out["navigated_frames"] = sorted(navigated)
     return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..base.errors import ConnectionLost, VerdexError
-from ..browser.frames import Trees
+from ..browser.frames import Trees, find_frame
 from ..browser.page import Page
 from .store import RefRecord, RefStore, name_change
 
@@ -190,10 +190,23 @@ def _back(page: Page, rec: RefRecord, main_now: tuple[str, str] | None, trees: T
     if fr is None or fr.detached:
         return False
     try:
+        if not fr.target.alive:  # its process's session ended: the page came back in new ones
+            return _shown_anew(page, fr) == rec.loader
         now = page.frames.current_loader(fr, trees)
     except VerdexError:
         return False
     return now is not None and now[0] == rec.loader
+
+
+def _shown_anew(page: Page, fr) -> str | None:
+    """The loader of the document ``fr`` shows now, read through the session Chrome attached anew for
+    the out-of-process frame that hosts it (itself or an ancestor), or None."""
+    host = fr
+    while host is not None and not host.oopif:
+        host = page.frames.get(host.parent) if host.parent is not None else None
+    target = page.frames.oopif_target(host.frame_id, wait=0) if host is not None else None
+    found = find_frame(target.call("Page.getFrameTree")["frameTree"], fr.frame_id) if target is not None else None
+    return found.get("loaderId") if found else None
 
 
 def _earlier_visit(store: RefStore, rec: RefRecord) -> bool:

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from . import names, wire
 from ..app.wiring import AppOptions, make_renderer
-from ..base.errors import VerdexError, exit_status
+from ..base.errors import ErrorKind, VerdexError, exit_status
 from ..base.sanitize import clean
 from ..commands.registry import Result, is_comment
 from ..commands.runner import Outcome, failure
@@ -88,6 +88,9 @@ class AttachRepl(Repl):
                     self.renderer.warn(str(msg.get("text", "")))
             elif op == "progress":
                 self.renderer.info(str(msg.get("text", "")))
+            elif op == "queued":
+                with self.print_lock:
+                    self.renderer.info(f"queued behind {msg.get('behind')}")
         self.ended = True
         self.results.put(None)
         with self.print_lock:
@@ -122,7 +125,7 @@ class AttachRepl(Repl):
         self.next_id += 1
         job_id = self.next_id
         try:
-            self.channel.send({"op": "run", "id": job_id, "line": line})
+            self.channel.send(wire.run_message(job_id, line))
         except OSError:
             return failure(line, names.NoSession(self.name, f"Session '{self.name}' ended."))
         cancelled = False
@@ -170,11 +173,14 @@ class AttachRepl(Repl):
 
 def run_attach(opts: AppOptions, name: str | None) -> int:
     renderer = make_renderer(opts)
+    via_env = names.from_env(name)
     try:
         name = names.default_name(name)
         channel = wire.connect(name)
         wire.hello(channel, name, "attach")
     except VerdexError as exc:
+        if via_env and exc.kind == ErrorKind.NO_SESSION:
+            names.blame_env(exc)
         renderer.show(failure("attach", exc))
         return int(exit_status(exc.kind))
     repl = AttachRepl(channel, name, renderer, pager=opts.pager and sys.stdout.isatty())

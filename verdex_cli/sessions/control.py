@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -14,10 +15,10 @@ from typing import List, Optional
 import typer
 
 from ..app.wiring import AppOptions, make_renderer, warn_remote_endpoint
-from ..app.options import (CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, JSON, NO_CHANGES, NO_COLOR,
-                       NO_PAGER, TIMEOUT, TRACE)
+from ..app.options import (CHROME, CONNECT, CONNECT_HEADER, CONNECT_HEADER_ENV, DEBUG, DOWNLOADS, HEADED, JSON,
+                           NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE, connect_headers)
 from . import names, wire
-from ..base.errors import ExitStatus, UsageError, VerdexError, exit_status
+from ..base.errors import ErrorKind, ExitStatus, UsageError, VerdexError, exit_status
 from ..base.sanitize import json_line
 from ..commands.runner import failure
 from ..ui.render import Renderer
@@ -31,6 +32,7 @@ session_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, 
 attach_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, context_settings=SETTINGS)
 
 STOP_WAIT = 20.0
+ANSWER_WAIT = 5.0  # a server answers a stop at once, even while a command runs
 
 
 def _fail(renderer: Renderer, line: str, exc: VerdexError) -> int:
@@ -38,9 +40,10 @@ def _fail(renderer: Renderer, line: str, exc: VerdexError) -> int:
     return int(exit_status(exc.kind))
 
 
-def _ok(renderer: Renderer, line: str, kind: str, data: dict, text: str) -> None:
+def _ok(renderer: Renderer, line: str, data: dict, text: str, started: float | None = None) -> None:
+    elapsed = round((time.perf_counter() - started) * 1000.0, 1) if started is not None else 0.0
     if renderer.json_mode:
-        sys.stdout.write(json_line({"command": line, "ok": True, "result": data, "elapsed_ms": 0.0}) + "\n")
+        sys.stdout.write(json_line({"command": line, "ok": True, "result": data, "elapsed_ms": elapsed}) + "\n")
     else:
         renderer.plain(text)
 
@@ -56,10 +59,12 @@ def start_cmd(
     timeout: float = TIMEOUT, json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG,
     downloads: Optional[str] = DOWNLOADS, trace: bool = TRACE, no_changes: bool = NO_CHANGES,
     connect_header: Optional[List[str]] = CONNECT_HEADER,
+    connect_header_env: Optional[List[str]] = CONNECT_HEADER_ENV,
 ):
     opts = AppOptions(headless=not headed, chrome=chrome, connect=connect, timeout=timeout, json_mode=json_mode,
                       no_color=no_color, debug=debug, pager=False, downloads=downloads,
-                      trace=False, changes=not no_changes, headers=tuple(connect_header or ()))
+                      trace=False, changes=not no_changes,
+                      headers=connect_headers(connect_header, connect_header_env))
     if url is None and name and not names.NAME_RE.fullmatch(name) and any(c in name for c in "./:"):
         name, url = None, name  # `session start URL`: the default name
     raise typer.Exit(start_session(opts, name, url, idle_timeout))
@@ -67,6 +72,7 @@ def start_cmd(
 
 def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minutes: float) -> int:
     renderer = make_renderer(opts)
+    started = time.perf_counter()
     try:
         name = names.default_name(name)
         directory = names.session_dir(create=True)
@@ -105,7 +111,7 @@ def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minu
         outcome = from_wire(ready["outcome"])
         renderer.show(outcome)
         return int(ready.get("exit", ExitStatus.FAILED))
-    _ok(renderer, "session start", "session", {"name": name, "pid": ready.get("pid")}, name)
+    _ok(renderer, "session start", {"name": name, "pid": ready.get("pid")}, name, started)
     return 0
 
 
@@ -125,65 +131,20 @@ def _ready_line(proc: subprocess.Popen, deadline: float) -> dict | None:
         return None
 
 
-def _info(name: str) -> dict | None:
-    try:
-        channel = wire.connect(name)
-    except VerdexError:
-        return None
-    try:
-        channel.sock.settimeout(3.0)
-        channel.send({"op": "info"})
-        reply = channel.recv()
-        return reply if reply and reply.get("op") == "info" else None
-    except OSError:
-        return None
-    finally:
-        channel.close()
-
-
-@session_app.command("list", help="List the running sessions: name, pid, browser, tabs, clients, idle time.")
+@session_app.command("list", help="List the running sessions: name, pid, tabs, clients, busy (whose command "
+                                  "runs), queued, idle time, browser.")
 def list_cmd(json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG):
-    renderer = make_renderer(AppOptions(json_mode=json_mode, no_color=no_color, debug=debug))
-    try:
-        directory = names.session_dir()
-    except VerdexError as exc:
-        raise typer.Exit(_fail(renderer, "session list", exc))
-    rows = []
-    for name in names.known_names(directory):
-        pid = names.running_pid(name, directory)  # a dead server's socket is cleaned here
-        if pid is None:
-            continue
-        info = _info(name) or {"name": name, "pid": pid, "browser": "(starting or busy)", "tabs": None,
-                               "clients": None, "attached": None, "idle_s": None}
-        info.pop("op", None)
-        rows.append(info)
-    if json_mode:
-        sys.stdout.write(json_line({"command": "session list", "ok": True, "result": {"sessions": rows},
-                                    "elapsed_ms": 0.0}) + "\n")
-        return
-    if not rows:
-        renderer.info("No sessions.")
-        return
-    head = f"{'NAME':<16} {'PID':>7}  {'TABS':>4}  {'CLIENTS':>7}  {'IDLE':>7}  BROWSER"
-    renderer.plain(head, style="bold")
-    for r in rows:
-        clients = "?" if r["clients"] is None else f"{r['clients']}" + (f" ({r['attached']} attached)"
-                                                                         if r.get("attached") else "")
-        idle = "?" if r["idle_s"] is None else _age(r["idle_s"])
-        tabs = "?" if r["tabs"] is None else r["tabs"]
-        renderer.plain(f"{r['name']:<16} {r['pid']:>7}  {tabs:>4}  {clients:>7}  {idle:>7}  {r['browser']}")
+    from .listing import main as list_sessions
+
+    raise typer.Exit(list_sessions((["--json"] if json_mode else []) + (["--no-color"] if no_color else [])))
 
 
-def _age(seconds: float) -> str:
-    if seconds < 60:
-        return f"{seconds:.0f}s"
-    return f"{seconds / 60:.0f}m" if seconds < 3600 else f"{seconds / 3600:.1f}h"
-
-
-@session_app.command("stop", help="Stop session NAME (its browser closes), or every session with --all.")
+@session_app.command("stop", help="Stop session NAME (its browser closes), or every session with --all; --force "
+                                  "ends a server that does not answer (SIGKILL; its browser goes with it).")
 def stop_cmd(name: Optional[str] = typer.Argument(None, metavar="NAME", help="Default: $VERDEX_SESSION, else "
                                                                               "'default'."),
              all_: bool = typer.Option(False, "--all", help="Stop every running session."),
+             force: bool = typer.Option(False, "--force", help="Kill a session server that does not answer."),
              json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG):
     renderer = make_renderer(AppOptions(json_mode=json_mode, no_color=no_color, debug=debug))
     try:
@@ -196,36 +157,71 @@ def stop_cmd(name: Optional[str] = typer.Argument(None, metavar="NAME", help="De
         raise typer.Exit(_fail(renderer, "session stop", exc))
     status = 0
     for target in targets:
+        started = time.perf_counter()
         try:
-            stop_session(target)
+            stop_session(target, force)
         except VerdexError as exc:
             status = status or _fail(renderer, f"session stop {target}", exc)
             continue
-        _ok(renderer, f"session stop {target}", "session", {"name": target, "stopped": True}, f"Stopped {target}.")
+        _ok(renderer, f"session stop {target}", {"name": target, "stopped": True}, f"Stopped {target}.", started)
     if all_ and not targets:
-        _ok(renderer, "session stop --all", "session", {"stopped": []}, "No sessions.")
+        _ok(renderer, "session stop --all", {"stopped": []}, "No sessions.")
     raise typer.Exit(status)
 
 
-def stop_session(name: str) -> None:
-    """Ask the server to stop and wait until it has (its browser closed); NoSession if none runs."""
+def stop_session(name: str, force: bool = False) -> None:
+    """Ask the server to stop and wait until it has (its browser closed); NoSession if none runs; a
+    server that does not answer within ANSWER_WAIT s is one line naming --force (or, with ``force``,
+    is killed: its browser's watchdog takes the browser along)."""
     directory = names.session_dir()
     pid = names.running_pid(name, directory)
     if pid is None:
         raise names.NoSession(name)
+    if force:
+        _kill_server(name, pid)
+    else:
+        _ask_to_stop(name, pid)
+    deadline = time.monotonic() + STOP_WAIT
+    while names.running_pid(name, directory) is not None:
+        if time.monotonic() > deadline:
+            raise VerdexError(f"Session '{name}' (pid {pid}) did not stop within {STOP_WAIT:g} s; "
+                              f"'verdex session stop --force {name}' ends it.", ErrorKind.TIMEOUT)
+        time.sleep(0.02)
+
+
+def _ask_to_stop(name: str, pid: int) -> None:
     channel = wire.connect(name)
     try:
-        channel.sock.settimeout(STOP_WAIT)
+        channel.sock.settimeout(ANSWER_WAIT)
         channel.send({"op": "stop"})
-        while channel.recv() is not None:  # the server closes us when it has shut down
+        try:
+            if channel.recv() is None:  # the server closes us when it has shut down
+                return
+        except TimeoutError:
+            raise VerdexError(f"Session '{name}' (pid {pid}) does not answer (stopped or stuck); "
+                              f"'verdex session stop --force {name}' ends it.", ErrorKind.TIMEOUT) from None
+        channel.sock.settimeout(STOP_WAIT)
+        while channel.recv() is not None:
             pass
     except OSError:
         pass
     finally:
         channel.close()
-    deadline = time.monotonic() + STOP_WAIT
-    while names.running_pid(name, directory) is not None and time.monotonic() < deadline:
-        time.sleep(0.05)
+
+
+def _kill_server(name: str, pid: int) -> None:
+    """SIGKILL the server of ``name`` (after checking that ``pid`` is one: a session server's command line)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            ours = b"verdex_cli.sessions.server" in fh.read()
+    except OSError:
+        ours = pid > 0
+    if not ours:
+        raise VerdexError(f"Session '{name}': pid {pid} is not its server; not killed.", ErrorKind.USAGE)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 @attach_app.command(help="Open the REPL on session NAME (default: $VERDEX_SESSION, else 'default'): commands "

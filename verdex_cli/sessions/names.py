@@ -14,19 +14,33 @@ import re
 import stat
 
 from ..base.errors import ErrorKind, UsageError, VerdexError
+from ..base.private_dir import MAX_SOCKET_PATH, Unsafe, candidates, check_private, short_base
 
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,40}")
 DEFAULT = "default"
 ENV = "VERDEX_SESSION"
-MAX_SOCKET_PATH = 107  # sun_path is 108 bytes with the terminating NUL
 
 
 class NoSession(VerdexError):
     kind = ErrorKind.NO_SESSION
 
-    def __init__(self, name: str, message: str | None = None):
-        super().__init__(message or f"No session '{name}'. Start one with 'verdex session start {name}'.")
+    def __init__(self, name: str, message: str | None = None, why: str | None = None):
+        ended = f"; it {why}" if why else ""
+        super().__init__(message or f"No session '{name}'{ended}. Start one with 'verdex session start {name}'.")
         self.name = name
+
+
+def ended_path(name: str, directory: str | None = None) -> str:
+    """Why the last server of ``name`` ended on its own (the idle timeout), kept until the name starts again."""
+    return os.path.join(directory or base_dir(), name + ".ended")
+
+
+def why_ended(name: str, directory: str) -> str | None:
+    try:
+        with open(ended_path(name, directory), encoding="utf-8") as fh:
+            return fh.read(300).strip() or None
+    except (OSError, ValueError):
+        return None
 
 
 def check_name(name: str) -> str:
@@ -36,27 +50,43 @@ def check_name(name: str) -> str:
 
 
 def default_name(given: str | None) -> str:
-    return check_name(given or os.environ.get(ENV) or DEFAULT)
+    """NAME as given, else $VERDEX_SESSION, else ``default``; a bad name from the variable says so."""
+    if given or not os.environ.get(ENV):
+        return check_name(given or DEFAULT)
+    try:
+        return check_name(os.environ[ENV])
+    except UsageError as exc:
+        raise blame_env(exc) from None
+
+
+def from_env(given: str | None) -> bool:
+    """Whether the session name comes from $VERDEX_SESSION (no NAME or --session was given)."""
+    return not given and bool(os.environ.get(ENV))
+
+
+def blame_env(exc: VerdexError) -> VerdexError:
+    """``exc`` with its message saying that $VERDEX_SESSION chose the session."""
+    exc.message = (f"{exc.message.rstrip('.')} (the session is named by {ENV}={os.environ.get(ENV, '')}; "
+                   f"give --session NAME, or unset {ENV} to run one-shot with a URL).")
+    exc.args = (exc.message,)
+    return exc
 
 
 def base_dir() -> str:
-    uid = os.getuid()
+    """``$XDG_RUNTIME_DIR/verdex``, else ``$TMPDIR/verdex-UID``, else ``/tmp/verdex-UID``: the first
+    under which the socket of the longest name fits (the client and the server pick the same)."""
     runtime = os.environ.get("XDG_RUNTIME_DIR")
-    if runtime and os.path.isabs(runtime) and os.path.isdir(runtime):
-        return os.path.join(runtime, "verdex")
-    tmp = os.environ.get("TMPDIR") or "/tmp"
-    return os.path.join(tmp if os.path.isabs(tmp) else "/tmp", f"verdex-{uid}")
+    preferred = (os.path.join(runtime, "verdex"),) if runtime and os.path.isabs(runtime) and os.path.isdir(runtime) \
+        else ()
+    return short_base(len("/" + "x" * 40 + ".sock"), preferred) or candidates(preferred)[0]
 
 
 def check_dir(path: str, st: os.stat_result) -> None:
     """Refuse a directory that is not ours alone to write to."""
-    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
-        raise UsageError(f"Refusing session directory {path}: it is not a directory.")
-    if st.st_uid != os.getuid():
-        raise UsageError(f"Refusing session directory {path}: it is owned by another user.")
-    if st.st_mode & 0o022:
-        raise UsageError(f"Refusing session directory {path}: group or others may write to it "
-                         f"(mode {stat.S_IMODE(st.st_mode):04o}; it must be 0700).")
+    try:
+        check_private(path, st)
+    except Unsafe as exc:
+        raise UsageError(f"Refusing session directory {exc}") from None
 
 
 def session_dir(create: bool = False) -> str:

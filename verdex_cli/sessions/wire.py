@@ -4,7 +4,8 @@ Client -> server: ``hello`` (who, what output it wants, ``check``: the lines to 
 runs), ``run`` (one command line, with the client's own ``id``), ``cancel`` (that id), ``info``, ``stop``.
 Server -> client: ``welcome`` (with the first bad line's output, if any), ``result`` (for that id: the output prepared for this
 client, ``out``/``err``, or the outcome itself for an attached REPL), ``feed`` (attach: another
-client's command with its outcome), ``status``, ``info``, ``notice`` (e.g. the browser died).
+client's command with its outcome), ``queued`` (a run waits behind another client's command: which),
+``started`` (it runs now), ``status``, ``info``, ``notice`` (e.g. the browser died).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import _socket  # the C module: `socket` would pull in selectors and more (the l
 import json
 import os
 
-from .names import NoSession, check_socket, session_dir, socket_path
+from ..base.env_text import env_of_line
+from .names import NoSession, check_socket, session_dir, socket_path, why_ended
 
 MAX_LINE = 64 * 1024 * 1024
 
@@ -59,6 +61,15 @@ class Channel:
             pass
 
 
+def run_message(job_id: int, line: str) -> dict:
+    """A client's `run`: the line, and the values of the variables its `--env VAR` names (ours)."""
+    msg = {"op": "run", "id": job_id, "line": line}
+    env = env_of_line(line)
+    if env:
+        msg["env"] = env
+    return msg
+
+
 def connect(name: str) -> Channel:
     """Connect to session ``name``: NoSession at once when no server listens there (never a hang);
     UsageError for an unsafe directory or a socket that is not ours."""
@@ -67,7 +78,7 @@ def connect(name: str) -> Channel:
     try:
         check_socket(path)
     except FileNotFoundError:
-        raise NoSession(name) from None
+        raise NoSession(name, why=why_ended(name, directory)) from None
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.connect(path)

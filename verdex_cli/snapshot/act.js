@@ -135,6 +135,7 @@
     let waited = false;
     for (;;) {
       const cur = current(el);
+      const at = standIn(el);  // what is measured and clicked: the element, or the label a user clicks
       let b = null;
       if (cur.hidden) reason = 'it is hidden';
       else if (cur.states && cur.states.disabled) reason = 'it is disabled';
@@ -151,31 +152,38 @@
         // frames after the frames above scrolled
         const quiet = opts.still !== false && !lastBox ? Observer.stillFor() : 0;
         const still = quiet >= STILL_MS || (quiet > 0 && window.length === 0 && !opts.noScroll && quiescent(opts.key))
-          ? inView(rectOf(el)) : null;
+          ? inView(rectOf(at)) : null;
         // `noScroll` (a frame's check sent with the resolution): only an element still and in view is
         // checked here; anything else is left to the caller's checks in order, and nothing is done
         if (!still && opts.noScroll) {
           // in view, and the last change only younger than two frames: wait the rest out, once (far
           // cheaper than the checks in order, a round trip per frame above)
-          if (quiet > 0 && !waited && inView(rectOf(el))) { waited = true; await sleep(STILL_MS - quiet + 1); continue; }
+          if (quiet > 0 && !waited && inView(rectOf(at))) { waited = true; await sleep(STILL_MS - quiet + 1); continue; }
           return { status: 'check', why: 'not still and in view' };
         }
         if (!still) {
-          el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-          if (seed && !sameBox(seed.box, rectOf(el))) seed = null;  // it moved, or the scroll moved it
+          at.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+          if (seed && !sameBox(seed.box, rectOf(at))) seed = null;  // it moved, or the scroll moved it
           drawn = await nextFrame();
         }
-        const r = still || el.getBoundingClientRect();
+        const r = still || at.getBoundingClientRect();
         b = { x: r.x, y: r.y, width: r.width, height: r.height };
         // the first measurement: an earlier call's, or the one taken when the ref was resolved when the
         // box is still that one now and a whole frame's time ago (as long apart as two frames' measurements)
         const prev = still ? b : lastBox || (seed && drawn && performance.now() - seed.at >= FRAME_MS ? seed.box : null);
         seed = null;
-        if (b.width <= 0 || b.height <= 0) reason = 'it has zero size';
-        else if (getComputedStyle(el).pointerEvents === 'none' && opts.pointer) reason = 'it does not receive pointer events (pointer-events: none)';
+        if (b.width <= 0 || b.height <= 0) {
+          reason = 'it has zero size';
+          if (keptAtZero(el, opts.key)) {
+            reason = 'it has zero size (its own style makes it 0 by 0, and nothing on the page is about to change that)' +
+              (el.labels && el.labels.length ? ', and none of its labels has a size to click instead' : '');
+            return { status: 'not_actionable', reason, last: b, final: true };
+          }
+        } else if (getComputedStyle(at).pointerEvents === 'none' && opts.pointer) reason = 'it does not receive pointer events (pointer-events: none)';
         else if (sameBox(prev, b)) {
-          const [x, y] = clickPoint(el, b);
+          const [x, y] = clickPoint(at, b);
           const ok = { status: 'ok', x, y, box: b, w: innerWidth, h: innerHeight, still: !!still };
+          if (at !== el) ok.label = Aria.label(at);
           if (!opts.pointer) return ok;
           const hit = deepHit(x, y);
           if (hit && (composedContains(el, hit) || hitIsOwnLabel(el, hit))) {
@@ -191,6 +199,23 @@
       if (performance.now() > deadline) return { status: 'not_actionable', reason, last: b };
       if (!b) drawn = await nextFrame();
     }
+  }
+
+  // A control with no size of its own (the styled switch: a checkbox of width and height 0 inside the
+  // label that draws the slider) is clicked where a user clicks it: on its label, which acts on it. The
+  // label around it first, else another of its labels with a size; else the element itself.
+  function standIn(el) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 || !el.labels || !el.labels.length) return el;
+    const sized = [...el.labels].filter((l) => { const b = l.getBoundingClientRect(); return b.width > 0 && b.height > 0; });
+    return sized.find((l) => l.contains(el)) || sized[0] || el;
+  }
+
+  // Zero size that no waiting changes: its own style makes it 0 by 0, nothing animates it and nothing of
+  // the page is about to run (the main world's word: no timer due, no animation frame asked).
+  function keptAtZero(el, key) {
+    const cs = getComputedStyle(el);
+    return parseFloat(cs.width) === 0 && parseFloat(cs.height) === 0 && !el.getAnimations().length && quiescent(key);
   }
 
   // A frame owner's content box, where its frame's document is drawn, in this viewport (`b`: the owner's
@@ -232,16 +257,20 @@
   }
 
   // Is the element under the pointer (the browser's own :hover state, after the move)? Waits up to
-  // two animation frames for the state to show; null when the element is gone.
+  // two animation frames for the state to show; null when the element is gone. The selector names the
+  // element's type: in a quirks-mode document (no doctype) a bare `:hover` matches only links. A control
+  // with no size of its own is under the pointer when the label that stands in for it is (standIn).
   async function hovered(n) {
     const el = Registry.get(n);
     if (!el || !el.isConnected) return null;
+    const at = standIn(el);
+    const sel = CSS.escape(at.localName) + ':hover';
     for (let i = 0; i < 3; i++) {
-      if (el.matches(':hover')) return true;
+      if (at.matches(sel)) return true;
       if (document.visibilityState !== 'visible') break;
       await new Promise((r) => requestAnimationFrame(r));
     }
-    return el.matches(':hover');
+    return at.matches(sel);
   }
 
   // ---- settling after an action's input (changes.py). Settled: the work the input started is done --
@@ -344,8 +373,9 @@
     return typeof el.value === 'string' ? el.value : null;
   }
 
-  function options(n) {
-    const el = Registry.get(n);
+  // (`el`: another select than ref n's own, e.g. the one the page put in its place: Fields.optionsNow)
+  function options(n, el) {
+    el = el || Registry.get(n);
     if (!el || el.localName !== 'select') return null;
     return { multiple: el.multiple, options: [...el.options].map((o, i) => ({ index: i, value: o.value,
       label: (o.label || o.textContent || '').replace(WS, ' ').trim(), selected: o.selected, disabled: o.disabled })) };

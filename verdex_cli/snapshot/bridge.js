@@ -27,9 +27,10 @@
   const ownerFrames = new WeakMap();
   const EL = Incremental.EL;        // node -> its element, for patches (incremental.js)
   // Number refs on after `start`; `renumber`: a document new to the frame's numbering (see Registry.init).
-  function init(start, renumber) {
+  function init(start, renumber, shadowEvent) {
     if (renumber) Incremental.forget();
     Registry.init(start, renumber);
+    if (shadowEvent) Observer.shadowAttached(shadowEvent);
   }
   const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
   // Node identity for what has no ref, so a comparison can tell the same DOM node from another one
@@ -213,6 +214,16 @@
   // `check`: a whole capture that changes nothing the next capture relies on (tests compare it with
   // a patched one).
   function snapshot(within, cap, view, frame, check) {
+    try {
+      return capture(within, cap, view, frame, check);
+    } catch (e) {
+      // the change watcher was reset for a capture that never came back: the next one sees it all
+      if (!within && !check) { Observer.mark(); Incremental.forget(); }
+      throw e;
+    }
+  }
+
+  function capture(within, cap, view, frame, check) {
     const whole = !within && !check;
     if (whole) {
       const dirt = Observer.take();  // what changed since the last capture; clean from here on
@@ -258,14 +269,18 @@
   // After an action: wait until the page settled (Act.settle), then, in the same call, say whether the
   // frame changed since its last capture and, when it did, capture it (`what`: snapshot's arguments),
   // so what an action changed costs no round trip more than the wait itself.
-  async function settleThen(opts, what) {
+  async function settleThen(opts, what, cap) {
     const s = await Act.settle(opts);
     if (s.settled && !s.navigating && what) {
-      s.dirty = Observer.isDirty();
+      s.dirty = dirty(cap);
       if (s.dirty) s.capture = snapshot(what[0] || 0, what[1] || 0, what[2] || 0, what[3] === undefined ? -1 : what[3]);
     }
     return s;
   }
+
+  // Changed since capture `cap` (the caller's last one of this frame; 0: not known)? A capture taken
+  // since reset the change watcher: what it saw is a change to the caller, whose answer was lost.
+  function dirty(cap) { return Observer.isDirty() || (!!cap && cap !== Incremental.cap); }
 
   function check() {
     const changed = Observer.isDirty();
@@ -334,6 +349,17 @@
     for (const k in ids) { const el = owners[k]; if (el) ownerFrames.set(el, { id: ids[k], win: el.contentWindow }); }
     return true;
   }
+  // The attributes a test can name the owner element of frame `id` by (an owner of the last snapshot,
+  // tagged and still showing that frame), or null.
+  function ownerAttrs(id) {
+    for (const el of owners) {
+      const known = ownerFrames.get(el);
+      if (known && known.id === id && known.win && known.win === el.contentWindow && el.isConnected) {
+        return { tag: el.localName, id: el.id, title: el.getAttribute('title') || '', name: el.getAttribute('name') || '' };
+      }
+    }
+    return null;
+  }
   // The same for one owner element (a remote object): its slot in the last snapshot (-1: not in it).
   function tagOwner(el, id) {
     const k = owners.indexOf(el);
@@ -360,7 +386,7 @@
 
   function element_(n) { return Registry.get(n) || null; }
 
-  return { aria: Aria, init, snapshot, check, heldTree, dirty: Observer.isDirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, carry, reset,
+  return { aria: Aria, init, snapshot, check, heldTree, dirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, ownerAttrs, carry, reset,
     successors, element: element_, issue: Registry.issueShown, show: Registry.show, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Guard.arm,
     disarm: Guard.disarm, navigating: Guard.navigating, watchDoc: FrameWatch.watchDoc, unwatchDoc: FrameWatch.unwatchDoc, watchedFrame: FrameWatch.watchedFrame, watchState: FrameWatch.watchState, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
     optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen,

@@ -33,10 +33,22 @@ def view_of(mode: tuple) -> int:
     return 2 if mode[0] == "all-refs" else 1
 
 
+def _cap(facts: dict | None) -> int:
+    """The number of the frame's capture ``facts`` came from (0: not known)."""
+    return int(facts["cap"]) if facts is not None and facts.get("cap") else 0
+
+
+def caps(page: Page) -> dict[int, int]:
+    """frame index -> the number of its last capture the cache holds (a frame that captured since
+    counts as changed: bridge.dirty)."""
+    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    return {i: _cap(f) for i, f in entry.facts.items()} if entry is not None else {}
+
+
 def capture_expr(view: int, index: int | None, facts: dict | None) -> tuple:
     """What a frame (``index``; None: new to the page) is asked for in a whole-page capture: with
     ``facts`` of its last capture, its changes to that one where they hold what this mode needs."""
-    cap = int(facts["cap"]) if facts is not None and facts.get("cap") else 0
+    cap = _cap(facts)
     held = facts.get("root") if cap else None
     if view:
         return ("snapshot", 0, cap if isinstance(held, FrameView) else 0, view, -1 if index is None else index)
@@ -110,13 +122,13 @@ def lookup(page: Page, mode: tuple, trust_observer: bool = False) -> tuple[Snaps
     if entry is None or entry.mode != mode or (entry.serial != page.serial and not trust_observer):
         return None, None
     with phase("cache check"):
-        hit, reuse = _check(page, entry)
+        hit, reuse = _check(page, entry, trust_observer)
     if hit is not None:
         entry.serial = page.serial  # vouched for after the command: the next `snapshot` may use it
     return hit, reuse
 
 
-def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] | None]:
+def _check(page: Page, entry: Entry, after_action: bool) -> tuple[Snapshot | None, dict[int, dict] | None]:
     page.target.drain_events(0.05)  # frame events already received are counted
     if entry.frame_events != page.frames.structure_events or page.frames.main.loader_id != entry.main_loader:
         return None, None
@@ -132,14 +144,16 @@ def _check(page: Page, entry: Entry) -> tuple[Snapshot | None, dict[int, dict] |
         frames.append((index, fr, facts))
     # every frame asked at once: one round trip however many frames there are
     limit = min(page.timeout, 5.0)
-    known = _known_dirt(page, entry, frames)  # told by the settle after an action: not asked again
-    asked = [(index, fr, facts, None if index in known else page.bridge.start_dirty(fr, timeout=limit))
+    # told by the settle just before, for the capture after an action: not asked again (a later
+    # snapshot asks: the page may have changed since)
+    known = _known_dirt(page, entry, frames) if after_action else {}
+    asked = [(index, fr, facts, None if index in known else page.bridge.start_dirty(fr, _cap(facts), timeout=limit))
              for index, fr, facts in frames]
     clean: dict[int, dict] = {}
     try:
         for index, fr, facts, started in asked:
             try:
-                dirty = known[index] if index in known else page.bridge.dirty(fr, started, timeout=limit)
+                dirty = known[index] if index in known else page.bridge.dirty(fr, _cap(facts), started, timeout=limit)
             except VerdexError:
                 return None, None
             if not dirty:

@@ -92,12 +92,17 @@ def _key_frame(key: int) -> int:
 
 
 def compare(old_text: str, old_hidden: dict[int, str], new_text: str, new_hidden: dict[int, str],
-            navigated: frozenset[int] | set[int] = frozenset(), old_ids=None, new_ids=None) -> dict:
+            navigated: frozenset[int] | set[int] = frozenset(), old_ids=None, new_ids=None,
+            old_long: dict[int, str] | None = None, new_long: dict[int, str] | None = None) -> dict:
     """{"added", "removed", "changed"} between two snapshot texts, each in document order. ``navigated``:
     frames whose document changed in between (a ref or identity of theirs names another node now;
     frame 0: the whole page is another document). ``old_ids``/``new_ids``: each line's node identity
-    (0: none); without them, lines without refs pair only with equal lines."""
+    (0: none); without them, lines without refs pair only with equal lines. ``old_long``/``new_long``:
+    the lines whose text the snapshot cut, whole (line index -> line): texts are compared and reported
+    whole when both sides have them."""
     a, b = old_text.split("\n"), new_text.split("\n")
+    if old_long is not None and new_long is not None:  # whole texts: a change past a cut is a change
+        a, b = _whole(a, old_long), _whole(b, new_long)
     if 0 in navigated:  # another main document: nothing pairs up
         return {"added": [parse_line(line, new_hidden.get(j)).item() for j, line in enumerate(b)],
                 "removed": [parse_line(line, old_hidden.get(i)).item() for i, line in enumerate(a)], "changed": []}
@@ -136,6 +141,13 @@ def compare(old_text: str, old_hidden: dict[int, str], new_text: str, new_hidden
             changed.append((j, _changed(was, n)))
     _match_plain(plain_old, plain_new, added, removed)
     return {"added": _ordered(added), "removed": _ordered(removed), "changed": _ordered(changed)}
+
+
+def _whole(lines: list[str], long: dict[int, str]) -> list[str]:
+    for i, line in long.items():
+        if i < len(lines):
+            lines[i] = line
+    return lines
 
 
 def _key(ids, i: int) -> int:

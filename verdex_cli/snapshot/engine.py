@@ -48,12 +48,14 @@ MODULES = (
     Module("Bridge", ("bridge.js",), ("Aria", "Registry", "Runs", "Deep", "Observer", "Incremental", "Text",
                                       "Act", "FrameWatch", "Guard")),
     Module("Fields", ("fields.js",), ("Aria", "Bridge")),
-    Module("Targets", ("targets.js",), ("Aria", "Bridge")),
+    Module("PwLocators", ("pw_locators.js",)),      # which locators a Playwright test can use
+    Module("Targets", ("targets.js",), ("Aria", "Bridge", "PwLocators")),
     Module("Structure", ("structure.js",), ("Aria", "Bridge", "Targets")),
+    Module("Marks", ("marks.js",), ("Aria", "Registry")),  # refs drawn on a screenshot
 )
 
 # globalThis.__verdex: namespace -> the module it is
-EXPORTS = {"bridge": "Bridge", "fields": "Fields", "targets": "Targets", "structure": "Structure"}
+EXPORTS = {"bridge": "Bridge", "fields": "Fields", "targets": "Targets", "structure": "Structure", "marks": "Marks"}
 
 
 class EngineError(ValueError):

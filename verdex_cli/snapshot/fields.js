@@ -76,11 +76,14 @@
     return out;
   }
 
+  // (the watched field's replacement once the page re-rendered it: see `follow`; `replaced` says so)
   function focusState(n) {
-    const el = B.element(n);
-    if (!el || !el.isConnected) return { status: 'removed' };
+    const el = follow(n);
+    if (!el) return { status: 'removed' };
     const a = deepActive();
-    return isOn(el, a) ? { status: 'ok' } : { status: 'elsewhere', on: who(a) };
+    const out = isOn(el, a) ? { status: 'ok' } : { status: 'elsewhere', on: who(a) };
+    if (el !== B.element(n)) out.replaced = true;
+    return out;
   }
 
   function focus(n) {
@@ -101,7 +104,7 @@
 
   // ---- values -------------------------------------------------------------------------------
   function value(n) {
-    const el = B.element(n);
+    const el = follow(n);
     return el ? valueOf(el) : null;
   }
 
@@ -188,6 +191,13 @@
     return { status: 'ok', value: el.value, set };
   }
 
+  // The file input whose chooser the page opened (a button that clicks a hidden input): a ref for it.
+  function chooser(el) {
+    const role = Aria.role(el) || 'generic';
+    return { n: B.issue(el), counter: B.counter, role, name: Aria.name(el, role).name, label: Aria.label(el),
+      hidden: Aria.isHidden(el), multiple: el.multiple === true };
+  }
+
   function files(n) {
     const el = B.element(n);
     if (!el || !el.files) return null;
@@ -203,11 +213,11 @@
     disarmKeys();
     const el = n ? B.element(n) : null;
     if (n && !el) return false;
-    const g = { blocked: [], handler: null };
+    const g = { el, blocked: [], handler: null };
     g.handler = (ev) => {
       if (!ev.isTrusted) return;  // the page's own synthetic events are not our keys
       const t = ev.composedPath()[0];
-      if (el && isOn(el, t && t.nodeType === 1 ? t : null)) return;
+      if (g.el && isOn(g.el, t && t.nodeType === 1 ? t : null)) return;
       if (ev.cancelable) ev.preventDefault();
       ev.stopImmediatePropagation();
       g.blocked.push(who(t && t.nodeType === 1 ? t : document.body));
@@ -237,30 +247,114 @@
     return valueOf(el);
   }
 
+  // (`el`: the field now, its replacement once followed; `was`: the ref's own element)
   function watchField(n) {
     unwatchField();
     const el = B.element(n);
     if (!el) return false;
-    const w = { el, seen: [], handler: null };
+    const w = { el, was: el, place: placeOf(el), seen: [], handler: null };
     w.handler = (ev) => {
       if (!ev.isTrusted) return;  // the page's own synthetic events are not the browser's doing
       const t = ev.composedPath()[0];
-      if (isOn(el, t && t.nodeType === 1 ? t : null)) w.seen.push(stateOf(el));
+      if (isOn(w.el, t && t.nodeType === 1 ? t : null)) w.seen.push(stateOf(w.el));
     };
     for (const t of WATCHED) window.addEventListener(t, w.handler, true);
     watch = w;
     return true;
   }
 
-  // What the watch saw ({watched, seen: [...]}), and the field's state now ({now}); the watch ends.
+  // What the watch saw ({watched, seen: [...]}), and the field's state now ({now}; `replaced`: that of
+  // the field the page put in its place); the watch ends.
   function unwatchField(n) {
+    const el = n ? follow(n) : null;
     const w = watch;
     if (w) for (const t of WATCHED) window.removeEventListener(t, w.handler, true);
     watch = null;
-    const el = n ? B.element(n) : null;
-    const live = !!el && el.isConnected && (!w || w.el === el);
-    return { watched: !!w, seen: w ? w.seen : [], now: live ? stateOf(el) : null, removed: !!n && !live };
+    const live = !!el && (!w || w.el === el);
+    return { watched: !!w, seen: w ? w.seen : [], now: live ? stateOf(el) : null, removed: !!n && !live,
+      replaced: live && el !== B.element(n) };
+  }
+
+  // The checked state of the field now (its replacement's, followed), for check/uncheck.
+  function checkedNow(n) {
+    const el = follow(n);
+    if (!el) return { status: 'removed' };
+    const role = Aria.role(el) || 'generic';
+    return { status: 'live', checked: (Aria.states(el, role) || {}).checked, replaced: el !== B.element(n) };
+  }
+
+  // The options of the select now (of its replacement, followed), for select's read-back.
+  function optionsNow(n) {
+    const el = follow(n);
+    const out = el ? B.options(n, el) : null;
+    if (out) out.replaced = el !== B.element(n);
+    return out;
+  }
+
+  // ---- a field the page replaced: a render function that rebuilds its form (`app.innerHTML = ...`)
+  // puts a new control where the watched one was. Its place: the way down from the document to it,
+  // each step the tag and either the step's record key (the same record, wherever it moved) or, with
+  // none, its index among same-tag siblings; its role and name; and its row (list item, table row):
+  // the row's key, or its text. Only the control found by that way with the same role, name and row is
+  // taken for it: never a control of another record.
+  const KEY_ATTRS = ['id', 'key', 'data-id', 'data-key', 'data-testid', 'data-row-key'];
+  const ROW = 'li, tr, article, [role=row], [role=listitem], [role=option], [role=treeitem], [role=article]';
+
+  function keyOf(el) {
+    let k = '';
+    for (const a of KEY_ATTRS) if (el.hasAttribute(a)) k += a + '=' + el.getAttribute(a) + '\n';
+    return k;
+  }
+
+  function sameTag(parent, tag) { return [...parent.children].filter((c) => c.localName === tag); }
+
+  function describeField(el) {
+    const role = Aria.role(el) || 'generic';
+    const row = el.parentElement && el.parentElement.closest(ROW);
+    return { role, name: Aria.name(el, role).name, type: inputType(el),
+      row: row ? keyOf(row) || row.textContent.replace(/\s+/g, ' ').trim() : '' };
+  }
+
+  function placeOf(el) {
+    const steps = [];
+    for (let x = el; x;) {
+      const up = x.parentNode;
+      const shadow = !!up && up.nodeType === 11 && !!up.host;
+      steps.push({ tag: x.localName, key: keyOf(x), i: up ? sameTag(up, x.localName).indexOf(x) : 0, shadow });
+      x = shadow ? up.host : x.parentElement;
+    }
+    return { steps: steps.reverse(), what: describeField(el) };
+  }
+
+  function walk(steps) {
+    let node = document;
+    for (const s of steps) {
+      const parent = s.shadow ? node.shadowRoot : node;
+      if (!parent) return null;
+      const same = sameTag(parent, s.tag);
+      const hits = s.key ? same.filter((c) => keyOf(c) === s.key) : [same[s.i]];
+      if (hits.length !== 1 || !hits[0]) return null;
+      node = hits[0];
+    }
+    return node;
+  }
+
+  // The ref's element, or (it is gone, and a watch saw it) the control the page put in its place.
+  function follow(n) {
+    const el = B.element(n);
+    if (!el || el.isConnected) return el;
+    const w = watch;
+    if (!w || w.was !== el) return null;
+    const prev = w.el;  // (the replacement followed before, when the page re-renders at every key)
+    if (prev !== el && prev.isConnected) return prev;
+    const now = walk(w.place.steps);
+    if (!now || now === el || Aria.isHidden(now)) return null;
+    const was = w.place.what, is = describeField(now);
+    if (is.role !== was.role || is.name !== was.name || is.type !== was.type || is.row !== was.row) return null;
+    w.el = now;
+    if (guard && guard.el === prev) guard.el = now;  // the key guard lets keys reach the new field
+    return now;
   }
 
   return { info, focus, focusState, holds, focused, focusedElement, value, selectAll, caretToEnd, checkPicker,
-    setPicker, files, armKeys, disarmKeys, watchField, unwatchField };
+    setPicker, files, chooser, armKeys, disarmKeys, watchField, unwatchField, checkedNow, optionsNow };

@@ -26,8 +26,11 @@ def _with_kids(node: dict, kids: list) -> dict:
 
 
 def interactive(root: dict, compact: bool = False) -> dict:
-    """Only nodes with refs (shown ones: in compact mode tier 2 has none), and the landmarks and headings
-    above them."""
+    """Only nodes with refs (shown ones: in compact mode tier 2 has none), every one of them, and the
+    landmarks and headings that lead to them: a heading keeps the refs inside it (a headline link)."""
+
+    def bare(node: dict) -> bool:  # a heading kept for what follows it, with no ref of its own or inside
+        return node["r"] == "heading" and not _kids(node) and not _shown(node, compact)
 
     def keep(kids: list) -> list:
         out: list = []
@@ -35,21 +38,30 @@ def interactive(root: dict, compact: bool = False) -> dict:
             if isinstance(k, str):
                 continue
             below = keep(_kids(k))
-            has_ref = any(not isinstance(x, str) and x.get("r") != "heading" for x in below)
-            if (k.get("e") and not (compact and k.get("t") == 2)) or "err" in k:
-                out.append(_with_kids(k, below))
-            elif k["r"] in LANDMARKS and has_ref:
-                out.append(_with_kids(k, below))
-            elif k["r"] == "heading":
-                out.append(_with_kids(k, []))
-            elif has_ref:
+            leads = any(not bare(x) for x in below)
+            if _shown(k, compact) or k["r"] == "heading" or (k["r"] in LANDMARKS and leads):
+                kept = _with_kids(k, below)
+                if bare(kept) and out and bare(out[-1]) and _level(out[-1]) >= _level(kept):
+                    out.pop()  # a section with no ref in it, ended by this heading
+                out.append(kept)
+            elif leads:
                 out.extend(below)  # a plain container: its kept children move up
-        # headings only where something with a ref follows them in the same container
-        while out and not isinstance(out[-1], str) and out[-1]["r"] == "heading":
+        # a heading without refs only where something with a ref follows it in the same container
+        while out and bare(out[-1]):
             out.pop()
         return out
 
     return _with_kids(root, keep(_kids(root)))
+
+
+def _level(heading: dict) -> int:
+    level = (heading.get("s") or {}).get("level")
+    return level if isinstance(level, int) else 2
+
+
+def _shown(node: dict, compact: bool) -> bool:
+    """The node shows a ref (or a frame's reason) of its own."""
+    return bool(node.get("e") and not (compact and node.get("t") == 2)) or "err" in node
 
 
 def depth(root: dict, limit: int) -> dict:

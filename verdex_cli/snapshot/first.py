@@ -25,7 +25,7 @@ from ..browser.bridge import capture_call, engine_load, invocation, tag_owner
 from ..browser.cdp import Pending, Target, finish_all
 from ..browser.frames import Frame, Trees
 from ..browser.page import Page
-from ..browser.worlds import new_world
+from ..browser.worlds import init_call, new_world
 
 OWNERS = "verdex-owners"  # the object group of owner elements (released after the captures)
 NEW = (0, True)  # how a frame new to the page is numbered (RefNumbers.start of a new frame index)
@@ -181,7 +181,7 @@ def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tre
             n.numbered = frames.numbering(n.known)
         loads.append((n, _start(n.target, "Runtime.evaluate", contextId=n.world, **engine_load(frames.init_script))))
         loads.append((n, _start(n.target, "Runtime.callFunctionOn", executionContextId=n.world,
-                            **invocation("bridge", "init", *n.numbered))))
+                            **init_call(*n.numbered))))
         n.expr = expr_of(n.known)  # (None: a frame new to the page)
         n.capture = _start(n.target, "Runtime.callFunctionOn", executionContextId=n.world, **capture_call(n.expr))
     resolving = _each([n for n in children if n.backend and nodes[n.parent].world is not None],

@@ -50,6 +50,7 @@ class Snapshot:
     loaders: dict[int, str] = field(default_factory=dict)  # frame index -> its document (loader id) at capture
     ids: object = None  # per text line: the node's identity (render_text.node_key), internal, never shown
     views: object = None  # the page-rendered frame texts it was stitched from (views.FrameView; root is None)
+    long: dict[int, str] | None = None  # text line index -> that line with no text cut (None: not known)
 
     def as_json(self) -> dict:
         return {

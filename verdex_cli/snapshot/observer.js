@@ -215,6 +215,15 @@
     }
   }
 
+  // A shadow root attached to an element in the document (a custom element upgraded late) changes what
+  // it shows with no mutation: the main world's watcher (browser/timer_watch.py) sends `name` on it.
+  let attachName = null;
+  function shadowAttached(name) {
+    if (attachName !== null) return;
+    attachName = name;
+    document.addEventListener(name, (e) => { mark(); touch(e.target, LIST); }, { capture: true, passive: true });
+  }
+
   // Open shadow roots are not covered by an observer on the document: watch each one a snapshot saw.
   function watchShadow(root) {
     if (!mo || shadows.has(root)) return;
@@ -285,4 +294,5 @@
     return performance.now() - Math.max(touchedAt, changedAt, scrolledAt, startedAt);
   }
 
-  return { start, clean, take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, mark, field, resetFields, TEXT, LIST, ATTR, EVENT };
+  return { start, clean, take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, shadowAttached, mark, field,
+    resetFields, TEXT, LIST, ATTR, EVENT };

@@ -107,13 +107,14 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
     if isinstance(root, FrameView):  # rendered by the page, frame by frame: stitched
         with phase("join texts"):
             made = Stitched(compact).build(root)
-        text, refs, hidden, ids, memo = made.text, made.refs, made.hidden, made.ids, None
+        text, refs, hidden, ids, memo, long = made.text, made.refs, made.hidden, made.ids, None, made.long
         views, root, empty = root, None, root.shape == 0
     else:
         renderer = TextRenderer(page.prefix, compact, memo)
         with phase("render"):
             text = renderer.render(root)
         refs, hidden, ids, memo, views = renderer.refs, renderer.hidden, renderer.ids, renderer.memo, None
+        long = None  # (rendered here: whole texts not kept)
         empty = not root.get("c")
     if compact and t2:
         notes.append(f"{t1 + t2} interactive elements: refs shown for the {t1} controls only; {t2} more "
@@ -128,7 +129,7 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
     if CHECK_PATCHES and (views is not None or any(f.get("patched") for f in facts.values())):
         _check_patched(page, text, compact, frame, follow, ids, refs if views is not None else None,
                        hidden if views is not None else None)
-    snap = Snapshot(number, text, root, refs, frames, notes, compact, hidden, loaders, ids, views)
+    snap = Snapshot(number, text, root, refs, frames, notes, compact, hidden, loaders, ids, views, long)
     cache.store(page, cache.Entry(mode, serial, events, page.frames.main.loader_id, snap,
                                   {i: f for i, f in facts.items() if i in loaders}, memo))
     return snap

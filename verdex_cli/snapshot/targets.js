@@ -209,7 +209,9 @@
   // One element's stable-locator candidates, in the order act/locators.py prefers them (test id,
   // labels, role and name, role and name inside each named container), each with `ok`: would a search
   // of this document alone (the same test as search(): visible matches first, the best level wins)
-  // find this element alone, by exact name? One walk of the document answers them all.
+  // find this element alone, by exact name? One walk of the document answers them all. Each also
+  // has `pw`: would a Playwright locator (PwLocators) find it alone? Then the text and css-id
+  // candidates only a Playwright test uses (`ok` false).
   function locate(n) {
     const self = B.element(n);
     const f = facts(n);
@@ -224,7 +226,9 @@
       cands.push({ kind: 'role', role: f.role, name, scope: null });
       for (const s of f.scopes) cands.push({ kind: 'role', role: f.role, name, scope: { role: s.role, name: norm(s.name) } });
     }
-    if (!cands.length) return { facts: f, candidates: cands };
+    const boxes = new Map();  // a scoped candidate -> its container element (for PwLocators)
+    const done = () => ({ facts: f, candidates: PwLocators.judge(self, cands, (c) => boxes.get(c) || null) });
+    if (!cands.length) return done();
     const scopes = cands.filter((c) => c.scope).map((c) => c.scope);
     const byTestid = new Map(), byLabel = labels.map(() => new Map()), byRole = new Map();
     const byScope = scopes.map(() => new Map());
@@ -269,12 +273,13 @@
         else {
           const within = winners(byScope[si++]);  // the scope must be one element of this document
           if (within.length !== 1) { c.ok = false; continue; }
+          boxes.set(c, within[0]);
           const inside = new Map();
           for (const [el, lv] of byRole) if (below(el, within[0])) inside.set(el, lv);
           c.ok = alone(inside);
         }
       }
-      return { facts: f, candidates: cands };
+      return done();
     } finally { Aria.end(); }
   }
 

@@ -41,9 +41,13 @@
     return b === s.length ? s : s.slice(0, b);
   }
 
-  // Cut to MAX_TEXT characters as Python counts them (code points: a surrogate pair is one).
+  // Cut to MAX_TEXT characters as Python counts them (code points: a surrogate pair is one). While
+  // `whole` is set nothing is cut: a line that was is rendered again whole (render's `long`), so what
+  // changed past the cut is still a change (delta.py compares whole texts).
+  let whole = false;
+  let wasCut = false;
   function cut(s) {
-    if (s.length <= MAX_TEXT) return s;
+    if (s.length <= MAX_TEXT || whole) return s;
     let i = 0;
     let n = 0;
     while (i < s.length && n < MAX_TEXT) {
@@ -52,6 +56,7 @@
       n++;
     }
     if (i >= s.length) return s;
+    wasCut = true;
     return rstrip(s.slice(0, i)) + '...';
   }
 
@@ -116,6 +121,16 @@
     const refLines = []; // the line of each ref
     const t2 = [];       // [line, n] of every tier-2 ref (hidden when compact)
     const owners = [];   // [line, slot, frame id or '']
+    const long = new Map();  // line -> that line uncut, for the lines a text was cut in
+
+    // push the line `make()` builds; one with a text cut is kept whole as well
+    function emit(make) {
+      wasCut = false;
+      lines.push(make());
+      if (!wasCut) return;
+      whole = true;
+      try { long.set(lines.length - 1, make()); } finally { whole = false; }
+    }
 
     function node(n, indent) {
       const role = n.r;
@@ -125,36 +140,36 @@
       const refNo = n.e;
       const fromContent = n.nc === 1;
       const showName = !!name && !(fromContent && hasElements && !refNo && role !== 'heading');
-      let line = indent + '- ' + role + (showName ? ' ' + quote(name) : '');
-      if (n.s) line += states(n.s);
-      if (n.x) line += ' [native]';
+      let marks = '';
+      if (n.s) marks += states(n.s);
+      if (n.x) marks += ' [native]';
       const owner = n.fo !== undefined;
-      if (owner) line += OWNER_MARK;
+      if (owner) marks += OWNER_MARK;
       if (refNo) {
         const tier = n.t || 1;
         refs.push(refNo, role, name, tier);
         refLines.push(lines.length);
         if (tier === 2) t2.push(lines.length, refNo);
-        if (!(compact && tier === 2)) line += ' [ref=' + REF + 'e' + refNo + ']';
+        if (!(compact && tier === 2)) marks += ' [ref=' + REF + 'e' + refNo + ']';
       }
+      const line = () => indent + '- ' + role + (showName ? ' ' + quote(name) : '') + marks;
       if (owner) {
         owners.push([lines.length, n.fo, n.fid || '']);
-        lines.push(line);
+        emit(line);
         return;
       }
       if (kids && !hasElements) {
         if (!(showName && fromContent)) {
-          const text = runsText(kids);
-          lines.push(text ? line + ': ' + text : line);
+          emit(() => { const head = line(); const text = runsText(kids); return text ? head + ': ' + text : head; });
           return;
         }
       } else if (kids) {
-        lines.push(line + ':');
+        emit(() => line() + ':');
         children(kids, indent + '  ', showName && fromContent, n.ti);
         return;
       }
       const value = n.v;
-      lines.push(value ? line + ': ' + oneLine(value) : line);
+      emit(value ? () => line() + ': ' + oneLine(value) : line);
     }
 
     function children(kids, indent, namedFromContent, ti) {
@@ -165,7 +180,7 @@
           if (namedFromContent) continue;
           const text = strip(ch);
           if (!text) continue;
-          lines.push(indent + '- text: ' + oneLine(text));
+          emit(() => indent + '- text: ' + oneLine(text));
           ids.push(ti && j < ti.length && ti[j] ? base + ti[j] : 0);
           continue;
         }
@@ -175,13 +190,13 @@
     }
 
     const kids = root.c && root.c.length ? root.c : null;
-    lines.push('- document' + (root.n ? ' ' + quote(root.n) : '') + (kids ? ':' : ''));
+    emit(() => '- document' + (root.n ? ' ' + quote(root.n) : '') + (kids ? ':' : ''));
     ids.push(base);
     if (kids) children(kids, '  ', false, root.ti);
     // what an owner of this frame shows after its line (capture.py): nothing, its text, or its lines
     const shape = kids === null ? 0 : hasElement(kids) ? 2 : 1;
     const inline = shape === 1 ? runsText(kids) : null;
-    return { lines, ids, refs, refLines, t2, owners, shape, inline, compact, frame };
+    return { lines, ids, refs, refLines, t2, owners, shape, inline, compact, frame, long };
   }
 
   // What a render answers: the whole text, or (`prev`: the last render Python holds) only the lines
@@ -195,6 +210,7 @@
       out.ids = r.ids;
       out.refs = r.refs;
       out.t2 = r.t2;
+      if (r.long.size) out.long = longs(r.long, 0, r.lines.length);
       return out;
     }
     const a0 = prev.lines;
@@ -210,8 +226,11 @@
       px[4 * x + 1] === rx[4 * y + 1] && px[4 * x + 2] === rx[4 * y + 2] && px[4 * x + 3] === rx[4 * y + 3]);
     const pl = prev.refLines;
     const rl = r.refLines;
+    // a line cut the same way may hold another whole text
+    const pw = prev.long, rw = r.long;
+    const sameWhole = pw.size || rw.size ? (x, y) => pw.get(x) === rw.get(y) : () => true;
     let at = 0;
-    for (let pa = 0, pb = 0; at < room && a0[at] === b0[at] && prev.ids[at] === r.ids[at]; at++) {
+    for (let pa = 0, pb = 0; at < room && a0[at] === b0[at] && prev.ids[at] === r.ids[at] && sameWhole(at, at); at++) {
       const x = pl[pa] === at ? pa : -1;
       const y = rl[pb] === at ? pb : -1;
       if (!sameRef(x, y)) break;
@@ -221,7 +240,8 @@
     let tail = 0;
     for (let qa = pl.length - 1, qb = rl.length - 1; tail < room - at &&
          a0[a0.length - 1 - tail] === b0[b0.length - 1 - tail] &&
-         prev.ids[prev.ids.length - 1 - tail] === r.ids[r.ids.length - 1 - tail]; tail++) {
+         prev.ids[prev.ids.length - 1 - tail] === r.ids[r.ids.length - 1 - tail] &&
+         sameWhole(a0.length - 1 - tail, b0.length - 1 - tail); tail++) {
       const x = pl[qa] === a0.length - 1 - tail ? qa : -1;
       const y = rl[qb] === b0.length - 1 - tail ? qb : -1;
       if (!sameRef(x, y)) break;
@@ -250,6 +270,14 @@
       refs: r.refs.slice(4 * na, 4 * nb), ra, rb,
       t2: r.t2.slice(2 * ma, 2 * mb), ka, kb,
     };
+    if (rw.size) out.diff.long = longs(rw, at, newEnd);
+    return out;
+  }
+
+  // The whole lines of lines from..to-1, flat: line (counted from `from`), its whole text, ...
+  function longs(long, from, to) {
+    const out = [];
+    for (const [k, line] of long) if (k >= from && k < to) out.push(k - from, line);
     return out;
   }
 

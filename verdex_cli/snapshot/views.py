@@ -35,6 +35,7 @@ class FrameView:
     shape: int  # what a frame owner shows after its line: 0 nothing, 1 ``inline`` text, 2 the lines after line 0
     inline: str | None
     ref_lines: list[int] | None  # the line of each ref (only for frames with owners: for the order)
+    long: dict[int, str]  # line -> the line with no text cut, for the lines a text was cut in (delta.py)
     _text: str | None = None
     _lines: list[str] | None = None
 
@@ -58,7 +59,7 @@ class FrameView:
         refs = _refs(v["refs"], spelled, index, v["compact"])
         t2 = v["t2"]
         return cls(index, cap, v["compact"], refs, [(t2[i], f"{spelled}e{t2[i + 1]}") for i in range(0, len(t2), 2)],
-                   ids, _owners(v), v["shape"], v["inline"], v.get("rl"), _text=text)
+                   ids, _owners(v), v["shape"], v["inline"], v.get("rl"), _long(v.get("long"), 0, spelled), _text=text)
 
     def follow(self, v: dict, cap: int, prefix: str) -> "FrameView":
         """This render with the lines that changed (the page's answer ``v``, a ``diff``), for capture ``cap``.
@@ -82,8 +83,11 @@ class FrameView:
         if delta and after:
             after = [(line + delta, ref) for line, ref in after]
         t2s = self.t2[:d["ka"]] + [(t2[i], f"{spelled}e{t2[i + 1]}") for i in range(0, len(t2), 2)] + after
+        long = {k: line for k, line in self.long.items() if k < at}
+        long.update(_long(d.get("long"), at, spelled))
+        long.update((k + delta, line) for k, line in self.long.items() if k >= at + gone)
         return FrameView(self.index, cap, v["compact"], refs, t2s, ids, _owners(v), v["shape"], v["inline"], v.get("rl"),
-                         _lines=lines[:at] + mid + lines[at + gone:])
+                         long, _lines=lines[:at] + mid + lines[at + gone:])
 
 
 def _ids(raw: list, page_frame: int, index: int, first: bool = True) -> array:
@@ -94,6 +98,14 @@ def _ids(raw: list, page_frame: int, index: int, first: bool = True) -> array:
     if first and out:
         out[0] = base  # the frame's document line
     return out
+
+
+def _long(raw: list | None, at: int, spelled: str) -> dict[int, str]:
+    """The page's whole lines (flat: line, text, ...), from line ``at`` on."""
+    if not raw:
+        return {}
+    it = iter(raw)
+    return {at + k: line.replace(REF, spelled) for k, line in zip(it, it)}
 
 
 def _refs(raw: list, spelled: str, index: int, compact: bool) -> list[RefInfo]:
@@ -122,12 +134,13 @@ class Stitched:
         self.ids = array("q")
         self.refs: dict[str, RefInfo] = {}
         self.hidden: dict[int, str] = {}
+        self.long: dict[int, str] = {}
         self.text: str | None = None
 
     def build(self, root: FrameView) -> "Stitched":
         if not root.owners and not self._strip(root):
             # one frame as the page rendered it: nothing to copy line by line
-            self.text, self.ids = root.text, root.ids
+            self.text, self.ids, self.long = root.text, root.ids, root.long
             self.refs = {r.ref: r for r in root.refs}
             if root.compact:
                 self.hidden = dict(root.t2)
@@ -156,13 +169,18 @@ class Stitched:
             out = self.lines
             for k in range(at[1], upto):
                 line = lines[k]
+                whole = v.long.get(k)
                 if k in hide:
                     ref = hide[k]
                     if strip:
                         line = _unshow(line, ref)
+                        whole = whole and _unshow(whole, ref)
                     self.hidden[len(out)] = ref
                 if k in marks:
                     line = line.replace(OWNER, marks[k])
+                    whole = whole and whole.replace(OWNER, marks[k])
+                if whole:
+                    self.long[len(out)] = indent + whole
                 out.append(indent + line if indent else line)
             self.ids.extend(ids[at[1]:upto])
             at[1] = upto
@@ -180,20 +198,27 @@ class Stitched:
             own_indent = line[:len(line) - len(line.lstrip(" "))]
             sub = o.get("sub")
             if "err" in o:
-                self.lines[-1] = line + ":"
+                self._end_owner(":")
                 self.lines.append(f"{own_indent}  - note: {o['err']}")
                 self.ids.append(0)
             elif sub is None or sub.shape == 0:
                 continue
             elif sub.shape == 1:
                 if sub.inline:
-                    self.lines[-1] = line + ": " + sub.inline
+                    self._end_owner(": " + sub.inline)
                 for r in sub.refs:
                     self._ref(r, self._strip(sub))
             else:
-                self.lines[-1] = line + ":"
+                self._end_owner(":")
                 self._frame(sub, own_indent, 1)
         copy(len(lines))
+
+    def _end_owner(self, end: str) -> None:
+        """A frame owner's line (the last one) followed by what its frame shows."""
+        k = len(self.lines) - 1
+        self.lines[k] += end
+        if k in self.long:
+            self.long[k] += end
 
     def _ref(self, r: RefInfo, strip: bool) -> None:
         if strip and r.tier == 2 and r.shown:

@@ -8,7 +8,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from . import render_targets
+from . import render_network, render_targets, tree_lines
+from ..base.words import counted
 from ..browser.js_values import display_lines
 from .render_changes import paint_changes, paint_diff
 
@@ -37,7 +38,8 @@ def dialog(r, d: dict) -> None:
 
 
 def screenshot(r, d: dict) -> None:
-    r.out.print(Text(f"Saved {d['path']} ({d['bytes']:,} bytes)", style="green"))
+    marked = f", {counted(len(d['refs']), 'ref')} marked" if "refs" in d else ""
+    r.out.print(Text(f"Saved {d['path']} ({d['width']}x{d['height']}, {d['bytes']:,} bytes{marked})", style="green"))
 
 
 def quit(r, d: dict) -> None:
@@ -68,7 +70,10 @@ def help_one(r, d: dict) -> None:
 
 
 def snapshot(r, d: dict) -> None:
-    r.plain(d["text"])  # already cleaned by _paintable, one node per line
+    if r.out.is_terminal:  # coloured, wrapped to the width with a hanging indent (a pipe gets the text as is)
+        r.out.print(tree_lines.wrapped(d["text"], r.out.width), markup=False, highlight=False, crop=False)
+    else:
+        r.plain(d["text"])  # already cleaned by _paintable, one node per line
     for note in d.get("notes", []):
         r.out.print(Text("# " + note, style="yellow"))
 
@@ -84,6 +89,7 @@ def action(r, d: dict) -> None:
     else:
         _action_line(r, verb, d)
     paint_changes(r, d.get("changes"))
+    render_network.paint_action(r, d)
 
 
 def _action_line(r, verb: str, d: dict) -> None:
@@ -125,7 +131,7 @@ def inspect(r, d: dict) -> None:
         b = d["box"]
         r.plain(f"  box: x={b['x']:.0f} y={b['y']:.0f} {b['width']:.0f}x{b['height']:.0f}")
     if d.get("states"):
-        r.plain("  states: " + ", ".join(f"{k}={v}" for k, v in d["states"].items()))
+        r.plain("  states: " + " ".join(_state(k, v) for k, v in d["states"].items() if v not in (False, None)))
     r.plain(f"  frame: f{d['frame']}   seen in snapshots #{d['first_seen']}..#{d['last_seen']}")
     if "locator" in d:
         r.plain("  locator: " + (d["locator"] or "(none unique: use the ref)"))
@@ -135,13 +141,19 @@ def inspect(r, d: dict) -> None:
         r.plain("  - " + h, style="dim")
 
 
+def _state(key: str, value) -> str:
+    """A state as a snapshot line shows it: [selected], [level=2], [checked=mixed]."""
+    return f"[{key}]" if value is True else f"[{key}={value}]"
+
+
 def diff(r, d: dict) -> None:
     paint_diff(r, d)
 
 
 def reset(r, d: dict) -> None:
-    how = "numbering continues" if d["keep_counter"] else "numbering restarts at 1"
-    r.plain(f"Dropped {d['dropped']} refs; {how}. Take a new snapshot.", style="green")
+    how = ("numbering restarts at 1: old ref strings will name new elements" if d["restart"] else
+           "numbering goes on: no ref string will name another element")
+    r.plain(f"Dropped {counted(d['dropped'], 'ref')}; {how}. Take a new snapshot.", style="green")
 
 
 def frames(r, d: dict) -> None:
@@ -191,4 +203,5 @@ def contexts(r, d: dict) -> None:
 PAINTERS = {"navigation": navigation, "value": value, "wait": wait, "dialog": dialog, "screenshot": screenshot,
             "quit": quit, "help_all": help_all, "help_one": help_one, "snapshot": snapshot, "action": action,
             "refs": refs, "inspect": inspect, "reset": reset, "frames": frames, "tabs": tabs, "timings": timings,
-            "highlight": highlight, "contexts": contexts, "diff": paint_diff, **render_targets.PAINTERS}
+            "highlight": highlight, "contexts": contexts, "diff": paint_diff, **render_targets.PAINTERS,
+            "requests": render_network.requests, "request": render_network.request, "console": render_network.console}

@@ -85,7 +85,7 @@ class Renderer:
 
     def show_paged(self, outcome: Outcome) -> None:
         """REPL on a terminal: output taller than the screen goes through the pager ($PAGER or less)."""
-        if self.json_mode or not outcome.ok:
+        if self.json_mode or not outcome.ok or outcome.result.kind in UNPAGED:
             self.show(outcome)
             return
         with self.out.capture() as captured:
@@ -133,9 +133,13 @@ class Renderer:
         self.err.print(Text(f"trace: {parts}", style="dim"))
 
 
+UNPAGED = frozenset({"help_all", "help_one"})  # read while typing the next command: never paged
+PAGER = "less -R -X -F"  # -X: no alternate screen, so the text stays on screen after 'q'; -F: short text at once
+
+
 def run_pager(text: str) -> bool:
-    """Show ``text`` in $PAGER (default ``less -R``); False when no pager could run."""
-    command = os.environ.get("PAGER") or "less -R"
+    """Show ``text`` in $PAGER (default ``less -R -X -F``); False when no pager could run."""
+    command = os.environ.get("PAGER") or PAGER
     try:
         argv = shlex.split(command)
     except ValueError:
@@ -165,6 +169,8 @@ def _paintable(kind: str, data: dict) -> dict:
         out["text"] = clean(data["text"], one_line=False)
     if kind == "text" and isinstance(data.get("text"), str):  # `text TARGET`: every line, nothing cut
         out["text"] = clean(data["text"], one_line=False)
+    if kind == "request" and isinstance(data.get("body"), str):  # a response body keeps its lines
+        out["body"] = clean(data["body"], one_line=False)
     if kind == "value":  # painted by js_values, which quotes and escapes strings like the console
         out["value"] = data.get("value")
     return out

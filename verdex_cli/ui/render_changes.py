@@ -9,9 +9,12 @@ Data arrives cleaned by render._paintable (page strings on one line).
 
 from __future__ import annotations
 
+import os
+
 from rich.text import Text
 
 from ..base.sanitize import json_quote
+from ..base.words import counted
 
 ACTION_LINES = 12  # change lines shown under an action; `diff` lists them all
 
@@ -28,6 +31,14 @@ def _desc(it: dict, role: bool = True) -> str:
     if it.get("value"):
         text += (": " if text else "") + str(it["value"])[:100]
     return text
+
+
+def _pair(old: str, new: str, room: int = 100) -> tuple[str, str]:
+    """Two texts as a change shows them, at most ``room`` characters each: from their start, or, when
+    they first differ past that, from a little before the difference (with a leading ...)."""
+    same = len(os.path.commonprefix([old, new]))
+    start = same - 40 if same > room - 20 else 0
+    return ("..." if start else "") + old[start:start + room], ("..." if start else "") + new[start:start + room]
 
 
 def _ref(it: dict) -> str:
@@ -66,10 +77,11 @@ def _changed(it: dict) -> str:
     if was.get("role") != it.get("role"):
         return f"{_desc(was)} -> {_desc(it)}"
     if it.get("role") == "text":
-        return f"text: {str(was.get('name', ''))[:100]} -> {str(it.get('name', ''))[:100]}"
+        old_text, new_text = _pair(str(was.get("name", "")), str(it.get("name", "")))
+        return f"text: {old_text} -> {new_text}"
     name_moved = was.get("name", "") != it.get("name", "")
     states_moved = list(was.get("states") or ()) != list(it.get("states") or ())
-    old_value, new_value = str(was.get("value") or "")[:100], str(it.get("value") or "")[:100]
+    old_value, new_value = _pair(str(was.get("value") or ""), str(it.get("value") or ""))
     if not name_moved and not states_moved:  # only the value (or text) changed
         head = _desc({**it, "value": ""})
         return f"{head}: {json_quote(old_value)} -> {json_quote(new_value)}"
@@ -108,6 +120,6 @@ def paint_diff(r, d: dict) -> None:
     if not shown:
         r.plain(f"No change between snapshot #{d['from']} and #{d['to']}.")
         return
-    r.plain(f"Snapshot #{d['from']} -> #{d['to']}: {len(shown)} changes", style="bold")
+    r.plain(f"Snapshot #{d['from']} -> #{d['to']}: {counted(len(shown), 'change')}", style="bold")
     for text, style in shown:
         r.out.print(Text(text, style=style))

@@ -9,6 +9,8 @@ import json
 
 from rich.text import Text
 
+from ..base.words import counted
+
 
 def _what(role: str, name: str) -> str:
     return f"{role} {json.dumps(name, ensure_ascii=False)}" if name else role
@@ -21,13 +23,14 @@ def _ref(ref) -> str:
 def find(r, d: dict) -> None:
     for m in d["matches"]:
         line = Text(_what(m["role"], m["name"]), style="bold")
-        if m.get("text"):
+        if m.get("text") and m["text"] != m["name"]:  # a link's text is its name: said once
             line.append(": " + m["text"][:100])
         if m["ref"]:
             line.append(_ref(m["ref"]), style="cyan")
         r.out.print(line)
-        if m["path"]:
-            r.plain("    in " + " > ".join(m["path"]), style="dim")
+        path = m["path"][1:] if m["path"] and m["path"][0].startswith("document") else m["path"]
+        if path:  # the page's own document is where every path starts: not repeated on each
+            r.plain("    in " + " > ".join(path), style="dim")
 
 
 def text(r, d: dict) -> None:
@@ -52,7 +55,7 @@ def container(r, d: dict) -> None:
 def siblings(r, d: dict) -> None:
     if not d["signature"]:
         return
-    head = f"{d['count']} × {d['signature']} ({d['level']} levels up)"
+    head = f"{d['count']} × {d['signature']} ({counted(d['level'], 'level')} up)"
     if d["differ"]:
         head += "; they differ in: " + ", ".join(d["differ"])
     r.plain(head, style="bold")
@@ -74,7 +77,7 @@ def siblings(r, d: dict) -> None:
 def anchors(r, d: dict) -> None:
     w = d["within"]
     r.plain(f"Within {w['tag']}" + (f" {_what(w['role'], w['name'])}" if w["name"] else "")
-             + f" ({d['level']} levels up){_ref(w['ref'])}:", style="bold")
+             + f" ({counted(d['level'], 'level')} up){_ref(w['ref'])}:", style="bold")
     for a in d["anchors"]:
         if a["kind"] == "heading":
             body = _what("heading", a["name"]) + (f" [level={a['level']}]" if a.get("level") else "")

@@ -74,24 +74,28 @@ class Repl:
         return state.store if state is not None else None
 
     def _toolbar(self):
-        title = self.status.get("title") or "(no title)"
-        url = self.status.get("url") or ""
-        extra = ""
+        """The ref state first (what a click would meet), then tab, title and URL, cut to the width."""
         state, session = self.ctx.peek_state(), self.ctx.session
         page = session.pages.get(session.current) if session is not None else None  # no call to the browser
         status = state.status(page) if state is not None and page is not None else None
+        parts = []
         if status is not None:
             age = _age(time.monotonic() - status["taken_at"])
-            if status["navigated"]:
-                extra = f"  |  refs stale: new page since snapshot #{status['snapshot']} ({age} ago)"
-            else:
-                extra = f"  |  {status['live']} refs, snapshot #{status['snapshot']} {age} ago"
-        where = ""
-        session = self.ctx.session
+            parts.append(f"refs stale: new page since snapshot #{status['snapshot']} ({age} ago)"
+                         if status["navigated"] else f"{status['live']} refs, snapshot #{status['snapshot']} {age} ago")
         if session is not None:
             c, t = session.current
-            where = f"c{c} tab {t}  |  "
-        return clean(f" {where}{title} — {url}{extra}")
+            parts.append(f"c{c} tab {t}")
+        parts.append(f"{self.status.get('title') or '(no title)'} — {self.status.get('url') or ''}")
+        line = clean(" " + "  |  ".join(parts))
+        width = self._width()
+        return line if len(line) < width else line[:max(width - 2, 1)] + "…"
+
+    def _width(self) -> int:
+        try:
+            return self.prompt.app.output.get_size().columns
+        except Exception:
+            return 80
 
     def _refresh_status(self) -> None:
         """Title and URL from the browser's target list: no page script runs, none is interrupted."""
@@ -130,13 +134,16 @@ class Repl:
                     return 0
                 if not line.strip() or is_comment(line):  # '#' starts a comment, as in scripts
                     continue
-                outcome = self.run_line(line)
-                if isinstance(self.prompt.history, PrivateHistory):
-                    self.prompt.history.settle(outcome.line)  # masked when it carried a password
-                self._show(outcome)
-                if self.ctx.quit_requested:
-                    return 0
-                self._refresh_status()
+                for one in line.splitlines():  # a pasted block runs line by line
+                    if not one.strip() or is_comment(one):
+                        continue
+                    outcome = self.run_line(one)
+                    if isinstance(self.prompt.history, PrivateHistory):
+                        self.prompt.history.settle(outcome.line)  # masked when it carried a password
+                    self._show(outcome)
+                    if self.ctx.quit_requested:
+                        return 0
+                    self._refresh_status()
 
 
 def _age(seconds: float) -> str:

@@ -1,0 +1,245 @@
+"""Sessions and one-shot runs at their edges (issue 33): $VERDEX_SESSION, secrets off the command
+line, bounded waits, the light client paths. Real session servers and real Chromium, as in
+test_sessions.py (whose Env gives each test a private runtime directory and TMPDIR)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from test_sessions import INDEX, ROOT, env  # noqa: F401 (env is a fixture)
+
+
+def with_env(env, **extra):
+    return dict(env.env, **extra)
+
+
+def run(env, *args, extra=None, input=None, timeout=60):
+    return subprocess.run(env.argv(*args), env=with_env(env, **(extra or {})), cwd=ROOT, text=True,
+                          capture_output=True, timeout=timeout, input=input,
+                          stdin=None if input is not None else subprocess.DEVNULL)
+
+
+# -- finding 1: $VERDEX_SESSION applies only to `run` without a URL ----------------------------------
+
+def test_verdex_session_does_not_capture_a_one_shot_run_with_a_url(env):
+    stale = {"VERDEX_SESSION": "gone"}  # a stale export: no such session runs
+    proc = run(env, "run", "--json", INDEX, "eval 6 * 7", extra=stale)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [json.loads(x)["result"]["value"] for x in proc.stdout.splitlines()[-1:]] == [42]
+    opted_out = run(env, "run", "--session", "", INDEX, "eval 1 + 1", extra=stale)
+    assert opted_out.returncode == 0 and opted_out.stdout.strip().endswith("2"), opted_out.stderr
+
+
+def test_verdex_session_messages_name_the_variable(env):
+    proc = run(env, "run", "eval 1", extra={"VERDEX_SESSION": "gone"})
+    assert proc.returncode == 2
+    [line] = proc.stderr.splitlines()
+    assert "No session 'gone'" in line and "VERDEX_SESSION" in line
+    bad = run(env, "run", "--json", "eval 1", extra={"VERDEX_SESSION": "not a name"})
+    assert bad.returncode == 2
+    assert "VERDEX_SESSION" in json.loads(bad.stdout)["error"]["message"]
+    given = run(env, "run", "--session", "gone", "eval 1", extra={"VERDEX_SESSION": "other"})
+    assert given.returncode == 2 and "VERDEX_SESSION" not in given.stderr  # it chose nothing here
+    attach = run(env, "attach", extra={"VERDEX_SESSION": "gone"}, input="")
+    assert attach.returncode == 2 and "VERDEX_SESSION" in attach.stderr
+
+
+def test_run_without_url_or_session_is_one_line_usage_error(env):
+    proc = run(env, "run", "--keep-going")
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+    assert "URL" in proc.stderr and "--session" in proc.stderr
+
+
+def test_verdex_session_used_by_run_without_url(env):
+    env.start("fromenv", INDEX)
+    proc = run(env, "run", "eval 6 * 7", extra={"VERDEX_SESSION": "fromenv"})
+    assert proc.returncode == 0 and proc.stdout.strip() == "42", proc.stderr
+
+
+# -- finding 2: secrets off the command line -----------------------------------------------------------
+
+LOGIN = """<!doctype html><title>Login</title>
+<label>User <input id="user"></label> <label>Token <input id="token"></label>
+<label>Password <input id="pw" type="password"></label>
+<p id="echo"></p>
+<script>
+  // the page echoes what is typed, as many apps do (rendered with innerHTML on every input)
+  function render() { document.getElementById("echo").innerHTML = "<b>Token:</b> " + document.getElementById("token").value; }
+  document.getElementById("token").addEventListener("input", render);
+</script>"""
+SECRET = "TopSecret-42"
+
+
+def login_page(env) -> str:
+    path = env.base / "login.html"
+    path.write_text(LOGIN)
+    return str(path)
+
+
+def test_fill_and_type_take_the_text_from_the_environment_masked_everywhere(env):
+    page = login_page(env)
+    env.start("sec", page)
+    secret_env = {"TOK": SECRET, "PW": "pw-" + SECRET}
+    proc = run(env, "run", "--session", "sec", "--json", "fill textbox:Token --env TOK", "type textbox:Password --env PW",
+               "eval [document.getElementById('token').value, document.getElementById('pw').value]"
+               ".map(v => [...v].reverse().join('')).join(' ')",  # the page's values, reversed
+               "export " + str(env.base / "steps.txt"), extra=secret_env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert SECRET not in proc.stdout + proc.stderr
+    fill, typed, check, _export = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert fill["result"]["value"] == "••••••" and fill["result"]["masked"] is True
+    assert typed["result"]["value"] == "••••••"
+    assert check["result"]["value"] == f"{SECRET[::-1]} {('pw-' + SECRET)[::-1]}"  # the page got the real values
+    script = (env.base / "steps.txt").read_text()
+    assert "--env TOK" in script and SECRET not in script
+    unset = run(env, "run", "--session", "sec", "fill textbox:User --env NOT_SET_ANYWHERE")
+    assert unset.returncode == 2 and "NOT_SET_ANYWHERE is not set" in unset.stderr
+
+
+def test_fill_env_in_a_one_shot_run(env):
+    page = login_page(env)
+    proc = run(env, "run", page, "fill textbox:Token --env TOK", "eval document.getElementById('echo').textContent.length",
+               extra={"TOK": SECRET})
+    assert proc.returncode == 0, proc.stderr
+    assert SECRET not in proc.stdout + proc.stderr
+    assert proc.stdout.strip().endswith(str(len("Token: " + SECRET)))
+
+
+# -- finding 3: a long TMPDIR ----------------------------------------------------------------------------
+
+def long_tmpdir(env) -> str:
+    path = env.base / ("t" * (100 - len(str(env.base)) - 1))
+    path.mkdir()
+    assert len(str(path)) == 100
+    return str(path)
+
+
+def leftovers(directory: str) -> list[str]:
+    import os
+
+    return sorted(os.listdir(directory))
+
+
+def test_a_long_tmpdir_breaks_neither_launches_nor_sessions(env):
+    tmp = long_tmpdir(env)
+    one_shot = run(env, "run", INDEX, "eval 6 * 7", extra={"TMPDIR": tmp})
+    assert one_shot.returncode == 0 and one_shot.stdout.strip() == "42", one_shot.stderr
+    no_runtime = with_env(env, TMPDIR=tmp)
+    no_runtime.pop("XDG_RUNTIME_DIR")  # the session socket would go under TMPDIR too
+    def verdex(*args):
+        return subprocess.run(env.argv(*args), env=no_runtime, cwd=ROOT, text=True, capture_output=True, timeout=90,
+                              stdin=subprocess.DEVNULL)
+    start = verdex("session", "start", "longtmp", INDEX)
+    try:
+        assert start.returncode == 0, start.stderr
+        in_session = verdex("run", "--session", "longtmp", "eval 6 * 7")
+        assert in_session.returncode == 0 and in_session.stdout.strip() == "42", in_session.stderr
+    finally:
+        stop = verdex("session", "stop", "longtmp")
+    assert stop.returncode == 0, stop.stderr
+    assert leftovers(tmp) == []  # no profile, no org.chromium.Chromium.* folder
+
+
+# -- finding 5: every wait of a client is bounded and told ---------------------------------------------
+
+def test_a_client_queued_behind_a_long_command_is_told_and_bounded(env):
+    import signal
+
+    from test_sessions import poll
+
+    env.start("queue", INDEX, "--timeout", "60")
+    spinner = env.popen("run", "--session", "queue", "--json", "eval while (true) {}")
+    poll(lambda: env.sessions()[0].get("busy"), what="the loop to run")
+    [row] = env.sessions()
+    assert row["running"].startswith(f"run {spinner.pid}'s 'eval while")
+    bounded = run(env, "run", "--session", "queue", "--json", "--wait", "1.5", "eval 1")
+    assert bounded.returncode == 1, bounded.stdout + bounded.stderr
+    err = json.loads(bounded.stdout)["error"]
+    assert err["kind"] == "timeout" and "Gave up after 1.5 s" in err["message"]
+    assert f"queued behind run {spinner.pid}'s 'eval while (true) {{}}'" in err["message"]
+    also = run(env, "run", "--session", "queue", "--timeout", "1", "eval 1")  # --timeout bounds one call too
+    assert also.returncode == 1 and "Gave up after 1 s" in also.stderr and len(also.stderr.splitlines()) == 1
+    live = subprocess.Popen(env.argv("run", "--session", "queue", "--json", "--script", "-"), env=env.env, cwd=ROOT,
+                            text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    live.stdin.write("eval 40 + 2\n")
+    live.stdin.flush()
+    poll(lambda: env.sessions()[0].get("queued", 0) >= 1, what="the live client to queue")
+    spinner.send_signal(signal.SIGINT)
+    spinner.communicate(timeout=30)
+    out, _ = live.communicate(timeout=30)
+    [res] = [json.loads(x) for x in out.splitlines()]
+    assert res["result"]["value"] == 42 and res["queued_ms"] > 100
+
+
+def test_a_stopped_server_bounds_every_client_and_stop_force_ends_it(env):
+    import os
+    import signal
+
+    from test_sessions import poll
+
+    env.start("frozen", INDEX)
+    [row] = env.sessions()
+    os.kill(row["pid"], signal.SIGSTOP)
+    try:
+        client = run(env, "run", "--session", "frozen", "--wait", "2", "eval 1", timeout=30)
+        assert client.returncode == 1 and "did not answer" in client.stderr and "--force" in client.stderr
+        stop = run(env, "session", "stop", "frozen", timeout=30)
+        assert stop.returncode == 1 and "does not answer" in stop.stderr and "--force" in stop.stderr
+        listed = run(env, "session", "list", timeout=30)
+        assert "frozen" in listed.stdout and "not answering" in listed.stdout
+        forced = run(env, "session", "stop", "--force", "frozen", timeout=30)
+        assert forced.returncode == 0 and "Stopped frozen." in forced.stdout, forced.stderr
+    finally:
+        try:
+            os.kill(row["pid"], signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+    poll(lambda: not env.chrome_pids(), what="the browser to go with the killed server")
+    assert env.sessions() == []
+
+
+# -- finding 6: the idle timeout spares a connected client, and says why it ended a session ------------
+
+def test_idle_timeout_waits_for_an_attached_or_live_client(env):
+    import time
+
+    from test_sessions import poll
+
+    env.start("idle2", INDEX, "--idle-timeout", "0.1")  # 6 s
+    live = subprocess.Popen(env.argv("run", "--session", "idle2", "--json", "--script", "-"), env=env.env, cwd=ROOT,
+                            text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    live.stdin.write("eval 1\n")
+    live.stdin.flush()
+    assert json.loads(live.stdout.readline())["result"]["value"] == 1
+    quiet_until = time.monotonic() + 14  # more than twice the idle timeout without a word
+    while time.monotonic() < quiet_until:
+        assert [r["name"] for r in env.sessions()] == ["idle2"]
+        time.sleep(1)
+    live.stdin.write("eval 2\n")
+    live.stdin.flush()
+    assert json.loads(live.stdout.readline())["result"]["value"] == 2  # still there for the live client
+    live.stdin.close()
+    live.wait(timeout=30)
+    poll(lambda: env.sessions() == [], timeout=60, what="the session to end once its client left")
+    gone = run(env, "run", "--session", "idle2", "eval 1")
+    assert gone.returncode == 2 and "without a client (--idle-timeout)" in gone.stderr
+
+
+def test_snapshot_json_carries_the_refs_of_the_text_it_returns(env):
+    page = env.base / "rows.html"
+    page.write_text("<!doctype html><title>Rows</title><main id=app></main><script>"
+                    "document.getElementById('app').innerHTML = '<h1>Orders</h1><ul>' + Array.from({length: 300}, "
+                    "(_, i) => `<li data-id=${i}>Order ${i} <button>Open</button></li>`).join('') + '</ul>';</script>")
+    env.start("cut", str(page))
+    proc = run(env, "run", "--session", "cut", "--json", "snapshot --depth 2", "snapshot --max-chars 2000",
+               "snapshot --all-refs --max-chars 2000", "snapshot")
+    assert proc.returncode == 0, proc.stderr
+    depth, cut, every, whole = [json.loads(x)["result"] for x in proc.stdout.splitlines()]
+    import re
+
+    for snap in (depth, cut, whole):
+        assert set(snap["refs"]) == set(re.findall(r"\[ref=([a-z0-9]+)\]", snap["text"]))
+    assert len(whole["refs"]) >= 300 and len(cut["refs"]) < len(whole["refs"]) / 3
+    assert len(every["refs"]) >= len(whole["refs"]) and len(every["text"]) <= 2000

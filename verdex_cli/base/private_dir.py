@@ -1,0 +1,57 @@
+"""Short private directories for Unix sockets (light: the session client uses it).
+
+A Unix socket's path is at most 107 bytes; a long ``$TMPDIR`` (pytest's ``tmp_path``, a CI runner's
+workspace) would make every socket under it fail. So sockets -- the session's, and the browser's
+singleton socket that Chrome makes under its profile -- live in the first of ``preferred`` (the
+user's choice), ``$TMPDIR`` and ``/tmp`` under which ``room`` more bytes still fit: there in a
+directory ``verdex-UID`` of mode 0700 owned by the user.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+MAX_SOCKET_PATH = 107  # sun_path is 108 bytes with the terminating NUL
+
+
+class Unsafe(Exception):
+    """A directory that is not ours alone to write to (the message says why)."""
+
+
+def check_private(path: str, st: os.stat_result) -> None:
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+        raise Unsafe(f"{path}: it is not a directory.")
+    if st.st_uid != os.getuid():
+        raise Unsafe(f"{path}: it is owned by another user.")
+    if st.st_mode & 0o022:
+        raise Unsafe(f"{path}: group or others may write to it (mode {stat.S_IMODE(st.st_mode):04o}; it must be 0700).")
+
+
+def candidates(preferred: tuple[str, ...] = ()) -> list[str]:
+    uid = os.getuid()
+    tmp = os.environ.get("TMPDIR") or "/tmp"
+    found = [p for p in preferred if p]
+    if os.path.isabs(tmp):
+        found.append(os.path.join(tmp, f"verdex-{uid}"))
+    found.append(f"/tmp/verdex-{uid}")
+    return found
+
+
+def short_base(room: int, preferred: tuple[str, ...] = ()) -> str | None:
+    """The first candidate directory under which ``room`` more bytes of path still make a socket
+    path (None when none does)."""
+    for path in candidates(preferred):
+        if len(path.encode()) + room <= MAX_SOCKET_PATH:
+            return path
+    return None
+
+
+def ensure_private(path: str) -> str:
+    """``path`` created with mode 0700 if missing, and checked (Unsafe otherwise); OSError passes."""
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    check_private(path, os.lstat(path))
+    return path
