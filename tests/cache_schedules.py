@@ -96,14 +96,10 @@ class Runner:
         if kind == "click":
             d.js(f"window.plan.a{step[1]} = {json.dumps(step[2])}")
             line = f"click {refs['a' + str(step[1])]}"
-        elif kind == "fill":
-            line = f"fill {refs['q']} {step[1]}"
-        elif kind == "type":
-            line = f"type {refs['q']} {step[1]}"
-        elif kind == "wait":
-            line = f"wait {step[1]}"
+        elif kind in ("fill", "type"):
+            line = f"{kind} {refs['q']} {step[1]}"
         else:
-            line = "snapshot"
+            line = " ".join(map(str, step))  # wait MS, snapshot
         out = d.run(line)
         if not out.ok and out.kind == "internal":
             raise Mismatch(f"{line}: {out.message}\n{out.trace}")

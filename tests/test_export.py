@@ -177,7 +177,7 @@ def test_waits_are_exported_with_stable_targets(driver, demo, chrome_http, tmp_p
     driver.ok(f"export {py}")
     code = py.read_text()
     assert 'page.get_by_role("button", name="Save", exact=True).wait_for()' in code
-    assert 'page.get_by_text("Saving").first.wait_for()' in code and "page.wait_for_timeout(50)" in code
+    assert 'wait_for_text(page, "Saving")' in code and "page.wait_for_timeout(50)" in code
 
 
 def test_labels_and_frames_export_as_stable_targets_and_replay(driver, chrome_http, tmp_path):
@@ -234,9 +234,10 @@ def checkout_site():
     server.stop()
 
 
-def checkout_session(driver, site) -> str:
-    """Targets typed and refs, across the hover menu, the <details>, the form and both frames; the
-    page's own echo of the order it received."""
+def checkout_session(driver, site, receipt: Path) -> str:
+    """Targets typed and refs, across the hover menu, the <details>, the form and both frames, with
+    waits, a key and a file; the page's own echo of the order it received."""
+    receipt.write_text("paid\n")
     driver.ok("open " + site.url("app.html"))
     driver.ok("hover text=Account")  # the button's text is "Account \u25be"
     driver.ok("click button:Settings")  # in the menu the hover opened
@@ -244,25 +245,31 @@ def checkout_session(driver, site) -> str:
     driver.ok("click " + ref_in(text, 'button "Delivery options"'))  # a <summary>
     driver.ok("fill label=Instructions Leave at the door")  # inside the <details> it opened
     driver.ok("fill " + ref_in(text, 'textbox "Full name"') + " Ada Lovelace")
+    driver.ok('press "label=Full name" End')
+    driver.ok(f"upload label=Receipt {receipt}")
     driver.ok("select " + ref_in(text, 'combobox "Country"') + " France")
     driver.ok("check " + ref_in(text, 'checkbox "Gift wrap"'))
     driver.ok("check radio:Express")
     driver.ok("click " + ref_in(text, 'button "Pay by invoice"'))  # the payment frame (origin b)
     driver.ok("fill " + ref_in(text, 'textbox "Card number"') + " 4242 4242 4242 4242")  # its card frame
     driver.ok("click button:Verify")  # typed: found in the card frame
+    driver.ok("wait text Verified 4242")  # the card frame's own status
+    driver.ok("wait " + ref_in(text, 'button "Place order"'))
+    driver.ok("wait 50")
     driver.ok("click " + ref_in(text, 'button "Place order"'))
     return driver.js('document.getElementById("echo").textContent')
 
 
 def test_exported_playwright_test_runs_every_step_across_frames_details_hover_and_form(driver, checkout_site,
                                                                                        tmp_path):
-    echo = checkout_session(driver, checkout_site)
-    assert "speed=express" in echo and "card=4242 4242 4242 4242" in echo and "payment=invoice" in echo
+    echo = checkout_session(driver, checkout_site, tmp_path / "receipt.txt")
+    assert "receipt=receipt.txt (5 bytes)" in echo and "speed=express" in echo and "card=4242 4242 4242 4242" in echo and "payment=invoice" in echo
     path = tmp_path / "test_checkout_export.py"
     out = driver.ok(f"export {path}").data
     code = path.read_text()
     steps = [ln.strip() for ln in code.splitlines() if ln.startswith("            page.")]
-    assert out["steps"] == 13 and len(steps) == 13 and "# not exported" not in code, code
+    steps += [ln.strip() for ln in code.splitlines() if ln.startswith("            wait_for_text(")]
+    assert out["steps"] == 18 and len(steps) == 18 and "# not exported" not in code, code
     # frames through frame_locator chains; no role Playwright does not give (a <summary> is no button
     # to it); a text target only where the element's whole text is it
     assert ('page.frame_locator("#pay").frame_locator("#card").get_by_role("button", name="Verify", '
@@ -277,9 +284,54 @@ def test_exported_playwright_test_runs_every_step_across_frames_details_hover_an
 
 
 def test_exported_script_replays_across_frames_details_hover_and_form(driver, checkout_site, chrome_http, tmp_path):
-    echo = checkout_session(driver, checkout_site)
+    echo = checkout_session(driver, checkout_site, tmp_path / "receipt.txt")
     path = tmp_path / "checkout.verdex"
     assert driver.ok(f"export {path}").data["without_target"] == 0
     assert "c0p0" not in path.read_text()
     lines = replay(chrome_http, checkout_site.url("app.html"), path, 'eval document.getElementById("echo").textContent')
     assert lines[-1]["result"]["value"] == echo
+
+
+FALLBACKS = """<!doctype html><title>Fallbacks</title>
+<div id="app"></div>
+<script>
+window.hits = [];
+const app = document.getElementById('app');
+app.innerHTML =
+  '<details><summary>More options</summary><p>Hidden text</p></details>' +
+  '<div class="trigger" tabindex="0">Account <span>&#9662;</span></div>' +
+  '<div id="tile" tabindex="0" style="width:40px;height:20px;background:#c00"></div>' +
+  '<div tabindex="0">Account</div>' +
+  '<label>Country <select><option>Germany</option><option>France</option></select></label>';
+app.addEventListener('click', (e) => {
+  const el = e.target.closest('summary, [tabindex]');
+  if (el) window.hits.push(el.id || el.textContent.trim());
+});
+app.addEventListener('change', (e) => window.hits.push('country=' + e.target.value));
+</script>"""
+
+
+def test_elements_playwright_has_no_role_for_export_a_locator_it_finds(driver, tmp_path):
+    """A <summary> (a button to verdex, no role to Playwright), a div whose text only contains the
+    typed text, a div with nothing but an id, a select whose <label> holds its options: each exported
+    step reaches the same element in Playwright (the page's own log of what was clicked matches)."""
+    page = tmp_path / "fallbacks.html"
+    page.write_text(FALLBACKS, encoding="utf-8")
+    driver.ok(f"open {page.as_uri()}")
+    text = driver.ok("snapshot").data["text"]
+    driver.ok("click " + ref_in(text, 'button "More options"'))
+    driver.ok('click "text=Account \u25be"')
+    driver.ok("click " + ref_in(text, r"(?m)- generic (?=\[ref=\S+\]$)"))  # the tile: no name, no text
+    driver.ok('click "text=Account"')
+    driver.ok("select label=Country France")
+    hits = driver.js("JSON.stringify(window.hits)")
+    path = tmp_path / "test_fallbacks.py"
+    driver.ok(f"export {path}")
+    code = path.read_text()
+    assert 'page.get_by_text("More options", exact=True).click()' in code
+    assert 'page.get_by_text("Account \u25be", exact=True).click()' in code
+    assert 'page.locator("#tile").click()' in code
+    assert 'page.get_by_text("Account", exact=True).click()' in code
+    assert 'page.get_by_role("combobox", name="Country", exact=True).select_option(["France"])' in code
+    proc = run_playwright_test(path, f"assert page.evaluate('JSON.stringify(window.hits)') == {hits!r}")
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr

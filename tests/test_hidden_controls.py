@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Driver
+from conftest import Driver, ref_in, until
 from verdex_cli.app.demo_server import serve
 
 PAGES = Path(__file__).resolve().parent / "fixtures" / "switches"
@@ -72,3 +72,15 @@ def test_a_button_that_opens_a_hidden_file_input_says_so_and_names_the_upload(dr
     out = driver.ok(f"upload {ref} {photo}")
     assert out.data["files"] == ["me.png"]
     assert driver.js("log") == ["chosen me.png"]
+
+
+def test_a_file_chooser_opened_in_a_cross_origin_frame_is_told_too(driver, site, tmp_path):
+    driver.ok("open " + site.url("photo_frame.html"))
+    text = until(lambda: (lambda t: t if "Choose photo" in t else None)(driver.ok("snapshot --fresh").data["text"]))
+    out = driver.ok("click " + ref_in(text, 'button "Choose photo"'))
+    ref = out.data["file_choosers"][0]["ref"]
+    assert any(f"'upload {ref} PATH'" in n for n in out.notes), out.notes
+    doc = tmp_path / "me.txt"
+    doc.write_text("me")
+    driver.ok(f"upload {ref} {doc}")
+    assert "Photo: me.txt" in driver.ok("snapshot").data["text"]

@@ -14,7 +14,7 @@ from verdex_cli.app.demo_server import serve
 
 PAGES = Path(__file__).resolve().parent / "fixtures" / "quirks"
 BUTTONS = {"top": "Top legacy", "same": "Legacy button", "cross": "Legacy button",
-           "written": "Written button", "srcdoc": "Srcdoc button"}
+           "written": "Written button", "scripted": "Scripted button", "srcdoc": "Srcdoc button"}
 
 
 @pytest.fixture(scope="module")
@@ -28,12 +28,12 @@ def open_legacy(driver, legacy) -> dict[str, str]:
     """The ref of each document's button (same and cross show the same button: told by frame)."""
     driver.ok("open " + legacy.url("outer.html"))
     assert until(lambda: driver.js("document.getElementById('cross').contentWindow.length === 0 && "
-                                   "[...document.querySelectorAll('iframe')].length === 4"))
+                                   "[...document.querySelectorAll('iframe')].length === 5"))
     frames = {r["index"]: r["url"] for r in driver.ok("frames").data["frames"]}
     text = until(lambda: (lambda t: t if t.count("Legacy button") == 2 else None)(driver.ok("snapshot --fresh").data["text"]))
     assert text, "the legacy frames did not load"
     refs = {"top": ref_in(text, 'button "Top legacy"'), "written": ref_in(text, 'button "Written button"'),
-            "srcdoc": ref_in(text, 'button "Srcdoc button"')}
+            "scripted": ref_in(text, 'button "Scripted button"'), "srcdoc": ref_in(text, 'button "Srcdoc button"')}
     for line in text.splitlines():
         if 'button "Legacy button"' in line:
             ref = line.split("[ref=")[1].rstrip("]:")
@@ -52,6 +52,7 @@ def test_the_documents_really_are_in_quirks_mode(driver, legacy):
     assert driver.js("document.compatMode") == "BackCompat"
     assert driver.js("document.getElementById('written').contentDocument.compatMode") == "BackCompat"
     assert driver.js("document.getElementById('same').contentDocument.compatMode") == "BackCompat"
+    assert driver.js("document.getElementById('scripted').contentDocument.compatMode") == "BackCompat"
 
 
 @pytest.mark.parametrize("which", list(BUTTONS))

@@ -140,3 +140,106 @@ def test_a_long_tmpdir_breaks_neither_launches_nor_sessions(env):
         stop = verdex("session", "stop", "longtmp")
     assert stop.returncode == 0, stop.stderr
     assert leftovers(tmp) == []  # no profile, no org.chromium.Chromium.* folder
+
+
+# -- finding 5: every wait of a client is bounded and told ---------------------------------------------
+
+def test_a_client_queued_behind_a_long_command_is_told_and_bounded(env):
+    import signal
+
+    from test_sessions import poll
+
+    env.start("queue", INDEX, "--timeout", "60")
+    spinner = env.popen("run", "--session", "queue", "--json", "eval while (true) {}")
+    poll(lambda: env.sessions()[0].get("busy"), what="the loop to run")
+    [row] = env.sessions()
+    assert row["running"].startswith(f"run {spinner.pid}'s 'eval while")
+    bounded = run(env, "run", "--session", "queue", "--json", "--wait", "1.5", "eval 1")
+    assert bounded.returncode == 1, bounded.stdout + bounded.stderr
+    err = json.loads(bounded.stdout)["error"]
+    assert err["kind"] == "timeout" and "Gave up after 1.5 s" in err["message"]
+    assert f"queued behind run {spinner.pid}'s 'eval while (true) {{}}'" in err["message"]
+    also = run(env, "run", "--session", "queue", "--timeout", "1", "eval 1")  # --timeout bounds one call too
+    assert also.returncode == 1 and "Gave up after 1 s" in also.stderr and len(also.stderr.splitlines()) == 1
+    live = subprocess.Popen(env.argv("run", "--session", "queue", "--json", "--script", "-"), env=env.env, cwd=ROOT,
+                            text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    live.stdin.write("eval 40 + 2\n")
+    live.stdin.flush()
+    poll(lambda: env.sessions()[0].get("queued", 0) >= 1, what="the live client to queue")
+    spinner.send_signal(signal.SIGINT)
+    spinner.communicate(timeout=30)
+    out, _ = live.communicate(timeout=30)
+    [res] = [json.loads(x) for x in out.splitlines()]
+    assert res["result"]["value"] == 42 and res["queued_ms"] > 100
+
+
+def test_a_stopped_server_bounds_every_client_and_stop_force_ends_it(env):
+    import os
+    import signal
+
+    from test_sessions import poll
+
+    env.start("frozen", INDEX)
+    [row] = env.sessions()
+    os.kill(row["pid"], signal.SIGSTOP)
+    try:
+        client = run(env, "run", "--session", "frozen", "--wait", "2", "eval 1", timeout=30)
+        assert client.returncode == 1 and "did not answer" in client.stderr and "--force" in client.stderr
+        stop = run(env, "session", "stop", "frozen", timeout=30)
+        assert stop.returncode == 1 and "does not answer" in stop.stderr and "--force" in stop.stderr
+        listed = run(env, "session", "list", timeout=30)
+        assert "frozen" in listed.stdout and "not answering" in listed.stdout
+        forced = run(env, "session", "stop", "--force", "frozen", timeout=30)
+        assert forced.returncode == 0 and "Stopped frozen." in forced.stdout, forced.stderr
+    finally:
+        try:
+            os.kill(row["pid"], signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+    poll(lambda: not env.chrome_pids(), what="the browser to go with the killed server")
+    assert env.sessions() == []
+
+
+# -- finding 6: the idle timeout spares a connected client, and says why it ended a session ------------
+
+def test_idle_timeout_waits_for_an_attached_or_live_client(env):
+    import time
+
+    from test_sessions import poll
+
+    env.start("idle2", INDEX, "--idle-timeout", "0.1")  # 6 s
+    live = subprocess.Popen(env.argv("run", "--session", "idle2", "--json", "--script", "-"), env=env.env, cwd=ROOT,
+                            text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    live.stdin.write("eval 1\n")
+    live.stdin.flush()
+    assert json.loads(live.stdout.readline())["result"]["value"] == 1
+    quiet_until = time.monotonic() + 14  # more than twice the idle timeout without a word
+    while time.monotonic() < quiet_until:
+        assert [r["name"] for r in env.sessions()] == ["idle2"]
+        time.sleep(1)
+    live.stdin.write("eval 2\n")
+    live.stdin.flush()
+    assert json.loads(live.stdout.readline())["result"]["value"] == 2  # still there for the live client
+    live.stdin.close()
+    live.wait(timeout=30)
+    poll(lambda: env.sessions() == [], timeout=60, what="the session to end once its client left")
+    gone = run(env, "run", "--session", "idle2", "eval 1")
+    assert gone.returncode == 2 and "without a client (--idle-timeout)" in gone.stderr
+
+
+def test_snapshot_json_carries_the_refs_of_the_text_it_returns(env):
+    page = env.base / "rows.html"
+    page.write_text("<!doctype html><title>Rows</title><main id=app></main><script>"
+                    "document.getElementById('app').innerHTML = '<h1>Orders</h1><ul>' + Array.from({length: 300}, "
+                    "(_, i) => `<li data-id=${i}>Order ${i} <button>Open</button></li>`).join('') + '</ul>';</script>")
+    env.start("cut", str(page))
+    proc = run(env, "run", "--session", "cut", "--json", "snapshot --depth 2", "snapshot --max-chars 2000",
+               "snapshot --all-refs --max-chars 2000", "snapshot")
+    assert proc.returncode == 0, proc.stderr
+    depth, cut, every, whole = [json.loads(x)["result"] for x in proc.stdout.splitlines()]
+    import re
+
+    for snap in (depth, cut, whole):
+        assert set(snap["refs"]) == set(re.findall(r"\[ref=([a-z0-9]+)\]", snap["text"]))
+    assert len(whole["refs"]) >= 300 and len(cut["refs"]) < len(whole["refs"]) / 3
+    assert len(every["refs"]) >= len(whole["refs"]) and len(every["text"]) <= 2000

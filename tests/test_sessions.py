@@ -281,8 +281,9 @@ def test_idle_timeout_stops_the_session_and_its_browser(env):
     poll(lambda: env.sessions() == [], timeout=60, what="the idle session to stop")
     poll(lambda: not env.chrome_pids(), what="its browser to close")
     proc = env.run("run", "--session", "idle", "eval 1", timeout=10)
-    assert proc.returncode == 2 and proc.stderr.strip() == \
-        "No session 'idle'. Start one with 'verdex session start idle'."
+    assert proc.returncode == 2 and re.fullmatch(
+        r"No session 'idle'; it ended at \d\d:\d\d:\d\d after 0\.05 minutes without a client \(--idle-timeout\)\. "
+        r"Start one with 'verdex session start idle'\.", proc.stderr.strip()), proc.stderr
 
 
 @pytest.mark.parametrize("name", ["has space", "x" * 41, "semi;colon", "dot.dot/"])

@@ -4,6 +4,7 @@ before a browser starts, a piped REPL's failed first step, security of what we l
 from __future__ import annotations
 
 import json
+import re
 import os
 import socket
 import stat
@@ -129,7 +130,7 @@ def test_unreachable_first_url_is_one_json_object(chrome_http, tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["run", "--json"], "Missing argument 'URL'."),
+    (["run", "--json"], "Missing URL: give the URL to open first, or --session NAME"),
     (["run", "--json", INDEX, "--bogus"], "No such option: --bogus."),
     (["--json", "--timeout", "soon", "run", INDEX], "Invalid value for '--timeout'"),
     (["--json", "--bogus"], "No such option: --bogus."),
@@ -268,7 +269,9 @@ def test_snapshot_max_chars(driver, demo):
     cut = driver.ok("snapshot --max-chars 120").data
     assert len(cut["text"]) <= 120 and whole["text"].startswith(cut["text"])
     assert any("'snapshot --max-chars 0'" in n for n in cut["notes"])
-    assert cut["refs"] == whole["refs"]  # the refs are all there, only the text is cut
+    # the refs of the text it returns (all of them with --all-refs)
+    assert set(cut["refs"]) == set(re.findall(r"\[ref=([a-z0-9]+)\]", cut["text"])) and set(cut["refs"]) < set(whole["refs"])
+    assert driver.ok("snapshot --all-refs --max-chars 120").data["refs"].keys() >= whole["refs"].keys()
     driver.fail("snapshot --max-chars lots", ErrorKind.USAGE)
     driver.fail("snapshot 12", ErrorKind.USAGE)
     driver.ctx.interactive = True

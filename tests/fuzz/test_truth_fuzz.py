@@ -22,9 +22,14 @@ ACTIONS = 220
 SKIP = (
     "grid",     # finding 1: a click after the page's own sort/scroll recycled the row acts on another row
     "route",    # finding 2: after a pushState route change a kept ref acts on the new route's record
-    "rebuild",  # finding 4: fill/type/check on a control the page re-renders report the old control
-    "written",  # finding 6: pointer actions in a quirks-mode (document.write) frame are refused
-    "quirks",   # finding 6: the same in widget frames served without a doctype
+    # not yet explained: with "rebuild" (finding 4 is fixed on main), seed 7 action 62 'focus' on the
+    # dialog's Street field was reported ok while focus was elsewhere, once in one run
+    "rebuild",
+    # not yet explained: with these, seed 7 action 191 ('hover' on an iframe whose document holds a
+    # doctype-less frame) was refused "not under the pointer" while the pointer's mouseover went into
+    # that frame, once in two runs on a loaded machine (quirks-mode buttons themselves work on main)
+    "written",
+    "quirks",
 )
 SOFT = ("is not moving", "unexpected ")  # timing-sensitive evidence: the oracle samples after the refusal
 SOFT_SHARE = 0.03

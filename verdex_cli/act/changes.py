@@ -4,9 +4,12 @@ changed (snapshot/cache.py), and compare with the page's last snapshot (snapshot
 The capture counts as a snapshot: the refs it shows are usable at once, staleness compares against
 it, and `diff` lists it. An action that changed nothing costs one small check per frame.
 
-Settled means: no DOM change, input, focus move or scroll in any captured frame for QUIET_MS, no
-scroll under way (a smooth scroll reveals content as it goes), and no request the page started
-since the action began still loading (late content; see LoadWatch), within a bounded wait.
+Settled means: in every captured frame, the work the input started is done (timers, chains of them,
+requests -- also ones whose body the page never reads --, messages: browser/timer_watch.py) and a
+hop went by with no change (act.js ``settle``; a document without the watcher: QUIET_MS with no
+change), no scroll is under way, and no request the page started since the action began is still
+loading (late content; see LoadWatch). Bounded by SETTLE_MAX from the input (or --timeout if
+shorter); the result's note says when the bound was hit.
 """
 
 from __future__ import annotations

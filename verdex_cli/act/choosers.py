@@ -1,6 +1,6 @@
 """File choosers the page opened: a button whose handler clicks a hidden ``<input type=file>`` asks the
 browser for a chooser, which verdex is told of instead of a dialog (``Page.setInterceptFileChooserDialog``,
-page.py). The command's result says so and gives the input a ref to answer with ``upload REF PATH``:
+browser/frames.py). The command's result says so and gives the input a ref to answer with ``upload REF PATH``:
 never dropped silently. Nothing here prints."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from .targets import adopt
 def report(page: Page, store: RefStore) -> tuple[list[str], list[dict]]:
     """(notes, ``[{"ref", "multiple"}]``) for the choosers the page opened since the last report."""
     notes, found = [], []
-    while page.choosers:
-        asked = page.choosers.pop(0)
+    while page.frames.choosers:
+        asked = page.frames.choosers.pop(0)
         fr = page.frames.by_id.get(asked.get("frameId", ""))
         got = _input(page, fr, asked.get("backendNodeId")) if fr is not None and not fr.detached else None
         if got is None:

@@ -69,6 +69,7 @@ class FrameRegistry(Worlds):
         self._owner_ids: dict[tuple, int] = {}  # (frame id, parent's document, its session) -> owner's backend id
         self.captured: list[int] = []  # frames the last whole-page capture stitched in (captured ahead next time)
         self.guards = GuardWorld()  # every document's click guard world (guard_world.py), by frame id
+        self.choosers: list[dict] = []  # file choosers the tab's documents opened (act/choosers.py reports them)
 
     # -- registry --------------------------------------------------------------
     def ensure(self, frame_id: str, target: Target, parent: int | None, oopif: bool = False) -> Frame:
@@ -259,9 +260,17 @@ class FrameRegistry(Worlds):
                 self.guards.watch(target)
             try:
                 out.append(target.start(method))
+                if method == "Page.enable":
+                    out.append(self.hear_choosers(target))
             except (CDPError, CDPTimeout, ConnectionLost):
                 break
         return out
+
+    def hear_choosers(self, target: Target) -> Pending:
+        """A file chooser a document of ``target`` opens is told here (``choosers``) instead of shown:
+        a button that clicks a hidden file input is never dropped silently. The call, sent now."""
+        target.on("Page.fileChooserOpened", lambda **kw: self.choosers.append(kw))
+        return target.start("Page.setInterceptFileChooserDialog", enabled=True)
 
     def enable_new_sessions(self) -> None:
         """Out-of-process frames attached since verdex last looked (their sessions not set up: no guard

@@ -16,6 +16,7 @@ from .dialogs import DialogAnswers
 from .frames import FrameRegistry, frame_url
 from .js_values import console_text, describe_exception, to_data
 from .navigation import Navigation
+from .netlog import NetLog
 
 MAX_SHOT_HEIGHT = 16384
 
@@ -30,6 +31,7 @@ class Page(Navigation):
     timeout: float
     frames: FrameRegistry = field(init=False)
     bridge: Bridge = field(init=False)  # typed calls of the in-page engine (bridge.py)
+    netlog: NetLog = field(init=False)  # the tab's requests and console messages (netlog.py)
     notes: list[str] = field(default_factory=list)
     _load_event: threading.Event = field(default_factory=threading.Event)
     _nav_count: int = 0
@@ -55,19 +57,18 @@ class Page(Navigation):
     ask_targets: Callable[[], None] | None = None
     serial: int = 0  # bumped before every command that may change the page (snapshot/cache.py)
     snapshot_cache: object = None  # snapshot/cache.py's Entry for the last capture
-    choosers: list = field(default_factory=list)  # file choosers the page opened (act/choosers.py reports them)
 
     def __post_init__(self) -> None:
         t = self.target
         self.frames = FrameRegistry(t, self.timeout)
         self.bridge = Bridge(self.frames)
+        self.netlog = NetLog(self._frame_index)
         t.on("Page.loadEventFired", self._on_load)
         t.on("Page.frameStartedLoading", self._on_started)
         t.on("Page.frameRequestedNavigation", self._on_requested)
         t.on("Page.frameStartedNavigating", self._on_navigating)
         t.on("Page.frameStoppedLoading", self._on_stopped)
         t.on("Page.javascriptDialogOpening", lambda **kw: self.dialogs.handle(self.target, self.on_dialog_answered, **kw))
-        t.on("Page.fileChooserOpened", lambda **kw: self.choosers.append(kw))
         t.on("Network.requestWillBeSent", self._on_doc_request)
         t.on("Network.responseReceived", self._on_response)
         t.on("Network.loadingFailed", self._on_failed)
@@ -77,10 +78,12 @@ class Page(Navigation):
         t.on("Page.frameNavigated", self._on_committed)
         t.on("Page.navigatedWithinDocument", self.frames.on_same_document)
         t.on("Page.frameDetached", self.frames.on_frame_detached)
+        t.on("Page.frameNavigated", self._on_main_document)
+        self.netlog.watch(t)  # before the domains are on: every request and message of the tab is heard
         t.call("Page.enable")
-        try:  # a file chooser the page opens is told to verdex (never dropped silently): act/choosers.py
-            t.call("Page.setInterceptFileChooserDialog", enabled=True)
-        except CDPError:
+        try:
+            self.frames.hear_choosers(t).result()
+        except (CDPError, CDPTimeout):
             pass
         self.frames.guards.watch(t)  # every document's click guard (a click meant for another document)
         t.call("Runtime.enable")
@@ -104,6 +107,14 @@ class Page(Navigation):
         sink = self._console
         if sink is not None and len(sink) < 1000:
             sink.append({"type": type, "text": console_text(args or [])})
+
+    def _on_main_document(self, frame: dict | None = None, type: str = "Navigation", **_):
+        if frame and not frame.get("parentId") and type == "Navigation":
+            self.netlog.navigated(frame_url(frame))
+
+    def _frame_index(self, frame_id: str) -> int | None:
+        fr = self.frames.by_id.get(frame_id)
+        return None if fr is None else fr.index
 
     def _on_binding(self, name: str = "", **_):
         if name == download_watch.BINDING:  # a click asked for a download (any frame of this tab)

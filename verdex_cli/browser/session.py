@@ -286,8 +286,14 @@ class Session(BrowserContexts):
                          "url": info.get("url", ""), "current": False, "adopted": False})
         return sorted(rows, key=lambda r: r["index"])
 
+    def _reserved_id(self, index: int) -> str | None:
+        """The browser's own tab numbered ``index`` (numbered now, as 'tabs' would, if it has not run)."""
+        if index not in self._reserved.values():
+            self.browser_tabs()
+        return next((t for t, i in self._reserved.items() if i == index), None)
+
     def _adopt(self, index: int) -> Page | None:
-        target_id = next((t for t, i in self._reserved.items() if i == index), None)
+        target_id = self._reserved_id(index)
         if target_id is None:
             return None
         if not any(t.get("targetId") == target_id and t.get("type") == "page" for t in self._targets()):
@@ -309,6 +315,8 @@ class Session(BrowserContexts):
     def close_tab(self, index: int) -> None:
         key = (self.current[0], index)
         page = self.pages.get(key)
+        if page is None and key[0] == 0 and self._reserved_id(index) is not None:
+            raise UsageError(f"Tab {index} is the browser's own (verdex did not open it): verdex never closes it.")
         if page is None:
             raise UsageError(f"There is no tab {index}. 'tabs' lists them.")
         if len(self.pages) == 1:

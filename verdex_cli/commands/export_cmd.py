@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import time
 from pathlib import Path
@@ -75,18 +76,18 @@ def _py_step(step: dict) -> list[str]:
         return [f"{loc}.press({_q(args[-1])})" if loc else f"page.keyboard.press({_q(args[-1])})"]
     if cmd == "select":
         return [f"{loc}.select_option([{', '.join(_q(v) for v in args[1:])}])"]
-    if cmd == "upload":
-        return [f"{loc}.set_input_files([{', '.join(_q(v) for v in args[1:])}])"]
+    if cmd == "upload":  # the files as the session found them (the test may run elsewhere)
+        return [f"{loc}.set_input_files([{', '.join(_q(os.path.abspath(v)) for v in args[1:])}])"]
     if cmd == "scroll":
         return [f"{loc}.scroll_into_view_if_needed()" if loc else
                 f"page.mouse.wheel(0, {'-' if args[0] == 'up' else ''}600)"]
     if cmd == "wait":
         if loc:
-            return [f"{loc}.wait_for(state=\"detached\")" if args[0] == "gone" else f"{loc}.wait_for()"]
+            return [f"{loc}.wait_for(state=\"hidden\")" if args[0] == "gone" else f"{loc}.wait_for()"]
         if args[0].isdigit():
             return [f"page.wait_for_timeout({int(args[0])})"]
         if args[0] == "text" and len(args) > 1:
-            return [f"page.get_by_text({_q(' '.join(args[1:]))}).first.wait_for()"]
+            return [f"wait_for_text(page, {_q(' '.join(args[1:]))})"]
         if args[0] == "url" and len(args) > 1:
             return [f"page.wait_for_url(re.compile(re.escape({_q(' '.join(args[1:]))})))"]
     return [f"# not exported: {cmd} {' '.join(args)}"]
@@ -100,10 +101,20 @@ Run it with pytest (Playwright for Python installed). VERDEX_CHROME may name the
 import os
 import re
 import shutil
+import time
 
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def wait_for_text(page, text, timeout=30.0):
+    """verdex's `wait text`: the text shown in any frame of the page (cross-origin frames too)."""
+    deadline = time.monotonic() + timeout
+    while not any(f.get_by_text(text).nth(i).is_visible() for f in page.frames
+                  for i in range(f.get_by_text(text).count())):
+        assert time.monotonic() < deadline, f"{{text!r}} did not appear in {{timeout}} s"
+        page.wait_for_timeout(100)
 
 
 def _browser_path():

@@ -103,7 +103,13 @@ def snapshot_cmd(ctx, args, flags):
     data["text"], note = cut_text(data["text"], limit)
     if note:
         data["notes"] = list(data.get("notes", [])) + [note]
+    if "--all-refs" not in flags:  # the refs of the text returned (a cut-down view is not paid for whole)
+        shown = set(SHOWN_REF.findall(data["text"]))
+        data["refs"] = {ref: info for ref, info in data.get("refs", {}).items() if ref in shown}
     return Result("snapshot", data)
+
+
+SHOWN_REF = re.compile(r"\[ref=([a-z0-9]+)\]")
 
 
 def _dedent(text: str) -> str:

@@ -88,6 +88,9 @@ class AttachRepl(Repl):
                     self.renderer.warn(str(msg.get("text", "")))
             elif op == "progress":
                 self.renderer.info(str(msg.get("text", "")))
+            elif op == "queued":
+                with self.print_lock:
+                    self.renderer.info(f"queued behind {msg.get('behind')}")
         self.ended = True
         self.results.put(None)
         with self.print_lock:

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from itertools import chain
 
 from . import names, wire
 from ..base.errors import ErrorKind, ExitStatus, UsageError, VerdexError, error_json, exit_status
 
+HELLO_WAIT = 40.0  # the session's own timeout is not known before its welcome: 10 s + 30 s, as by default
+
 # sanitize and script_input are imported only when needed: every millisecond of start-up counts here
 
 FLAGS = {"--json": "json", "--keep-going": "keep_going", "--no-color": "no_color", "--debug": "debug",
          "--trace": "trace", "--no-changes": "no_changes", "--no-pager": "no_pager"}
-SESSION_ONLY = {"--headed": False, "--chrome": True, "--connect": True, "--timeout": True, "--downloads": True,
+SESSION_ONLY = {"--headed": False, "--chrome": True, "--connect": True, "--downloads": True,
                 "--idle-timeout": True, "--connect-header": True, "--connect-header-env": True}
 
 
@@ -30,6 +33,7 @@ class Args:
         self.commands: list[str] = []
         self.json = self.keep_going = self.no_color = self.debug = self.trace = self.no_changes = False
         self.no_pager = False
+        self.wait: float | None = None  # --wait SECONDS (--timeout SECONDS alike): the bound of each command
 
 
 def parse(argv: list[str]) -> Args:
@@ -49,6 +53,14 @@ def parse(argv: list[str]) -> Args:
                 if value is None:
                     raise UsageError(f"Option '{key}' requires an argument.")
             setattr(args, key[2:], value)
+        elif key in ("--wait", "--timeout"):
+            value = value if eq else next(it, None)
+            try:
+                args.wait = float(value)
+            except (TypeError, ValueError):
+                raise UsageError(f"{key} wants a number of seconds, not {value!r}.") from None
+            if not args.wait > 0:
+                raise UsageError(f"{key} wants a number of seconds above 0, not {value}.")
         elif key in FLAGS and not eq:
             setattr(args, FLAGS[key], True)
         elif key in SESSION_ONLY:
@@ -72,6 +84,14 @@ class Output:
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()
+
+    def notice(self, text: str) -> None:
+        """A wait worth knowing about (queued behind another client), on a terminal's stderr only: a
+        script's stderr stays for errors (its JSON has "queued_ms")."""
+        if _isatty(sys.stderr) and not self.json_mode:
+            from ..base.sanitize import clean
+
+            self.write("", clean(text) + "\n")
 
     def failure(self, line: str, kind: str, message: str) -> None:
         from ..base.sanitize import clean, json_line
@@ -121,29 +141,63 @@ def settings(args: Args) -> dict:
             "width": width}
 
 
-def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = False) -> dict:
-    """Run one line in the session (``sent``: it already went out) and wait for its result; Ctrl-C
-    cancels it (a second Ctrl-C gives up waiting)."""
+def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = False, wait: float = 40.0,
+        tell=None) -> dict:
+    """Run one line in the session (``sent``: it already went out) and wait for its result, at most
+    ``wait`` s (then it is cancelled and fails with kind `timeout`, naming what it waited behind);
+    ``tell(text)`` hears that it is queued behind another client's command. Ctrl-C cancels it (a second
+    Ctrl-C gives up waiting)."""
     if not sent:
         channel.send(wire.run_message(job_id, line))
     cancelled = False
+    behind = None
+    started = False
+    deadline = time.monotonic() + wait
+    channel.sock.settimeout(0.25)
     while True:
         try:
             msg = channel.recv()
+        except TimeoutError:
+            if time.monotonic() < deadline:
+                continue
+            _cancel(channel, job_id)
+            return {"ok": False, "kind": ErrorKind.TIMEOUT, "message": _gave_up(name, line, wait, behind, started)}
         except KeyboardInterrupt:
             if cancelled:
                 return {"ok": False, "kind": ErrorKind.CANCELLED, "message": "Cancelled."}
             cancelled = True
-            try:
-                channel.send({"op": "cancel", "id": job_id})
-            except OSError:
-                pass
+            _cancel(channel, job_id)
             continue
         if msg is None:
             return {"ok": False, "kind": ErrorKind.NO_SESSION,
                     "message": f"Session '{name}' ended before '{line}' finished."}
-        if msg.get("op") == "result" and msg.get("id") == job_id:
+        if msg.get("id") != job_id:
+            continue
+        if msg.get("op") == "queued":
+            behind = str(msg.get("behind") or "another client's command")
+            if tell is not None:
+                tell(f"queued behind {behind}")
+        elif msg.get("op") == "started":
+            started = True
+        elif msg.get("op") == "result":
             return msg
+
+
+def _cancel(channel: wire.Channel, job_id: int) -> None:
+    try:
+        channel.send({"op": "cancel", "id": job_id})
+    except OSError:
+        pass
+
+
+def _gave_up(name: str, line: str, wait: float, behind: str | None, started: bool) -> str:
+    head = f"Gave up after {wait:g} s (--wait) on '{line}' in session '{name}': "
+    if started:
+        return head + "it was still running; it was cancelled."
+    if behind:
+        return head + f"it was still queued behind {behind}; it was cancelled."
+    return head + (f"the session server did not answer (stopped?); 'verdex session stop --force {name}' "
+                   "ends it.")
 
 
 def main(argv: list[str]) -> int:
@@ -172,7 +226,14 @@ def main(argv: list[str]) -> int:
         channel = wire.connect(name)
         # the server checks every line before any runs (as in one-shot mode); the first line goes out
         # with the hello and runs only if they all parse
-        welcome = wire.hello(channel, name, "run", then=first, check=lines, **settings(args))
+        channel.sock.settimeout(args.wait or HELLO_WAIT)
+        try:
+            welcome = wire.hello(channel, name, "run", then=first, check=lines, **settings(args))
+        except TimeoutError:
+            channel.close()
+            out.failure("--session " + name, ErrorKind.TIMEOUT,
+                        _gave_up(name, lines[0] if lines else "hello", args.wait or HELLO_WAIT, None, False))
+            return ExitStatus.FAILED
         if not welcome.get("ok", True):
             out.write(welcome.get("out", ""), welcome.get("err", ""))
             return welcome.get("exit", ExitStatus.USAGE)
@@ -190,19 +251,21 @@ def main(argv: list[str]) -> int:
 
         lines = chain(lines, live_lines())
     try:
-        return run_lines(channel, name, out, lines, args.keep_going, sent=first is not None)
+        wait = args.wait or float(welcome.get("timeout") or 10.0) + 30.0
+        return run_lines(channel, name, out, lines, args.keep_going, sent=first is not None, wait=wait)
     finally:
         channel.close()
 
 
-def run_lines(channel: wire.Channel, name: str, out: Output, lines, keep_going: bool, sent: bool = False) -> int:
+def run_lines(channel: wire.Channel, name: str, out: Output, lines, keep_going: bool, sent: bool = False,
+              wait: float = 40.0) -> int:
     status = ExitStatus.OK
     job_id = 0
     try:
         for line in lines:
             job_id += 1
             try:
-                res = ask(channel, name, job_id, line, sent=sent and job_id == 1)
+                res = ask(channel, name, job_id, line, sent=sent and job_id == 1, wait=wait, tell=out.notice)
             except OSError:
                 res = {"ok": False, "kind": ErrorKind.NO_SESSION, "message": names.NoSession(name).message}
             if "out" in res:

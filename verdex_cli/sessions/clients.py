@@ -7,8 +7,10 @@ import os
 import socket
 import struct
 import threading
+import time
 
 from . import wire
+from ..commands.registry import redact_line
 
 
 def same_user_peer(sock: socket.socket) -> int | None:
@@ -30,6 +32,7 @@ class Client:
         self.settings: dict = {}
         self.lock = threading.Lock()
         self.gone = False
+        self.introduced = False  # it said hello (a `session list` looking in does not)
         self.rejected = False  # a line of its invocation did not parse: nothing of it runs
         self.pending: dict = {}  # id -> Job, queued or running
 
@@ -51,5 +54,14 @@ class Job:
     def __init__(self, client: Client, job_id, line: str, env: dict | None = None):
         self.client, self.id, self.line = client, job_id, line
         self.env = env or {}  # the client's values of the variables its `--env VAR` names
+        self.arrived = time.monotonic()
+        self.queued_ms = 0.0  # how long it waited behind other clients' commands
         self.cancel = False
         self.signalled = False
+
+    def describe(self) -> str:
+        """`run 4121's click c0p0f0e7`, for whoever waits behind it (a fill/type text is masked)."""
+        line = " ".join(self.line.split())
+        if line.split(" ", 1)[0] in ("fill", "type"):
+            line = redact_line(line)
+        return f"{self.client.who}'s '{line[:80]}'"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -17,7 +18,7 @@ from ..app.wiring import AppOptions, make_renderer, warn_remote_endpoint
 from ..app.options import (CHROME, CONNECT, CONNECT_HEADER, CONNECT_HEADER_ENV, DEBUG, DOWNLOADS, HEADED, JSON,
                            NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE, connect_headers)
 from . import names, wire
-from ..base.errors import ExitStatus, UsageError, VerdexError, exit_status
+from ..base.errors import ErrorKind, ExitStatus, UsageError, VerdexError, exit_status
 from ..base.sanitize import json_line
 from ..commands.runner import failure
 from ..ui.render import Renderer
@@ -31,6 +32,7 @@ session_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, 
 attach_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, context_settings=SETTINGS)
 
 STOP_WAIT = 20.0
+ANSWER_WAIT = 5.0  # a server answers a stop at once, even while a command runs
 
 
 def _fail(renderer: Renderer, line: str, exc: VerdexError) -> int:
@@ -38,9 +40,10 @@ def _fail(renderer: Renderer, line: str, exc: VerdexError) -> int:
     return int(exit_status(exc.kind))
 
 
-def _ok(renderer: Renderer, line: str, kind: str, data: dict, text: str) -> None:
+def _ok(renderer: Renderer, line: str, data: dict, text: str, started: float | None = None) -> None:
+    elapsed = round((time.perf_counter() - started) * 1000.0, 1) if started is not None else 0.0
     if renderer.json_mode:
-        sys.stdout.write(json_line({"command": line, "ok": True, "result": data, "elapsed_ms": 0.0}) + "\n")
+        sys.stdout.write(json_line({"command": line, "ok": True, "result": data, "elapsed_ms": elapsed}) + "\n")
     else:
         renderer.plain(text)
 
@@ -69,6 +72,7 @@ def start_cmd(
 
 def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minutes: float) -> int:
     renderer = make_renderer(opts)
+    started = time.perf_counter()
     try:
         name = names.default_name(name)
         directory = names.session_dir(create=True)
@@ -107,7 +111,7 @@ def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minu
         outcome = from_wire(ready["outcome"])
         renderer.show(outcome)
         return int(ready.get("exit", ExitStatus.FAILED))
-    _ok(renderer, "session start", "session", {"name": name, "pid": ready.get("pid")}, name)
+    _ok(renderer, "session start", {"name": name, "pid": ready.get("pid")}, name, started)
     return 0
 
 
@@ -135,10 +139,12 @@ def list_cmd(json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DE
     raise typer.Exit(list_sessions((["--json"] if json_mode else []) + (["--no-color"] if no_color else [])))
 
 
-@session_app.command("stop", help="Stop session NAME (its browser closes), or every session with --all.")
+@session_app.command("stop", help="Stop session NAME (its browser closes), or every session with --all; --force "
+                                  "ends a server that does not answer (SIGKILL; its browser goes with it).")
 def stop_cmd(name: Optional[str] = typer.Argument(None, metavar="NAME", help="Default: $VERDEX_SESSION, else "
                                                                               "'default'."),
              all_: bool = typer.Option(False, "--all", help="Stop every running session."),
+             force: bool = typer.Option(False, "--force", help="Kill a session server that does not answer."),
              json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG):
     renderer = make_renderer(AppOptions(json_mode=json_mode, no_color=no_color, debug=debug))
     try:
@@ -151,36 +157,71 @@ def stop_cmd(name: Optional[str] = typer.Argument(None, metavar="NAME", help="De
         raise typer.Exit(_fail(renderer, "session stop", exc))
     status = 0
     for target in targets:
+        started = time.perf_counter()
         try:
-            stop_session(target)
+            stop_session(target, force)
         except VerdexError as exc:
             status = status or _fail(renderer, f"session stop {target}", exc)
             continue
-        _ok(renderer, f"session stop {target}", "session", {"name": target, "stopped": True}, f"Stopped {target}.")
+        _ok(renderer, f"session stop {target}", {"name": target, "stopped": True}, f"Stopped {target}.", started)
     if all_ and not targets:
-        _ok(renderer, "session stop --all", "session", {"stopped": []}, "No sessions.")
+        _ok(renderer, "session stop --all", {"stopped": []}, "No sessions.")
     raise typer.Exit(status)
 
 
-def stop_session(name: str) -> None:
-    """Ask the server to stop and wait until it has (its browser closed); NoSession if none runs."""
+def stop_session(name: str, force: bool = False) -> None:
+    """Ask the server to stop and wait until it has (its browser closed); NoSession if none runs; a
+    server that does not answer within ANSWER_WAIT s is one line naming --force (or, with ``force``,
+    is killed: its browser's watchdog takes the browser along)."""
     directory = names.session_dir()
     pid = names.running_pid(name, directory)
     if pid is None:
         raise names.NoSession(name)
+    if force:
+        _kill_server(name, pid)
+    else:
+        _ask_to_stop(name, pid)
+    deadline = time.monotonic() + STOP_WAIT
+    while names.running_pid(name, directory) is not None:
+        if time.monotonic() > deadline:
+            raise VerdexError(f"Session '{name}' (pid {pid}) did not stop within {STOP_WAIT:g} s; "
+                              f"'verdex session stop --force {name}' ends it.", ErrorKind.TIMEOUT)
+        time.sleep(0.02)
+
+
+def _ask_to_stop(name: str, pid: int) -> None:
     channel = wire.connect(name)
     try:
-        channel.sock.settimeout(STOP_WAIT)
+        channel.sock.settimeout(ANSWER_WAIT)
         channel.send({"op": "stop"})
-        while channel.recv() is not None:  # the server closes us when it has shut down
+        try:
+            if channel.recv() is None:  # the server closes us when it has shut down
+                return
+        except TimeoutError:
+            raise VerdexError(f"Session '{name}' (pid {pid}) does not answer (stopped or stuck); "
+                              f"'verdex session stop --force {name}' ends it.", ErrorKind.TIMEOUT) from None
+        channel.sock.settimeout(STOP_WAIT)
+        while channel.recv() is not None:
             pass
     except OSError:
         pass
     finally:
         channel.close()
-    deadline = time.monotonic() + STOP_WAIT
-    while names.running_pid(name, directory) is not None and time.monotonic() < deadline:
-        time.sleep(0.05)
+
+
+def _kill_server(name: str, pid: int) -> None:
+    """SIGKILL the server of ``name`` (after checking that ``pid`` is one: a session server's command line)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            ours = b"verdex_cli.sessions.server" in fh.read()
+    except OSError:
+        ours = pid > 0
+    if not ours:
+        raise VerdexError(f"Session '{name}': pid {pid} is not its server; not killed.", ErrorKind.USAGE)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 @attach_app.command(help="Open the REPL on session NAME (default: $VERDEX_SESSION, else 'default'): commands "

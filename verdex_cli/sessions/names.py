@@ -24,9 +24,23 @@ ENV = "VERDEX_SESSION"
 class NoSession(VerdexError):
     kind = ErrorKind.NO_SESSION
 
-    def __init__(self, name: str, message: str | None = None):
-        super().__init__(message or f"No session '{name}'. Start one with 'verdex session start {name}'.")
+    def __init__(self, name: str, message: str | None = None, why: str | None = None):
+        ended = f"; it {why}" if why else ""
+        super().__init__(message or f"No session '{name}'{ended}. Start one with 'verdex session start {name}'.")
         self.name = name
+
+
+def ended_path(name: str, directory: str | None = None) -> str:
+    """Why the last server of ``name`` ended on its own (the idle timeout), kept until the name starts again."""
+    return os.path.join(directory or base_dir(), name + ".ended")
+
+
+def why_ended(name: str, directory: str) -> str | None:
+    try:
+        with open(ended_path(name, directory), encoding="utf-8") as fh:
+            return fh.read(300).strip() or None
+    except (OSError, ValueError):
+        return None
 
 
 def check_name(name: str) -> str:

@@ -28,11 +28,12 @@ def from_wire(d: dict) -> Outcome:
                    float(d.get("elapsed_ms") or 0.0), d.get("trace") or "", d.get("command", ""), d.get("timings"))
 
 
-def render_for(settings: dict, outcome: Outcome) -> tuple[str, str]:
+def render_for(settings: dict, outcome: Outcome, extra: dict | None = None) -> tuple[str, str]:
     """The outcome as a one-shot run would print it for this client (stdout text, stderr text):
-    JSON Lines, or text with colour only when the client's stdout is a colour terminal."""
+    JSON Lines (with ``extra`` keys, e.g. ``queued_ms``), or text with colour only when the client's
+    stdout is a colour terminal."""
     if settings.get("json"):  # what Renderer._json writes, without building two consoles per command
-        return json_line(outcome.as_json()) + "\n", ""
+        return json_line({**outcome.as_json(), **(extra or {})}) + "\n", ""
     out, err = io.StringIO(), io.StringIO()
     width = int(settings.get("width") or 80)
     system = settings.get("color_system") or "standard"

@@ -62,6 +62,10 @@ class SessionServer:
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         try:
+            os.unlink(names.ended_path(self.name, self.directory))  # an earlier server's end is history now
+        except FileNotFoundError:
+            pass
+        try:
             os.unlink(self.sock_path)  # a dead server's leftover (we hold the name now)
         except FileNotFoundError:
             pass
@@ -94,6 +98,7 @@ class SessionServer:
         for sig in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, self._on_terminate)
         threading.Thread(target=self._accept, daemon=True, name="accept").start()
+        self.last_spoke = time.monotonic()  # idle from now: the browser's start-up is no idle time
         reason = "stopped"
         while not self.stopping:
             wait = self._until_idle()
@@ -114,9 +119,23 @@ class SessionServer:
         return reason
 
     def _until_idle(self) -> float:
-        if self.idle_s <= 0:
+        """Seconds until the idle timeout; never while a client is connected (an attached REPL, a live
+        `--script -`): the time counts from when the last one spoke or left."""
+        if self.idle_s <= 0 or any(c.introduced for c in self._clients()):
             return 3600.0
         return self.idle_s - (time.monotonic() - self.last_spoke)
+
+    def note_idle_end(self) -> None:
+        """Say, for the next client of this name, why the session is gone."""
+        minutes = self.idle_s / 60.0
+        text = (f"ended at {time.strftime('%H:%M:%S')} after {minutes:g} minutes without a client "
+                "(--idle-timeout)")
+        try:
+            fd = os.open(names.ended_path(self.name, self.directory), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError:
+            pass
 
     def _on_sigint(self, signum, frame):
         if self.interruptible:  # only a client's cancel of the running command (see _cancel)
@@ -144,7 +163,9 @@ class SessionServer:
             except OSError:
                 pass
         outcome = None
+        job.queued_ms = round((time.monotonic() - job.arrived) * 1000.0, 1)
         self.current = job
+        client.send({"op": "started", "id": job.id})
         try:
             with self.cancel_lock:
                 self.interruptible = True
@@ -166,11 +187,12 @@ class SessionServer:
 
     def _reply(self, job: Job, outcome: Outcome, quit_asked: bool) -> None:
         wired = to_wire(outcome)
-        msg = {"op": "result", "id": job.id, "ok": outcome.ok, "exit": int(outcome.exit_status), "quit": quit_asked}
+        msg = {"op": "result", "id": job.id, "ok": outcome.ok, "exit": int(outcome.exit_status), "quit": quit_asked,
+               "queued_ms": job.queued_ms}
         if job.client.kind == "attach":
             msg["outcome"] = wired
         else:
-            msg["out"], msg["err"] = render_for(job.client.settings, outcome)
+            msg["out"], msg["err"] = render_for(job.client.settings, outcome, {"queued_ms": job.queued_ms})
         job.client.send(msg)
         watchers = [c for c in self._clients() if c.kind == "attach"]
         for c in watchers:
@@ -232,6 +254,8 @@ class SessionServer:
                 self._handle(client, msg)
         finally:
             client.gone = True
+            if client.introduced:
+                self.last_spoke = time.monotonic()  # the idle time counts from its leaving
             with self.clients_lock:
                 if client in self.clients:
                     self.clients.remove(client)
@@ -242,9 +266,10 @@ class SessionServer:
     def _handle(self, client: Client, msg: dict) -> None:
         op = msg.get("op")
         if op == "hello":
+            client.introduced = True
             client.kind = "attach" if msg.get("kind") == "attach" else "run"
             client.settings = msg
-            welcome = {"op": "welcome", "name": self.name, "pid": os.getpid(), "ok": True}
+            welcome = {"op": "welcome", "name": self.name, "pid": os.getpid(), "ok": True, "timeout": self.opts.timeout}
             # every line of the invocation is parsed before any runs, as in one-shot mode; the client
             # sends its first `run` right behind its hello (one round trip), dropped if a line is bad
             bad = parse_all([str(x) for x in msg.get("check") or ()])
@@ -258,7 +283,10 @@ class SessionServer:
         elif op == "run" and not client.rejected:
             job = Job(client, msg.get("id"), str(msg.get("line", "")), msg.get("env") or {})
             client.pending[job.id] = job
+            ahead = self.current
             self.jobs.put(job)
+            if ahead is not None and ahead.client is not client:  # it waits: say behind what
+                client.send({"op": "queued", "id": job.id, "behind": ahead.describe()})
         elif op == "cancel":
             job = client.pending.get(msg.get("id"))
             if job is not None:
@@ -293,7 +321,9 @@ class SessionServer:
                 "tabs": len(session.pages) if session is not None else 0,
                 "clients": len(others), "attached": sum(1 for c in others if c.kind == "attach"),
                 "idle_s": round(time.monotonic() - self.last_spoke, 1), "busy": self.current is not None,
-                "queued": self.jobs.qsize(),
+                "running": self.current.describe() if self.current is not None else None,
+                "queued": sum(1 for c in self._clients() for j in list(c.pending.values())
+                              if j is not self.current and not j.cancel),
                 "idle_timeout_min": self.idle_s / 60.0}
 
     # -- shutdown ------------------------------------------------------------------------------------
@@ -352,6 +382,8 @@ def main() -> int:
         ready.close()
         sys.stdout = open(os.devnull, "w")
         reason = server.serve()
+        if reason == "idle":
+            server.note_idle_end()
         print(f"session {server.name} ended: {reason}", file=sys.stderr)
         return 0
     finally:

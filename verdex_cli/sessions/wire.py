@@ -4,7 +4,8 @@ Client -> server: ``hello`` (who, what output it wants, ``check``: the lines to 
 runs), ``run`` (one command line, with the client's own ``id``), ``cancel`` (that id), ``info``, ``stop``.
 Server -> client: ``welcome`` (with the first bad line's output, if any), ``result`` (for that id: the output prepared for this
 client, ``out``/``err``, or the outcome itself for an attached REPL), ``feed`` (attach: another
-client's command with its outcome), ``status``, ``info``, ``notice`` (e.g. the browser died).
+client's command with its outcome), ``queued`` (a run waits behind another client's command: which),
+``started`` (it runs now), ``status``, ``info``, ``notice`` (e.g. the browser died).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 import os
 
 from ..base.env_text import env_of_line
-from .names import NoSession, check_socket, session_dir, socket_path
+from .names import NoSession, check_socket, session_dir, socket_path, why_ended
 
 MAX_LINE = 64 * 1024 * 1024
 
@@ -77,7 +78,7 @@ def connect(name: str) -> Channel:
     try:
         check_socket(path)
     except FileNotFoundError:
-        raise NoSession(name) from None
+        raise NoSession(name, why=why_ended(name, directory)) from None
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.connect(path)

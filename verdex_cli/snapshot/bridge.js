@@ -213,6 +213,16 @@
   // `check`: a whole capture that changes nothing the next capture relies on (tests compare it with
   // a patched one).
   function snapshot(within, cap, view, frame, check) {
+    try {
+      return capture(within, cap, view, frame, check);
+    } catch (e) {
+      // the change watcher was reset for a capture that never came back: the next one sees it all
+      if (!within && !check) { Observer.mark(); Incremental.forget(); }
+      throw e;
+    }
+  }
+
+  function capture(within, cap, view, frame, check) {
     const whole = !within && !check;
     if (whole) {
       const dirt = Observer.take();  // what changed since the last capture; clean from here on

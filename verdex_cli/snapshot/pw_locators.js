@@ -21,9 +21,10 @@
     return out;
   }
 
+  // Playwright skips these (and the <head>, which the walks below never enter).
   function skipped(el) {
     const n = el.localName;
-    return n === 'script' || n === 'noscript' || n === 'style' || !!(document.head && document.head.contains(el));
+    return n === 'script' || n === 'noscript' || n === 'style';
   }
 
   // Playwright's text of an element: every descendant text node, no separator between elements.
@@ -44,6 +45,9 @@
     return t;
   }
 
+  const labelable = (el) => LABELABLE.has(el.localName) || (el.localName === 'input' && el.type !== 'hidden');
+  const mayHaveLabel = (el) => labelable(el) || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby');
+
   function labels(el, cache) {
     const ids = el.getAttribute('aria-labelledby');
     if (ids) {
@@ -54,8 +58,7 @@
     }
     const al = el.getAttribute('aria-label');
     if (al !== null && al.trim()) return [norm(al)];
-    const labelable = LABELABLE.has(el.localName) || (el.localName === 'input' && el.type !== 'hidden');
-    return labelable && el.labels ? [...el.labels].map((l) => norm(text(l, cache))) : [];
+    return labelable(el) && el.labels ? [...el.labels].map((l) => norm(text(l, cache))) : [];
   }
 
   // Playwright finds this element by this role (its role engine gives no role to a <summary>, a color
@@ -81,7 +84,7 @@
     const cache = new Map();
     let els = null;
     const alone = (test) => {
-      els = els || all(document, []);
+      els = els || all(document.body || document.documentElement, []);
       const hits = els.filter(test);
       return hits.length === 1 && hits[0] === self;
     };
@@ -90,7 +93,7 @@
         const raw = self.getAttribute('data-testid');
         c.pw = raw === c.value && alone((el) => el.getAttribute('data-testid') === raw);
       } else if (c.kind === 'label') {
-        c.pw = alone((el) => labels(el, cache).includes(c.value));
+        c.pw = labels(self, cache).includes(c.value) && alone((el) => mayHaveLabel(el) && labels(el, cache).includes(c.value));
       } else if (c.kind === 'role') {
         const box = c.scope ? within(c) : null;
         c.pw = !!c.ok && knowsRole(self, c.role) && (!c.scope || (!!box && knowsRole(box, c.scope.role)));
