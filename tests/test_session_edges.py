@@ -243,3 +243,18 @@ def test_snapshot_json_carries_the_refs_of_the_text_it_returns(env):
         assert set(snap["refs"]) == set(re.findall(r"\[ref=([a-z0-9]+)\]", snap["text"]))
     assert len(whole["refs"]) >= 300 and len(cut["refs"]) < len(whole["refs"]) / 3
     assert len(every["refs"]) >= len(whole["refs"]) and len(every["text"]) <= 2000
+
+
+# -- finding 11: the small ones ----------------------------------------------------------------------------
+
+def test_session_start_refuses_a_word_that_is_no_name_and_help_lists_the_subcommands(env):
+    for word in ("../x", "x.y", "localhost:8765/p.html", ""):
+        proc = run(env, "session", "start", word, timeout=60)
+        assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, (word, proc.stderr)
+        assert "is not a session name" in proc.stderr and "give both" in proc.stderr
+    assert env.sessions() == []
+    top = run(env, "--help", timeout=60)
+    assert top.returncode == 0
+    flat = " ".join(top.stdout.split())
+    for words in ("verdex run URL", "verdex run --session", "verdex session start", "verdex attach"):
+        assert words in flat, top.stdout

@@ -35,8 +35,10 @@ def _version(value: bool):
 
 
 @repl_app.command(help="Explore web pages as accessibility snapshots with element refs.\n\n"
-                       "With no URL, opens the bundled demo site. 'verdex run URL COMMAND...' runs commands "
-                       "one-shot; 'verdex run --help' explains it.")
+                       "With no URL, opens the bundled demo site.\n\n"
+                       "Also: 'verdex run URL COMMAND...' runs commands one-shot; 'verdex run --session NAME "
+                       "COMMAND...' runs them in a session; 'verdex session start|list|stop' manages sessions; "
+                       "'verdex attach [NAME]' opens the REPL on one. Each has --help.")
 def repl_main(
     url: Optional[str] = typer.Argument(None, metavar="URL",
                                         help="URL or local file to open (default: the demo site)."),

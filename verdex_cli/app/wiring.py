@@ -66,8 +66,9 @@ def make_renderer(opts: AppOptions) -> Renderer:
 def warn_remote_endpoint(opts: AppOptions, renderer: Renderer) -> None:
     """DevTools gives full control of a browser, unencrypted: say so when it is not on this machine."""
     if opts.connect and not is_loopback(opts.connect):
+        encrypted = opts.connect.strip().lower().startswith(("wss://", "https://"))
         renderer.warn(f"Warning: {endpoint_host(opts.connect) or opts.connect} is not this machine; the DevTools "
-                      "connection is unencrypted and gives full control of that browser.")
+                      f"connection{'' if encrypted else ' is unencrypted and'} gives full control of that browser.")
 
 
 def open_first(ctx: Workspace, url: str) -> Outcome:
