@@ -37,14 +37,8 @@ def requests_cmd(ctx, args, flags):
     notes = [f"{log.dropped:,} older requests were let go of (the last 1,000 are kept)."] if log.dropped else []
     data = {"requests": [dict(item(r, page.netlog.frame_index), doc=r.doc) for r in reqs], "documents": docs}
     if "--har" in flags.values:
-        path = Path(flags.values["--har"]).expanduser()
         doc = har.build(page, reqs)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"Cannot write {path}: {exc.strerror or exc}") from exc
-        data["har"] = str(path)
+        data["har"] = _write(flags.values["--har"], json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8"))
         notes.append("Authorization, Cookie, Set-Cookie and Proxy-Authorization values are written as ***.")
     return Result("requests", data, notes)
 
@@ -72,13 +66,7 @@ def request_cmd(ctx, args, flags):
     else:
         data["body_size"] = len(body)
         if "--save" in flags.values:
-            path = Path(flags.values["--save"]).expanduser()
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(body)
-            except OSError as exc:
-                raise UsageError(f"Cannot write {path}: {exc.strerror or exc}") from exc
-            data["saved"] = str(path)
+            data["saved"] = _write(flags.values["--save"], body)
         if textual(req.mime):
             text = body.decode("utf-8", "replace")
             data["body"] = text[:SHOWN_BODY]
@@ -114,6 +102,16 @@ ACTION_KEYS = MESSAGE_KEYS[1:5]
 
 def message(m, keys: tuple[str, ...] = MESSAGE_KEYS) -> dict:
     return {k: getattr(m, k) for k in keys}
+
+
+def _write(where: str, data: bytes) -> str:
+    path = Path(where).expanduser()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as exc:
+        raise UsageError(f"Cannot write {path}: {exc.strerror or exc}") from exc
+    return str(path)
 
 
 def textual(mime: str) -> bool:
