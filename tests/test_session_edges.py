@@ -288,3 +288,35 @@ def test_a_client_whose_folder_is_gone_writes_nothing_elsewhere_and_a_stop_says_
     err = json.loads(out)["error"]
     assert err["kind"] == "cancelled" and "is stopping" in err["message"]
     assert spinner.returncode == 1
+
+
+def test_attach_feed_sums_up_another_clients_long_output_and_says_when_it_waits(env):
+    from test_sessions import Screen, on_pty, poll
+
+    page = env.base / "list.html"
+    page.write_text("<!doctype html><title>List</title><ul id=l></ul><script>document.getElementById('l').innerHTML"
+                    " = Array.from({length: 60}, (_, i) => `<li>Item ${i} <button>Pick</button></li>`).join('')"
+                    "</script>")
+    env.start("feed", str(page), "--timeout", "60")
+    proc, master = on_pty(env, "attach", "feed")
+    screen = Screen(master)
+    try:
+        screen.wait_for("Attached to session 'feed'")
+        other = env.popen("run", "--session", "feed", "snapshot")
+        out, _ = other.communicate(timeout=60)
+        assert other.returncode == 0 and out.count("button \"Pick\"") == 60
+        screen.wait_for(f"[run {other.pid}] snapshot")
+        screen.wait_for("(snapshot: ")
+        assert "Item 59" not in screen.text()  # one summary line, not the 60 items
+        spinner = env.popen("run", "--session", "feed", "eval while (true) {}")
+        poll(lambda: env.sessions()[0].get("busy"), what="the loop to run")
+        screen.type("eval 'after-' + 1\r")
+        screen.wait_for(f"queued behind run {spinner.pid}'s 'eval while (true) {{}}'")
+        spinner.send_signal(2)
+        spinner.communicate(timeout=60)
+        screen.wait_for("after-1")
+        screen.type("\x04")
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
