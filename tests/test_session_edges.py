@@ -258,3 +258,33 @@ def test_session_start_refuses_a_word_that_is_no_name_and_help_lists_the_subcomm
     flat = " ".join(top.stdout.split())
     for words in ("verdex run URL", "verdex run --session", "verdex session start", "verdex attach"):
         assert words in flat, top.stdout
+
+
+def test_a_client_whose_folder_is_gone_writes_nothing_elsewhere_and_a_stop_says_why(env):
+    from test_sessions import poll
+
+    env.start("cwd", INDEX, "--timeout", "60")
+    gone = env.base / "gone"
+    gone.mkdir()
+    live = subprocess.Popen(env.argv("run", "--session", "cwd", "--json", "--script", "-"), env=env.env, text=True,
+                            cwd=str(gone), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    live.stdin.write("eval 1\n")
+    live.stdin.flush()
+    assert json.loads(live.stdout.readline())["ok"]
+    other = run(env, "run", "--session", "cwd", "eval 2")  # another client, in its own folder (ROOT)
+    assert other.returncode == 0
+    gone.rmdir()  # the live client's folder goes away while it runs
+    live.stdin.write("screenshot shot.png\n")
+    live.stdin.flush()
+    err = json.loads(live.stdout.readline())["error"]
+    live.stdin.close()
+    live.wait(timeout=60)
+    assert err["kind"] == "usage" and "working folder" in err["message"] and "is gone" in err["message"]
+    assert not (ROOT / "shot.png").exists() and not list(env.base.glob("**/shot.png"))
+    spinner = env.popen("run", "--session", "cwd", "--json", "eval while (true) {}")
+    poll(lambda: env.sessions()[0].get("busy"), what="the loop to run")
+    assert run(env, "session", "stop", "cwd").returncode == 0
+    out, _ = spinner.communicate(timeout=60)
+    err = json.loads(out)["error"]
+    assert err["kind"] == "cancelled" and "is stopping" in err["message"]
+    assert spinner.returncode == 1
