@@ -66,7 +66,9 @@ LOGIN = """<!doctype html><title>Login</title>
 <p id="echo"></p>
 <script>
   // the page echoes what is typed, as many apps do (rendered with innerHTML on every input)
-  function render() { document.getElementById("echo").innerHTML = "<b>Token:</b> " + document.getElementById("token").value; }
+  function render() {
+    document.getElementById("echo").innerHTML = "<b>Token:</b> " + document.getElementById("token").value;
+  }
   document.getElementById("token").addEventListener("input", render);
 </script>"""
 SECRET = "TopSecret-42"
@@ -82,7 +84,8 @@ def test_fill_and_type_take_the_text_from_the_environment_masked_everywhere(env)
     page = login_page(env)
     env.start("sec", page)
     secret_env = {"TOK": SECRET, "PW": "pw-" + SECRET}
-    proc = run(env, "run", "--session", "sec", "--json", "fill textbox:Token --env TOK", "type textbox:Password --env PW",
+    proc = run(env, "run", "--session", "sec", "--json", "fill textbox:Token --env TOK",
+               "type textbox:Password --env PW",
                "eval [document.getElementById('token').value, document.getElementById('pw').value]"
                ".map(v => [...v].reverse().join('')).join(' ')",  # the page's values, reversed
                "export " + str(env.base / "steps.txt"), extra=secret_env)
@@ -100,7 +103,8 @@ def test_fill_and_type_take_the_text_from_the_environment_masked_everywhere(env)
 
 def test_fill_env_in_a_one_shot_run(env):
     page = login_page(env)
-    proc = run(env, "run", page, "fill textbox:Token --env TOK", "eval document.getElementById('echo').textContent.length",
+    proc = run(env, "run", page, "fill textbox:Token --env TOK",
+               "eval document.getElementById('echo').textContent.length",
                extra={"TOK": SECRET})
     assert proc.returncode == 0, proc.stderr
     assert SECRET not in proc.stdout + proc.stderr
@@ -320,3 +324,18 @@ def test_attach_feed_sums_up_another_clients_long_output_and_says_when_it_waits(
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_ctrl_c_exits_130_in_a_one_shot_run(env):
+    import signal
+
+    live = subprocess.Popen(env.argv("run", "--timeout", "60", INDEX, "--script", "-"), env=env.env, cwd=ROOT,
+                            text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    live.stdin.write("eval 40 + 2\n")
+    live.stdin.flush()
+    assert live.stdout.readline().strip() == "42"  # the browser is up
+    live.stdin.write("eval while (true) {}\n")
+    live.stdin.flush()
+    live.send_signal(signal.SIGINT)
+    live.communicate(timeout=60)
+    assert live.returncode == 130

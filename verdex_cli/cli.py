@@ -93,9 +93,6 @@ def _split_run(argv: list[str]) -> tuple[bool, list[str]]:
     return (True, rest) if word == "run" else (False, argv)
 
 
-INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
-
-
 def _on_terminate(signum, frame):
     raise SystemExit(128 + signum)
 
@@ -129,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
             _usage_error(prog, argv, exc.format_message())
         raise SystemExit(int(ExitStatus.USAGE))
     except (typer.Abort, KeyboardInterrupt):
-        raise SystemExit(INTERRUPTED)
+        raise SystemExit(ExitStatus.INTERRUPTED)
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
