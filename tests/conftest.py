@@ -98,6 +98,17 @@ def quick(chrome_http):
     d.close()
 
 
+def pages_site(folder: str):
+    """A module fixture: the pages of tests/fixtures/FOLDER served on the two loopback origins
+    (``site = pages_site("nav")`` in a test module)."""
+    @pytest.fixture(scope="module")
+    def site():
+        server = serve(Path(__file__).resolve().parent / "fixtures" / folder)
+        yield server
+        server.stop()
+    return site
+
+
 def ref_in(text: str, pattern: str) -> str:
     """The ref on the first snapshot line matching ``pattern`` (a regex), e.g. 'button "Alert"'."""
     return re.search(pattern + r".*?\[ref=(c\d+p\d+f\d+e\d+)\]", text).group(1)

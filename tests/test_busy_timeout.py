@@ -9,24 +9,17 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-from conftest import Driver, run_verdex
-from verdex_cli.app.demo_server import serve
+from conftest import Driver, pages_site, run_verdex
 
-PAGES = Path(__file__).resolve().parent / "fixtures" / "busy"
 BUSY = "The page was busy for 2 s (a script that did not return); it was stopped."
 METHOD_NAME = re.compile(r"\b[A-Z][a-zA-Z]+\.[a-z][a-zA-Z]+\b")  # Input.dispatchMouseEvent and the like
 TICKING = "new Promise(r => { const t = window.ticks; setTimeout(() => r(window.ticks > t), 200); })"
 
 
-@pytest.fixture(scope="module")
-def site():
-    server = serve(PAGES)
-    yield server
-    server.stop()
+site = pages_site("busy")
 
 
 @pytest.fixture

@@ -60,3 +60,16 @@ def test_headers_from_the_environment(remote, demo):
         assert "NOT_SET_HERE is not set" in unset.stderr
     finally:
         proxy.close()
+
+
+def test_credentials_in_an_http_url_are_sent_not_taken_for_the_host():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again when this block ends: nothing listens there
+    proc = verdex("run", "--connect", f"http://user:pw-{TOKEN}@127.0.0.1:{port}", str(ROOT / "demo_pages" / "index.html"),
+                  "eval 1")
+    assert proc.returncode == 1 and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "connection refused" in proc.stderr and "Name or service" not in proc.stderr
+    assert TOKEN not in proc.stderr and "user:***@" in proc.stderr

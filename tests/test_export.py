@@ -290,3 +290,48 @@ def test_exported_script_replays_across_frames_details_hover_and_form(driver, ch
     assert "c0p0" not in path.read_text()
     lines = replay(chrome_http, checkout_site.url("app.html"), path, 'eval document.getElementById("echo").textContent')
     assert lines[-1]["result"]["value"] == echo
+
+
+FALLBACKS = """<!doctype html><title>Fallbacks</title>
+<div id="app"></div>
+<script>
+window.hits = [];
+const app = document.getElementById('app');
+app.innerHTML =
+  '<details><summary>More options</summary><p>Hidden text</p></details>' +
+  '<div class="trigger" tabindex="0">Account <span>&#9662;</span></div>' +
+  '<div id="tile" tabindex="0" style="width:40px;height:20px;background:#c00"></div>' +
+  '<div tabindex="0">Account</div>' +
+  '<label>Country <select><option>Germany</option><option>France</option></select></label>';
+app.addEventListener('click', (e) => {
+  const el = e.target.closest('summary, [tabindex]');
+  if (el) window.hits.push(el.id || el.textContent.trim());
+});
+app.addEventListener('change', (e) => window.hits.push('country=' + e.target.value));
+</script>"""
+
+
+def test_elements_playwright_has_no_role_for_export_a_locator_it_finds(driver, tmp_path):
+    """A <summary> (a button to verdex, no role to Playwright), a div whose text only contains the
+    typed text, a div with nothing but an id, a select whose <label> holds its options: each exported
+    step reaches the same element in Playwright (the page's own log of what was clicked matches)."""
+    page = tmp_path / "fallbacks.html"
+    page.write_text(FALLBACKS, encoding="utf-8")
+    driver.ok(f"open {page.as_uri()}")
+    text = driver.ok("snapshot").data["text"]
+    driver.ok("click " + ref_in(text, 'button "More options"'))
+    driver.ok('click "text=Account \u25be"')
+    driver.ok("click " + ref_in(text, r"(?m)- generic (?=\[ref=\S+\]$)"))  # the tile: no name, no text
+    driver.ok('click "text=Account"')
+    driver.ok("select label=Country France")
+    hits = driver.js("JSON.stringify(window.hits)")
+    path = tmp_path / "test_fallbacks.py"
+    driver.ok(f"export {path}")
+    code = path.read_text()
+    assert 'page.get_by_text("More options", exact=True).click()' in code
+    assert 'page.get_by_text("Account \u25be", exact=True).click()' in code
+    assert 'page.locator("#tile").click()' in code
+    assert 'page.get_by_text("Account", exact=True).click()' in code
+    assert 'page.get_by_role("combobox", name="Country", exact=True).select_option(["France"])' in code
+    proc = run_playwright_test(path, f"assert page.evaluate('JSON.stringify(window.hits)') == {hits!r}")
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr

@@ -5,22 +5,17 @@ router), judged by the page's own log and location."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from verdex_cli.app.demo_server import serve
+from conftest import pages_site
 
-PAGES = Path(__file__).resolve().parent / "fixtures" / "nav"
+
 CANCELLED = ("The page asked to confirm leaving and the dialog was dismissed: the navigation was cancelled "
              "and the tab stays on {}.")
 
 
-@pytest.fixture(scope="module")
-def site():
-    server = serve(PAGES)
-    yield server
-    server.stop()
+site = pages_site("nav")
 
 
 @pytest.fixture

@@ -217,8 +217,8 @@ def test_changed_significant_rename(mutations):
     b1 = ref_of(snap, "Button 1")
     driver.js("demo.rename('b1', 'Zebra')")
     out = driver.fail(f"click {b1}", "changed")
-    assert out.message == ('Element changed since snapshot. Was: button "Button 1", Now: button "Zebra". '
-                           'Take a new snapshot.')
+    assert out.message == ('Element changed since you saw it: its name changed from "Button 1" to "Zebra". '
+                           'Was: button "Button 1"; now button "Zebra". Take a new snapshot.')
     assert out.as_json()["error"]["kind"] == "changed"
     assert clicks(driver) == []
     # after a new snapshot the ref (same element) works again
@@ -233,8 +233,8 @@ def test_changed_role(mutations):
     b2 = ref_of(snap, "Button 2")
     driver.js("demo.setRole('b2', 'link')")
     out = driver.fail(f"click {b2}", "changed")
-    assert out.message == ('Element changed since snapshot. Was: button "Button 2", Now: link "Button 2". '
-                           'Take a new snapshot.')
+    assert out.message == ('Element changed since you saw it: its role changed from button to link. '
+                           'Was: button "Button 2"; now link "Button 2". Take a new snapshot.')
     assert clicks(driver) == []
     driver.js("demo.setRole('b2', 'checkbox')")
     driver.fail(f"hover {b2}", "changed")
@@ -259,8 +259,8 @@ def test_rename_of_a_word_or_number_is_changed(mutations, new_name):
     b1 = ref_of(snap, "Button 1")
     driver.js(f"demo.rename('b1', {json.dumps(new_name)})")
     out = driver.fail(f"click {b1}", "changed")
-    assert out.message == (f'Element changed since snapshot. Was: button "Button 1", Now: button "{new_name}". '
-                           'Take a new snapshot.')
+    assert out.message == (f'Element changed since you saw it: its name changed from "Button 1" to "{new_name}". '
+                           f'Was: button "Button 1"; now button "{new_name}". Take a new snapshot.')
     assert clicks(driver) == []
 
 

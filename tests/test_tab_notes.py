@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import until
+from conftest import pages_site, until
 
 OPENER = """<!DOCTYPE html><title>Opener</title>
 <label>Name <input id="name"></label>
@@ -102,3 +102,18 @@ def test_click_note_comes_once(driver, demo):
     text = driver.ok("snapshot").data["text"]
     res = driver.ok("click " + _ref(text, 'link "Open in new tab"'))
     assert len(_new_tab_notes(res)) == 1 and "popup.html" in _new_tab_notes(res)[0]
+
+
+nav_site = pages_site("nav")
+
+
+def test_a_popup_that_closes_itself_at_once_is_reported_with_the_openers_changes(driver, nav_site):
+    driver.ok("open " + nav_site.url("checkout.html"))
+    driver.ok("snapshot")
+    res = driver.ok('click "button:Pay with provider"')  # its window calls window.close() in its own script
+    assert f"A popup opened ({nav_site.url('provider.html')}) and closed itself at once." in res.notes
+    changed = [c for c in res.data["changes"]["added"] + res.data["changes"]["changed"]
+               if "Payment window opened" in str(c)]
+    assert changed, res.data["changes"]  # the opener's own change, captured as usual
+    assert driver.ok("eval window.log").data["value"] == ["pay"]
+    assert [t["index"] for t in driver.ok("tabs").data["tabs"]] == [0]

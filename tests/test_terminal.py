@@ -81,14 +81,19 @@ def _plain_lines(seen: str) -> list[str]:
     return [ANSI.sub("", line).rstrip("\r") for line in seen.split("\n")]
 
 
-def test_snapshot_lines_wrap_to_the_width_with_a_hanging_indent(long_page):
-    term = Terminal(["--no-pager", str(long_page)], rows=40, cols=60)
+def typed(page, keys: str, until: str, rows: int, cols: int) -> str:
+    """What the REPL on ``page`` shows once ``keys`` are typed at its prompt, up to ``until``."""
+    term = Terminal(["--no-pager", str(page)], rows=rows, cols=cols)
     try:
         term.read_until("verdex>")
-        term.send("snapshot\r")
-        seen = term.read_until(r'link "Row 59" \[ref=c0p0f0e\d+\]')
+        term.send(keys)
+        return term.read_until(until)
     finally:
         term.close()
+
+
+def test_snapshot_lines_wrap_to_the_width_with_a_hanging_indent(long_page):
+    seen = typed(long_page, "snapshot\r", r'link "Row 59" \[ref=c0p0f0e\d+\]', rows=40, cols=60)
     lines = _plain_lines(seen)
     start = next(i for i, line in enumerate(lines) if "A very long link" in line)
     assert lines[start].startswith("    - link \"A very long link")  # main's child, wrapped at a word
@@ -119,13 +124,7 @@ def test_the_pager_leaves_the_text_on_screen_and_help_is_not_paged(long_page):
 
 
 def test_a_pasted_block_runs_line_by_line(long_page):
-    term = Terminal(["--no-pager", str(long_page)], rows=30, cols=100)
-    try:
-        term.read_until("verdex>")
-        term.send("\x1b[200~eval 6 * 7\reval 'sec' + 'ond'\x1b[201~\r")
-        seen = term.read_until(r"'second'")
-    finally:
-        term.close()
+    seen = typed(long_page, "\x1b[200~eval 6 * 7\reval 'sec' + 'ond'\x1b[201~\r", r"'second'", rows=30, cols=100)
     assert "42" in _plain_lines(seen)
 
 

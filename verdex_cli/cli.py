@@ -35,8 +35,10 @@ def _version(value: bool):
 
 
 @repl_app.command(help="Explore web pages as accessibility snapshots with element refs.\n\n"
-                       "With no URL, opens the bundled demo site. 'verdex run URL COMMAND...' runs commands "
-                       "one-shot; 'verdex run --help' explains it.")
+                       "With no URL, opens the bundled demo site.\n\n"
+                       "Also: 'verdex run URL COMMAND...' runs commands one-shot; 'verdex run --session NAME "
+                       "COMMAND...' runs them in a session; 'verdex session start|list|stop' manages sessions; "
+                       "'verdex attach [NAME]' opens the REPL on one. Each has --help.")
 def repl_main(
     url: Optional[str] = typer.Argument(None, metavar="URL",
                                         help="URL or local file to open (default: the demo site)."),
@@ -91,9 +93,6 @@ def _split_run(argv: list[str]) -> tuple[bool, list[str]]:
     return (True, rest) if word == "run" else (False, argv)
 
 
-INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
-
-
 def _on_terminate(signum, frame):
     raise SystemExit(128 + signum)
 
@@ -131,7 +130,7 @@ def main(argv: list[str] | None = None) -> None:
             _usage_error(prog, argv, exc.format_message())
         raise SystemExit(int(ExitStatus.USAGE))
     except (typer.Abort, KeyboardInterrupt):
-        raise SystemExit(INTERRUPTED)
+        raise SystemExit(ExitStatus.INTERRUPTED)
     raise SystemExit(code if isinstance(code, int) else 0)
 
 

@@ -57,6 +57,7 @@ class Evidence:
     page_of_ref: int | None = None
     current_page: int | None = None
     inside: tuple | None = None       # an iframe: (documents in the frame it shows, the tab's other documents)
+    text_shown: bool | None = None    # 'wait text Shop': a document of the tab shows it (None: not known)
 
 
 def doc_of(oid: str | None) -> str | None:
@@ -328,6 +329,10 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
     if kind in ("page_mismatch", "context_mismatch"):
         ok = ev.page_of_ref is not None and ev.page_of_ref != ev.current_page
         return (REFUSED_OK, "") if ok else (FALSE_REFUSAL, "the ref is of the current page")
+    if kind == "timeout" and ev.op == "wait" and ev.line == "wait text Shop":
+        if ev.text_shown is None:
+            return UNVERIFIED, "the tab's documents did not answer (or a modal dialog hides the page)"
+        return (FALSE_FAILURE, "a document of the tab shows the text") if ev.text_shown else (REFUSED_OK, "")
     if kind == "timeout" and ev.op != "wait":  # the generated pages never run a long script
         return FALSE_REFUSAL, f"unexpected timeout: the page runs no long script (document {ev.visibility})"
     if ev.ref is None:

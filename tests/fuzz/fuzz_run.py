@@ -139,7 +139,7 @@ class Fuzzer:
             return False
         res = out.as_json()
         moving = "moving" in (res.get("error") or {}).get("message", "")
-        flush = self._flush([oid] if oid else [], moving) if ref or step.op in ("meaning", "click", "dblclick") else {}
+        flush = self._flush([oid] if oid else [], moving) if ref or step.op in ("meaning", "click", "dblclick", "wait") else {}
         self._note_records()
         during = [r for r in self.log.since(mark) if t0 - 5 <= r.get("at", 0) <= t1 + 5]
         events = [r for r in during if r.get("t") == "ev"]
@@ -297,7 +297,9 @@ class Fuzzer:
             shown_rec=self.shown.get(ref) if ref else None,
             left_since=self.left_at.get(doc, -1) >= info.get("mapped_at", 0),
             page_of_ref=int(m.group(2)) if m else None, current_page=self._current_page(),
-            inside=self._inside(rec, probe))
+            inside=self._inside(rec, probe),
+            text_shown=None if any(f.get("modal") for f in flush.values()) or not flush
+            else any(f.get("shop") for f in flush.values()))
 
     def _inside(self, rec: dict | None, probe: dict | None) -> tuple[set, set] | None:
         """For an iframe: (the documents of this tab known to be in the frame it shows, at any depth;
@@ -441,7 +443,8 @@ def records_of(text: str, refs: dict) -> dict[str, str | None]:
 
 def _unreported(records: list, t0: float, t1: float, res: dict) -> bool:
     """The page noted a change of a long text's tail during the command, and the result lists none."""
-    if not any(r.get("t") == "note" and r.get("what") == "long" and t0 - 5 <= r.get("at", 0) <= t1 + 5 for r in records):
+    flips = [r for r in records if r.get("t") == "note" and r.get("what") == "long" and t0 - 5 <= r.get("at", 0) <= t1 + 5]
+    if len(flips) % 2 == 0:  # none, or back to the text it had
         return False
     changes = (res.get("result") or {}).get("changes") or {}
     return not any(changes.get(k) for k in ("added", "removed", "changed"))

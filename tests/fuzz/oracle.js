@@ -221,6 +221,7 @@
       frames: [...document.querySelectorAll('iframe')].map(frameView),
       visibility: document.visibilityState, active: act && act !== document.body ? oidsOf(act) : null,
       modal: !!document.querySelector('dialog:modal'), fields: fields(), probes,
+      shop: !!document.body && document.body.innerText.includes('Shop'), // for 'wait text Shop'
     });
   });
 

@@ -194,7 +194,7 @@
     const p = sec.querySelector('p');
     const st = flip ? (p.textContent.endsWith('pending') ? 'confirmed' : 'pending') : 'pending';
     p.textContent = LONG + st;
-    if (flip) O.note('long');
+    if (flip) O.note('long');  // two flips in one command (a double click) change nothing
   }
 
   // ---- a frame written with document.write (no doctype: quirks mode) ----

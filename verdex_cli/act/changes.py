@@ -74,9 +74,20 @@ def after_action(state: PageState, page, main_before: str) -> tuple[dict | None,
         out.pop("from"), out.pop("to")
         if not out["navigated_frames"]:
             out.pop("navigated_frames")
+        state.show(page, snap, _named(out, snap))
     out["since"] = before.number
     out["snapshot"] = snap.number
     return out, notes
+
+
+def _named(changes: dict, snap) -> dict:
+    """ref -> its RefInfo, for the refs the change lines name (the ones the user is shown)."""
+    out = {}
+    for item in changes["added"] + changes["changed"]:
+        info = snap.refs.get(item.get("ref"))
+        if info is not None:
+            out[item["ref"]] = info
+    return out
 
 
 def settle(page, limit: float, stop=None, mark: bool = True, started: list | None = None) -> bool:

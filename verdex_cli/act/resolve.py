@@ -13,7 +13,7 @@ from ..base.errors import ErrorKind, RefError, VerdexError
 from ..browser.frames import Frame
 from ..browser.page import Page
 from ..refs.staleness import NAVIGATED, REMOVED, UNKNOWN, classify, is_changed
-from ..refs.store import Ref, RefRecord, RefStore, describe, parse_ref
+from ..refs.store import Ref, RefRecord, RefStore, describe, name_change, parse_ref
 
 MINOR_NOTE = "Element may have changed. Using current state."
 
@@ -88,9 +88,20 @@ def _successors(page: Page, store: RefStore, fr: Frame, ref: Ref, rec: RefRecord
             for s in found]
 
 
-def identity_note(change: str) -> str:
-    """' Its data-key changed from "1" to "12".' for the end of a `changed` message."""
-    return f" {change[0].upper()}{change[1:]}." if change else ""
+def changed_error(rec: RefRecord, role: str, name: str, live: dict) -> RefError:
+    """The `changed` refusal: what changed first (its record, the page's address and its heading, an
+    identity attribute, its role or name), then what the user saw and what is there now."""
+    what = live.get("idChange") or ""
+    kind = live.get("idKind") or ""
+    if not what:
+        what = (f"its role changed from {rec.role} to {role}" if role != rec.role
+                else f'its name changed from "{rec.name}" to "{name}"')
+    where = (f" in another {kind[7:]}" if kind.startswith("record:") else
+             " under another heading" if kind == "route" else "")
+    same = role == rec.role and name_change(rec.name, name) != "significant"
+    now = f"the same {role}{where}" if same else describe(role, name) + where
+    return RefError(f"Element changed since you saw it: {what}. Was: {describe(rec.role, rec.name)}; now {now}. "
+                    "Take a new snapshot.", kind=ErrorKind.CHANGED)
 
 
 def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefRecord, Frame, dict]:
@@ -121,11 +132,8 @@ def resolve(page: Page, store: RefStore | None, raw: str) -> Resolved:
     ref, text, rec, fr, live = locate(page, store, raw)
     role, name = live.get("role", ""), live.get("name", "")
     notes = []
-    id_change = live.get("idChange") or ""
-    if is_changed(rec, role, name, id_change):
-        raise RefError(f"Element changed since snapshot. Was: {describe(rec.role, rec.name)}, "
-                       f"Now: {describe(role, name)}. Take a new snapshot.{identity_note(id_change)}",
-                       kind=ErrorKind.CHANGED)
+    if is_changed(rec, role, name, live.get("idChange") or ""):
+        raise changed_error(rec, role, name, live)
     if name != rec.name:
         notes.append(MINOR_NOTE)
     return Resolved(ref, text, fr, rec, role, name, live, notes)

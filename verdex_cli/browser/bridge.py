@@ -208,6 +208,11 @@ class Bridge(FieldCalls):
         """Tell the bridge which frame each owner showed (remembered for the next snapshots); no wait."""
         self.post(fr, "bridge", "tagOwners", found)
 
+    def show(self, fr, ns: list[int]) -> None:
+        """Tell the registry the user was shown refs ``ns`` as the last capture saw them; no wait (the
+        frame's next call finds it done)."""
+        self.post(fr, "bridge", "show", ns)
+
     def carry(self, fr, gone: list) -> None:
         """Hand back the refs a capture whose answer was not used let go of; no wait."""
         self.post(fr, "bridge", "carry", gone)

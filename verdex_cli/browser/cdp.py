@@ -265,7 +265,7 @@ class Target:
         except (pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(LOST) from exc
 
-    def hold_network(self, wait: float | None = None) -> None:
+    def hold_network(self, wait: float | None = None, buffers: dict | None = None) -> None:
         """Network events on for one more user (answers to documents, requests an action starts): the
         first user enables the domain (waiting up to ``wait`` seconds for the answer, else not waiting),
         the last one's release_network() disables it. Raises ConnectionLost, CDPError, CDPTimeout."""
@@ -273,11 +273,11 @@ class Target:
         if self._network_users > 1:
             return
         try:
+            sizes = buffers or {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}  # bodies kept, or none
             if wait is None:
-                self.send("Network.enable", maxTotalBufferSize=0, maxResourceBufferSize=0)
+                self.send("Network.enable", **sizes)
             else:
-                self.call("Network.enable", timeout=wait, interrupt=False, maxTotalBufferSize=0,
-                          maxResourceBufferSize=0)
+                self.call("Network.enable", timeout=wait, interrupt=False, **sizes)
         except VerdexError:
             self._network_users -= 1
             raise

@@ -44,6 +44,25 @@ def parse_header(text: str) -> str:
     return f"{name.strip()}: {value.strip()}"
 
 
+def _without_credentials(url: str) -> tuple[str, str | None]:
+    """``url`` without a ``user:pass@`` part (name resolution would take it for the host) and the
+    Authorization header that part stands for (None without one)."""
+    import base64
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        if parts.username is None:
+            return url, None
+        user = urllib.parse.unquote(parts.username)
+        password = urllib.parse.unquote(parts.password or "")
+    except ValueError:
+        return url, None
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment)), \
+        f"Authorization: Basic {token}"
+
+
 def _http_json(url: str, headers: list[str], timeout: float):
     req = urllib.request.Request(url, headers=dict(h.split(": ", 1) for h in headers))
     with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - the user's own endpoint
@@ -86,6 +105,9 @@ def connect(url: str, timeout: float = 10.0, headers: list[str] | tuple = ()) ->
         text = "http://" + text
     scheme = text.split("://", 1)[0].lower()
     shown = mask(text)
+    text, basic = _without_credentials(text)
+    if basic and not any(h.lower().startswith("authorization:") for h in headers):
+        headers.append(basic)  # user:pass@ in the URL: HTTP Basic, as a browser would send it
     tried: list[str] = []
     if scheme in ("ws", "wss"):
         try:

@@ -16,6 +16,7 @@ from .dialogs import DialogAnswers
 from .frames import FrameRegistry, frame_url
 from .js_values import console_text, describe_exception, to_data
 from .navigation import Navigation
+from .netlog import NetLog
 
 MAX_SHOT_HEIGHT = 16384
 
@@ -30,6 +31,7 @@ class Page(Navigation):
     timeout: float
     frames: FrameRegistry = field(init=False)
     bridge: Bridge = field(init=False)  # typed calls of the in-page engine (bridge.py)
+    netlog: NetLog = field(init=False)  # the tab's requests and console messages (netlog.py)
     notes: list[str] = field(default_factory=list)
     _load_event: threading.Event = field(default_factory=threading.Event)
     _nav_count: int = 0
@@ -60,6 +62,7 @@ class Page(Navigation):
         t = self.target
         self.frames = FrameRegistry(t, self.timeout)
         self.bridge = Bridge(self.frames)
+        self.netlog = NetLog(self._frame_index)
         t.on("Page.loadEventFired", self._on_load)
         t.on("Page.frameStartedLoading", self._on_started)
         t.on("Page.frameRequestedNavigation", self._on_requested)
@@ -75,6 +78,8 @@ class Page(Navigation):
         t.on("Page.frameNavigated", self._on_committed)
         t.on("Page.navigatedWithinDocument", self.frames.on_same_document)
         t.on("Page.frameDetached", self.frames.on_frame_detached)
+        t.on("Page.frameNavigated", self._on_main_document)
+        self.netlog.watch(t)  # before the domains are on: every request and message of the tab is heard
         t.call("Page.enable")
         try:
             self.frames.hear_choosers(t).result()
@@ -102,6 +107,14 @@ class Page(Navigation):
         sink = self._console
         if sink is not None and len(sink) < 1000:
             sink.append({"type": type, "text": console_text(args or [])})
+
+    def _on_main_document(self, frame: dict | None = None, type: str = "Navigation", **_):
+        if frame and not frame.get("parentId") and type == "Navigation":
+            self.netlog.navigated(frame_url(frame))
+
+    def _frame_index(self, frame_id: str) -> int | None:
+        fr = self.frames.by_id.get(frame_id)
+        return None if fr is None else fr.index
 
     def _on_binding(self, name: str = "", **_):
         if name == download_watch.BINDING:  # a click asked for a download (any frame of this tab)

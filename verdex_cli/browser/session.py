@@ -12,6 +12,7 @@ from .contexts import BrowserContexts
 from .dialogs import DialogAnswers, dialog_note
 from .downloads import Downloads
 from .page import Page
+from .popups import PopupWatch
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Session(BrowserContexts):
     _watched: Page | None = None  # the tab whose document answers the running command hears
     _command_started: float = 0.0
     _targets_asked: object = None  # Target.getTargets sent ahead this command (ask_targets)
+    popups: PopupWatch | None = None  # tabs our pages opened, as the browser announced them
 
     @classmethod
     def start(cls, options: Options, init_script: str = "") -> "Session":
@@ -65,6 +67,7 @@ class Session(BrowserContexts):
             session._browser_target.timeout = options.timeout  # the launch's own wait was longer
             session.downloads = Downloads(options.downloads)
             session._attach_first_page()
+            session.popups = PopupWatch(session._browser())
             session.downloads.attach(session._browser())  # routes downloads to the session's directory
         except BaseException:
             if session.downloads is not None:
@@ -130,6 +133,7 @@ class Session(BrowserContexts):
         """Attach to tabs our pages opened (popups, target=_blank); returns the new ones."""
         asked, self._targets_asked = self._targets_asked, None
         infos = (asked.result() if asked is not None else self._browser().call("Target.getTargets"))["targetInfos"]
+        self._browser().drain_events()  # the popups announced before the answer (PopupWatch)
         alive = {i["targetId"] for i in infos}
         gone = []
         for key, page in list(self.pages.items()):
@@ -154,21 +158,27 @@ class Session(BrowserContexts):
                 continue
             if info.get("openerId") not in known:
                 continue
-            if True:
-                try:
-                    page = self.add_page(info["targetId"], context=known[info["openerId"]], switch=False)
-                    page.wait_for_load(min(self.options.timeout, 1.0))  # bounded: its URL once it has one
-                except (ConnectionLost, CDPError):  # it closed itself at once (a popup whose file became a download)
-                    self._forget_popup(info["targetId"])
-                    continue
-                new.append(page)
-                url = info.get("url", "")
-                try:  # the browser's view, which no pending navigation holds up
-                    url = next((i.get("url", url) for i in self._browser().call("Target.getTargets")["targetInfos"]
-                                if i["targetId"] == info["targetId"]), url)
-                except VerdexError:
-                    pass
-                self._tab_notes.append(f"A new tab opened: tab {page.index} ({url}). Switch with 'tab {page.index}'.")
+            if self.popups is not None:
+                self.popups.adopted(info["targetId"])
+            try:
+                page = self.add_page(info["targetId"], context=known[info["openerId"]], switch=False)
+                page.wait_for_load(min(self.options.timeout, 1.0))  # bounded: its URL once it has one
+            except (ConnectionLost, CDPError):  # it closed itself at once (a popup whose file became a download)
+                self._forget_popup(info["targetId"])
+                if self.popups is not None:
+                    self.popups.adopted(info["targetId"], kept=False)
+                continue
+            new.append(page)
+            url = info.get("url", "")
+            try:  # the browser's view, which no pending navigation holds up
+                url = next((i.get("url", url) for i in self._browser().call("Target.getTargets")["targetInfos"]
+                            if i["targetId"] == info["targetId"]), url)
+            except VerdexError:
+                pass
+            self._tab_notes.append(f"A new tab opened: tab {page.index} ({url}). Switch with 'tab {page.index}'.")
+        for url in self.popups.closed_at_once(set(known)) if self.popups is not None else ():
+            if url not in ("", "about:blank"):  # (one that showed no page: a download's, closed by the browser)
+                self._tab_notes.append(f"A popup opened ({url}) and closed itself at once.")
         return new
 
     def _forget_popup(self, target_id: str) -> None:
@@ -276,8 +286,14 @@ class Session(BrowserContexts):
                          "url": info.get("url", ""), "current": False, "adopted": False})
         return sorted(rows, key=lambda r: r["index"])
 
+    def _reserved_id(self, index: int) -> str | None:
+        """The browser's own tab numbered ``index`` (numbered now, as 'tabs' would, if it has not run)."""
+        if index not in self._reserved.values():
+            self.browser_tabs()
+        return next((t for t, i in self._reserved.items() if i == index), None)
+
     def _adopt(self, index: int) -> Page | None:
-        target_id = next((t for t, i in self._reserved.items() if i == index), None)
+        target_id = self._reserved_id(index)
         if target_id is None:
             return None
         if not any(t.get("targetId") == target_id and t.get("type") == "page" for t in self._targets()):
@@ -299,6 +315,8 @@ class Session(BrowserContexts):
     def close_tab(self, index: int) -> None:
         key = (self.current[0], index)
         page = self.pages.get(key)
+        if page is None and key[0] == 0 and self._reserved_id(index) is not None:
+            raise UsageError(f"Tab {index} is the browser's own (verdex did not open it): verdex never closes it.")
         if page is None:
             raise UsageError(f"There is no tab {index}. 'tabs' lists them.")
         if len(self.pages) == 1:

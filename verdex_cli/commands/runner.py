@@ -11,7 +11,7 @@ import time
 import traceback
 from dataclasses import dataclass
 
-from . import session_log
+from . import network_cmd, session_log
 from . import REGISTRY, Result
 from ..act import changes, choosers
 from ..base.errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, error_json, exit_status
@@ -111,12 +111,16 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     loads = changes.watch_loads(watch[1]) if watch is not None else None  # late content (settling)
     if watch is not None:
         watch[1].changes_wanted = True
+    acting = ctx.page if parsed.command.effect == "action" else None
+    mark = acting.netlog.mark() if acting is not None else None  # what the page does from here on
     try:
         result = parsed.handler(ctx, parsed.args, parsed.flags)
         if watch is not None and result.kind == "action":
             state, page, main_before = watch
             result.data["changes"], notes = changes.after_action(state, page, main_before)
             result.notes.extend(notes)
+        if acting is not None and result.kind == "action":
+            result.data["requests"], result.data["console"] = network_cmd.action_report(acting, mark)
     finally:
         if watch is not None:
             watch[1].changes_wanted = False

@@ -187,8 +187,8 @@ class Signature:
         """How the line splits: "line" (the verbatim rest), "after_first" (a first word, then the
         rest), "words" (shell words, no options) or None (shell words and options)."""
         params = [p for ps in self._params() for p in ps]
-        if any("script" in p.kinds or ("text" in p.kinds and p.position == 0) for p in params):
-            return "line"
+        if any("script" in p.kinds or ("text" in p.kinds and p.position == 0 and not self.options) for p in params):
+            return "line"  # (a TEXT beside options is one word: quote it)
         if any("text" in p.kinds and p.position == 1 for p in params):
             return "after_first"
         return "words" if any(p.variadic for p in params) else None

@@ -46,20 +46,40 @@ class PageState:
     def snapshot(self, page, all_refs: bool = False, fresh: bool = False, frame=None, follow: bool = True,
                  trust_observer: bool = False, tree: bool = False) -> tuple[Snapshot, bool]:
         """(snapshot, cached): see snapshot/take.py. Every capture is recorded in the ref store and
-        enters the history."""
+        enters the history. Its refs count as shown to the user unless ``trust_observer`` (an action's
+        change capture: only the refs its change lines name are, see :meth:`show`)."""
         snap, cached = cached_snapshot(page, self.store.next_number(), all_refs=all_refs, fresh=fresh, frame=frame,
                                        follow=follow, trust_observer=trust_observer, tree=tree)
         self.last = snap
         if not cached:
             with phase("record refs"):
-                self.store.record(snap, snap.loaders, set(snap.loaders))
+                self.store.record(snap, snap.loaders, set(snap.loaders), shown=not trust_observer)
             scope = (f"frame f{frame.index}" if frame is not None and frame.index else
                      "page" if follow else "page without frames")
             self.history.append(Shot(snap.number, snap.text, snap.hidden, dict(self.store.frame_loaders), scope,
                                      ids=snap.ids, long=snap.long))
             while len(self.history) > 2 and sum(len(h.text) for h in self.history) > HISTORY_CHARS:
                 self.history.popleft()
+        if not trust_observer:
+            self.show(page, snap, snap.refs, store=cached)
         return snap, cached
+
+    def show(self, page, snap: Snapshot, refs: dict, store: bool = True) -> None:
+        """The user was shown ``refs`` (ref -> its RefInfo in ``snap``) as ``snap`` saw them: from now on
+        acting on one compares with that (its record and heading in the page's registry too)."""
+        if store:
+            self.store.show(refs)
+        by_frame: dict[int, list[int]] = {}
+        for ref, info in refs.items():
+            by_frame.setdefault(info.frame, []).append(int(ref[ref.rindex("e") + 1:]))
+        for fi, ns in by_frame.items():
+            fr = page.frames.get(fi)
+            if fr is None or fr.detached or fr.loader_id != snap.loaders.get(fi):
+                continue
+            try:
+                page.bridge.show(fr, ns)
+            except VerdexError:
+                pass  # a frame going away: its refs go with it
 
     def latest(self, scope: str | None = None) -> Shot | None:
         """The newest kept snapshot (of that scope: "page", "frame fN", "page without frames")."""

@@ -130,7 +130,10 @@ class RefStore:
     def next_number(self) -> int:
         return self.snapshot_no + 1
 
-    def record(self, snap: Snapshot, loaders: dict[int, str], captured_frames: set[int]) -> None:
+    def record(self, snap: Snapshot, loaders: dict[int, str], captured_frames: set[int], shown: bool = True) -> None:
+        """Record a capture. ``shown``: its refs were shown to the user as they are now; else (an action's
+        change capture) only refs new to the store take their role and name from it: what the others
+        were last shown stays, until :meth:`show` says the user saw them (a change line)."""
         no = snap.number
         self.snapshot_no = no
         self.last_snapshot_at = time.monotonic()
@@ -148,7 +151,7 @@ class RefStore:
                 self._clear_tombs(fi)
         self.frame_loaders.update({fi: loaders[fi] for fi in captured_frames})
         with gc_paused():  # thousands of new records would each time walk the snapshot just parsed
-            new = self._record_refs(snap, loaders, no)
+            new = self._record_refs(snap, loaders, no, shown)
         if new != len(self.records):  # some record was not seen now
             for rec in self.records.values():
                 if rec.last_seen != no and rec.frame in captured_frames and rec.status in ("live", "changed"):
@@ -157,7 +160,7 @@ class RefStore:
             if f.gone and f.index in captured_frames:
                 self._bury(f.index, f.gone)
 
-    def _record_refs(self, snap: Snapshot, loaders: dict[int, str], no: int) -> int:
+    def _record_refs(self, snap: Snapshot, loaders: dict[int, str], no: int, shown: bool = True) -> int:
         """Record every ref of the snapshot; returns how many records are new."""
         records = self.records
         tombs = self.tombs
@@ -173,10 +176,18 @@ class RefStore:
                 if tombs and info.frame in tombs:  # an element that came back after its ref was buried
                     self._unbury(info.frame, ref)
             else:
-                self._seen(ref, info, loaders.get(info.frame, ""), no)
+                self._seen(ref, info, loaders.get(info.frame, ""), no, shown)
         return new
 
-    def _seen(self, ref: str, info: RefInfo, loader: str, no: int) -> None:
+    def show(self, refs: dict[str, RefInfo]) -> None:
+        """The user was shown these refs (ref -> what a capture saw of it): that is what they saw."""
+        no = self.snapshot_no
+        for ref, info in refs.items():
+            rec = self.records.get(ref)
+            if rec is not None and rec.loader == self.frame_loaders.get(info.frame, rec.loader):
+                self._saw(rec, info, no)
+
+    def _seen(self, ref: str, info: RefInfo, loader: str, no: int, shown: bool = True) -> None:
         rec = self.records.get(ref)
         if rec is None:
             rec = RefRecord(ref, info.role, info.name, info.frame, loader, info.tier, no, no, info.shown)
@@ -185,14 +196,20 @@ class RefStore:
             if info.frame in self.tombs:  # an element that came back after its ref was buried
                 self._unbury(info.frame, ref)
             return
+        if shown:
+            self._saw(rec, info, no)
+        if rec.status in ("hidden", "removed"):
+            rec.log(f"seen again in #{no}")
+        rec.tier, rec.shown = info.tier, info.shown
+        rec.last_seen, rec.status = no, "live"
+
+    @staticmethod
+    def _saw(rec: RefRecord, info: RefInfo, no: int) -> None:
         if rec.role != info.role:
             rec.log(f"role {rec.role} -> {info.role} in #{no}")
         if rec.name != info.name:
             rec.log(f"name {rec.name!r} -> {info.name!r} in #{no}")
-        if rec.status in ("hidden", "removed"):
-            rec.log(f"seen again in #{no}")
-        rec.role, rec.name, rec.tier, rec.shown = info.role, info.name, info.tier, info.shown
-        rec.last_seen, rec.status = no, "live"
+        rec.role, rec.name = info.role, info.name
 
     def mark_removed(self, ref: str) -> None:
         self.set_status(ref, "removed")

@@ -65,8 +65,12 @@ def start_cmd(
                       no_color=no_color, debug=debug, pager=False, downloads=downloads,
                       trace=False, changes=not no_changes,
                       headers=connect_headers(connect_header, connect_header_env))
-    if url is None and name and not names.NAME_RE.fullmatch(name) and any(c in name for c in "./:"):
-        name, url = None, name  # `session start URL`: the default name
+    if url is None and name is not None and not names.NAME_RE.fullmatch(name):
+        # one word that is no name (`../x`, `x.y`, `localhost:8765/p.html`, ''): never guess which it is
+        renderer = make_renderer(opts)
+        raise typer.Exit(_fail(renderer, "session start", UsageError(
+            f"'{name}' is not a session name (1 to 40 letters, digits, '_' or '-'); to open it in a session "
+            f"give both: verdex session start NAME '{name}'.")))
     raise typer.Exit(start_session(opts, name, url, idle_timeout))
 
 

@@ -49,7 +49,7 @@
     }
     return {
       status: 'live', role: cur.role, name: cur.name, hidden: cur.hidden, states: cur.states,
-      idChange: Registry.identityChange(n),
+      idChange: Registry.identityChange(n), idKind: Registry.changeKind,
       tag: el.localName, attrs, box: { x: r.x, y: r.y, width: r.width, height: r.height }, at: performance.now(),
     };
   }

@@ -92,6 +92,7 @@
     const role = Aria.role(el);
     const tag = el.localName;
     if (role === null || role === undefined) { wrapped(el, out, inContainer); return; }
+    if (role === 'heading') Registry.passHeading(el);
     if (tracking && (tag === 'input' || tag === 'select' || tag === 'textarea')) Observer.field(el);
     const tier = tierOf(el, role, inContainer, tag);
     // one shape for every node (fields left undefined stay out of the JSON)
@@ -226,7 +227,7 @@
     const whole = !within && !check;
     if (whole) {
       const dirt = Observer.take();  // what changed since the last capture; clean from here on
-      if (cap) {
+      if (cap && !Registry.moved()) {  // a new address: every ref's heading is looked at anew
         const out = patch(cap, dirt, view, frame);
         if (out !== null) return out;
       }
@@ -244,7 +245,7 @@
     try {
       root = { r: 'document', n: title(), c: [] };
       const start = within ? Registry.get(within) : document.body || document.documentElement;
-      if (within && start && start.isConnected) element(start, root.c, false);
+      if (within && start && start.isConnected) { Registry.seedHeading(start); element(start, root.c, false); }
       else if (!within && start) walk(start, root.c, false);
       if (Deep.drain(walk)) { Deep.expand(root); deep = true; }
       root.c = Runs.finish(root.c) || [];
@@ -303,7 +304,9 @@
       res = Incremental.update(cap, dirt, (el, inContainer) => {
         Deep.begin();
         const out = [];
+        Registry.seedHeading(el);
         element(el, out, inContainer);
+        Registry.around(el);
         return Deep.drain(walk) ? null : out;
       });
     } finally {
@@ -384,7 +387,7 @@
   function element_(n) { return Registry.get(n) || null; }
 
   return { aria: Aria, init, snapshot, check, heldTree, dirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, ownerAttrs, carry, reset,
-    successors, element: element_, issue, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Guard.arm,
+    successors, element: element_, issue: Registry.issueShown, show: Registry.show, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Guard.arm,
     disarm: Guard.disarm, navigating: Guard.navigating, watchDoc: FrameWatch.watchDoc, unwatchDoc: FrameWatch.unwatchDoc, watchedFrame: FrameWatch.watchedFrame, watchState: FrameWatch.watchState, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
     optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen,
     title: () => document.title, visibility: () => document.visibilityState, viewport: () => [innerWidth, innerHeight],

@@ -3,8 +3,12 @@
 //
 // - `refOf` (WeakMap) maps an element to its number for as long as the element exists: the same
 //   element always gets the same number, also after it was away for a while.
-// - `entries` maps a number to what the last snapshot that showed it saw: the element and its
-//   identity (the attributes that say *which* item it is). An entry is kept while its element is
+// - `entries` maps a number to its element, what the last capture saw of it (`cur`) and what the user
+//   was last *shown* (`shown`, and `sig`): its identity (the attributes that say *which* item it is),
+//   its record (the row, list item, card, option, tree item or dialog around it: key attributes and
+//   label), its heading and the document's address. A capture only updates `cur` of the elements it
+//   had numbered before; `show` makes that what the user saw (a snapshot, a find, an action's change
+//   line that names the ref), so a change the user was not shown is never taken as seen. An entry is kept while its element is
 //   connected or was seen in the last KEEP snapshots; older disconnected
 //   elements are dropped (memory stays bounded) and reported once as `gone`, so the caller can keep
 //   a tombstone. A dropped number still classifies as `removed` here: it is at most `counter`.
@@ -26,7 +30,7 @@
   let counter = 0;              // last number issued in this document
   let floor = 0;                // numbers up to here were forgotten by reset-refs --keep-counter
   let refOf = new WeakMap();    // element -> n
-  let entries = new Map();      // n -> {el, seen, sig, parent, tag, inShadow}
+  let entries = new Map();      // n -> {el, seen, sig, parent, tag, inShadow, cur, shown}
   let snapNo = 0;               // snapshots taken of this document
   let run = null;               // per-snapshot caches
   let tierCount = [0, 0, 0];    // refs issued in the last snapshot, by tier
@@ -41,8 +45,10 @@
 
   function begin() {
     snapNo++;
-    run = { index: new Map(), item: new Map() };
+    run = { index: new Map(), item: new Map(), rec: new Map() };
     tierCount = [0, 0, 0];
+    head = null;
+    capUrl = location.href;
   }
 
   function tiers() { return [tierCount[1], tierCount[2]]; }
@@ -50,6 +56,7 @@
   // Drop disconnected elements not seen in the last KEEP snapshots; returns their numbers.
   function end() {
     run = null;
+    lastUrl = capUrl;
     const gone = [];
     const old = snapNo - KEEP;
     entries.forEach((e, n) => {
@@ -58,19 +65,59 @@
     return gone;
   }
 
+  // The element's number; what a capture sees of it becomes its `cur` state (an element new to the
+  // registry: also what was shown of it).
   function issue(el, tier) {
     if (run && tier) tierCount[tier]++;
     let n = refOf.get(el);
     if (n === undefined) { n = ++counter; refOf.set(el, n); }
     let e = entries.get(n);
-    if (e === undefined) {
-      e = { el, seen: 0, sig: '', parent: null, tag: el.localName, inShadow: Aria.rootOf(el) !== document };
+    const fresh = e === undefined;
+    if (fresh) {
+      e = { el, seen: 0, sig: '', parent: null, tag: el.localName, inShadow: Aria.rootOf(el) !== document,
+        csig: '', cown: '', crec: null, chead: null, curl: '', sown: null, srec: null, shead: '', surl: '' };
       entries.set(n, e);
     }
     e.seen = snapNo;
-    e.sig = identity(el);
+    restate(e);
     e.parent = el.parentElement;  // its row, should it be taken out of it alone (see rowText)
+    if (fresh) shown(e);
     return n;
+  }
+
+  // issued and shown at once (a find, a target, a successor named in a message)
+  function issueShown(el, tier) {
+    const n = issue(el, tier);
+    shown(entries.get(n));
+    return n;
+  }
+
+  // what the capture sees: c* fields; what the user was shown: sig, s* fields (flat: no allocation)
+  function restate(e) {
+    const el = e.el;
+    const own = ownSig(el);
+    e.csig = own + itemSig(el, own);
+    e.cown = own;
+    e.crec = recordState(el);
+    e.chead = run ? head : headingBefore(el);
+    e.curl = run ? capUrl : location.href;
+  }
+
+  function shown(e) {
+    e.sig = e.csig;
+    e.sown = e.cown;
+    e.srec = e.crec;
+    e.shead = headText(e.chead);
+    e.surl = e.curl;
+  }
+
+  // The refs `ns` were shown to the user as the last capture saw them.
+  function show(ns) {
+    for (const n of ns) {
+      const e = entries.get(n);
+      if (e !== undefined && e.sown !== null) shown(e);
+    }
+    return true;
   }
 
   function get(n) {
@@ -180,14 +227,41 @@
     return own + itemSig(el, own);
   }
 
-  // What identity attribute differs between the snapshot and now ('' when none).
+  // What differs between what the user was shown and the element now, in words ('' when nothing that
+  // says *which* thing it is): its own identity attributes, its record (key attributes, or the label
+  // of a record without any), its list item's identity where it has no record, and -- after the
+  // document's address changed -- its heading. `kind` (see changeKind) says which.
   function identityChange(n) {
+    changeKind = '';
     const e = entries.get(n);
-    if (e === undefined || !e.el.isConnected) return '';
-    const now = identity(e.el);
-    if (now === e.sig) return '';
-    const was = lines(e.sig);
-    const cur = lines(now);
+    if (e === undefined || !e.el.isConnected || e.sown === null) return '';
+    const el = e.el;
+    const own = ownSig(el);
+    if (own !== e.sown) return attrChange(e.sown, own, 'attr');
+    const rec = recordState(el);
+    if (e.srec !== null || rec !== null) {
+      if (!sameRecord(e.srec, rec)) { changeKind = 'record:' + (rec || e.srec).w; return recordPhrase(e.srec, rec); }
+    } else {
+      const now = identity(el);
+      if (now !== e.sig) return attrChange(e.sig, now, 'attr');
+    }
+    const url = location.href;
+    if (url !== e.surl) {
+      const h = headText(headingBefore(el));
+      if (h !== e.shead) {
+        changeKind = 'route';
+        return `the page's address changed from "${urlPart(e.surl, url)}" to "${urlPart(url, e.surl)}" and ` +
+          (e.shead ? `its heading from "${e.shead}" to ` + (h ? `"${h}"` : 'none') : `it now has the heading "${h}"`);
+      }
+    }
+    return '';
+  }
+  let changeKind = '';  // of the last identityChange: 'attr', 'record:<word>', 'route' or ''
+
+  function attrChange(wasSig, nowSig, kind) {
+    changeKind = kind;
+    const was = lines(wasSig);
+    const cur = lines(nowSig);
     for (const [k, v] of was) {
       if (!cur.has(k)) return `its ${k} "${v}" was removed`;
       if (cur.get(k) !== v) return `its ${k} changed from "${v}" to "${cur.get(k)}"`;
@@ -195,6 +269,156 @@
     for (const [k, v] of cur) if (!was.has(k)) return `it gained ${k} "${v}"`;
     return 'its identity attributes changed';
   }
+
+  // ---- records and headings ---------------------------------------------------------------
+  const REC_TAGS = { li: 'list item', dt: 'list item', dd: 'list item', tr: 'row', option: 'option',
+    article: 'card', dialog: 'dialog' };
+  const REC_ROLES = { row: 'row', listitem: 'list item', option: 'option', treeitem: 'tree item', article: 'card',
+    dialog: 'dialog', alertdialog: 'dialog' };
+  // attributes that name a record; all but id and href also make any ancestor a record
+  const REC_KEYS = ['data-id', 'data-key', 'data-testid', 'data-row-key', 'row-id', 'key', 'data-index',
+    'data-row-index', 'data-rowindex', 'data-item-index', 'aria-rowindex', 'aria-posinset', 'row-index', 'id', 'href'];
+  const REC_MAKERS = REC_KEYS.slice(0, -2);
+  const SKIP_TEXT = new Set(['script', 'style', 'template', 'noscript']);
+  const HEADINGS = 'h1,h2,h3,h4,h5,h6,[role=heading]';
+
+  function recordWord(node) {
+    const role = node.getAttribute('role');
+    if (role !== null) return REC_ROLES[role] || (REC_MAKERS.some((k) => node.hasAttribute(k)) ? 'item' : null);
+    return REC_TAGS[node.localName] || (REC_MAKERS.some((k) => node.hasAttribute(k)) ? 'item' : null);
+  }
+
+  // {w: its word, k: its key attributes ("data-id 7"), l: its label, at: the text the label is} of the
+  // record around `el` (an ancestor a few levels up), or null
+  function recordState(el) {
+    let node = el.parentElement;
+    for (let d = 1; node && d < ITEM_DEPTH; d++, node = node.parentElement) {
+      let r = run ? run.rec.get(node) : undefined;
+      if (r === undefined) {
+        const w = node.hasAttributes() || REC_TAGS[node.localName] ? recordWord(node) : null;
+        r = w === null ? null : { w, k: recordKeys(node), l: '', at: null, node };
+        if (r !== null) labelInto(r, null);
+        if (run) run.rec.set(node, r);
+      }
+      if (r === null) continue;
+      if (r.at !== null && el.contains(r.at)) {  // its label is the element's own text: the next one
+        const own = { w: r.w, k: r.k, l: '', at: null, node };
+        labelInto(own, el);
+        return own;
+      }
+      return r;
+    }
+    return null;
+  }
+
+  function recordKeys(node) {
+    let k = '';
+    for (const a of REC_KEYS) {
+      const v = node.getAttribute(a);
+      if (v !== null && v !== '') k += (k ? ', ' : '') + a + ' ' + cut(v);
+    }
+    return k;
+  }
+
+  // its label: its aria-label, else its first text that is not the element's (`el`) own
+  function labelInto(r, el) {
+    const aria = r.node.getAttribute('aria-label');
+    if (aria && aria.trim()) { r.l = cut(aria.replace(/\s+/g, ' ').trim()); return; }
+    const walker = document.createTreeWalker(r.node, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(), k = 0; t && k < 64; t = walker.nextNode(), k++) {
+      if (SKIP_TEXT.has(t.parentNode.localName) || (el !== null && el.contains(t))) continue;
+      const v = t.data.replace(/\s+/g, ' ').trim();
+      if (v) { r.l = cut(v); r.at = t; return; }
+    }
+  }
+
+  // the same record: the same key attributes; without any, the same label
+  function sameRecord(a, b) {
+    if (a === null || b === null) return a === b;
+    if (a.w !== b.w) return false;
+    return a.k || b.k ? a.k === b.k : a.l === b.l;
+  }
+
+  function recordText(r) {
+    const parts = [];
+    if (r.l) parts.push(`"${r.l}"`);
+    if (r.k) parts.push(parts.length ? `(${r.k})` : r.k);
+    return parts.join(' ') || 'without a label';
+  }
+
+  function recordPhrase(was, now) {
+    if (was === null) return `it is now in a ${now.w} ${recordText(now)}`;
+    if (now === null) return `it is no longer in its ${was.w} ${recordText(was)}`;
+    if (was.w !== now.w) return `its ${was.w} ${recordText(was)} is now a ${now.w} ${recordText(now)}`;
+    return `its ${was.w} changed from ${recordText(was)} to ${recordText(now)}`;
+  }
+
+  // Headings: the last one a walk passed (`passHeading`), else the closest before an element in
+  // document order (`headingBefore`); the text a capture saw of each.
+  let head = null;
+  let capUrl = '';     // the document's address at the capture under way
+  let lastUrl = null;  // ... and at the last one
+  let headNow = new WeakMap();
+
+  function headingText(h) { return cut((h.textContent || '').replace(/\s+/g, ' ').trim()); }
+
+  function passHeading(h) {
+    if (Aria.rootOf(h) !== document) return;
+    head = h;
+    headNow.set(h, headingText(h));
+  }
+
+  function seedHeading(el) { head = headingBefore(el); }
+
+  function headText(h) {
+    if (h === null) return '';
+    const t = headNow.get(h);
+    return t === undefined ? headingText(h) : t;
+  }
+
+  function headingBefore(el) {
+    let x = el;
+    for (let r = x.getRootNode(); r !== document && r.host; r = x.getRootNode()) x = r.host;
+    const all = document.querySelectorAll(HEADINGS);
+    let lo = 0;
+    let hi = all.length - 1;
+    let at = -1;
+    while (lo <= hi) {  // the last heading at or before x (an ancestor counts: it comes first)
+      const mid = (lo + hi) >> 1;
+      const h = all[mid];
+      if (h === x || (h.compareDocumentPosition(x) & Node.DOCUMENT_POSITION_FOLLOWING)) { at = mid; lo = mid + 1; }
+      else hi = mid - 1;
+    }
+    Aria.begin();
+    try {
+      for (; at >= 0; at--) if (!Aria.isHidden(all[at]) && Aria.role(all[at]) === 'heading') return all[at];
+    } finally { Aria.end(); }
+    return null;
+  }
+
+  // the address as a person would compare two: the file and what follows it when the path is the same
+  function urlPart(u, other) {
+    try {
+      const a = new URL(u);
+      const b = new URL(other);
+      if (a.pathname === b.pathname) return a.pathname.split('/').pop() + a.search + a.hash;
+      return a.pathname + a.search + a.hash;
+    } catch (err) { return u; }
+  }
+
+  // A patch re-walked `el` alone: the refs in its record around it see their record as it is now.
+  function around(el) {
+    const r = recordState(el);
+    if (r === null) return;
+    for (const x of r.node.getElementsByTagName('*')) {
+      const n = refOf.get(x);
+      const e = n === undefined ? undefined : entries.get(n);
+      if (e !== undefined && !el.contains(x)) { const h = e.chead; restate(e); e.chead = h; }
+    }
+  }
+
+  // the document's address changed since the last capture (a patch cannot vouch for the headings)
+  function moved() { return lastUrl !== null && lastUrl !== location.href; }
 
   function lines(sig) {
     const m = new Map();
@@ -286,7 +510,7 @@
       if (nm !== norm(name)) continue;
       const tier = tierOf(el, cur);
       if (!tier) continue;
-      const m = issue(el);
+      const m = issueShown(el);
       out.push({ n: m, role: cur, name: nm, tier });
       if (out.length >= max) break;
     }
@@ -296,9 +520,11 @@
   // Forget every ref of this document (reset-refs); numbering restarts unless kept.
   function reset(keepCounter) {
     entries = new Map();
+    headNow = new WeakMap();
     refOf = new WeakMap();
     if (keepCounter) floor = counter; else { counter = 0; floor = 0; }
   }
 
-  return { init, begin, end, tiers, issue, get, status, identityChange, successors, reset,
+  return { init, begin, end, tiers, issue, issueShown, show, get, status, identityChange, successors, reset,
+    passHeading, seedHeading, around, moved, get changeKind() { return changeKind; },
     get counter() { return counter; }, get size() { return entries.size; } };

@@ -123,13 +123,19 @@
     const owners = [];   // [line, slot, frame id or '']
     const long = new Map();  // line -> that line uncut, for the lines a text was cut in
 
-    // push the line `make()` builds; one with a text cut is kept whole as well
-    function emit(make) {
-      wasCut = false;
-      lines.push(make());
-      if (!wasCut) return;
+    // the last line, which a text was cut in (wasCut), kept whole as well: `again()` builds it uncut
+    function keepWhole(again) {
       whole = true;
-      try { long.set(lines.length - 1, make()); } finally { whole = false; }
+      try { long.set(lines.length - 1, again()); } finally { whole = false; }
+    }
+    // a node's line: its head (role, name, marks), then by `shape`: 0 nothing, 1 its text runs, 2 ':'
+    // (children follow), 3 its value
+    function nodeLine(indent, role, name, marks, shape, kids, value) {
+      wasCut = false;
+      const head = indent + '- ' + role + (name ? ' ' + quote(name) : '') + marks;
+      if (shape === 1) { const text = runsText(kids); return text ? head + ': ' + text : head; }
+      if (shape === 2) return head + ':';
+      return shape === 3 ? head + ': ' + oneLine(value) : head;
     }
 
     function node(n, indent) {
@@ -152,24 +158,13 @@
         if (tier === 2) t2.push(lines.length, refNo);
         if (!(compact && tier === 2)) marks += ' [ref=' + REF + 'e' + refNo + ']';
       }
-      const line = () => indent + '- ' + role + (showName ? ' ' + quote(name) : '') + marks;
-      if (owner) {
-        owners.push([lines.length, n.fo, n.fid || '']);
-        emit(line);
-        return;
-      }
-      if (kids && !hasElements) {
-        if (!(showName && fromContent)) {
-          emit(() => { const head = line(); const text = runsText(kids); return text ? head + ': ' + text : head; });
-          return;
-        }
-      } else if (kids) {
-        emit(() => line() + ':');
-        children(kids, indent + '  ', showName && fromContent, n.ti);
-        return;
-      }
-      const value = n.v;
-      emit(value ? () => line() + ': ' + oneLine(value) : line);
+      if (owner) owners.push([lines.length, n.fo, n.fid || '']);
+      const shape = owner ? 0 : kids && !hasElements && !(showName && fromContent) ? 1 : kids && hasElements ? 2 :
+        n.v ? 3 : 0;
+      const shown = showName ? name : '';
+      lines.push(nodeLine(indent, role, shown, marks, shape, kids, n.v));
+      if (wasCut) keepWhole(() => nodeLine(indent, role, shown, marks, shape, kids, n.v));
+      if (shape === 2) children(kids, indent + '  ', showName && fromContent, n.ti);
     }
 
     function children(kids, indent, namedFromContent, ti) {
@@ -180,7 +175,9 @@
           if (namedFromContent) continue;
           const text = strip(ch);
           if (!text) continue;
-          emit(() => indent + '- text: ' + oneLine(text));
+          wasCut = false;
+          lines.push(indent + '- text: ' + oneLine(text));
+          if (wasCut) keepWhole(() => indent + '- text: ' + oneLine(text));
           ids.push(ti && j < ti.length && ti[j] ? base + ti[j] : 0);
           continue;
         }
@@ -190,7 +187,8 @@
     }
 
     const kids = root.c && root.c.length ? root.c : null;
-    emit(() => '- document' + (root.n ? ' ' + quote(root.n) : '') + (kids ? ':' : ''));
+    lines.push(nodeLine('', 'document', root.n || '', '', kids ? 2 : 0));
+    if (wasCut) keepWhole(() => nodeLine('', 'document', root.n || '', '', kids ? 2 : 0));
     ids.push(base);
     if (kids) children(kids, '  ', false, root.ti);
     // what an owner of this frame shows after its line (capture.py): nothing, its text, or its lines

@@ -8,7 +8,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from . import render_targets, tree_lines
+from . import render_network, render_targets, tree_lines
 from ..base.words import counted
 from ..browser.js_values import display_lines
 from .render_changes import paint_changes, paint_diff
@@ -89,6 +89,7 @@ def action(r, d: dict) -> None:
     else:
         _action_line(r, verb, d)
     paint_changes(r, d.get("changes"))
+    render_network.paint_action(r, d)
 
 
 def _action_line(r, verb: str, d: dict) -> None:
@@ -202,4 +203,5 @@ def contexts(r, d: dict) -> None:
 PAINTERS = {"navigation": navigation, "value": value, "wait": wait, "dialog": dialog, "screenshot": screenshot,
             "quit": quit, "help_all": help_all, "help_one": help_one, "snapshot": snapshot, "action": action,
             "refs": refs, "inspect": inspect, "reset": reset, "frames": frames, "tabs": tabs, "timings": timings,
-            "highlight": highlight, "contexts": contexts, "diff": paint_diff, **render_targets.PAINTERS}
+            "highlight": highlight, "contexts": contexts, "diff": paint_diff, **render_targets.PAINTERS,
+            "requests": render_network.requests, "request": render_network.request, "console": render_network.console}

@@ -169,6 +169,8 @@ def _paintable(kind: str, data: dict) -> dict:
         out["text"] = clean(data["text"], one_line=False)
     if kind == "text" and isinstance(data.get("text"), str):  # `text TARGET`: every line, nothing cut
         out["text"] = clean(data["text"], one_line=False)
+    if kind == "request" and isinstance(data.get("body"), str):  # a response body keeps its lines
+        out["body"] = clean(data["body"], one_line=False)
     if kind == "value":  # painted by js_values, which quotes and escapes strings like the console
         out["value"] = data.get("value")
     return out

@@ -1,0 +1,93 @@
+"""A ref acts on the record the user saw, also after verdex's own actions changed the page.
+
+The pages (tests/fixtures/record/) render the way app code does: rows recycled in place by a sort, a
+virtual list's pool of nodes rebound on scroll, a pushState route that re-renders into the same nodes.
+Each page logs which record every event reached; results are judged by that log.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import Driver, ref_in
+
+PAGES = Path(__file__).resolve().parent / "fixtures" / "record"
+
+
+@pytest.fixture
+def d(chrome_http):
+    drv = Driver(chrome_http, timeout=3)
+    yield drv
+    drv.close()
+
+
+def open_page(d: Driver, name: str) -> str:
+    d.ok("open " + (PAGES / name).as_uri())
+    return d.ok("snapshot").data["text"]
+
+
+def log(d: Driver) -> list:
+    return d.js("window.log")
+
+
+def delete_ref_of(text: str, label: str) -> str:
+    """The ref of the Delete button on the line after ``label``'s (its row or list item)."""
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if f'"{label}"' in line or f"text: {label}" in line)
+    return ref_in("\n".join(lines[at:]), 'button "Delete"')
+
+
+def test_rows_sorted_in_place_by_verdex_own_click_refuse_the_old_ref(d):
+    text = open_page(d, "sort.html")
+    zoe = delete_ref_of(text, "Zoe")
+    d.ok('click "button:Sort by name"')  # rows rewritten in place: Zoe's button now sits in Adam's row
+    out = d.fail(f"click {zoe}", "changed")
+    assert out.message.startswith('Element changed since you saw it: its row changed from "Zoe" (data-id 7) '
+                                  'to "Adam" (data-id 3).'), out.message
+    assert 'Was: button "Delete"; now the same button in another row.' in out.message
+    assert log(d) == []
+    fresh = d.ok("snapshot").data["text"]  # seen anew (the cache answers): Zoe's row is the last one now
+    d.ok(f"click {delete_ref_of(fresh, 'Zoe')}")
+    assert log(d) == ["delete 7"]
+
+
+def test_virtual_list_scrolled_by_verdex_refuses_the_recycled_node(d):
+    text = open_page(d, "virtual.html")
+    beta3 = delete_ref_of(text, "Beta 3")
+    d.ok("scroll down")  # the pool's nodes now show other items
+    out = d.fail(f"click {beta3}", "changed")
+    assert out.message.startswith('Element changed since you saw it: its list item changed from "Beta 3" to "Beta '), \
+        out.message
+    assert log(d) == []
+    fresh = d.ok("snapshot").data["text"]
+    first = next(line for line in fresh.split("\n") if "Beta " in line).split("Beta ")[1].split('"')[0]
+    d.ok(f"click {delete_ref_of(fresh, 'Beta ' + first)}")
+    assert log(d) == ["delete Beta " + first]
+
+
+def test_same_document_route_change_refuses_a_ref_under_another_heading(d):
+    text = open_page(d, "route.html")
+    delete = ref_in(text, 'button "Delete user"')
+    d.ok('click "link:Bob"')  # pushState: the same button node, now under "Bob"
+    out = d.fail(f"click {delete}", "changed")
+    assert out.message.startswith("Element changed since you saw it: the page's address changed"), out.message
+    assert 'and its heading from "Alice" to "Bob"' in out.message
+    assert log(d) == []
+    d.ok("snapshot")
+    d.ok(f"click {delete}")  # seen under Bob now: it is Bob's
+    assert log(d) == ["delete bob"]
+
+
+def test_unrelated_text_in_the_row_and_a_count_in_a_name_still_act(d):
+    text = open_page(d, "stable.html")
+    zoe = delete_ref_of(text, "Zoe")
+    like = ref_in(text, 'button "Like"')
+    d.ok('click "button:Refresh status"')  # each row's status rewritten: the same people
+    d.ok(f"click {zoe}")
+    d.js("likes = 6, showLikes()")  # the page's own count, added to the name the user saw
+    out = d.ok(f"click {like}")
+    assert "Element may have changed" in " ".join(out.notes)
+    d.ok(f"click {like}")  # its action's result showed "Like (7)"
+    assert log(d) == ["delete Zoe", "like 7", "like 8"]
