@@ -49,7 +49,7 @@ def _option_schema(flag: str, metavar: str | None, text: str) -> dict:
     about = text or f"The {flag} option."
     if metavar is None:
         return {"type": "boolean", "description": about}
-    return {"type": "integer" if KINDS.get(metavar) == "int" else "string", "description": about}
+    return {"type": "integer" if metavar in ("N", "MS") else "string", "description": about}  # --level LEVEL: a name
 
 
 def _option_name(flag: str) -> str:
