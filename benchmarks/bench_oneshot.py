@@ -75,7 +75,8 @@ def main() -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                XDG_RUNTIME_DIR=runtime)
     env.pop("VERDEX_SESSION", None)
-    verdex = [sys.executable, "-m", "verdex_cli"]
+    script = os.path.join(os.path.dirname(sys.executable), "verdex")  # the console script users run
+    verdex = [script] if os.access(script, os.X_OK) else [sys.executable, "-m", "verdex_cli"]
     chrome = h.launch.find_chrome(None)
     cases = {
         "python3 -c pass": [sys.executable, "-c", "pass"],

@@ -135,7 +135,7 @@ def wait_for_page(proc: subprocess.Popen, tmpdir: Path, url_part: str, timeout: 
 @pytest.fixture
 def run_tmp():
     """A per-test TMPDIR, so this run's profile path is identifiable in /proc/*/cmdline."""
-    d = Path(tempfile.mkdtemp(prefix="vxtest-"))
+    d = Path(tempfile.mkdtemp(prefix="vxtest-", dir="/tmp"))  # short: the profile lands under it whatever TMPDIR is
     yield d
     import shutil
 

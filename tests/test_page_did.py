@@ -23,10 +23,16 @@ function add() {
 function broken() { fetch('/missing.json'); console.warn('careful'); console.info('fyi'); console.debug('dbg');
                     null.boom; }
 function refused() { fetch('http://127.0.0.1:%(closed)d/nothing').catch(() => { out.textContent = 'refused'; }); }
+function worker() {
+  const w = new Worker(URL.createObjectURL(new Blob(["setTimeout(() => fetch('" + location.origin + "/from-worker').then(() => postMessage('ok')), 300)"])));
+  w.onmessage = () => { out.textContent = 'worker done'; };
+}
+function frame() { const f = document.createElement('iframe'); f.src = '%(other)s/framed'; document.body.append(f); }
 function cors() { fetch('%(other)s/api/private').catch(() => { out.textContent = 'blocked'; }); }
 </script>
 <button onclick="add()">Add</button> <button onclick="broken()">Break</button>
 <button onclick="refused()">Refused</button> <button onclick="cors()">CORS</button>
+<button onclick="worker()">Worker</button> <button onclick="frame()">Frame</button>
 <a href="/next">Next</a><p id=out></p>"""
 
 
@@ -38,6 +44,12 @@ class Api(QuietHandler):
             self._send(200, PAGE % {b"closed": self.server.closed, b"other": self.server.other.encode()})
         elif self.path == "/next":
             self._send(200, b"<!doctype html><title>Next</title><img src='/a.png'><img src='/b.png'><p>next</p>")
+        elif self.path == "/framed":  # a cross-origin frame that asks its own server
+            self._send(200, b"<!doctype html><p>framed</p><script>setTimeout(() => { fetch('/from-frame'); "
+                            b"console.warn('frame says'); }, 300)</script>")
+        elif self.path.startswith("/poll"):
+            self._send(200, b"<!doctype html><p id=n>0</p><script>setInterval(() => fetch('/tick').then(() => "
+                            b"n.textContent++), 40)</script>")
         elif self.path == "/api/private":
             self._send(200, b'{"secret": 1}', "application/json")  # no CORS header: the browser blocks it
         else:
@@ -129,6 +141,28 @@ def test_console_lists_every_level_across_navigations(driver, site):
     assert len(errors) == 1 and errors[0]["exception"] and errors[0]["text"].startswith("TypeError")
     assert [m["level"] for m in driver.ok("console --level warning").data["messages"]] == ["warning", "error"]
     driver.fail("console --level loud", "usage")
+
+
+def test_workers_and_cross_origin_frames_are_heard(driver, site):
+    # (what such a target asks for in its first few milliseconds, before verdex has attached, is not)
+    driver.ok("open " + site)
+    driver.ok("snapshot")
+    driver.ok("click button:Worker")
+    driver.ok("wait text worker done")
+    driver.ok("click button:Frame")
+    driver.ok("wait 500")
+    urls = [r["url"] for r in driver.ok("requests from-").data["requests"]]
+    assert site + "/from-worker" in urls and any(u.endswith("/from-frame") and not u.startswith(site) for u in urls)
+    assert any(m["text"] == "frame says" for m in driver.ok("console --level warning").data["messages"])
+
+
+def test_a_page_that_polls_keeps_a_bounded_log(driver, site):
+    driver.ok("open " + site + "/poll")
+    driver.ok("wait 800")
+    ticks = driver.ok("requests tick").data["requests"]
+    answered = [r for r in ticks if r["status"] is not None]
+    assert len(answered) >= 5 and all(r["status"] == 404 for r in answered)  # every one heard, in order
+    assert [r["n"] for r in ticks] == sorted(r["n"] for r in ticks)
 
 
 def test_a_har_written_by_verdex_replays_in_playwright(driver, site, tmp_path):

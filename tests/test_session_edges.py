@@ -66,7 +66,9 @@ LOGIN = """<!doctype html><title>Login</title>
 <p id="echo"></p>
 <script>
   // the page echoes what is typed, as many apps do (rendered with innerHTML on every input)
-  function render() { document.getElementById("echo").innerHTML = "<b>Token:</b> " + document.getElementById("token").value; }
+  function render() {
+    document.getElementById("echo").innerHTML = "<b>Token:</b> " + document.getElementById("token").value;
+  }
   document.getElementById("token").addEventListener("input", render);
 </script>"""
 SECRET = "TopSecret-42"
@@ -82,7 +84,8 @@ def test_fill_and_type_take_the_text_from_the_environment_masked_everywhere(env)
     page = login_page(env)
     env.start("sec", page)
     secret_env = {"TOK": SECRET, "PW": "pw-" + SECRET}
-    proc = run(env, "run", "--session", "sec", "--json", "fill textbox:Token --env TOK", "type textbox:Password --env PW",
+    proc = run(env, "run", "--session", "sec", "--json", "fill textbox:Token --env TOK",
+               "type textbox:Password --env PW",
                "eval [document.getElementById('token').value, document.getElementById('pw').value]"
                ".map(v => [...v].reverse().join('')).join(' ')",  # the page's values, reversed
                "export " + str(env.base / "steps.txt"), extra=secret_env)
@@ -100,7 +103,8 @@ def test_fill_and_type_take_the_text_from_the_environment_masked_everywhere(env)
 
 def test_fill_env_in_a_one_shot_run(env):
     page = login_page(env)
-    proc = run(env, "run", page, "fill textbox:Token --env TOK", "eval document.getElementById('echo').textContent.length",
+    proc = run(env, "run", page, "fill textbox:Token --env TOK",
+               "eval document.getElementById('echo').textContent.length",
                extra={"TOK": SECRET})
     assert proc.returncode == 0, proc.stderr
     assert SECRET not in proc.stdout + proc.stderr
@@ -258,3 +262,80 @@ def test_session_start_refuses_a_word_that_is_no_name_and_help_lists_the_subcomm
     flat = " ".join(top.stdout.split())
     for words in ("verdex run URL", "verdex run --session", "verdex session start", "verdex attach"):
         assert words in flat, top.stdout
+
+
+def test_a_client_whose_folder_is_gone_writes_nothing_elsewhere_and_a_stop_says_why(env):
+    from test_sessions import poll
+
+    env.start("cwd", INDEX, "--timeout", "60")
+    gone = env.base / "gone"
+    gone.mkdir()
+    live = subprocess.Popen(env.argv("run", "--session", "cwd", "--json", "--script", "-"), env=env.env, text=True,
+                            cwd=str(gone), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    live.stdin.write("eval 1\n")
+    live.stdin.flush()
+    assert json.loads(live.stdout.readline())["ok"]
+    other = run(env, "run", "--session", "cwd", "eval 2")  # another client, in its own folder (ROOT)
+    assert other.returncode == 0
+    gone.rmdir()  # the live client's folder goes away while it runs
+    live.stdin.write("screenshot shot.png\n")
+    live.stdin.flush()
+    err = json.loads(live.stdout.readline())["error"]
+    live.stdin.close()
+    live.wait(timeout=60)
+    assert err["kind"] == "usage" and "working folder" in err["message"] and "is gone" in err["message"]
+    assert not (ROOT / "shot.png").exists() and not list(env.base.glob("**/shot.png"))
+    spinner = env.popen("run", "--session", "cwd", "--json", "eval while (true) {}")
+    poll(lambda: env.sessions()[0].get("busy"), what="the loop to run")
+    assert run(env, "session", "stop", "cwd").returncode == 0
+    out, _ = spinner.communicate(timeout=60)
+    err = json.loads(out)["error"]
+    assert err["kind"] == "cancelled" and "is stopping" in err["message"]
+    assert spinner.returncode == 1
+
+
+def test_attach_feed_sums_up_another_clients_long_output_and_says_when_it_waits(env):
+    from test_sessions import Screen, on_pty, poll
+
+    page = env.base / "list.html"
+    page.write_text("<!doctype html><title>List</title><ul id=l></ul><script>document.getElementById('l').innerHTML"
+                    " = Array.from({length: 60}, (_, i) => `<li>Item ${i} <button>Pick</button></li>`).join('')"
+                    "</script>")
+    env.start("feed", str(page), "--timeout", "60")
+    proc, master = on_pty(env, "attach", "feed")
+    screen = Screen(master)
+    try:
+        screen.wait_for("Attached to session 'feed'")
+        other = env.popen("run", "--session", "feed", "snapshot")
+        out, _ = other.communicate(timeout=60)
+        assert other.returncode == 0 and out.count("button \"Pick\"") == 60
+        screen.wait_for(f"[run {other.pid}] snapshot")
+        screen.wait_for("(snapshot: ")
+        assert "Item 59" not in screen.text()  # one summary line, not the 60 items
+        spinner = env.popen("run", "--session", "feed", "eval while (true) {}")
+        poll(lambda: env.sessions()[0].get("busy"), what="the loop to run")
+        screen.type("eval 'after-' + 1\r")
+        screen.wait_for(f"queued behind run {spinner.pid}'s 'eval while (true) {{}}'")
+        spinner.send_signal(2)
+        spinner.communicate(timeout=60)
+        screen.wait_for("after-1")
+        screen.type("\x04")
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_ctrl_c_exits_130_in_a_one_shot_run(env):
+    import signal
+
+    live = subprocess.Popen(env.argv("run", "--timeout", "60", INDEX, "--script", "-"), env=env.env, cwd=ROOT,
+                            text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    live.stdin.write("eval 40 + 2\n")
+    live.stdin.flush()
+    assert live.stdout.readline().strip() == "42"  # the browser is up
+    live.stdin.write("eval while (true) {}\n")
+    live.stdin.flush()
+    live.send_signal(signal.SIGINT)
+    live.communicate(timeout=60)
+    assert live.returncode == 130

@@ -93,9 +93,6 @@ def _split_run(argv: list[str]) -> tuple[bool, list[str]]:
     return (True, rest) if word == "run" else (False, argv)
 
 
-INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
-
-
 def _on_terminate(signum, frame):
     raise SystemExit(128 + signum)
 
@@ -115,6 +112,10 @@ def main(argv: list[str] | None = None) -> None:
 
         app, prog, rest = (session_app, "verdex session", word_rest) if word == "session" else \
             (attach_app, "verdex attach", word_rest)
+    elif word == "mcp":
+        from .sessions.mcp_server import mcp_app
+
+        app, prog, rest = mcp_app, "verdex mcp", word_rest
     else:
         is_run, rest = _split_run(argv)
         app = run_app if is_run else repl_app
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> None:
             _usage_error(prog, argv, exc.format_message())
         raise SystemExit(int(ExitStatus.USAGE))
     except (typer.Abort, KeyboardInterrupt):
-        raise SystemExit(INTERRUPTED)
+        raise SystemExit(ExitStatus.INTERRUPTED)
     raise SystemExit(code if isinstance(code, int) else 0)
 
 

@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass, fields
 from typing import Iterable
 
-from ..base.errors import ExitStatus, VerdexError, exit_status
+from ..base.errors import ErrorKind, ExitStatus, VerdexError, exit_status
 from ..browser.launch import endpoint_host, is_loopback
 from ..browser.session import Options, Session
 from ..browser.urls import normalize_url
@@ -119,7 +119,9 @@ def run_lines(ctx: Workspace, renderer: Renderer, lines: Iterable[str], keep_goi
             renderer.show(outcome)
             renderer.flush()
             if not outcome.ok:
-                status = status or outcome.exit_status
+                # stopped by Ctrl-C: 130, as a shell reports a command it interrupted
+                stopped = outcome.kind == ErrorKind.CANCELLED
+                status = status or (ExitStatus.INTERRUPTED if stopped else outcome.exit_status)
                 if not keep_going:
                     break
             if ctx.quit_requested:

@@ -16,6 +16,7 @@ class ExitStatus(IntEnum):
     OK = 0
     FAILED = 1  # a command (or the start-up) failed
     USAGE = 2  # the command line itself is wrong, or there is no browser to run
+    INTERRUPTED = 130  # stopped by Ctrl-C (128 + SIGINT), as a shell reports it
 
 
 class ErrorKind:

@@ -81,7 +81,7 @@ def diff_cmd(ctx, args, flags):
     return Result("diff", data, notes)
 
 
-@command("reset-refs", options=("--restart",),
+@command("reset-refs", options=("--restart: number refs from 1 again",),
          help="Forget all refs of the current page; numbering goes on (--restart: start again at 1, "
               "so old ref strings will name new elements).")
 def reset_refs_cmd(ctx, args, flags):

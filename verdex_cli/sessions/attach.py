@@ -26,6 +26,22 @@ from ..ui.repl.app import Repl
 from .outcomes import from_wire
 
 
+FEED_LINES = 12  # another client's output longer than this shows as one summary line
+
+
+def feed_summary(outcome: Outcome) -> str | None:
+    """One line for another client's long output (a snapshot of a big page is hundreds of lines): what
+    it was and how much; None when it is short enough to show whole."""
+    data = outcome.result.data if outcome.ok and outcome.result is not None else {}
+    text = data.get("text") if isinstance(data.get("text"), str) else ""
+    lines = text.count("\n") + 1 if text else 0
+    if lines <= FEED_LINES:
+        return None
+    refs = len(data.get("refs") or ())
+    return (f"({outcome.result.kind}: {lines} lines" + (f", {refs} refs" if refs else "")
+            + "; run it here to see them)")
+
+
 class RemoteWorkspace:
     """What the REPL needs of a workspace when the workspace lives in the session server."""
 
@@ -102,7 +118,11 @@ class AttachRepl(Repl):
         with self.print_lock:
             self.renderer.out.print(Text.assemble((f"[{clean(str(msg.get('who')))}] ", "bold magenta"),
                                                   (clean(outcome.line), "bold")))
-            self.renderer.show(outcome)
+            summary = feed_summary(outcome)
+            if summary:
+                self.renderer.info(summary)
+            else:
+                self.renderer.show(outcome)
             self.renderer.flush()
 
     def _redraw(self) -> None:

@@ -164,7 +164,8 @@ def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = F
             return {"ok": False, "kind": ErrorKind.TIMEOUT, "message": _gave_up(name, line, wait, behind, started)}
         except KeyboardInterrupt:
             if cancelled:
-                return {"ok": False, "kind": ErrorKind.CANCELLED, "message": "Cancelled."}
+                return {"ok": False, "kind": ErrorKind.CANCELLED, "message": "Cancelled.",
+                        "exit": ExitStatus.INTERRUPTED}
             cancelled = True
             _cancel(channel, job_id)
             continue
@@ -180,6 +181,8 @@ def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = F
         elif msg.get("op") == "started":
             started = True
         elif msg.get("op") == "result":
+            if cancelled and not msg.get("ok"):
+                msg["exit"] = ExitStatus.INTERRUPTED  # stopped by Ctrl-C here: 130, as a shell reports it
             return msg
 
 
@@ -272,10 +275,10 @@ def run_lines(channel: wire.Channel, name: str, out: Output, lines, keep_going: 
                 out.write(res.get("out", ""), res.get("err", ""))
             else:  # said by this client (the server is gone, or it gave up waiting)
                 out.failure(line, res["kind"], res["message"])
-                res["exit"] = int(exit_status(res["kind"]))
+                res.setdefault("exit", int(exit_status(res["kind"])))
             if not res.get("ok"):
                 status = status or res.get("exit", ExitStatus.FAILED)
-                if not keep_going or "out" not in res:
+                if not keep_going or "out" not in res or res.get("exit") == ExitStatus.INTERRUPTED:
                     break
             if res.get("quit"):
                 break

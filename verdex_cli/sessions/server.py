@@ -157,12 +157,15 @@ class SessionServer:
         ctx.interactive = client.kind == "attach"
         ctx.environ = {str(k): str(v) for k, v in job.env.items()} if isinstance(job.env, dict) else {}
         ctx.progress = (lambda text: client.send({"op": "progress", "text": text})) if ctx.interactive else None
-        if client.settings.get("cwd"):
-            try:
-                os.chdir(client.settings["cwd"])  # relative paths (open, screenshot, upload) are the client's
-            except OSError:
-                pass
         outcome = None
+        cwd = client.settings.get("cwd")
+        try:
+            os.chdir(cwd)  # relative paths (open, screenshot, upload) are the client's
+        except (OSError, TypeError):  # never another client's folder: the command is refused
+            os.chdir("/")
+            outcome = Outcome(job.line, False, kind=ErrorKind.USAGE,
+                              message=f"This client's working folder ({cwd or 'unknown'}) is gone; run verdex from "
+                                      "an existing folder.")
         job.queued_ms = round((time.monotonic() - job.arrived) * 1000.0, 1)
         self.current = job
         client.send({"op": "started", "id": job.id})
@@ -172,7 +175,8 @@ class SessionServer:
                 cancelled = job.cancel
             if cancelled:
                 raise KeyboardInterrupt
-            outcome = execute(ctx, job.line)
+            if outcome is None:
+                outcome = execute(ctx, job.line)
         except KeyboardInterrupt:
             pass
         finally:
@@ -180,6 +184,8 @@ class SessionServer:
             self.current = None
         if outcome is None:
             outcome = Outcome(job.line, False, kind=ErrorKind.CANCELLED, message="Cancelled.")
+        if self.stopping and outcome.kind == ErrorKind.CANCELLED:  # not this client's Ctrl-C: say whose stop
+            outcome.message = f"Cancelled: session '{self.name}' is stopping ('verdex session stop')."
         quit_asked, ctx.quit_requested = ctx.quit_requested, False  # a client's quit ends that client only
         client.pending.pop(job.id, None)
         self.last_spoke = time.monotonic()
@@ -189,7 +195,7 @@ class SessionServer:
         wired = to_wire(outcome)
         msg = {"op": "result", "id": job.id, "ok": outcome.ok, "exit": int(outcome.exit_status), "quit": quit_asked,
                "queued_ms": job.queued_ms}
-        if job.client.kind == "attach":
+        if job.client.kind in ("attach", "mcp"):  # each paints it itself
             msg["outcome"] = wired
         else:
             msg["out"], msg["err"] = render_for(job.client.settings, outcome, {"queued_ms": job.queued_ms})
@@ -262,12 +268,16 @@ class SessionServer:
             for job in list(client.pending.values()):  # a client that left cancels what it asked for
                 self._cancel(job)
             client.channel.close()
+            if client.owner:
+                self.stopping = True
+                self.jobs.put(None)
 
     def _handle(self, client: Client, msg: dict) -> None:
         op = msg.get("op")
         if op == "hello":
             client.introduced = True
-            client.kind = "attach" if msg.get("kind") == "attach" else "run"
+            client.kind = msg.get("kind") if msg.get("kind") in ("attach", "mcp") else "run"
+            client.owner = bool(msg.get("owner"))  # the session ends when this client goes (verdex mcp's own)
             client.settings = msg
             welcome = {"op": "welcome", "name": self.name, "pid": os.getpid(), "ok": True, "timeout": self.opts.timeout}
             # every line of the invocation is parsed before any runs, as in one-shot mode; the client
