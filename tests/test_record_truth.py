@@ -47,6 +47,7 @@ def test_rows_sorted_in_place_by_verdex_own_click_refuse_the_old_ref(d):
     assert out.message.startswith('Element changed since you saw it: its row changed from "Zoe" (data-id 7) '
                                   'to "Adam" (data-id 3).'), out.message
     assert 'Was: button "Delete"; now the same button in another row.' in out.message
+    assert d.ok(f"inspect {zoe}").data["reason"] == out.message  # inspect says why, as the action did
     assert log(d) == []
     fresh = d.ok("snapshot").data["text"]  # seen anew (the cache answers): Zoe's row is the last one now
     d.ok(f"click {delete_ref_of(fresh, 'Zoe')}")
