@@ -2,7 +2,8 @@
 
 Each ```sh block of README.md runs in bash (`set -e`, so every line must succeed) in a fresh
 directory that holds the checkout's `dev`, `pyproject.toml`, `.venv` and `demo_pages` (linked), with
-the virtualenv's `bin` on PATH and a private, short XDG_RUNTIME_DIR for sessions. Blocks fenced
+the virtualenv's `bin` on PATH and a private, short XDG_RUNTIME_DIR for sessions; a block that sets up
+(`./dev ...`) runs in the checkout itself, so it never installs the package from elsewhere. Blocks fenced
 ```text are transcripts and output, not run."""
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ def test_shell_example_runs(block):
         env = dict(os.environ, PATH=f"{venv / 'bin'}:{os.environ['PATH']}", XDG_RUNTIME_DIR=runtime,
                    NO_COLOR="1")
         env.pop("VERDEX_SESSION", None)
-        done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block], cwd=work, env=env,
+        done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block],
+                              cwd=ROOT if block.startswith("./dev") else work, env=env,
                               capture_output=True, text=True, timeout=180)
         subprocess.run([str(venv / "bin" / "verdex"), "session", "stop", "--all"], env=env,
                        capture_output=True, timeout=60)

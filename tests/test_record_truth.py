@@ -47,6 +47,7 @@ def test_rows_sorted_in_place_by_verdex_own_click_refuse_the_old_ref(d):
     assert out.message.startswith('Element changed since you saw it: its row changed from "Zoe" (data-id 7) '
                                   'to "Adam" (data-id 3).'), out.message
     assert 'Was: button "Delete"; now the same button in another row.' in out.message
+    assert d.ok(f"inspect {zoe}").data["reason"] == out.message  # inspect says why, as the action did
     assert log(d) == []
     fresh = d.ok("snapshot").data["text"]  # seen anew (the cache answers): Zoe's row is the last one now
     d.ok(f"click {delete_ref_of(fresh, 'Zoe')}")
@@ -91,3 +92,10 @@ def test_unrelated_text_in_the_row_and_a_count_in_a_name_still_act(d):
     assert "Element may have changed" in " ".join(out.notes)
     d.ok(f"click {like}")  # its action's result showed "Like (7)"
     assert log(d) == ["delete Zoe", "like 7", "like 8"]
+
+
+def test_a_double_click_whose_first_click_recycles_the_row_sends_no_second_click(d):
+    open_page(d, "remove.html")
+    out = d.fail('dblclick "button:Remove Kiwis"', "not_applied")
+    assert "was clicked once, then the page put another record in its place" in out.message, out.message
+    assert log(d) == ["removed Kiwis"]  # Pears, now in that row, was never clicked

@@ -112,6 +112,10 @@ def main(argv: list[str] | None = None) -> None:
 
         app, prog, rest = (session_app, "verdex session", word_rest) if word == "session" else \
             (attach_app, "verdex attach", word_rest)
+    elif word == "mcp":
+        from .sessions.mcp_server import mcp_app
+
+        app, prog, rest = mcp_app, "verdex mcp", word_rest
     else:
         is_run, rest = _split_run(argv)
         app = run_app if is_run else repl_app

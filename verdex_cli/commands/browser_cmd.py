@@ -6,7 +6,7 @@ from ..base.errors import VerdexError
 from .registry import Result, command
 
 
-@command("relaunch", needs_browser=False,
+@command("relaunch", needs_browser=False, tool=False,
          help="Start a new browser (after 'The browser is gone') and reopen the current tab's URL.")
 def relaunch_cmd(ctx, args, flags):
     old = ctx.session

@@ -26,7 +26,7 @@ def group_of(cmd: Command) -> str:
     return cmd.group or DEFAULT_GROUP.get(cmd.name, "session")
 
 
-@command("help", params="[COMMAND]", needs_browser=False, group="session",
+@command("help", params="[COMMAND]", needs_browser=False, group="session", tool=False,
          help="List the commands by group, or show how to use one.", effect="read")
 def help_cmd(ctx, args, flags):
     if args:
@@ -43,7 +43,7 @@ def help_cmd(ctx, args, flags):
     return Result("help_all", {"commands": rows, "groups": [g for g in GROUPS if any(r["group"] == g for r in rows)]})
 
 
-@command("quit", aliases=("exit",), needs_browser=False, group="session",
+@command("quit", aliases=("exit",), needs_browser=False, group="session", tool=False,
          help="Close the browser and leave.")
 def quit_cmd(ctx, args, flags):
     ctx.quit_requested = True

@@ -22,7 +22,7 @@ def item(req: Request, frame_index) -> dict:
             "type": req.type, "ms": None if req.ms is None else round(req.ms, 1), "frame": frame_index(req.frame_id)}
 
 
-@command("requests", params="[TEXT]", options=("--failed", "--har PATH"), group="snapshot",
+@command("requests", params="[TEXT]", options=("--failed: only failures and 4xx/5xx", "--har PATH: write them as HAR 1.2"), group="snapshot",
          help="List the tab's requests (every frame and worker, across navigations; the last 1,000), numbered; "
               "TEXT: only URLs containing it; --failed: only failures and 4xx/5xx; --har PATH: write them as HAR 1.2 "
               "with bodies.", effect="read")
@@ -43,7 +43,7 @@ def requests_cmd(ctx, args, flags):
     return Result("requests", data, notes)
 
 
-@command("request", params="N", options=("--save PATH", "--show-secrets"), group="snapshot",
+@command("request", params="N", options=("--save PATH: write the whole body there", "--show-secrets: show secret header values"), group="snapshot",
          help="One request of 'requests' in full: method, URL, status, timing, headers, request body and response "
               "body (text up to 64 KB; --save PATH writes the whole body). Authorization and cookie values are *** "
               "unless --show-secrets.", effect="read")
@@ -79,7 +79,7 @@ def request_cmd(ctx, args, flags):
     return Result("request", data, notes)
 
 
-@command("console", options=("--level LEVEL", "--clear"), group="snapshot",
+@command("console", options=("--level LEVEL: error, warning, info or debug: that level and worse", "--clear: empty the list"), group="snapshot",
          help="The tab's console messages and uncaught exceptions (every frame, across navigations; the last "
               "1,000); --level error|warning|info|debug shows that level and worse; --clear empties the list.",
          effect="read")

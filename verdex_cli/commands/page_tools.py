@@ -25,7 +25,8 @@ def eval_cmd(ctx, args, flags):
 MAX_SIDE = 2000  # a screenshot's long side, in pixels, unless --full (a model's image limit)
 
 
-@command("screenshot", params="PATH", options=("--full", "--refs"),
+@command("screenshot", params="PATH",
+         options=("--full: the whole page (no 2,000 px cap)", "--refs: outline and label each visible ref"),
          help="Save a PNG/JPEG/WebP screenshot of the viewport to PATH (--full: the whole page); --refs outlines "
               "and labels each visible ref on the image. The long side is at most 2,000 px unless --full.",
          effect="read")

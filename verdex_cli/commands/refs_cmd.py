@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..act.fields import MASK
 from ..act.locators import stable_locator
-from ..act.resolve import check_scope, locate
+from ..act.resolve import changed_error, check_scope, locate
 from ..act.targets import resolve_target
 from ..act.targets import parse_target
 from ..base.errors import ErrorKind, RefError
@@ -62,6 +62,7 @@ def inspect_cmd(ctx, args, flags):
         data["status"] = rec.status  # live, hidden or changed, as classify() wrote it
         if rec.status == "changed":
             data["history"].append(f"now {describe(live.get('role', ''), live.get('name', ''))} (not yet snapshotted)")
+            data["reason"] = changed_error(rec, live.get("role", ""), live.get("name", ""), live).message
         loc = stable_locator(page, fr, ref.n)  # the best stable target, and the same in Playwright
         data.update(locator=loc and loc["locator"], playwright=loc and loc["playwright"])
     return Result("inspect", data)
@@ -81,7 +82,7 @@ def diff_cmd(ctx, args, flags):
     return Result("diff", data, notes)
 
 
-@command("reset-refs", options=("--restart",),
+@command("reset-refs", options=("--restart: number refs from 1 again",),
          help="Forget all refs of the current page; numbering goes on (--restart: start again at 1, "
               "so old ref strings will name new elements).")
 def reset_refs_cmd(ctx, args, flags):

@@ -49,8 +49,10 @@ def cut_text(text: str, limit: int) -> tuple[str, str | None]:
     return shown, note
 
 
-OPTIONS = ("--all-refs", "--fresh", "--frame fN", "--no-frames", "--max-chars N", "--within TARGET", "--interactive",
-           "--depth N")
+OPTIONS = ("--all-refs: no compact mode", "--fresh: capture even when the page is unchanged",
+           "--frame fN: one frame", "--no-frames: frame boundaries only",
+           "--max-chars N: cut the text at N characters", "--within TARGET: one element's subtree",
+           "--interactive: only refs and the landmarks and headings above them", "--depth N: N levels")
 def frame_scope(ctx, flags):
     """The frame of --frame fN, or None."""
     if "--frame" not in flags:
@@ -69,11 +71,7 @@ def frame_scope(ctx, flags):
 
 
 @command("snapshot", options=OPTIONS, group="snapshot",
-         help="Show the page as an accessibility tree with refs (--all-refs: no compact mode; "
-              "--fresh: capture even when the page is unchanged; --frame fN: one frame; "
-              "--no-frames: frame boundaries only; --max-chars N: cut the text at N characters; --within TARGET: "
-              "one element's subtree; --interactive: only refs and the landmarks and headings above them; "
-              "--depth N: N levels).", effect="read")
+         help=f"Show the page as an accessibility tree with refs ({'; '.join(OPTIONS)}).", effect="read")
 def snapshot_cmd(ctx, args, flags):
     args = list(args)
     frame = frame_scope(ctx, flags)

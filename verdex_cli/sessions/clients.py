@@ -32,13 +32,14 @@ class Client:
         self.settings: dict = {}
         self.lock = threading.Lock()
         self.gone = False
+        self.owner = False  # the session ends when this client goes
         self.introduced = False  # it said hello (a `session list` looking in does not)
         self.rejected = False  # a line of its invocation did not parse: nothing of it runs
         self.pending: dict = {}  # id -> Job, queued or running
 
     @property
     def who(self) -> str:
-        return f"{self.kind} {self.pid}"
+        return "mcp" if self.kind == "mcp" else f"{self.kind} {self.pid}"
 
     def send(self, obj: dict) -> None:
         if self.gone:

@@ -88,6 +88,22 @@ def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minu
     except VerdexError as exc:
         return _fail(renderer, "session start", exc)
     warn_remote_endpoint(opts, renderer)
+    try:
+        ready, _server = spawn_server(opts, name, directory, url, idle_minutes)
+    except VerdexError as exc:
+        return _fail(renderer, "session start", exc)
+    if not ready.get("ok"):
+        renderer.show(from_wire(ready["outcome"]))
+        return int(ready.get("exit", ExitStatus.FAILED))
+    _ok(renderer, "session start", {"name": name, "pid": ready.get("pid")}, name, started)
+    return 0
+
+
+def spawn_server(opts: AppOptions, name: str, directory: str, url: str | None,
+                 idle_minutes: float) -> tuple[dict, subprocess.Popen]:
+    """Start the server of session ``name`` in the background and wait until it is ready: its ready
+    line (``ok``, else the failure's ``outcome`` and ``exit``) and its process; UsageError when it did
+    not start."""
     if downloads := opts.downloads:
         opts.downloads = os.path.abspath(downloads)
     config = {"name": name, "directory": directory, "idle_minutes": idle_minutes, "url": url,
@@ -100,7 +116,7 @@ def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minu
         server = subprocess.Popen([sys.executable, "-m", "verdex_cli.sessions.server"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=log, env=env, start_new_session=True)
     except OSError as exc:
-        return _fail(renderer, "session start", UsageError(f"Could not start the session server: {exc}"))
+        raise UsageError(f"Could not start the session server: {exc}") from None
     finally:
         os.close(log)
     server.stdin.write((json.dumps(config) + "\n").encode())
@@ -108,15 +124,10 @@ def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minu
     ready = _ready_line(server, deadline=time.monotonic() + max(60.0, 4 * opts.timeout))
     if ready is None:
         server.kill()
-        return _fail(renderer, "session start", UsageError(
-            f"The session server did not start; see {names.log_path(name, directory)}."))
+        raise UsageError(f"The session server did not start; see {names.log_path(name, directory)}.")
     if not ready.get("ok"):
         server.wait(timeout=30)
-        outcome = from_wire(ready["outcome"])
-        renderer.show(outcome)
-        return int(ready.get("exit", ExitStatus.FAILED))
-    _ok(renderer, "session start", {"name": name, "pid": ready.get("pid")}, name, started)
-    return 0
+    return ready, server
 
 
 def _ready_line(proc: subprocess.Popen, deadline: float) -> dict | None:

@@ -195,7 +195,7 @@ class SessionServer:
         wired = to_wire(outcome)
         msg = {"op": "result", "id": job.id, "ok": outcome.ok, "exit": int(outcome.exit_status), "quit": quit_asked,
                "queued_ms": job.queued_ms}
-        if job.client.kind == "attach":
+        if job.client.kind in ("attach", "mcp"):  # each paints it itself
             msg["outcome"] = wired
         else:
             msg["out"], msg["err"] = render_for(job.client.settings, outcome, {"queued_ms": job.queued_ms})
@@ -268,12 +268,16 @@ class SessionServer:
             for job in list(client.pending.values()):  # a client that left cancels what it asked for
                 self._cancel(job)
             client.channel.close()
+            if client.owner:
+                self.stopping = True
+                self.jobs.put(None)
 
     def _handle(self, client: Client, msg: dict) -> None:
         op = msg.get("op")
         if op == "hello":
             client.introduced = True
-            client.kind = "attach" if msg.get("kind") == "attach" else "run"
+            client.kind = msg.get("kind") if msg.get("kind") in ("attach", "mcp") else "run"
+            client.owner = bool(msg.get("owner"))  # the session ends when this client goes (verdex mcp's own)
             client.settings = msg
             welcome = {"op": "welcome", "name": self.name, "pid": os.getpid(), "ok": True, "timeout": self.opts.timeout}
             # every line of the invocation is parsed before any runs, as in one-shot mode; the client

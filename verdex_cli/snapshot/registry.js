@@ -279,6 +279,7 @@
   const REC_KEYS = ['data-id', 'data-key', 'data-testid', 'data-row-key', 'row-id', 'key', 'data-index',
     'data-row-index', 'data-rowindex', 'data-item-index', 'aria-rowindex', 'aria-posinset', 'row-index', 'id', 'href'];
   const REC_MAKERS = REC_KEYS.slice(0, -2);
+  const REC_KEY_SET = new Set(REC_KEYS);
   const SKIP_TEXT = new Set(['script', 'style', 'template', 'noscript']);
   const HEADINGS = 'h1,h2,h3,h4,h5,h6,[role=heading]';
 
@@ -291,31 +292,41 @@
   // {w: its word, k: its key attributes ("data-id 7"), l: its label, at: the text the label is} of the
   // record around `el` (an ancestor a few levels up), or null
   function recordState(el) {
-    let node = el.parentElement;
-    for (let d = 1; node && d < ITEM_DEPTH; d++, node = node.parentElement) {
-      let r = run ? run.rec.get(node) : undefined;
-      if (r === undefined) {
-        const w = node.hasAttributes() || REC_TAGS[node.localName] ? recordWord(node) : null;
-        r = w === null ? null : { w, k: recordKeys(node), l: '', at: null, node };
-        if (r !== null) labelInto(r, null);
-        if (run) run.rec.set(node, r);
-      }
-      if (r === null) continue;
-      if (r.at !== null && el.contains(r.at)) {  // its label is the element's own text: the next one
-        const own = { w: r.w, k: r.k, l: '', at: null, node };
-        labelInto(own, el);
-        return own;
-      }
-      return r;
+    const r = recordFrom(el.parentElement, ITEM_DEPTH - 1);
+    if (r === null || r.at === null || !el.contains(r.at)) return r;
+    const own = { w: r.w, k: r.k, l: '', at: null, node: r.node };  // its label is the element's own text:
+    labelInto(own, el);                                                // the next one
+    return own;
+  }
+
+  // the record at or above `node`, looking `depth` levels up (node itself: 1). Per capture each node
+  // remembers {r, d}: its record d levels up, or (r null) none within d levels.
+  function recordFrom(node, depth) {
+    if (node === null || depth <= 0) return null;
+    const m = run ? run.rec.get(node) : undefined;
+    if (m !== undefined && (m.r !== null || m.d >= depth)) return m.r !== null && m.d <= depth ? m.r : null;
+    let r = null;
+    let d = depth;
+    const w = node.hasAttributes() || REC_TAGS[node.localName] ? recordWord(node) : null;
+    if (w !== null) {
+      r = { w, k: recordKeys(node), l: '', at: null, node };
+      labelInto(r, null);
+      d = 1;
+    } else {
+      r = recordFrom(node.parentElement, depth - 1);
+      if (r !== null) for (let x = node, k = 1; x !== r.node; x = x.parentElement, k++) d = k + 1;
     }
-    return null;
+    if (run) run.rec.set(node, { r, d });
+    return r;
   }
 
   function recordKeys(node) {
     let k = '';
-    for (const a of REC_KEYS) {
+    if (!node.hasAttributes()) return k;
+    for (const a of node.getAttributeNames()) {
+      if (!REC_KEY_SET.has(a)) continue;
       const v = node.getAttribute(a);
-      if (v !== null && v !== '') k += (k ? ', ' : '') + a + ' ' + cut(v);
+      if (v !== '') k += (k ? ', ' : '') + a + ' ' + cut(v);
     }
     return k;
   }
@@ -324,11 +335,17 @@
   function labelInto(r, el) {
     const aria = r.node.getAttribute('aria-label');
     if (aria && aria.trim()) { r.l = cut(aria.replace(/\s+/g, ' ').trim()); return; }
-    const walker = document.createTreeWalker(r.node, NodeFilter.SHOW_TEXT);
-    for (let t = walker.nextNode(), k = 0; t && k < 64; t = walker.nextNode(), k++) {
-      if (SKIP_TEXT.has(t.parentNode.localName) || (el !== null && el.contains(t))) continue;
-      const v = t.data.replace(/\s+/g, ' ').trim();
-      if (v) { r.l = cut(v); r.at = t; return; }
+    const root = r.node;
+    let n = root.firstChild;
+    for (let k = 0; n && k < 200; k++) {
+      if (n.nodeType === 3) {
+        const v = n.data.trim();
+        if (v) { r.l = cut(v.replace(/\s+/g, ' ')); r.at = n; return; }
+      }
+      if (n.firstChild && n.nodeType === 1 && n !== el && !SKIP_TEXT.has(n.localName)) { n = n.firstChild; continue; }
+      while (n !== root && !n.nextSibling) n = n.parentNode;
+      if (n === root) return;
+      n = n.nextSibling;
     }
   }
 
