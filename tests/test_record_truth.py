@@ -92,3 +92,10 @@ def test_unrelated_text_in_the_row_and_a_count_in_a_name_still_act(d):
     assert "Element may have changed" in " ".join(out.notes)
     d.ok(f"click {like}")  # its action's result showed "Like (7)"
     assert log(d) == ["delete Zoe", "like 7", "like 8"]
+
+
+def test_a_double_click_whose_first_click_recycles_the_row_sends_no_second_click(d):
+    open_page(d, "remove.html")
+    out = d.fail('dblclick "button:Remove Kiwis"', "not_applied")
+    assert "was clicked once, then the page put another record in its place" in out.message, out.message
+    assert log(d) == ["removed Kiwis"]  # Pears, now in that row, was never clicked

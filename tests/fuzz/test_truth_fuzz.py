@@ -20,8 +20,6 @@ ACTIONS = 220
 # Sections whose defect classes are open on main (issue 30); the record oracle finds each of them on
 # most seeds (benchmarks/truth_fuzz.py runs them all). Take a kind out of SKIP once its fix lands.
 SKIP = (
-    "grid",     # finding 1: a click after the page's own sort/scroll recycled the row acts on another row
-    "route",    # finding 2: after a pushState route change a kept ref acts on the new route's record
     # not yet explained: with "rebuild" (finding 4 is fixed on main), seed 7 action 62 'focus' on the
     # dialog's Street field was reported ok while focus was elsewhere, once in one run
     "rebuild",

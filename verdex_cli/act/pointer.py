@@ -88,6 +88,10 @@ def _cut_short(res: Resolved, guard: dict, inside: Inside | None) -> None:
         raise NotActionable(f"Element {res.label} did not receive the first click of the double click (something "
                             "else took the mouse events), and then moved away from the pointer, so the second "
                             "click was not sent; take a new snapshot.")
+    if guard.get("recycled"):
+        raise NotApplied(f"Element {res.label} was clicked once, then the page put another record in its place "
+                         f"({guard['recycled']}), so the second click was not sent (it would have acted on that "
+                         "record); take a new snapshot.")
     raise NotApplied(f"Element {res.label} was clicked once, then the page navigated or moved it away, so "
                      "the second click was not sent (it would have reached something else).")
 
@@ -178,7 +182,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
     # document of its frame (Inside.pointer_in); then press and release together
     framed = res.frame.parent is not None or inside is not None
     batch = not framed or res.still or inside is not None
-    cut_short = False
+    cut_short, recycled = False, ""
     try:
         if framed:
             move_onto(page, res, action, calls[0][1], inside)
@@ -187,6 +191,8 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
         # the second click would reach a new page or another element: not sent; what the first one
         # reached is read back below, as for any click (the result says it only from that)
         cut_short = bool(second) and not _still_there(page, res, nav_before, inside)
+        recycled = _recycled(page, res) if second and not cut_short and inside is None else ""
+        cut_short = cut_short or bool(recycled)
         if second and not cut_short:
             _send(page, second, 3, batch=batch)
     except ConnectionLost as exc:
@@ -220,6 +226,8 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
                 raise
     if cut_short:
         guard["navigated"] = True
+        if recycled:
+            guard["recycled"] = recycled
     return guard, started
 
 
@@ -237,6 +245,17 @@ def _still_there(page: Page, res: Resolved, nav_before: int, inside: Inside | No
         return res.frame.parent is None or page.bridge.hovered(res.frame, res.ref.n) is True
     except (CDPError, JSError, CDPTimeout):
         return False  # its document is gone or going
+
+
+def _recycled(page: Page, res: Resolved) -> str:
+    """Between the two clicks of a double click: what says the element now stands for another record
+    than the one the user saw (the first click made the page re-render its rows into the same nodes),
+    or ''. A page that no longer answers for it: ''; the guard's read-back tells the rest."""
+    try:
+        now = page.bridge.brief(res.frame, [res.ref.n])[0] or {}
+    except (CDPError, JSError, CDPTimeout):
+        return ""
+    return now.get("idChange") or ""
 
 
 def _send(page: Page, calls: list, done: int, batch: bool) -> None:
