@@ -40,8 +40,10 @@ def title(proc) -> str:
 
 def test_verdex_connect_holds_the_tokened_url(remote, demo):
     _, proxy = remote
+    upgrades = proxy.upgrades
     proc = verdex("run", "--json", demo.url("form.html"), "eval document.title", VERDEX_CONNECT=proxy.url(TOKEN))
     assert title(proc) == "Form controls"
+    assert proxy.upgrades == upgrades + 1  # through the tokened endpoint, not a browser of its own
 
 
 def test_headers_from_the_environment(remote, demo):
