@@ -1,6 +1,6 @@
 """Scripted agent flows through three MCP servers: `verdex mcp`, `@playwright/mcp` 0.0.83 and
 `chrome-devtools-mcp` 1.11, each started over stdio with the official SDK's client, each on the
-system Chromium (headless, its own browser).
+system Chromium (headless, its own browser; hosts other than loopback fail at once, as in bench_real).
 
     python benchmarks/bench_agent.py [--runs 1] [--no-real] [--real-limit N] [--only verdex,playwright,devtools]
 
@@ -46,6 +46,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 import harness as h
 
 CHROMIUM = "/usr/bin/chromium"
+RESOLVER = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"  # as bench_real
 NPM_DIR = Path.home() / ".cache" / "verdex-bench-npm"
 PACKAGES = {"playwright": ("@playwright/mcp@0.0.83", "playwright-mcp"),
             "devtools": ("chrome-devtools-mcp@1.11", "chrome-devtools-mcp")}
@@ -86,19 +87,30 @@ def install(which: str) -> Path | None:
     return path
 
 
+def chromium(base: str) -> str:
+    """The system Chromium behind a wrapper that adds RESOLVER: the real pages' far-away hosts fail at
+    once for all three servers (as in bench_real) instead of each waiting out a connection nobody answers."""
+    path = os.path.join(base, "chromium")
+    Path(path).write_text(f'#!/bin/sh\nexec {CHROMIUM} "{RESOLVER}" "$@"\n')
+    os.chmod(path, 0o755)
+    return path
+
+
 def server_params(which: str, base: str) -> StdioServerParameters | None:
+    browser = chromium(base)
     env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(base, "rt"), TMPDIR=base,
                CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS="1")
     if which == "verdex":
-        return StdioServerParameters(command=sys.executable, args=["-m", "verdex_cli", "mcp"], env=env, cwd=str(h.ROOT))
+        return StdioServerParameters(command=sys.executable, args=["-m", "verdex_cli", "mcp", "--chrome", browser],
+                                     env=env, cwd=str(h.ROOT))
     binary = install(which)
     if binary is None:
         return None
     if which == "playwright":
-        args = ["--executable-path", CHROMIUM, "--headless", "--isolated", "--no-sandbox",
+        args = ["--executable-path", browser, "--headless", "--isolated", "--no-sandbox",
                 "--output-dir", os.path.join(base, "pw-out"), "--file-paths", "absolute"]
     else:
-        args = ["--executablePath", CHROMIUM, "--headless", "--isolated", "--chromeArg=--no-sandbox",
+        args = ["--executablePath", browser, "--headless", "--isolated", "--chromeArg=--no-sandbox",
                 "--no-usage-statistics", "--no-performance-crux"]
     return StdioServerParameters(command=str(binary), args=args, env=env, cwd=base)
 
@@ -160,7 +172,8 @@ class Agent:
             return not (await self.call("fill_form", {"elements": spec, "includeSnapshot": True}))[1]
         ok = True
         for kind, ref, value, _ in fields:
-            tool = {"textbox": ("fill", {"ref": ref, "text": value}), "combobox": ("select", {"ref": ref, "values": [value]}),
+            tool = {"textbox": ("fill", {"ref": ref, "text": value}),
+                    "combobox": ("select", {"ref": ref, "values": [value]}),
                     "checkbox": ("check", {"ref": ref})}[kind]
             ok = not (await self.call(*tool))[1] and ok
         return ok
@@ -261,7 +274,7 @@ async def flow_frames(a: Agent, urls) -> None:
     leaf = await a.locate("button", "Leaf button")
     ok = await a.click(leaf, "Leaf button")
     if a.which == "verdex":  # verdex's eval runs in the top frame: the page's own text, waited for
-        text, error = await a.raw("wait", {"action": "text", "text": "Leaf clicked"})
+        _, error = await a.raw("wait", {"action": "text", "text": "Leaf clicked"})
         state = "none" if error else "ok"
     else:
         state = "ok" if await a.judge("doc.getElementById('leaf-status').textContent", ref=leaf) == "Leaf clicked" \
@@ -303,7 +316,8 @@ async def measure(which: str, params: StdioServerParameters, urls, flows: list[s
                 pages, _ = await agent.raw("list_pages", {})
                 agent.page_id = int(re.search(r"^(\d+):", pages, re.M).group(1))
             await agent.open(urls["blank"])  # the browser starts here, outside every flow
-            out = {"tools": len(listed.tools), "tools_chars": len(listed.model_dump_json(by_alias=True, exclude_none=True)),
+            out = {"tools": len(listed.tools),
+                   "tools_chars": len(listed.model_dump_json(by_alias=True, exclude_none=True)),
                    "start_ms": (time.perf_counter() - start) * 1000}
             for flow in flows:
                 agent.reset()
@@ -373,7 +387,8 @@ def main() -> int:
     all_runs = []
     with h.served() as demo, h.served(site) as lists, h.served(REAL if real else site) as pages, \
             open(os.path.join(base, "servers.err"), "w") as errlog:
-        urls = {"blank": demo.url("blank.html"), "shop": demo.url("shop.html"), "form": demo.url("form.html"), "frames": demo.url("frames.html"),
+        urls = {"blank": demo.url("blank.html"), "shop": demo.url("shop.html"), "form": demo.url("form.html"),
+                "frames": demo.url("frames.html"),
                 "list": lists.url("list.html"), "real": [pages.url(p.name) for p in real]}
         flows += ["real"] if real else []
         for run in range(args.runs):
