@@ -99,3 +99,10 @@ def test_a_double_click_whose_first_click_recycles_the_row_sends_no_second_click
     out = d.fail('dblclick "button:Remove Kiwis"', "not_applied")
     assert "was clicked once, then the page put another record in its place" in out.message, out.message
     assert log(d) == ["removed Kiwis"]  # Pears, now in that row, was never clicked
+
+
+def test_a_click_whose_frame_navigates_right_after_is_not_called_unreceived(d):
+    open_page(d, "next_frame.html")
+    out = d.ok("click button:Next")  # the frame's page goes away 10 ms after the click
+    assert log(d) == ["next"]
+    assert not any("did not receive" in n for n in out.notes)

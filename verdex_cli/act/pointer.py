@@ -67,8 +67,12 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
         elif action == "hover":
             _check_hover(page, res)
         if inside is None and guard["received"] == 0 and page.nav_count == nav_before:
-            raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
-                                "mouse events); take a new snapshot.")
+            if guard.get("armed", True):
+                raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
+                                    "mouse events); take a new snapshot.")
+            # read back from a document the guard was never armed in: its frame navigated right after
+            notes.append("Its frame's document was replaced right after the click (it navigated), so what the "
+                         "click reached could not be read back.")
     except BaseException:
         release(page, started)  # the settle sent with the guard's read-back: unread
         raise
