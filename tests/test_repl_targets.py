@@ -31,10 +31,10 @@ def test_comments_typos_and_new_results_in_the_repl(ctx, console, demo):
     errors = err.file.getvalue().splitlines()
     assert errors == ["Unknown command 'clck'. Did you mean 'click'? Type 'help'."]
     assert ctx.session.page.evaluate('document.getElementById("save").textContent') == "Save"  # the comment did nothing
-    assert "4 × article.card.product (1 levels up); they differ in:" in out
+    assert "4 × article.card.product (1 level up); they differ in:" in out
     assert '* 1  article "Coffee mug"  -> button "Add to cart" [ref=' in out
     assert "section#cart.card.cart" in out and "testid=cart" in out
-    assert 'article "Notebook"' in out and "in document" in out
+    assert 'article "Notebook"' in out and 'in main > region "Products"' in out  # (the page's document: not repeated)
     for group in ("Navigation", "Snapshot", "Actions", "Refs", "Tabs", "Session"):
         assert f"\n{group}" in out
 

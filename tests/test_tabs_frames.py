@@ -55,7 +55,7 @@ def test_tab_new_switch_close(driver, demo):
     # the rows mark the tab now current (they marked the one switched from)
     assert switched["switched_to"] == 0
     assert [(t["index"], t["current"]) for t in switched["tabs"]] == [(0, True), (1, False)]
-    driver.fail("tab 9", "usage")
+    driver.fail("tab 9999", "usage")  # (a browser tab of that number would be adopted: --connect)
     driver.fail("tab close x", "usage")
     driver.ok("tab close 1")
     assert [t["index"] for t in driver.ok("tabs").data["tabs"]] == [0]

@@ -48,6 +48,9 @@ class _Out:
         pass
 
 
+WAIT_SLICE = 0.1  # a call's wait for its answer, in slices of this many seconds
+
+
 class FlatSession(pychrome.Tab):
     """One flat session: pychrome's Tab with the answers and events the connection routes to it."""
 
@@ -72,14 +75,20 @@ class FlatSession(pychrome.Tab):
         mid = message["id"] = self.conn.next_id()  # unique on the socket, whichever session sends
         box = self.method_results[mid] = queue.Queue()
         depth = self.conn.call_started()
+        deadline = None if timeout is None else time.monotonic() + timeout
         try:
             self._ws.send(json.dumps(message))
-            if self._stopped.is_set() and box.empty():  # it ended before the call was seen by end()
-                result = LOST_SENTINEL
-            else:
-                result = box.get(timeout=timeout)
-        except queue.Empty:
-            raise pexc.TimeoutException("Calling %s timeout" % message["method"]) from None
+            while True:  # in short slices: Ctrl-C (KeyboardInterrupt) is heard between two of them
+                if self._stopped.is_set() and box.empty():  # it ended before the call was seen by end()
+                    result = LOST_SENTINEL
+                    break
+                left = WAIT_SLICE if deadline is None else min(WAIT_SLICE, deadline - time.monotonic())
+                try:
+                    result = box.get(timeout=max(left, 0.0))
+                    break
+                except queue.Empty:
+                    if deadline is not None and time.monotonic() >= deadline:
+                        raise pexc.TimeoutException("Calling %s timeout" % message["method"]) from None
         finally:
             self.method_results.pop(mid, None)
             self.conn.call_ended(depth)
