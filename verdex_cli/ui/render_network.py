@@ -10,6 +10,7 @@ from ..base.words import counted
 from ..commands.network_cmd import short_url
 
 STYLE = {"error": "red", "warning": "yellow", "info": "", "debug": "dim"}
+URL_CUT = 120  # a request line shows this much of a URL (a data: URL can be megabytes); JSON has it whole
 
 
 def _status(it: dict) -> str:
@@ -26,7 +27,9 @@ def request_line(it: dict, base: str = "") -> Text:
     ms = f" {it['ms']:.0f} ms" if it.get("ms") is not None else ""
     frame = f" (frame f{it['frame']})" if it.get("frame") else ""
     bad = it.get("failure") or (it.get("status") or 0) >= 400
-    return Text(f"  → {it['method']} {short_url(it['url'], base)} {_status(it)}{ms}{frame}",
+    url = short_url(it["url"], base)
+    url = url if len(url) <= URL_CUT else url[:URL_CUT - 3] + "..."
+    return Text(f"  → {it['method']} {url} {_status(it)}{ms}{frame}",
                 style="red" if bad else "blue")
 
 
