@@ -98,7 +98,7 @@ def test_fill_and_type_take_the_text_from_the_environment_masked_everywhere(env)
     script = (env.base / "steps.txt").read_text()
     assert "--env TOK" in script and SECRET not in script
     unset = run(env, "run", "--session", "sec", "fill textbox:User --env NOT_SET_ANYWHERE")
-    assert unset.returncode == 2 and "NOT_SET_ANYWHERE is not set" in unset.stderr
+    assert unset.returncode == 1 and "NOT_SET_ANYWHERE is not set" in unset.stderr  # it ran and typed nothing
 
 
 def test_fill_env_in_a_one_shot_run(env):
@@ -341,3 +341,77 @@ def test_ctrl_c_exits_130_in_a_one_shot_run(env):
     live.send_signal(signal.SIGINT)
     live.communicate(timeout=60)
     assert live.returncode == 130
+
+
+# each client its own current tab: another client's `tab new` does not move it ----------------------------
+
+ORDERS = """<!doctype html><title>Orders</title><ul id=list></ul><p id=log></p><script>
+  // rendered as frameworks do: rows rebuilt with innerHTML, clicks recorded by the record's own id
+  const orders = [{id: 31, name: "Pears"}, {id: 32, name: "Kiwis"}, {id: 33, name: "Figs"}];
+  const done = [];
+  function render() {
+    document.getElementById("list").innerHTML = orders.map(o =>
+      `<li data-id="${o.id}">${o.name} <button data-id="${o.id}">Ship</button></li>`).join("");
+    document.getElementById("log").textContent = "shipped: " + done.join(",");
+  }
+  document.getElementById("list").addEventListener("click", e => {
+    const id = e.target.closest("button")?.dataset.id;
+    if (id) { done.push(id); render(); }
+  });
+  render();
+</script>"""
+
+
+def test_each_client_keeps_its_own_current_tab(env):
+    import re
+
+    orders, other = env.base / "orders.html", env.base / "other.html"
+    orders.write_text(ORDERS)
+    other.write_text("<!doctype html><title>Other</title><button>Elsewhere</button>")
+    env.start("tabs", str(orders), "--timeout", "30")
+    live = subprocess.Popen(env.argv("run", "--session", "tabs", "--json", "--script", "-"), env=env.env, cwd=ROOT,
+                            text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def ask(line: str) -> dict:
+        live.stdin.write(line + "\n")
+        live.stdin.flush()
+        return json.loads(live.stdout.readline())
+
+    try:
+        text = ask("snapshot")["result"]["text"]
+        refs = re.findall(r'button "Ship" \[ref=(\w+)\]', text)
+        assert len(refs) == 3
+        moved = run(env, "run", "--session", "tabs", "--json", "tab new " + str(other), "eval document.title")
+        assert moved.returncode == 0, moved.stdout + moved.stderr
+        assert json.loads(moved.stdout.splitlines()[-1])["result"]["value"] == "Other"
+        shipped = ask("click " + refs[0])  # the live client's refs still act on the tab it chose
+        assert shipped["ok"], shipped
+        again = re.findall(r'button "Ship" \[ref=(\w+)\]', ask("snapshot")["result"]["text"])  # rows re-rendered
+        assert ask("click " + again[1])["ok"]
+        assert ask("eval document.getElementById('log').textContent")["result"]["value"] == "shipped: 31,32"
+        assert [t["current"] for t in ask("tabs")["result"]["tabs"]] == [True, False]
+        # a new invocation starts where the last tab change left: on the tab just opened
+        after = run(env, "run", "--session", "tabs", "--json", "eval document.title", "tab 0", "eval document.title")
+        assert [json.loads(x)["result"].get("value") for x in after.stdout.splitlines()] == ["Other", None, "Orders"]
+        assert ask("tab 1")["ok"]  # now the live client is on the other tab, which another client closes
+        closed = run(env, "run", "--session", "tabs", "tab close 1")
+        assert closed.returncode == 0, closed.stderr
+        res = ask("eval document.title")
+        assert res["result"]["value"] == "Orders"
+        assert res["result"]["notes"] == ["This client's tab 1 was closed; tab 0 is now its current tab."]
+    finally:
+        live.stdin.close()
+        live.wait(timeout=60)
+
+
+def test_a_command_that_ran_and_failed_exits_1_a_bad_command_line_2(env):
+    env.start("codes", INDEX)
+    for line in ("tab 5", "diff 99", "context 3"):  # they parse; the session has no such thing
+        proc = run(env, "run", "--session", "codes", "--json", line)
+        err = json.loads(proc.stdout)["error"]
+        assert proc.returncode == 1 and err["kind"] == "usage", (line, proc.stdout)
+    one_shot = run(env, "run", INDEX, "tab 5")
+    assert one_shot.returncode == 1 and one_shot.stderr.strip() == "There is no tab 5. 'tabs' lists them."
+    for args in (("run", "--session", "codes", "tab five"), ("run", INDEX, "frobnicate"),
+                 ("run", "--downloads", "/dev/null", INDEX, "eval 1")):
+        assert run(env, *args).returncode == 2, args  # the command line itself is wrong: nothing ran
