@@ -222,7 +222,7 @@ def main(argv: list[str]) -> int:
     lines = list(args.commands)
     live = args.script == "-"
     if args.script is not None and not live:
-        from ..commands.script_input import read_script
+        from ..base.script_input import read_script
 
         try:
             lines += read_script(args.script)
@@ -257,7 +257,7 @@ def main(argv: list[str]) -> int:
         out.failure("run --session " + name, exc.kind, exc.message, _ms(began))
         return exit_status(exc.kind)
     if live:
-        from ..commands.script_input import live_lines
+        from ..base.script_input import live_lines
 
         lines = chain(lines, live_lines())
     try:
