@@ -71,6 +71,8 @@ render();
 """
 LINE = re.compile(r'(?:uid=(?P<uid>\S+) )?(?P<role>[a-z]+) "(?P<name>[^"]*)"(?P<rest>[^\n]*)')
 REF = re.compile(r"\[ref=([^\]]+)\]")
+REDRAWN = re.compile(r"^\s*~ \d+ re-rendered \(old refs gone\): ")  # verdex: one line, the role said once a run
+REDRAWN_ITEM = re.compile(r'(?:(?P<role>[a-z]+) )?"(?P<name>[^"]*)"[^,]*? (?P<ref>c\d+p\d+f\d+e\d+)')
 
 
 def install(which: str) -> Path | None:
@@ -197,13 +199,19 @@ class Agent:
     # -- reading refs from the server's own text ---------------------------------------------------
     def find(self, role: str, name: str, after: str | None = None) -> str | None:
         """The ref of the first ``role "name"`` (after the heading ``after``), in the newest text that
-        has it; removed lines of verdex's changes (``- ...`` under an action's first line) are skipped."""
+        has it; removed lines of verdex's changes (``- ...`` under an action's first line) are skipped,
+        and its line of re-rendered elements is read item by item."""
         for text in reversed(self.read):
             lines = text.splitlines()
             is_changes = self.which == "verdex" and lines and not lines[0].startswith("- ")
             seen = after is None
             for line in lines:
                 if is_changes and line.lstrip().startswith("- "):
+                    continue
+                if is_changes and seen and REDRAWN.match(line):
+                    ref = _redrawn_ref(line, role, name)
+                    if ref:
+                        return ref
                     continue
                 m = LINE.search(line)
                 if not m:
@@ -231,6 +239,15 @@ class Agent:
         """``state``: 'ok' (the intended effect), 'wrong' (an effect on something else), 'none'."""
         self.wrong += state == "wrong"
         self.false_ok += said_ok and state != "ok"
+
+
+def _redrawn_ref(line: str, role: str, name: str) -> str | None:
+    current = None
+    for m in REDRAWN_ITEM.finditer(line, REDRAWN.match(line).end()):
+        current = m["role"] or current
+        if current == role and m["name"] == name:
+            return m["ref"]
+    return None
 
 
 # -- the flows ---------------------------------------------------------------------------------------
