@@ -497,12 +497,12 @@
     if (!deep) return out;
     const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
     const roots = [];
-    for (let n = walker.currentNode; n; n = walker.nextNode()) if (n.shadowRoot) roots.push(n.shadowRoot);
+    for (let n = walker.currentNode; n; n = walker.nextNode()) if (Aria.shadowOf(n)) roots.push(Aria.shadowOf(n));
     while (roots.length) {
       const root = roots.pop();
       for (const el of root.querySelectorAll('*')) {
         if (el.localName === tag) out.push(el);
-        if (el.shadowRoot) roots.push(el.shadowRoot);
+        if (Aria.shadowOf(el)) roots.push(Aria.shadowOf(el));
       }
     }
     return out;
