@@ -106,3 +106,15 @@ def test_a_click_whose_frame_navigates_right_after_is_not_called_unreceived(d):
     out = d.ok("click button:Next")  # the frame's page goes away 10 ms after the click
     assert log(d) == ["next"]
     assert not any("did not receive" in n for n in out.notes)
+
+
+def test_inspect_counts_as_shown_the_ref_acts_on_the_row_inspect_named(d):
+    text = open_page(d, "sort.html")
+    zoe = delete_ref_of(text, "Zoe")
+    d.ok("eval document.getElementById('sort').click()")  # sorted by the page: Zoe's button is in Adam's row now
+    seen = d.ok(f"inspect {zoe}").data
+    assert seen["reason"].startswith('Element changed since you saw it: its row changed from "Zoe" (data-id 7) '
+                                     'to "Adam" (data-id 3).'), seen
+    d.ok(f"click {zoe}")  # the user was shown the button in Adam's row: that is the one meant now
+    assert log(d) == ["delete 3"]
+

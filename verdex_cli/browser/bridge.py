@@ -241,6 +241,10 @@ class Bridge(FieldCalls):
         frame's next call finds it done)."""
         self.post(fr, "bridge", "show", ns)
 
+    def show_now(self, fr, n: int) -> None:
+        """Tell the registry the user was shown ref ``n`` as it is now (inspect); no wait."""
+        self.post(fr, "bridge", "showNow", n)
+
     def carry(self, fr, gone: list) -> None:
         """Hand back the refs a capture whose answer was not used let go of; no wait."""
         self.post(fr, "bridge", "carry", gone)

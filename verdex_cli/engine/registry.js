@@ -120,6 +120,15 @@
     return true;
   }
 
+  // Ref n was shown to the user as it is now (inspect).
+  function showNow(n) {
+    const e = entries.get(n);
+    if (e === undefined || !e.el.isConnected) return false;
+    restate(e);
+    shown(e);
+    return true;
+  }
+
   function get(n) {
     const e = entries.get(n);
     return e === undefined ? null : e.el;
@@ -542,6 +551,6 @@
     if (keepCounter) floor = counter; else { counter = 0; floor = 0; }
   }
 
-  return { init, begin, end, tiers, issue, issueShown, show, get, status, identityChange, successors, reset,
+  return { init, begin, end, tiers, issue, issueShown, show, showNow, get, status, identityChange, successors, reset,
     passHeading, seedHeading, around, moved, get changeKind() { return changeKind; },
     get counter() { return counter; }, get size() { return entries.size; } };
