@@ -314,6 +314,24 @@ def source() -> str:
     return with_values(SOURCE, key=KEY, horizon=HORIZON_MS, chain=CHAIN_MS, grace=LOAD_GRACE_MS)
 
 
+def follow(target) -> None:
+    """Install the watcher in ``target`` and, as each out-of-process frame attaches to it, in that
+    frame's session at once: there before the frame's document runs its scripts, as a rule (closed
+    shadow roots attached by them are then handed over, not looked for: closed_roots.py)."""
+    install(target)
+    if getattr(target, "timer_follow", False):
+        return
+    target.timer_follow = True
+    target.on("Target.attachedToTarget", lambda targetInfo=None, **_: _attached(target, targetInfo or {}))
+
+
+def _attached(parent, info: dict) -> None:
+    if info.get("type") == "iframe":
+        child = parent.child(info.get("targetId", ""))
+        if child is not None:
+            follow(child)
+
+
 def install(target) -> None:
     """Install the watcher in the target's documents, present and future (its same-process frames
     included); once per target. Not waited for: the target handles its calls in order, so every later
