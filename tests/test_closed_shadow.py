@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import Driver, pages_site, ref_in, until
+from verdex_cli.browser import closed_roots
 
 site = pages_site("closed")
 
@@ -70,3 +71,12 @@ def test_a_component_made_after_the_first_snapshot_is_shown_and_clicked(d, site,
     assert until(lambda: "remove 4" in log(d))
     d.ok('click "button:Remove Milk"')  # by meaning, found in the closed roots too
     assert until(lambda: "remove 1" in log(d))
+
+
+def test_a_closed_root_the_protocol_cannot_resolve_is_named_in_a_note(d, site, monkeypatch):
+    # a root the protocol cannot resolve cannot be made for real: the look-up is made to find none
+    monkeypatch.setattr(closed_roots, "_closed_in", lambda node, out: None)
+    d.ok("open " + site.url("app.html"))
+    data = d.ok("snapshot").data
+    assert "Remove" not in data["text"]
+    assert "The content of closed shadow roots could not be read, so it is not shown: <todo-app>." in data["notes"]

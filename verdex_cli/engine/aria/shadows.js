@@ -27,7 +27,7 @@
     const probe = new Event(closedKey + 'i', { cancelable: true });
     t.dispatchEvent(probe);
     if (probe.defaultPrevented) e.preventDefault();  // the host itself: taken
-    if (!closedRoots.has(t) && !waiting.includes(t)) waiting.push(t);
+    if (!closedRoots.has(t) && !waiting.includes(t) && !unread.includes(t)) waiting.push(t);  // (unread: not again)
   }
 
   function closedListen(key) {
