@@ -105,7 +105,7 @@ class RefStore:
     """All refs of one page and their history (the snapshots themselves: page_state.py).
 
     Memory stays bounded on pages that re-render all the time: when the page's registry drops a
-    long-gone element (see snapshot/registry.js) its record here becomes a tombstone -- one bit per
+    long-gone element (see engine/registry.js) its record here becomes a tombstone -- one bit per
     frame and ref number, plus role and name for the most recent TOMB_NAMES -- so the ref still
     resolves to `removed`, never to `unknown_ref`.
 
@@ -186,6 +186,12 @@ class RefStore:
             rec = self.records.get(ref)
             if rec is not None and rec.loader == self.frame_loaders.get(info.frame, rec.loader):
                 self._saw(rec, info, no)
+
+    def show_live(self, ref: str, role: str, name: str) -> None:
+        """The user was shown ``ref`` as it is now (``inspect``): its role and name."""
+        rec = self.records.get(ref)
+        if rec is not None:
+            self._saw(rec, RefInfo(ref, role, name, rec.frame, rec.tier), self.snapshot_no)
 
     def _seen(self, ref: str, info: RefInfo, loader: str, no: int, shown: bool = True) -> None:
         rec = self.records.get(ref)

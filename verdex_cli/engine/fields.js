@@ -52,7 +52,7 @@
 
   function deepActive() {
     let a = document.activeElement;
-    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    for (let sr = a && Aria.shadowOf(a); sr && sr.activeElement; sr = Aria.shadowOf(a)) a = sr.activeElement;
     return a;
   }
 
@@ -216,7 +216,7 @@
     const g = { el, blocked: [], handler: null };
     g.handler = (ev) => {
       if (!ev.isTrusted) return;  // the page's own synthetic events are not our keys
-      const t = ev.composedPath()[0];
+      const t = Aria.realTarget(ev);
       if (g.el && isOn(g.el, t && t.nodeType === 1 ? t : null)) return;
       if (ev.cancelable) ev.preventDefault();
       ev.stopImmediatePropagation();
@@ -252,10 +252,10 @@
     unwatchField();
     const el = B.element(n);
     if (!el) return false;
-    const w = { el, was: el, place: placeOf(el), seen: [], handler: null };
+    const w = { n, el, was: el, place: placeOf(el), seen: [], handler: null };
     w.handler = (ev) => {
       if (!ev.isTrusted) return;  // the page's own synthetic events are not the browser's doing
-      const t = ev.composedPath()[0];
+      const t = Aria.realTarget(ev);
       if (isOn(w.el, t && t.nodeType === 1 ? t : null)) w.seen.push(stateOf(w.el));
     };
     for (const t of WATCHED) window.addEventListener(t, w.handler, true);
@@ -329,7 +329,7 @@
   function walk(steps) {
     let node = document;
     for (const s of steps) {
-      const parent = s.shadow ? node.shadowRoot : node;
+      const parent = s.shadow ? Aria.shadowOf(node) : node;
       if (!parent) return null;
       const same = sameTag(parent, s.tag);
       const hits = s.key ? same.filter((c) => keyOf(c) === s.key) : [same[s.i]];
@@ -339,11 +339,13 @@
     return node;
   }
 
-  // The ref's element, or (it is gone, and a watch saw it) the control the page put in its place.
+  // The ref's element, or (it is gone, and a watch saw it) the control the page put in its place. The
+  // watch holds the element: the registry forgets a disconnected one after a few captures (a busy page
+  // is captured several times while a read-back waits for it to settle).
   function follow(n) {
-    const el = B.element(n);
-    if (!el || el.isConnected) return el;
     const w = watch;
+    const el = B.element(n) || (w && w.n === n ? w.was : null);
+    if (!el || el.isConnected) return el;
     if (!w || w.was !== el) return null;
     const prev = w.el;  // (the replacement followed before, when the page re-renders at every key)
     if (prev !== el && prev.isConnected) return prev;
