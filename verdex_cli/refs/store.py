@@ -249,12 +249,14 @@ class RefStore:
         """Its story: what made it stale (``how``) and when (the command running, the last snapshot);
         the command lists it in the tab's log."""
         step, no = self.log.current, self.snapshot_no
-        if rec.stale and rec.stale[0] == "hidden":  # missing since that capture: the command that took it
+        missing = not how and rec.stale and rec.stale[0] == "hidden"
+        if missing:  # missing since that capture (its command listed it): the command that took it
             step, no = rec.stale[1], rec.stale[2]
         during = f" during {step.label}" if step is not None else ""
         rec.stale = (status, step, no)
         rec.log(f"{status}: {how or 'missing' + during} (after snapshot #{no})")
-        self.log.made_stale(rec.ref, step)
+        if not missing:
+            self.log.made_stale(rec.ref, step)
 
     # -- the tab's log --------------------------------------------------------
     def begin_step(self, line: str, frames: dict) -> None:

@@ -126,13 +126,14 @@ class TabLog:
         if "[frame=f" in text:
             self.titles.update((int(m[2]), m[1]) for m in _IFRAME.finditer(text))
 
-    def made_stale(self, ref: str, step: Step | None) -> None:
-        if step is None or ref in step.stale:
+    @staticmethod
+    def made_stale(ref: str, step: Step | None) -> None:
+        if step is None:
             return
-        if len(step.stale) < LISTED:
-            step.stale.append(ref)
-        else:
+        if len(step.stale) >= LISTED:
             step.more += 1
+        elif ref not in step.stale:
+            step.stale.append(ref)
 
     def step(self, n: int) -> Step | None:
         return next((s for s in self.steps if s.n == n), None)
