@@ -1,8 +1,8 @@
-"""Compare verdex's the aria engine (snapshot/aria/) against Chrome's own accessibility engine.
+"""Compare verdex's the aria engine (engine/aria/) against Chrome's own accessibility engine.
 
 Given a pychrome Tab that has already navigated to a page, :func:`compare_page`
 
-1. evaluates ``the aria engine (snapshot/aria/)`` plus a small test-only walker in an isolated world of
+1. evaluates ``the aria engine (engine/aria/)`` plus a small test-only walker in an isolated world of
    the main frame; the walker collects every element that would get a ref in a
    snapshot (tier-1 role, tabindex >= 0, or a tier-2 role inside a
    listbox/combobox/tree/grid/treegrid/menu) as ``{role, name}``, plus any
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 logging.getLogger("pychrome").setLevel(logging.CRITICAL)
 logging.getLogger("pychrome.tab").setLevel(logging.CRITICAL)
 
-from verdex_cli.snapshot.engine import declare  # noqa: E402
+from verdex_cli.engine.loader import declare  # noqa: E402
 
 T = 10  # seconds, for every protocol call
 
@@ -44,7 +44,7 @@ TIER1_ROLES = frozenset({
 TIER2_ROLES = frozenset({"listitem", "option", "treeitem", "row", "cell", "gridcell"})
 CONTAINER_ROLES = frozenset({"listbox", "combobox", "tree", "grid", "treegrid", "menu"})
 
-# Test-only walker, evaluated after the aria engine (snapshot/aria/) in the same isolated world.
+# Test-only walker, evaluated after the aria engine (engine/aria/) in the same isolated world.
 WALKER_JS = r"""
 (() => {
   const TIER1 = new Set(%(tier1)s);
@@ -259,7 +259,7 @@ def _evaluate(tab, ctx: int, expression: str, by_value: bool = True) -> dict:
 
 
 def collect_ours(tab, ctx: int) -> list[dict]:
-    """Run the aria engine (snapshot/aria/) + the walker; return the collected entries with backendNodeIds."""
+    """Run the aria engine (engine/aria/) + the walker; return the collected entries with backendNodeIds."""
     source = declare("Aria")
     walker = WALKER_JS % {
         "tier1": json.dumps(sorted(TIER1_ROLES)),

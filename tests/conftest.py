@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-# Every patched capture (snapshot/incremental.js) in the suite is compared with a whole capture of
+# Every patched capture (engine/incremental.js) in the suite is compared with a whole capture of
 # the same page, and a difference fails the command (set before verdex_cli is imported).
 os.environ.setdefault("VERDEX_CHECK_PATCHES", "1")
 

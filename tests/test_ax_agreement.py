@@ -1,7 +1,7 @@
-"""the aria engine (snapshot/aria/) must agree with Chrome's own accessibility engine.
+"""the aria engine (engine/aria/) must agree with Chrome's own accessibility engine.
 
 Every fixture page in tests/fixtures/aria/ is loaded in the project's headless
-Chromium; tests/ax_oracle.py runs the aria engine (snapshot/aria/) plus a test walker in an isolated
+Chromium; tests/ax_oracle.py runs the aria engine (engine/aria/) plus a test walker in an isolated
 world and compares each collected element's role and name with what
 Accessibility.getFullAXTree reports for the same DOM node.  An element agrees
 only when both its role and its name match.
@@ -132,7 +132,7 @@ def test_aria_agrees_with_chrome(ax_results):
     raw = (agreeing - len(allowed_seen) - len(differs_seen)) / total if total else 0.0
     cases = sum(1 for r in ax_results.values() for c in r.comparisons if c.case)
     assert len(differs_seen) <= 26, "too many deliberate differences from Chrome"
-    print(f"\nthe aria engine (snapshot/aria/) vs Chrome: {total} elements compared ({cases} marked cases) "
+    print(f"\nthe aria engine (engine/aria/) vs Chrome: {total} elements compared ({cases} marked cases) "
           f"over {len(ax_results)} pages, agreement {ratio:.2%} "
           f"({raw:.2%} before the allow-list)")
     for line in allowed_seen:

@@ -13,7 +13,7 @@ PKG = Path(__file__).resolve().parents[1] / "verdex_cli"
 BRIDGE = PKG / "browser" / "bridge.py"
 FIELDS = PKG / "browser" / "bridge_fields.py"  # the client's typed calls of three namespaces
 # the engine's loader composes the engine's own files (the manifest): it wraps them, formats no value in
-LOADERS = {PKG / "snapshot" / "capture.py", PKG / "snapshot" / "engine.py"}
+LOADERS = {PKG / "snapshot" / "capture.py", PKG / "engine" / "loader.py"}
 SERVED: set = set()  # (none: the demo server's origins script goes through bridge.with_values too)
 SCRIPT_KEYS = {"expression", "functionDeclaration", "source"}
 JS_MARKS = re.compile(r"__verdex|globalThis|\bfunction\s*\(|=>\s*[{(]|\b(document|window)\.[A-Za-z]")

@@ -1,4 +1,4 @@
-"""The in-page engine's manifest (snapshot/engine.py): every file in it once, needs that hold together
+"""The in-page engine's manifest (engine/loader.py): every file in it once, needs that hold together
 (a missing, cyclic or undeclared one fails when the source is built), one global, and Aria runs that
 nest."""
 
@@ -10,15 +10,15 @@ import pytest
 
 from conftest import world_eval
 
-from verdex_cli.snapshot import engine
-from verdex_cli.snapshot.engine import EngineError, Module
+from verdex_cli.engine import loader as engine
+from verdex_cli.engine.loader import EngineError, Module
 
-SNAPSHOT = Path(engine.__file__).resolve().parent
+ENGINE = Path(engine.__file__).resolve().parent
 
 
 def test_every_in_page_file_is_in_one_module():
     listed = [f for m in engine.MODULES for f in m.files]
-    on_disk = sorted(str(p.relative_to(SNAPSHOT)) for p in SNAPSHOT.rglob("*.js"))
+    on_disk = sorted(str(p.relative_to(ENGINE)) for p in ENGINE.rglob("*.js"))
     assert sorted(listed) == on_disk
     assert len(listed) == len(set(listed))
 

@@ -1,4 +1,4 @@
-"""Incremental capture (snapshot/incremental.js): after a change, a frame's bridge re-walks only what the
+"""Incremental capture (engine/incremental.js): after a change, a frame's bridge re-walks only what the
 change can reach and the tree is patched. The suite runs with VERDEX_CHECK_PATCHES (conftest), so every
 patched snapshot here is also compared with a whole capture of the same page, and a difference fails
 the command; these tests add that patches are really used, and drive many kinds of change."""

@@ -1,4 +1,4 @@
-"""The snapshot text the page renders (snapshot/text.js), stitched in Python (snapshot/views.py), is
+"""The snapshot text the page renders (engine/text.js), stitched in Python (snapshot/views.py), is
 the text render_text.py makes of the stitched tree: text, node identities, refs (in order) and hidden
 refs, on seeded random trees (nasty strings, every node key, compact or not, frame index known or
 not), on pages of nested frames, and for the changed lines a frame answers after a render Python
@@ -19,7 +19,7 @@ from verdex_cli.snapshot import views
 from verdex_cli.snapshot.render_text import TextRenderer
 from verdex_cli.snapshot.views import FrameView, Stitched
 
-TEXT_JS = Path(views.__file__).resolve().parent / "text.js"
+TEXT_JS = Path(views.__file__).resolve().parents[1] / "engine" / "text.js"
 PREFIX = "c0p0"
 
 

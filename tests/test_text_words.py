@@ -6,7 +6,7 @@ texts of the snapshot lines under each case, in order, must spell that rendered 
 Where two lines meet (a text run and an element node) the rendered text may or may not have a space,
 inside one line the words and spaces must be exactly the rendered ones ("Hello world", never
 "Helloworld", never "Hel lo"). The page is then mutated at random and captured again: the capture is
-a patch (snapshot/incremental.js), checked against a whole capture by VERDEX_CHECK_PATCHES=1
+a patch (engine/incremental.js), checked against a whole capture by VERDEX_CHECK_PATCHES=1
 (tests/conftest.py), and compared with the rendered text again.
 """
 

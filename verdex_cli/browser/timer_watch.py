@@ -226,7 +226,7 @@ SOURCE = r"""(() => {
   const attach = Element.prototype.attachShadow;
   if (typeof attach === 'function') {
     // ... and the snapshot cache is told (a shadow root attached to an element already in the document,
-    // a custom element upgraded late: no mutation says so; snapshot/observer.js)
+    // a custom element upgraded late: no mutation says so; engine/observer.js)
     Element.prototype.attachShadow = wrap(attach, (target, self, args) => {
       const root = Reflect.apply(target, self, args);
       listen(root);

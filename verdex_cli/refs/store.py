@@ -118,7 +118,7 @@ class RefStore:
     """All refs of one page and their history (the snapshots themselves: page_state.py).
 
     Memory stays bounded on pages that re-render all the time: when the page's registry drops a
-    long-gone element (see snapshot/registry.js) its record here becomes a tombstone -- one bit per
+    long-gone element (see engine/registry.js) its record here becomes a tombstone -- one bit per
     frame and ref number -- so the ref still resolves to `removed`, never to `unknown_ref`. The most
     recent GONE records of refs gone stale for good (buried, of a document its frame left, dropped by
     reset-refs) are kept whole in ``gone``, with their story; ``log`` is the tab's (refs/story.py).

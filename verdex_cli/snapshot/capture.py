@@ -10,7 +10,8 @@ from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from ..base.timing import phase
 from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
-from . import cache, engine, first as _first
+from ..engine import loader as engine
+from . import cache, first as _first
 from .answers import Answered, collect_owners, parse_answer, splice, unused
 from .model import FrameInfo
 from .owners import OwnerLookup as _OwnerLookup
@@ -21,7 +22,7 @@ MAX_TREE_DEPTH = 200  # MAX_TREE in deep.js (module Deep of the in-page engine)
 
 
 def bridge_source() -> str:
-    """The in-page engine every frame's isolated world is set up with (snapshot/engine.py)."""
+    """The in-page engine every frame's isolated world is set up with (engine/loader.py)."""
     return engine.source()
 
 

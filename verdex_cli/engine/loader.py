@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 
 @dataclass(frozen=True)
 class Module:
-    """One in-page module: the name it provides, its files (relative to snapshot/), what it needs."""
+    """One in-page module: the name it provides, its files (relative to engine/), what it needs."""
 
     name: str
     files: tuple[str, ...]

@@ -32,7 +32,7 @@
     Registry.init(start, renumber);
     if (shadowEvent) Observer.shadowAttached(shadowEvent);
   }
-  const issue = Registry.issue;    // element -> ref number (snapshot/registry.js)
+  const issue = Registry.issue;    // element -> ref number (engine/registry.js)
   // Node identity for what has no ref, so a comparison can tell the same DOM node from another one
   // with the same text (delta.py): a node without a ref carries `i` (its element's number here); a
   // node whose children mix elements and text runs carries `ti`, per text run in order: the number

@@ -2,7 +2,7 @@
 // verdex-cli snapshots.
 //
 // These files are the body of one function, module Aria of the in-page engine
-// (see snapshot/engine.py): they share its closure, need no other module and
+// (see engine/loader.py): they share its closure, need no other module and
 // return the API below (states.js).  Evaluated in a Chrome isolated world of
 // every frame; no side effects at load time.
 //
