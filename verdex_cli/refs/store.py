@@ -276,7 +276,7 @@ class RefStore:
         for d in changes:
             status = "removed" if d.how == "removed" else "navigated"
             for rec in self.records.values():
-                if rec.status not in (status, "navigated") and (
+                if rec.status in ("live", "hidden", "changed") and (
                         rec.loader == d.old if rec.frame == d.frame else d.frame == 0 and rec.main == d.old):
                     self._went_stale(rec, status, d.words())
                     rec.status = status
