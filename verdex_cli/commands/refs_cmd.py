@@ -65,6 +65,7 @@ def inspect_cmd(ctx, args, flags):
             data["reason"] = changed_error(rec, live.get("role", ""), live.get("name", ""), live).message
         loc = stable_locator(page, fr, ref.n)  # the best stable target, and the same in Playwright
         data.update(locator=loc and loc["locator"], playwright=loc and loc["playwright"])
+        ctx.page_state().show_live(page, fr, rec.ref, live.get("role", ""), live.get("name", ""))
     return Result("inspect", data)
 
 

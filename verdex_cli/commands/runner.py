@@ -114,7 +114,7 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     acting = ctx.page if parsed.command.effect == "action" else None
     mark = acting.netlog.mark() if acting is not None else None  # what the page does from here on
     try:
-        result = parsed.handler(ctx, parsed.args, parsed.flags)
+        result = _handle(ctx, parsed)
         if watch is not None and result.kind == "action":
             state, page, main_before = watch
             result.data["changes"], notes = changes.after_action(state, page, main_before)
@@ -136,6 +136,15 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
         result.data.update(extra)
     session_log.record(ctx, parsed, result)  # for 'export'
     return result
+
+
+def _handle(ctx: Workspace, parsed: Parsed) -> Result:
+    try:
+        return parsed.handler(ctx, parsed.args, parsed.flags)
+    except BaseException:
+        if ctx.session is not None:  # a question sent ahead is not this failure's: the next command asks anew
+            ctx.session.drop_targets_asked()
+        raise
 
 
 def _watch_changes(ctx: Workspace, command):
