@@ -151,3 +151,28 @@ def test_calls_started_on_two_sessions_share_one_round_trip(driver, demo):
     dropped.drop()
     assert page.target.conn.outstanding == 0
     assert title == driver.js("document.title") and title
+
+
+def test_a_snapshot_of_a_one_paragraph_page_is_one_round_trip(driver, tmp_path):
+    """Issue 33, finding 10 (a fixed ~3 ms per snapshot of a tiny page): the command loop's question
+    after a command (tabs opened or closed: Target.getTargets) was a round trip of its own after the
+    capture's; it now goes out with the capture."""
+    page = tmp_path / "one.html"
+    page.write_text("<!doctype html><title>One</title><p>Hello, one paragraph.</p>")
+    driver.ok("open " + page.as_uri())
+    driver.ok("snapshot --fresh")
+    count, data = trips(driver, "snapshot --fresh")
+    assert "Hello, one paragraph." in data["text"]
+    assert count == 1, f"{count} sequential round trips"
+
+
+def test_a_tab_the_page_opens_is_still_reported_after_a_snapshot(driver, tmp_path):
+    """The question sent with the capture still sees a tab the page opened before the command (a timer
+    of the page, within the activation of the eval that set it)."""
+    page = tmp_path / "opener.html"
+    page.write_text("<!doctype html><title>Opener</title><p>Opens a tab.</p>")
+    driver.ok("open " + page.as_uri())
+    driver.ok("eval setTimeout(() => window.open('about:blank#popup'), 300); 1")
+    time.sleep(1.0)
+    result = driver.ok("snapshot --fresh")
+    assert any("A new tab opened: tab 1" in n for n in result.notes), result.notes

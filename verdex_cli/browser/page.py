@@ -91,7 +91,7 @@ class Page(Navigation):
         t.call("DOM.enable")
         t.watch_crashes()  # 'page_crashed' instead of time-outs after a renderer crash
         download_watch.install(t)
-        timer_watch.install(t)  # what an action's input started (changes.settle)
+        timer_watch.follow(t)  # what an action's input started (changes.settle); closed roots' hosts
         try:
             t.call("Page.setLifecycleEventsEnabled", enabled=False)
         except CDPError:

@@ -87,6 +87,7 @@ def inspect_cmd(ctx, args, flags):
     loc = stable_locator(page, fr, ref.n)  # the best stable target, and the same in Playwright
     data.update(locator=loc and loc["locator"], playwright=loc and loc["playwright"])
     store.know(rec, live, data["locator"])
+    ctx.page_state().show_live(page, fr, rec.ref, live.get("role", ""), live.get("name", ""))
     return Result("inspect", _story(store, rec, data))
 
 

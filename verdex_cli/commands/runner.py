@@ -119,7 +119,7 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     acting = ctx.page if parsed.command.effect == "action" else None
     mark = acting.netlog.mark() if acting is not None else None  # what the page does from here on
     try:
-        result = parsed.handler(ctx, parsed.args, parsed.flags)
+        result = _handle(ctx, parsed)
         if watch is not None and result.kind == "action":
             state, page, main_before = watch
             result.data["changes"], notes = changes.after_action(state, page, main_before)
@@ -166,6 +166,15 @@ def _end_step(ctx: Workspace, outcome: Outcome) -> None:
     except VerdexError:
         frames = {}
     store.end_step("ok" if outcome.ok else outcome.kind, frames, page.reloaded_since)
+
+
+def _handle(ctx: Workspace, parsed: Parsed) -> Result:
+    try:
+        return parsed.handler(ctx, parsed.args, parsed.flags)
+    except BaseException:
+        if ctx.session is not None:  # a question sent ahead is not this failure's: the next command asks anew
+            ctx.session.drop_targets_asked()
+        raise
 
 
 def _watch_changes(ctx: Workspace, command):

@@ -165,7 +165,7 @@
   // User input changes a field's state without a mutation: the field (and its radio group).
   function input(ev) {
     mark();
-    const t = ev.composedPath ? ev.composedPath()[0] : ev.target;
+    const t = Aria.realTarget(ev);
     if (!t || t.nodeType !== 1) { everything(); return; }
     if (t.localName === 'input' && t.type === 'radio' && t.name) {
       const scope = t.form || t.getRootNode();
@@ -177,7 +177,7 @@
 
   function deepActive() {
     let a = document.activeElement;
-    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    for (let sr = a && Aria.shadowOf(a); sr && sr.activeElement; sr = Aria.shadowOf(a)) a = sr.activeElement;
     return a;
   }
 

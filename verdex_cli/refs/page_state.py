@@ -82,6 +82,14 @@ class PageState:
             except VerdexError:
                 pass  # a frame going away: its refs go with it
 
+    def show_live(self, page, fr, ref: str, role: str, name: str) -> None:
+        """The user was shown ``ref`` as it is now (``inspect``): acting on it compares with that."""
+        self.store.show_live(ref, role, name)
+        try:
+            page.bridge.show_now(fr, int(ref[ref.rindex("e") + 1:]))
+        except VerdexError:
+            pass  # a frame going away: its refs go with it
+
     def latest(self, scope: str | None = None) -> Shot | None:
         """The newest kept snapshot (of that scope: "page", "frame fN", "page without frames")."""
         for shot in reversed(self.history):

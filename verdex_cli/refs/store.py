@@ -209,6 +209,12 @@ class RefStore:
             if rec is not None and rec.loader == self.frame_loaders.get(info.frame, rec.loader):
                 self._saw(rec, info, no)
 
+    def show_live(self, ref: str, role: str, name: str) -> None:
+        """The user was shown ``ref`` as it is now (``inspect``): its role and name."""
+        rec = self.records.get(ref)
+        if rec is not None:
+            self._saw(rec, RefInfo(ref, role, name, rec.frame, rec.tier), self.snapshot_no)
+
     def _seen(self, ref: str, info: RefInfo, loader: str, no: int, shown: bool = True) -> None:
         rec = self.records[ref]
         if shown:
