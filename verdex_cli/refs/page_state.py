@@ -55,6 +55,7 @@ class PageState:
         if not cached:
             with phase("record refs"):
                 self.store.record(snap, snap.loaders, set(snap.loaders), shown=not trust_observer)
+                self.store.log.name_frames(snap.text)
             scope = (f"frame f{frame.index}" if frame is not None and frame.index else
                      "page" if follow else "page without frames")
             self.history.append(Shot(snap.number, snap.text, snap.hidden, dict(self.store.frame_loaders), scope,
@@ -140,8 +141,8 @@ class PageState:
         return {"snapshot": store.snapshot_no, "taken_at": store.last_snapshot_at, "live": store.live_count(),
                 "navigated": navigated}
 
-    def reset(self) -> None:
-        self.store.reset()
+    def reset(self, restart: bool = False) -> None:
+        self.store.reset(restart)
         self.history.clear()
         self.last = self.seen = None
 
