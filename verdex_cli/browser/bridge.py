@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from ..base.errors import VerdexError
+from . import closed_roots
 from .bridge_fields import FieldCalls
 
 # __verdex[space][fn](...args), or with an element: (this, ...args)
@@ -73,6 +74,18 @@ def invocation_on(object_id: str, space: str, fn: str, *args: Any) -> dict:
 def capture_call(what: tuple) -> dict:
     """:func:`invocation` of a capture (``what`` as for :meth:`Bridge.capture`), for a world not yet a frame's."""
     return invocation("bridge", *_capture(what))
+
+
+# closed shadow roots resolved in a frame's world (browser/closed_roots.py): handed to the engine
+_ADOPT_CLOSED = "function (...roots) { return globalThis.__verdex.bridge.adoptClosed(roots); }"
+WANT_CLOSED = '{"wantClosed":'  # how a capture answers that closed roots are to be resolved first
+
+
+def adopt_closed(ctx: int, object_ids: list[str]) -> dict:
+    """``Runtime.callFunctionOn`` parameters handing the closed shadow roots ``object_ids`` (remote
+    objects of world ``ctx``) to the engine, which walks them from then on."""
+    return {"executionContextId": ctx, "functionDeclaration": _ADOPT_CLOSED, "returnByValue": True,
+            "arguments": [{"objectId": o} for o in object_ids]}
 
 
 def tag_owner(object_id: str, frame_id: str) -> dict:
@@ -146,6 +159,21 @@ def with_values(template: str, **values: Any) -> str:
     return template % {k: json.dumps(v) for k, v in values.items()}
 
 
+def _object_of(pending) -> dict | None:
+    try:
+        res = pending.result()
+    except VerdexError:
+        return None
+    return res.get("result") if "exceptionDetails" not in res else None
+
+
+def _wanted(answer) -> dict | None:
+    """What an engine answer asks for before it can be given (``WANT_CLOSED``), or None."""
+    if isinstance(answer, str):
+        return json.loads(answer)["wantClosed"] if answer.startswith(WANT_CLOSED) else None
+    return answer.get("wantClosed") if isinstance(answer, dict) else None
+
+
 def _capture(what: tuple) -> tuple:
     if not what or what[0] not in ("snapshot", "check") or not all(isinstance(a, int) for a in what[1:]):
         raise ValueError(f"not a capture: {what!r}")
@@ -213,6 +241,10 @@ class Bridge(FieldCalls):
         frame's next call finds it done)."""
         self.post(fr, "bridge", "show", ns)
 
+    def show_now(self, fr, n: int) -> None:
+        """Tell the registry the user was shown ref ``n`` as it is now (inspect); no wait."""
+        self.post(fr, "bridge", "showNow", n)
+
     def carry(self, fr, gone: list) -> None:
         """Hand back the refs a capture whose answer was not used let go of; no wait."""
         self.post(fr, "bridge", "carry", gone)
@@ -241,13 +273,42 @@ class Bridge(FieldCalls):
         """A capture's JSON text: ``what`` is ``("snapshot",)``, ``("snapshot", n)`` (ref n's subtree),
         ``("snapshot", 0, cap)`` (patches to capture ``cap``), ``("snapshot", 0, cap, view, frame)`` (the
         frame's text instead of its tree: see snapshot/views.py) or ``("check",)``."""
-        return self._value(fr, "bridge", *_capture(what))
+        again = lambda: self._value(fr, "bridge", *_capture(what))  # noqa: E731
+        return self._closed_first(fr, again(), again)
 
     def start_capture(self, fr, what: tuple):
         return self.start(fr, "bridge", *_capture(what))
 
     def finish_capture(self, fr, started, what: tuple) -> str:
-        return self.finish(fr, started, "bridge", *_capture(what))
+        return self._closed_first(fr, self.finish(fr, started, "bridge", *_capture(what)),
+                                  lambda: self._value(fr, "bridge", *_capture(what)))
+
+    def _closed_first(self, fr, answer, again):
+        """An answer (a capture's, a search's) saying that closed shadow roots are to be resolved
+        first: resolved (closed_roots.py), and ``again()`` asked anew (a root inside another closed root
+        is found once that one is held); after ROUNDS, asked once without resolving more."""
+        for done in range(closed_roots.ROUNDS + 1):
+            want = _wanted(answer)
+            if want is None:
+                break
+            if done < closed_roots.ROUNDS:
+                closed_roots.adopt(self, fr, want)
+            else:  # a page that attaches closed roots all the time
+                self._value(fr, "bridge", "closedLater")
+            answer = again()
+        return answer
+
+    def closed_objects(self, fr, count: int, scan: bool, group: str) -> list:
+        """Remote objects (group ``group``) of the engine's world: the hosts whose closed roots it wants
+        (``count``), then, with ``scan``, its document; sent at once. Each is a dict or None."""
+        calls = [("closedHost", i) for i in range(count)] + ([("doc",)] if scan else [])
+        sent = [fr.target.start("Runtime.callFunctionOn", executionContextId=fr.world_id,
+                                **invocation("bridge", *c, by_value=False, group=group)) for c in calls]
+        return [_object_of(p) for p in sent]
+
+    def hand_closed(self, fr, object_ids: list[str]) -> None:
+        """Hand the closed roots ``object_ids`` (objects of the frame's world) to its engine."""
+        fr.target.call("Runtime.callFunctionOn", **adopt_closed(fr.world_id, object_ids))
 
     def start_held_tree(self, fr, cap: int):
         """Ask (without waiting) for the tree of the frame's capture ``cap`` (see finish_held_tree)."""

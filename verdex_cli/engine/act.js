@@ -5,18 +5,12 @@
 // options.
   const WS = /\s+/g;
 
-  function composedContains(outer, inner) {
-    for (let n = inner; n; n = n.parentNode || n.host) {
-      if (n === outer) return true;
-      if (n.assignedSlot && n.assignedSlot !== n.parentNode && composedContains(outer, n.assignedSlot)) return true;
-    }
-    return false;
-  }
+  const composedContains = Aria.composedContains;
 
   function deepHit(x, y) {
     let hit = document.elementFromPoint(x, y);
-    while (hit && hit.shadowRoot) {
-      const inner = hit.shadowRoot.elementFromPoint(x, y);
+    for (let sr = hit && Aria.shadowOf(hit); sr; sr = Aria.shadowOf(hit)) {
+      const inner = sr.elementFromPoint(x, y);
       if (!inner || inner === hit) break;
       hit = inner;
     }
@@ -356,7 +350,7 @@
     if (!el || !el.isConnected) return { status: 'removed' };
     el.focus({ preventScroll: false });
     let active = document.activeElement;
-    while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+    for (let sr = active && Aria.shadowOf(active); sr && sr.activeElement; sr = Aria.shadowOf(active)) active = sr.activeElement;
     return { status: active === el || composedContains(el, active) ? 'ok' : 'not_focusable' };
   }
 

@@ -30,7 +30,7 @@ class Module:
 
 
 ARIA_FILES = tuple(f"aria/{part}.js" for part in
-                   ("tables", "tree", "roles", "name_sources", "name_compute", "embedded", "states"))
+                   ("shadows", "tables", "tree", "roles", "name_sources", "name_compute", "embedded", "states"))
 
 # The manifest. Order here is for reading only; the loader orders by needs.
 MODULES = (
@@ -39,7 +39,7 @@ MODULES = (
     Module("Sheets", ("sheets.js",)),                # what style sheets can do to a snapshot
     Module("Deep", ("deep.js",), ("Runs",)),         # very deep pages: deferred walks, flattening
     Module("Registry", ("registry.js",), ("Aria",)),  # element <-> ref numbers
-    Module("Observer", ("observer.js",), ("Sheets",)),  # the change watcher
+    Module("Observer", ("observer.js",), ("Aria", "Sheets")),  # the change watcher
     Module("Incremental", ("incremental.js",), ("Aria", "Sheets", "Observer")),  # patches
     Module("Text", ("text.js",)),                    # a frame's snapshot text, rendered in the page
     Module("Guard", ("guard.js",), ("Aria", "Registry")),  # the click guard (events for another element stopped)
