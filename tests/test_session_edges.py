@@ -415,3 +415,33 @@ def test_a_command_that_ran_and_failed_exits_1_a_bad_command_line_2(env):
     for args in (("run", "--session", "codes", "tab five"), ("run", INDEX, "frobnicate"),
                  ("run", "--downloads", "/dev/null", INDEX, "eval 1")):
         assert run(env, *args).returncode == 2, args  # the command line itself is wrong: nothing ran
+
+
+def test_session_list_shows_a_gone_browser_who_is_busy_and_aligns_long_names(env):
+    from test_sessions import poll
+    from verdex_cli.browser import launch
+
+    theirs = launch.launch(headless=True, debug_port=True)  # a browser verdex connects to, then it dies
+    long_name = "n" * 40
+    try:
+        env.start(long_name, "--connect", theirs.http_endpoint)
+        env.start("s", INDEX, "--timeout", "60")
+        spinner = env.popen("run", "--session", "s", "eval while (true) {}")
+        poll(lambda: next(r for r in env.sessions() if r["name"] == "s")["busy"], what="the loop to run")
+        waiting = env.popen("run", "--session", "s", "eval 1")
+        poll(lambda: next(r for r in env.sessions() if r["name"] == "s")["queued"] == 1, what="a queued client")
+    finally:
+        theirs.stop()
+    poll(lambda: next(r for r in env.sessions() if r["name"] == long_name)["browser"].endswith("(gone)"),
+         what="the connected browser to be listed as gone")
+    listed = run(env, "session", "list").stdout.splitlines()
+    head, rows = listed[0], {line.split()[0]: line for line in listed[1:]}
+    assert head.split() == ["NAME", "PID", "TABS", "CLIENTS", "BUSY", "QUEUED", "IDLE", "BROWSER"]
+    assert rows[long_name].endswith(f"{theirs.http_endpoint} (gone)")
+    assert f"run {spinner.pid}'s 'eval while (true) {{}}'" in rows["s"]
+    for column in ("PID", "TABS", "QUEUED", "IDLE"):  # right-aligned under their heads, long name or not
+        end = head.index(column) + len(column)
+        assert all(line[end - 1] != " " and line[end:end + 1] in (" ", "") for line in rows.values()), listed
+    spinner.send_signal(2)
+    spinner.communicate(timeout=60)
+    assert waiting.communicate(timeout=60)[0].strip() == "1"
