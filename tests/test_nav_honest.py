@@ -122,12 +122,13 @@ def test_reload_names_the_reload_in_the_navigated_message(driver, demo):
     ref = _ref(driver.ok("snapshot").data["text"], 'button "Alert"')
     driver.ok("reload")
     out = driver.fail("click " + ref, "navigated")
-    assert out.message == f"Ref '{ref}' is from a previous page (the page was reloaded). Take a new snapshot."
+    assert out.message == (f"Ref '{ref}' is from a previous page (issued in snapshot #1 at {demo.url('dialogs.html')}; "
+                           "the page was reloaded by 'reload' (command 3)). Take a new snapshot.")
     # a real navigation keeps naming the new address
     ref = _ref(driver.ok("snapshot").data["text"], 'button "Alert"')
     driver.ok("open " + demo.url("shop.html"))
     out = driver.fail("click " + ref, "navigated")
-    assert out.message.endswith(f"(now at {demo.url('shop.html')}). Take a new snapshot.")
+    assert out.message.endswith(f"navigated to {demo.url('shop.html')}). Take a new snapshot.")
 
 
 def test_reload_reason_for_refs_inside_frames(driver, demo):
@@ -136,7 +137,7 @@ def test_reload_reason_for_refs_inside_frames(driver, demo):
     ref = next(r for r in re.findall(r"\[ref=(c0p0f[1-9]\d*e\d+)\]", text))
     driver.ok("reload")
     out = driver.fail("click " + ref, "navigated")
-    assert "(the page was reloaded)" in out.message
+    assert "; the page was reloaded by 'reload' (command 3))" in out.message
 
 
 def test_page_hint_never_names_a_missing_tab(driver, demo):

@@ -24,6 +24,11 @@ class Navigation:
     acted_at: float = 0.0  # monotonic time the last action's input was sent (set per instance)
     settle_gave_up: float = 0.0  # acted_at of the last input whose settle ran out (changes.settle)
     settled_for: float = 0.0  # acted_at of the last input the page was seen settled after (changes.settle)
+    # since the capture before the last action (act/changes.py): the page's own timers changed it; the
+    # places (line identities) only they changed (None: not known); places of theirs not told apart
+    own_changed: bool = False
+    own_places: set | None = None
+    own_unsplit: bool = False
     changes_wanted: bool = False  # set by the command loop while an action runs whose changes it shows:
     # the settle after the input captures the frames that changed in the same call (changes.start_settle)
     unload_refused: int = -1  # the navigation count when this tab's leave-page dialog was last dismissed
@@ -41,6 +46,7 @@ class Navigation:
 
     def _on_started(self, frameId: str = "", **_):
         if frameId == self.frames.main_id:
+            self._doc_failed = ""
             if not self._loading:
                 self._commits_at_start = self._commits
             self._nav_count += 1
@@ -96,7 +102,10 @@ class Navigation:
     def _on_failed(self, requestId: str = "", type: str = "", errorText: str = "", **_):
         """A document that was answered (with content: not 204/205) and then aborted instead of
         shown: Chrome turned it into a download, which begins a moment later -- unless a newer
-        navigation of the same frame replaced it (a second click on the same link)."""
+        navigation of the same frame replaced it (a second click on the same link). The main
+        frame's document that failed to load (an unreachable host): its error, for the note."""
+        if type == "Document" and errorText != ABORTED and self._doc_request.get(self.frames.main_id) == requestId:
+            self._doc_failed = errorText
         answered = self._answered.pop(requestId, None) if type == "Document" else None
         if answered and self._doc_request.get(answered[0], requestId) != requestId:
             return  # superseded, not saved
@@ -283,12 +292,7 @@ class Navigation:
         info = self.info()
         status = self._status(info["url"], loader)
         info["status"] = status
-        if status and status >= 400:
-            try:
-                phrase = " " + http.HTTPStatus(status).phrase
-            except ValueError:
-                phrase = ""
-            notes.append(f"The server answered {status}{phrase}.")
+        notes += _status_note(status)
         info["notes"] = notes + self.take_notes()
         return info
 
@@ -351,7 +355,10 @@ class Navigation:
                 notes.append(f"The navigation did not finish within {self.timeout:g} s; it was stopped.")
             self.frames.refresh()
             if self._commits != self._commits_at_start:
-                notes.append(f"Navigated to {self.info()['url']}")
+                url = self.info()["url"]
+                notes.append(f"Navigated to {url}")
+                failed = self._doc_failed
+                notes += [f"The browser could not load it: {failed}."] if failed else _status_note(self._status(url, None))
             elif self._refused_since(nav_before):
                 notes.append(self.cancelled_note(self.info()["url"]))
         return notes + self.take_notes()
@@ -359,3 +366,14 @@ class Navigation:
     @property
     def nav_count(self) -> int:
         return self._nav_count
+
+
+def _status_note(status: int | None) -> list[str]:
+    """The note for a document answered with an error status (4xx/5xx)."""
+    if not status or status < 400:
+        return []
+    try:
+        phrase = " " + http.HTTPStatus(status).phrase
+    except ValueError:
+        phrase = ""
+    return [f"The server answered {status}{phrase}."]
