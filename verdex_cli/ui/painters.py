@@ -11,7 +11,7 @@ from rich.text import Text
 from . import render_network, render_targets, tree_lines
 from ..base.words import counted
 from ..browser.js_values import display_lines
-from .render_changes import paint_changes, paint_diff
+from .render_changes import paint_before, paint_changes, paint_diff
 
 
 def navigation(r, d: dict) -> None:
@@ -89,6 +89,7 @@ def action(r, d: dict) -> None:
     else:
         _action_line(r, verb, d)
     paint_changes(r, d.get("changes"))
+    paint_before(r, d.get("changes_before"))
     render_network.paint_action(r, d)
 
 
