@@ -52,6 +52,7 @@ def test_closed_components_are_shown_and_act_on_their_own_item(d, site, page):
     assert until(lambda: log(d)[-1] == "hover 3")
     seen = d.ok(f"inspect {ref(text, 'button', 'Remove Tea')}").data
     assert (seen["role"], seen["name"]) == ("button", "Remove Tea")
+    assert seen["locator"] and seen["playwright"] is None  # verdex reaches it; Playwright cannot
     assert d.ok("find Remove Tea").data["matches"], "find lists the button"
     events = log(d)
     assert [x for x in events if x.split()[0] in ("remove", "done", "add")] == ["remove 2", "done 1 true"]

@@ -139,7 +139,7 @@ def test_snapshot_click_and_fill_with_truthful_results_and_tool_errors(env, demo
         add = [r for r, i in snap["refs"].items() if i["name"] == "Add to cart"][0]  # the mug's, first
         click = await s.call_tool("click", {"ref": add})
         result = ok(click)
-        assert result["ref"] == add and result["changes"] and "Cart" in click.content[0].text
+        assert result["ref"] == add and result["changes"] and "Coffee mug × 1" in click.content[0].text
         cart = ok(await s.call_tool("eval", {"js": "[...document.querySelectorAll('#cart li')]"
                                                     ".map(li => li.dataset.product).join()"}))
         assert cart["value"] == "mug"

@@ -115,6 +115,18 @@ def test_a_page_that_never_finishes_loading_is_stopped(quick, slow):
     assert time.monotonic() - start < 1.4
 
 
+def test_a_ready_document_is_waited_for_five_seconds_at_most_and_goes_on_loading(driver, slow):
+    # the document is ready at once, its one image comes after 7 s (the timeout is 10 s): as Playwright's
+    # navigate, 'open' waits for the rest 5 s at most, says what is still out, and does not stop it
+    res = driver.ok("open " + slow.url("/slow-image?s=7"))
+    assert res.data["title"] == "Half" and res.data["status"] == 200
+    assert ("The page was still loading 5 s after its document was ready (1 request still out); it goes on "
+            "loading ('requests' lists them).") in res.notes
+    slow.wait_answered("/slow.png?s=7")
+    driver.ok("wait 300")
+    assert driver.ok("eval document.readyState").data["value"] == "complete"
+
+
 # -- reload and stale refs ---------------------------------------------------------------------------
 
 def test_reload_names_the_reload_in_the_navigated_message(driver, demo):

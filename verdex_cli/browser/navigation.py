@@ -13,11 +13,15 @@ from urllib.parse import urlparse
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed, VerdexError
 from ..base.timing import phase
+from ..base.words import counted
 from .bridge import READY_STATE, constant
 
 # Chrome shows its own error page for an empty 4xx/5xx answer; the server did answer, so it is a page.
 HTTP_ERROR_PAGE = "net::ERR_HTTP_RESPONSE_CODE_FAILURE"
 ABORTED = "net::ERR_ABORTED"  # also what a navigation that became a download ends with
+# once the document is ready (DOMContentLoaded), 'load' is waited for at most this long, as Playwright's
+# navigate does: the rest of what a page fetches (far hosts that do not answer) goes on loading
+LOAD_AFTER_CONTENT = 5.0
 
 
 class Navigation:
@@ -32,9 +36,13 @@ class Navigation:
     changes_wanted: bool = False  # set by the command loop while an action runs whose changes it shows:
     # the settle after the input captures the frames that changed in the same call (changes.start_settle)
     unload_refused: int = -1  # the navigation count when this tab's leave-page dialog was last dismissed
+    content_at: float = 0.0  # monotonic time the main document was ready (DOMContentLoaded); 0: not yet
     # -- events (the session's event thread) ---------------------------------------------------
     def _on_load(self, **_):
         self._load_event.set()
+
+    def _on_content(self, **_):
+        self.content_at = time.monotonic()
 
     def _on_requested(self, frameId: str = "", disposition: str = "currentTab", **_):
         if frameId == self.frames.main_id and disposition == "currentTab":
@@ -43,6 +51,7 @@ class Navigation:
             self._nav_count += 1
             self._requested_at = time.monotonic()  # loading starts a moment later (or never: cancelled)
             self._load_event.clear()
+            self.content_at = 0.0
 
     def _on_started(self, frameId: str = "", **_):
         if frameId == self.frames.main_id:
@@ -53,6 +62,7 @@ class Navigation:
             self._loading = True
             self._requested_at = 0.0
             self._load_event.clear()
+            self.content_at = 0.0
 
     def _on_navigating(self, frameId: str = "", navigationType: str = "", **_):
         """Page.frameStartedNavigating (newer Chrome; any initiator): a navigation to another document began."""
@@ -284,8 +294,7 @@ class Navigation:
         when known): wait for it to load; the tab's URL, title and HTTP status."""
         notes = []
         if not self._guarded(lambda: self.wait_for_load(self.timeout)):
-            self.stop_loading()
-            notes.append(f"The page did not finish loading within {self.timeout:g} s; loading was stopped.")
+            notes.append(self._unloaded())
         if self._refused_since(asked) and self._commits == self._commits_at_start:
             return self._stayed(self.cancelled_note)
         self.frames.refresh()
@@ -306,10 +315,24 @@ class Navigation:
             seen += 1
         return False
 
+    def _unloaded(self, stopped: str = "") -> str:
+        """A navigation's note when its page had not loaded: still loading once LOAD_AFTER_CONTENT went
+        by after its document was ready (it goes on: how many requests are still out), or stopped at the
+        timeout (``stopped``: the note then)."""
+        if self.content_at and time.monotonic() - self.content_at >= LOAD_AFTER_CONTENT:
+            doc = len(self.netlog.docs) - 1
+            with self.netlog.lock:
+                out = sum(1 for r in self.netlog.requests if r.doc == doc and not r.answered)
+            return (f"The page was still loading {LOAD_AFTER_CONTENT:g} s after its document was ready "
+                    f"({counted(out, 'request')} still out); it goes on loading ('requests' lists them).")
+        self.stop_loading()
+        return stopped or f"The page did not finish loading within {self.timeout:g} s; loading was stopped."
+
     def wait_for_load(self, timeout: float) -> bool:
-        """Wait for the load event; a page that stopped loading and is complete counts too."""
+        """Wait for the load event, at most LOAD_AFTER_CONTENT once the document is ready; a page that
+        stopped loading and is complete counts too."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        while time.monotonic() < (min(deadline, self.content_at + LOAD_AFTER_CONTENT) if self.content_at else deadline):
             if self._load_event.wait(0.05):
                 return True
             if self._busy():
@@ -351,8 +374,7 @@ class Navigation:
         notes = []
         if started():
             if not self._guarded(lambda: self.wait_for_load(self.timeout)):
-                self.stop_loading()
-                notes.append(f"The navigation did not finish within {self.timeout:g} s; it was stopped.")
+                notes.append(self._unloaded(f"The navigation did not finish within {self.timeout:g} s; it was stopped."))
             self.frames.refresh()
             if self._commits != self._commits_at_start:
                 url = self.info()["url"]

@@ -65,6 +65,7 @@ class Page(Navigation):
         self.bridge = Bridge(self.frames)
         self.netlog = NetLog(self._frame_index)
         t.on("Page.loadEventFired", self._on_load)
+        t.on("Page.domContentEventFired", self._on_content)
         t.on("Page.frameStartedLoading", self._on_started)
         t.on("Page.frameRequestedNavigation", self._on_requested)
         t.on("Page.frameStartedNavigating", self._on_navigating)
