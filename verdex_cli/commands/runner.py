@@ -33,6 +33,7 @@ class Outcome:
     trace: str = ""
     command: str = ""
     timings: list | None = None  # the command's phases (shown with --trace; 'timings' repeats the last)
+    ran: bool = False  # the line parsed and its handler ran (a failure then exits 1: see exit_status)
 
     def as_json(self) -> dict:
         if self.ok and self.result is not None:
@@ -46,7 +47,7 @@ class Outcome:
 
     @property
     def exit_status(self) -> ExitStatus:
-        return ExitStatus.OK if self.ok else exit_status(self.kind)
+        return ExitStatus.OK if self.ok else exit_status(self.kind, self.ran)
 
 
 def failure(line: str, exc: VerdexError, elapsed_ms: float = 0.0, trace: str = "") -> Outcome:
@@ -82,7 +83,7 @@ def execute(ctx: Workspace, line: str) -> Outcome:
 
 def _execute(ctx: Workspace, line: str) -> Outcome:
     start = time.perf_counter()
-    name = ""
+    name, ran = "", False
     try:
         parsed = REGISTRY.parse(line)
         name = parsed.command.name
@@ -92,13 +93,14 @@ def _execute(ctx: Workspace, line: str) -> Outcome:
                 start = time.perf_counter()  # start-up is not the command's time
                 if not session.chrome.alive():
                     raise BrowserLost()
+        ran = True
         with user_command(), reporting(ctx.progress):  # only the user's own command may interrupt a
             result = _run(ctx, parsed)                  # runaway page script; waits are told to the REPL
         return Outcome(line, True, result, elapsed_ms=_ms(start), command=name)
     except VerdexError as exc:
         exc = _diagnose(ctx, exc)
         return Outcome(line, False, kind=exc.kind, message=exc.message + _stop_navigation(ctx, exc.kind), elapsed_ms=_ms(start),
-                       trace=traceback.format_exc(), command=name)
+                       trace=traceback.format_exc(), command=name, ran=ran)
     except KeyboardInterrupt:
         return Outcome(line, False, kind=ErrorKind.CANCELLED, message="Cancelled." + _stop_navigation(ctx, ErrorKind.CANCELLED), elapsed_ms=_ms(start),
                        command=name)
@@ -162,11 +164,7 @@ def _end_step(ctx: Workspace, outcome: Outcome) -> None:
     if step is not None:
         step.line = outcome.line
         step.message = "" if outcome.ok else outcome.message[:200]
-    try:
-        frames = story.documents(page, drain=True)
-    except VerdexError:
-        frames = {}
-    store.end_step("ok" if outcome.ok else outcome.kind, frames, page.reloaded_since)
+    store.end_step("ok" if outcome.ok else outcome.kind, story.documents(page), page.reloaded_since)
 
 
 def _handle(ctx: Workspace, parsed: Parsed) -> Result:
