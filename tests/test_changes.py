@@ -173,7 +173,8 @@ def test_diff_errors_and_history_bound(driver, demo):
 
 @pytest.mark.parametrize("mode", ["--all-refs", ""])
 def test_compact_options_keep_their_refs_in_changes(driver, demo, mode):
-    """Compact mode does not print option refs; the changes still carry them."""
+    """Compact mode does not print option refs; the changes still carry them (here what changed
+    before the action, since the snapshot)."""
     driver.ok("open " + demo.url("blank.html"))
     driver.js("""document.body.innerHTML = '<div role=listbox aria-label=Pick>' + Array.from({length: 120},
       (_, i) => `<div role=option tabindex=-1>Choice ${i}</div>`).join('') + '</div><button>Go</button>'""")
@@ -182,7 +183,7 @@ def test_compact_options_keep_their_refs_in_changes(driver, demo, mode):
     go = ref_named(snap, "Go")
     option = next(r for r, i in snap["refs"].items() if i["name"] == "Choice 7") if mode else None
     driver.js("document.querySelectorAll('[role=option]')[7].textContent = 'Renamed'")
-    ch = driver.ok("focus " + go).data["changes"]
+    ch = driver.ok("focus " + go).data["changes_before"]
     renamed = [c for c in ch["changed"] if c["name"] == "Renamed"]
     assert len(renamed) == 1 and renamed[0]["ref"] and renamed[0]["was"]["name"] == "Choice 7"
     if option:

@@ -43,6 +43,7 @@ class Page(Navigation):
     _last_doc_loader: str | None = None
     _answered: dict = field(default_factory=dict)  # loader id -> (frame id, HTTP status) of documents answered
     _doc_request: dict = field(default_factory=dict)  # frame id -> id of its latest document request
+    _doc_failed: str = ""  # the network error of the main frame's latest document, if it failed
     downloads_expected: list = field(default_factory=list)  # (frame id, loader id): navigations that became downloads
     _watchers: int = 0  # watch_responses() nesting
     _network_on: bool = False
@@ -64,6 +65,7 @@ class Page(Navigation):
         self.bridge = Bridge(self.frames)
         self.netlog = NetLog(self._frame_index)
         t.on("Page.loadEventFired", self._on_load)
+        t.on("Page.domContentEventFired", self._on_content)
         t.on("Page.frameStartedLoading", self._on_started)
         t.on("Page.frameRequestedNavigation", self._on_requested)
         t.on("Page.frameStartedNavigating", self._on_navigating)

@@ -78,6 +78,10 @@ SOURCE = r"""(() => {
   const listen = (t) => { for (const type of TYPES) t.addEventListener(type, see, { capture: true, passive: true }); };
   listen(window);
   const wrap = (fn, make) => new Proxy(fn, { apply: make });
+  // a timer, interval or animation frame the page set on its own (no input behind it): after its
+  // callback, the change watcher (snapshot/observer.js) takes what it changed as the page's own doing
+  const ownEvent = new Event(KEY + 'o');
+  const owned = (cb) => function (...a) { try { return Reflect.apply(cb, this, a); } finally { window.dispatchEvent(ownEvent); } };
   const NativePromise = Promise, settleAlso = Promise.prototype.finally;
   const st = window.setTimeout, ct = window.clearTimeout, raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
   // Quiescence (KEY + 'q', and part of KEY + 'f'): is anything of the page's own -- caused by input or
@@ -102,7 +106,7 @@ SOURCE = r"""(() => {
     const org = cause(), cb = args[0];
     const delay = Math.max(0, Number(args[1]) || 0);
     if (org === null || typeof cb !== 'function' || delay > HORIZON || now() + delay - org > CHAIN) {
-      const tid = Reflect.apply(target, self, args);
+      const tid = Reflect.apply(target, self, org === null && typeof cb === 'function' ? [owned(cb), ...args.slice(1)] : args);
       if (dues.size > 500 && now() - prunedAt > 100) prune();  // a page that sets timers all the time
       dues.set(tid, now() + delay);
       return tid;
@@ -127,7 +131,7 @@ SOURCE = r"""(() => {
   window.setInterval = wrap(si, (target, self, args) => {
     const org = cause(), cb = args[0];
     if (org === null || typeof cb !== 'function') {
-      const tid = Reflect.apply(target, self, args);
+      const tid = Reflect.apply(target, self, typeof cb === 'function' ? [owned(cb), ...args.slice(1)] : args);
       ticking.add(tid);
       return tid;
     }
@@ -158,9 +162,10 @@ SOURCE = r"""(() => {
     window.requestAnimationFrame = wrap(raf, (target, self, args) => {
       const cb = args[0];
       if (typeof cb !== 'function') return Reflect.apply(target, self, args);
-      // a frame asked from a frame callback is an animation loop: not waited for
-      const org = inFrame ? null : cause();
-      if (org === null) return asked(target, self, cb);
+      // a frame asked from a frame callback is an animation loop: not waited for (the page's own when
+      // nothing of an input's chain asked it)
+      const c = cause(), org = inFrame ? null : c;
+      if (org === null) return asked(target, self, c === null ? owned(cb) : cb);
       let id;
       const run = function (t) {
         live.delete('f' + id);

@@ -28,11 +28,12 @@
   const EL = Incremental.EL;        // node -> its element, for patches (incremental.js)
   // Number refs on after `start`; `renumber`: a document new to the frame's numbering (see Registry.init).
   // `key`: the main world watcher's event names (browser/timer_watch.py): KEY + 's' is sent when a shadow
-  // root is attached, the others hand over closed roots' hosts (aria/shadows.js).
+  // root is attached, KEY + 'o' after a task the page ran on its own, the others hand over closed roots'
+  // hosts (aria/shadows.js).
   function init(start, renumber, key) {
     if (renumber) Incremental.forget();
     Registry.init(start, renumber);
-    if (key) { Observer.shadowAttached(key + 's'); Aria.closedListen(key); }
+    if (key) { Observer.shadowAttached(key + 's'); Observer.ownTasks(key + 'o'); Aria.closedListen(key); }
   }
   const issue = Registry.issue;    // element -> ref number (engine/registry.js)
   // Node identity for what has no ref, so a comparison can tell the same DOM node from another one
@@ -277,6 +278,8 @@
   // so what an action changed costs no round trip more than the wait itself.
   async function settleThen(opts, what, cap) {
     const s = await Act.settle(opts);
+    s.own = Observer.ownChanges();  // the page's own tasks changed it since the last capture: where alone
+    if (s.own) s.ownOnly = Observer.ownOnly((n) => ids.get(n) || 0);
     if (s.settled && !s.navigating && what) {
       s.dirty = dirty(cap);
       if (s.dirty && !Aria.closedWanted()) s.capture = snapshot(what[0] || 0, what[1] || 0, what[2] || 0, what[3] === undefined ? -1 : what[3]);

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from ..base.sanitize import json_quote
 from ..base.words import counted
+from ..snapshot.delta import count
 
 ACTION_LINES = 12  # change lines shown under an action; `diff` lists them all
 REDRAWN_SHOWN = 20  # re-rendered elements named on their one line under an action
@@ -161,6 +162,20 @@ def paint_changes(r, changes: dict | None) -> None:
     rest = len(shown) - ACTION_LINES
     if rest > 0:
         r.plain(f"  ... and {rest} more ('diff' lists every change)", style="dim")
+
+
+def paint_before(r, before: dict | None) -> None:
+    """Under an action's own changes, one line: what the page changed before it (since the user last
+    saw it) and what its own timers changed meanwhile; `diff` lists them."""
+    if not before:
+        return
+    ahead, meanwhile = count(before), count(before.get("meanwhile") or {})
+    parts = [f"{counted(ahead, 'change')} before it (since snapshot #{before['since']})"] if ahead else []
+    if meanwhile:
+        parts.append(f"{counted(meanwhile, 'change')} by the page's own timers meanwhile")
+    if parts:
+        r.plain(f"  Not caused by it: {' and '.join(parts)} ('diff {before['since']}' lists every change)",
+                style="dim")
 
 
 def paint_diff(r, d: dict) -> None:
