@@ -1,149 +1,149 @@
-"""The bridge client: the only module that sends JavaScript to a page.
+"""The bridge client: the one door to the page -- the only module that sends anything to be evaluated
+in one (``Runtime.evaluate``, ``Runtime.callFunctionOn``, ``Page.addScriptToEvaluateOnNewDocument``).
 
-The in-page engine (``snapshot/*.js``, loaded into verdex's isolated world of every frame) exports one
-object, ``globalThis.__verdex``, with four namespaces: ``bridge`` (the walk, refs, acting), ``fields``
-(text fields and focus), ``targets`` (targets by meaning) and ``structure`` (containers, siblings,
-anchors). Python reaches it only through the typed methods of :class:`Bridge`: each names one engine
-function, and its arguments travel as JSON values of ``Runtime.callFunctionOn``, never formatted into
-source, so a name or a typed text from the page or the user cannot become code.
+The in-page engine (``engine/*.js``, loaded into verdex's isolated world of every frame) exports one
+object, ``globalThis.__verdex``, with the namespaces ``bridge`` (the walk, refs, acting), ``fields``
+(text fields and focus), ``targets`` (targets by meaning), ``structure`` (containers, siblings,
+anchors) and ``marks``. Python reaches it only through the typed methods of :class:`Bridge`: each
+names one engine function, and its arguments travel as JSON values of ``Runtime.callFunctionOn``,
+never formatted into source, so a name or a typed text from the page or the user cannot become code.
 
-The few scripts of the page's own (main) world are constants here too: ``document.title``, the
-navigation's HTTP status, the download and timer watchers (their values substituted as JSON literals
-by :func:`with_values`), and the user's own ``eval`` expression, passed through unchanged.
-``tests/test_bridge_only.py`` fails when another module sends JavaScript source.
+Every other evaluation is a :class:`Call` made here from a script of the engine's folder
+(``engine/loader.py`` ``SCRIPTS``: the page's own reads, the watchers each document gets, the guard
+world, ``wait text``) given values, or the user's own ``eval`` expression, passed through unchanged;
+other modules send the calls they are handed with :func:`start`, :func:`ask` and :func:`post`.
+``tests/test_bridge_only.py`` fails when another module names an evaluation method or holds
+JavaScript.
 """
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 from typing import Any
 
 from ..base.errors import VerdexError
+from ..engine import loader
 from .bridge_fields import FieldCalls
 
-# __verdex[space][fn](...args), or with an element: (this, ...args)
-_CALL = "function (space, fn, args) { const api = globalThis.__verdex[space]; return api[fn].apply(api, args); }"
-_CALL_ON = ("function (space, fn, args) { const api = globalThis.__verdex[space]; "
-            "return api[fn].apply(api, [this].concat(args)); }")
-_SELF = "function () { return this; }"
+EVALUATE = "Runtime.evaluate"
+CALL_FUNCTION = "Runtime.callFunctionOn"
+NEW_DOCUMENT = "Page.addScriptToEvaluateOnNewDocument"
 
-# main-world (page-owned) expressions: constants, read-only
-TITLE = "document.title"
-READY_STATE = "document.readyState"
-SCROLL_Y_AFTER_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(window.scrollY))))"
-ALIVE = "0"
+_CALL = loader.function("call")  # __verdex[space][fn](...args), or with an element: (this, ...args)
 
-# `wait text`: is the text in one document's visible text, through open shadow roots? (a light world
-# of its own, WAIT_WORLD, in every frame of every process: no engine needed)
+# `wait text` runs in a light world of its own, WAIT_WORLD, in every frame of every process (no engine)
 WAIT_WORLD = "verdex-wait"
-_HAS_TEXT = """function (text) {
-  const want = text.replace(/\\s+/g, ' ').trim();
-  const parts = [];
-  const walk = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) {
-        for (const c of el.shadowRoot.children) parts.push(c.innerText || c.textContent || '');
-        walk(el.shadowRoot);
-      }
-    }
-  };
-  parts.push(document.body ? document.body.innerText : (document.documentElement || {}).textContent || '');
-  walk(document);
-  return parts.join(' ').replace(/\\s+/g, ' ').includes(want);
-}"""
 
 
-def invocation(space: str, fn: str, *args: Any, by_value: bool = True, group: str | None = None) -> dict:
-    """``Runtime.callFunctionOn`` parameters (the context is added by the caller) calling
-    ``__verdex[space][fn](...args)``; a returned promise is awaited. ``group``: the object group of
-    a returned remote object (``by_value=False``)."""
-    out = {"functionDeclaration": _CALL, "returnByValue": by_value, "awaitPromise": True,
-           "arguments": [{"value": space}, {"value": fn}, {"value": list(args)}]}
+@dataclass(frozen=True)
+class Call:
+    """One evaluation in a page, as the protocol takes it: made only here, sent by :func:`start`,
+    :func:`ask` or :func:`post` (with ``at``: in a world)."""
+
+    method: str
+    params: dict
+
+    def at(self, ctx: int) -> "Call":
+        """The same call in the world (execution context) ``ctx``."""
+        return Call(self.method, {**self.params, ("contextId" if self.method == EVALUATE else "executionContextId"): ctx})
+
+
+def start(target: Any, call: Call, timeout: float | None = None, **how: Any):
+    """Send ``call`` to ``target``; its ``Pending`` answer (cdp.py: ``how`` is ``kept``/``interrupt``)."""
+    return target.start(call.method, timeout, **how, **call.params)
+
+
+def ask(target: Any, call: Call, timeout: float | None = None, **how: Any) -> dict:
+    """Send ``call`` and wait for the raw answer (``how``: ``interrupt``)."""
+    return target.call(call.method, timeout=timeout, **how, **call.params)
+
+
+def post(target: Any, call: Call) -> None:
+    """Send ``call``; nobody waits for its answer."""
+    target.send(call.method, **call.params)
+
+
+def invocation(space: str, fn: str, *args: Any, by_value: bool = True, group: str | None = None) -> Call:
+    """A call of ``__verdex[space][fn](...args)`` (the world is added with ``at``); a returned promise
+    is awaited. ``group``: the object group of a returned remote object (``by_value=False``)."""
+    params = {"functionDeclaration": _CALL, "returnByValue": by_value, "awaitPromise": True,
+              "arguments": [{"value": space}, {"value": fn}, {"value": list(args)}]}
     if group:
-        out["objectGroup"] = group
-    return out
+        params["objectGroup"] = group
+    return Call(CALL_FUNCTION, params)
 
 
-def invocation_on(object_id: str, space: str, fn: str, *args: Any) -> dict:
+def invocation_on(object_id: str, space: str, fn: str, *args: Any) -> Call:
     """Like :func:`invocation`, with the element ``object_id`` as the engine function's first argument."""
-    return {"objectId": object_id, "functionDeclaration": _CALL_ON, "returnByValue": True, "awaitPromise": True,
-            "arguments": [{"value": space}, {"value": fn}, {"value": list(args)}]}
+    return Call(CALL_FUNCTION, {"objectId": object_id, "functionDeclaration": _CALL, "returnByValue": True,
+                                "awaitPromise": True, "arguments": [{"value": space}, {"value": fn},
+                                                                    {"value": list(args)}, {"value": True}]})
 
 
-def capture_call(what: tuple) -> dict:
+def capture_call(what: tuple) -> Call:
     """:func:`invocation` of a capture (``what`` as for :meth:`Bridge.capture`), for a world not yet a frame's."""
     return invocation("bridge", *_capture(what))
 
 
-def tag_owner(object_id: str, frame_id: str) -> dict:
-    """``Runtime.callFunctionOn`` parameters telling the bridge which frame the owner element
-    ``object_id`` (a remote object of its world) shows, as :meth:`Bridge.tag_owners` does; its value:
-    the element's slot among the last snapshot's owners (-1: not among them)."""
+def tag_owner(object_id: str, frame_id: str) -> Call:
+    """Tell the bridge which frame the owner element ``object_id`` (a remote object of its world) shows,
+    as :meth:`Bridge.tag_owners` does; its value: the element's slot among the last snapshot's owners
+    (-1: not among them)."""
     return invocation_on(object_id, "bridge", "tagOwner", frame_id)
 
 
-def engine_load(source: str) -> dict:
-    """``Runtime.evaluate`` parameters loading the engine's source (the manifest's, unchanged)."""
-    return {"expression": source, "returnByValue": True}
+def engine_load(source: str) -> Call:
+    """Load the engine's source (the manifest's, unchanged) into a world (``at``)."""
+    return Call(EVALUATE, {"expression": source, "returnByValue": True})
 
 
-def constant(expression: str, **extra: Any) -> dict:
-    """``Runtime.evaluate`` parameters for one of this module's constant expressions."""
-    return {"expression": expression, "returnByValue": True, **extra}
+def page_read(what: str) -> Call:
+    """One of the page's own reads (engine/page_read.js: ``title``, ``readyState``, ``alive``,
+    ``scrollY`` once the scroll was drawn), in its main world."""
+    return Call(EVALUATE, {"expression": loader.script("page_read", what), "returnByValue": True,
+                           "awaitPromise": True})
 
 
-def user_expression(expression: str) -> dict:
-    """``Runtime.evaluate`` parameters for the user's own ``eval`` line: evaluated like the DevTools
-    console does (top-level await, re-declarable let), in the page's world, unchanged."""
-    return {"expression": expression, "returnByValue": False, "awaitPromise": True, "userGesture": True,
-            "replMode": True, "allowUnsafeEvalBlockedByCSP": True, "objectGroup": "verdex-eval",
-            "generatePreview": True}
+def user_expression(expression: str) -> Call:
+    """The user's own ``eval`` line: evaluated like the DevTools console does (top-level await,
+    re-declarable let), in the page's world, unchanged."""
+    return Call(EVALUATE, {"expression": expression, "returnByValue": False, "awaitPromise": True,
+                           "userGesture": True, "replMode": True, "allowUnsafeEvalBlockedByCSP": True,
+                           "objectGroup": "verdex-eval", "generatePreview": True})
 
 
-def by_value_of(object_id: str) -> dict:
-    """``Runtime.callFunctionOn`` parameters returning the object ``object_id`` itself, by value."""
-    return {"objectId": object_id, "functionDeclaration": _SELF, "returnByValue": True}
+def by_value_of(object_id: str) -> Call:
+    """The object ``object_id`` itself, by value."""
+    return Call(CALL_FUNCTION, {"objectId": object_id, "functionDeclaration": loader.function("by_value"),
+                                "returnByValue": True})
 
 
-def has_text(ctx: int, text: str) -> dict:
-    """``Runtime.callFunctionOn`` parameters: is ``text`` in the visible text of world ``ctx``'s document?"""
-    return {"executionContextId": ctx, "functionDeclaration": _HAS_TEXT, "returnByValue": True,
-            "arguments": [{"value": text}]}
+def has_text(text: str) -> Call:
+    """Is ``text`` in the visible text of the world's (``at``) document?"""
+    return Call(CALL_FUNCTION, {"functionDeclaration": loader.function("has_text"), "returnByValue": True,
+                                "arguments": [{"value": text}]})
 
 
-# the guard world's two calls (browser/guard_world.py): its guard told to stop for ``ms``, and read
-_GUARD_DENY = "(ms) => globalThis.__verdexGuard ? globalThis.__verdexGuard.deny(ms) : false"
-_GUARD_READ = "() => globalThis.__verdexGuard ? globalThis.__verdexGuard.read() : []"
+def guard_deny(ms: int) -> Call:
+    """The guard of a guard world (``at``; browser/guard_world.py) stops every trusted press, release
+    and click for ``ms`` (or until read); its value: true when it does."""
+    return Call(CALL_FUNCTION, {"functionDeclaration": loader.function("guard_call"), "returnByValue": True,
+                                "arguments": [{"value": "deny"}, {"value": int(ms)}]})
 
 
-def guard_deny(ctx: int, ms: int) -> dict:
-    """``Runtime.callFunctionOn`` parameters: the guard of world ``ctx`` stops every trusted press,
-    release and click for ``ms`` (or until read); its value: true when it does."""
-    return {"executionContextId": ctx, "functionDeclaration": _GUARD_DENY, "returnByValue": True,
-            "arguments": [{"value": int(ms)}]}
+def guard_read() -> Call:
+    """What the guard of a guard world (``at``) stopped (it stands down)."""
+    return Call(CALL_FUNCTION, {"functionDeclaration": loader.function("guard_call"), "returnByValue": True,
+                                "arguments": [{"value": "read"}]})
 
 
-def guard_read(ctx: int) -> dict:
-    """``Runtime.callFunctionOn`` parameters: what the guard of world ``ctx`` stopped (it stands down)."""
-    return {"executionContextId": ctx, "functionDeclaration": _GUARD_READ, "returnByValue": True}
-
-
-def new_document_script(source: str, world: str | None = None) -> dict:
-    """``Page.addScriptToEvaluateOnNewDocument`` parameters: ``source`` runs in every document of the
-    target from now on, and in the current ones (in ``world``, an isolated world, when given)."""
-    out: dict = {"source": source, "runImmediately": True}
+def document_script(name: str, *values: Any, world: str | None = None) -> Call:
+    """Page script ``name`` (engine/NAME.js) given ``values``, run in every document of the target from
+    now on and in the current ones (in ``world``, an isolated world, when given)."""
+    params: dict = {"source": loader.script(name, *values), "runImmediately": True}
     if world:
-        out["worldName"] = world
-    return out
-
-
-def with_values(template: str, **values: Any) -> str:
-    """A main-world script with ``%(name)s`` placeholders filled with JSON literals of ``values``
-    (numbers and strings only: never code)."""
-    for v in values.values():
-        if not isinstance(v, (int, float, str)) or isinstance(v, bool):
-            raise TypeError("with_values takes numbers and strings only")
-    return template % {k: json.dumps(v) for k, v in values.items()}
+        params["worldName"] = world
+    return Call(NEW_DOCUMENT, params)
 
 
 def _capture(what: tuple) -> tuple:
@@ -183,20 +183,18 @@ class Bridge(FieldCalls):
         if not self.frames.ready(fr) or fr.detached or not fr.target.alive:
             return None
         try:
-            return fr.target.start("Runtime.callFunctionOn", kept=True, executionContextId=fr.world_id,
-                                   **invocation(space, fn, *args)), fr.loader_id
+            return start(fr.target, invocation(space, fn, *args).at(fr.world_id), kept=True), fr.loader_id
         except Exception:  # noqa: BLE001 - not sent: the caller asks the usual way
             return None
 
     def post(self, fr, space: str, fn: str, *args: Any) -> None:
         """Call without waiting for the answer at all (bookkeeping a later call finds done)."""
-        fr.target.send("Runtime.callFunctionOn", executionContextId=fr.world_id, **invocation(space, fn, *args))
+        post(fr.target, invocation(space, fn, *args).at(fr.world_id))
 
     def owner_calls(self, ctx: int, slots: list[int]) -> list[tuple[str, dict]]:
         """``call_many`` items asking for the frame owner elements ``slots`` (remote objects)."""
-        return [("Runtime.callFunctionOn", {"executionContextId": ctx,
-                                            **invocation("bridge", "owner", k, by_value=False, group="verdex-owners")})
-                for k in slots]
+        calls = [invocation("bridge", "owner", k, by_value=False, group="verdex-owners").at(ctx) for k in slots]
+        return [(c.method, c.params) for c in calls]
 
     def owner(self, fr, slot: int, via: str = "owner") -> dict:
         """Frame owner ``slot`` as a remote object (group ``verdex-owners``): ``via`` ``owner`` (the
@@ -229,9 +227,8 @@ class Bridge(FieldCalls):
             args = list(_capture(what)[1:]) if what else None
             try:
                 ctx = self.frames.world(fr)
-                out.append((fr, fr.world_loader, fr.target.start(
-                    "Runtime.callFunctionOn", timeout=timeout, executionContextId=ctx,
-                    **invocation("bridge", "settleThen", opts, args, (caps or {}).get(fr.index, 0)))))
+                call = invocation("bridge", "settleThen", opts, args, (caps or {}).get(fr.index, 0))
+                out.append((fr, fr.world_loader, start(fr.target, call.at(ctx), timeout)))
             except Exception:  # noqa: BLE001 - a frame going away: the capture will say so
                 continue
         return out
@@ -366,12 +363,12 @@ class Bridge(FieldCalls):
 
     def owner_hit(self, target, object_id: str, q: list[float], quad: list[float] | None) -> dict | None:
         """The frame owner ``object_id`` maps ``q`` into its viewport and is hit-tested there."""
-        res = target.call("Runtime.callFunctionOn", **invocation_on(object_id, "bridge", "ownerHit", q, quad))
+        res = ask(target, invocation_on(object_id, "bridge", "ownerHit", q, quad))
         return res["result"].get("value")
 
     def start_owner_hit(self, target, object_id: str, q: list[float], quad: list[float] | None):
         """:meth:`owner_hit` sent now; ``.result()["result"].get("value")`` later."""
-        return target.start("Runtime.callFunctionOn", **invocation_on(object_id, "bridge", "ownerHit", q, quad))
+        return start(target, invocation_on(object_id, "bridge", "ownerHit", q, quad))
 
     def start_viewport(self, fr):
         """The frame's viewport size ([width, height]), asked now (None when its world is not set up)."""
@@ -386,11 +383,11 @@ class Bridge(FieldCalls):
 
     def chooser_input(self, target, object_id: str) -> dict | None:
         """A ref for the file input ``object_id`` whose chooser the page opened, and what it is."""
-        return target.call("Runtime.callFunctionOn", **invocation_on(object_id, "fields", "chooser"))["result"].get("value")
+        return ask(target, invocation_on(object_id, "fields", "chooser"))["result"].get("value")
 
     def holds_focus(self, target, object_id: str) -> Any:
         """True when the frame owner ``object_id`` is its document's focused element, else where focus is."""
-        return target.call("Runtime.callFunctionOn", **invocation_on(object_id, "fields", "holds"))["result"].get("value")
+        return ask(target, invocation_on(object_id, "fields", "holds"))["result"].get("value")
 
     def visibility(self, fr) -> str:
         """``document.visibilityState`` (the tab's, from any of its frames)."""

@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..base.errors import VerdexError
-from .bridge import ALIVE, constant
+from . import bridge
 
 # How long an idle document takes at most to answer the trivial question (a loaded machine included).
 PROBE = 1.0
 
 # What a call that timed out on a document that was not busy was waiting for, in words.
 _WAITED = {"Runtime.awaitPromise": "The script's promise did not settle",
-           "Runtime.evaluate": "The script's promise did not settle",  # (an idle page: it awaits)
+           bridge.EVALUATE: "The script's promise did not settle",  # (an idle page: it awaits)
            "Page.navigate": "The page did not start loading",
            "Page.reload": "The page did not start loading"}
 
@@ -38,7 +38,7 @@ def stop_busy_scripts(target: Any) -> bool:
     asked = []
     for t in tab_targets(target):
         try:
-            asked.append((t, t.start("Runtime.evaluate", PROBE, kept=True, interrupt=False, **constant(ALIVE))))
+            asked.append((t, bridge.start(t, bridge.page_read("alive"), PROBE, kept=True, interrupt=False)))
         except VerdexError:  # a document going away is not busy
             continue
     busy = False
