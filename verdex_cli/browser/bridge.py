@@ -152,40 +152,68 @@ def _capture(what: tuple) -> tuple:
     return what
 
 
+class Asked:
+    """One engine call sent now and answered later, for many frames (or many questions) to share one
+    round trip: what a typed call of :class:`Bridge` returns when asked ``later``. :meth:`value` takes
+    the answer -- asking the usual way when the call could not be sent (``sent`` is None: the frame's
+    world was not set up yet), or again in a new world when the document changed meanwhile; a ``kept``
+    call (its answer awaited by nobody for a long time) is never asked again: None then. ``then``
+    turns the answer into the typed method's result."""
+
+    def __init__(self, frames: Any, fr: Any, call: Call, timeout: float | None = None, then=None,
+                 kept: bool = False, sent: tuple | None = None):
+        self.frames, self.fr, self.call, self.timeout, self.then, self.kept = frames, fr, call, timeout, then, kept
+        self.sent = sent if sent is not None else frames.start(fr, call, timeout, kept=kept)  # (pending, document)
+
+    @property
+    def loader(self) -> str | None:
+        """The document the call was sent to (None: not sent)."""
+        return self.sent[1] if self.sent is not None else None
+
+    def value(self) -> Any:
+        if self.kept:
+            try:
+                res = self.sent[0].result() if self.sent is not None else {"exceptionDetails": "not sent"}
+            except Exception:  # noqa: BLE001 - the world or the session ended: not asked again
+                return None
+            return None if "exceptionDetails" in res else res["result"].get("value")
+        if self.sent is None:
+            out = self.frames.run(self.fr, self.call, self.timeout)["value"]
+        else:
+            out = self.frames.finish(self.fr, self.sent, self.call)["value"]
+        return self.then(out) if self.then is not None else out
+
+    def drop(self) -> None:
+        """Let the answer go unread."""
+        if self.sent is not None:
+            self.sent[0].drop()
+
+
 class Bridge(FieldCalls):
     """Typed calls of one tab's engine. ``frames`` is the tab's ``FrameRegistry`` (it owns the
     isolated worlds: ``run``/``start``/``finish`` send an invocation into a frame's world, setting the
-    world up first when its document is new). Results are plain values unless said otherwise."""
+    world up first when its document is new). Results are plain values unless said otherwise; a call
+    asked ``later`` returns its :class:`Asked` (one shape for every pipelined call)."""
 
     def __init__(self, frames: Any):
         self.frames = frames
 
-    def _value(self, fr, space: str, fn: str, *args: Any, timeout: float | None = None):
-        return self.frames.run(fr, invocation(space, fn, *args), timeout)["value"]
+    def _value(self, fr, space: str, fn: str, *args: Any, timeout: float | None = None, later: bool = False,
+               then=None, sent: tuple | None = None):
+        call = invocation(space, fn, *args)
+        if later or sent is not None:
+            return Asked(self.frames, fr, call, timeout, then, sent=sent)
+        out = self.frames.run(fr, call, timeout)["value"]
+        return then(out) if then is not None else out
 
     def _object(self, fr, space: str, fn: str, *args: Any, group: str | None = None) -> dict:
         """The raw CDP remote object (``objectId`` when the function returned an element)."""
         return self.frames.run(fr, invocation(space, fn, *args, by_value=False, group=group), None)
 
-    # -- pipelined calls (several frames, one round trip) ---------------------------------------
-    def start(self, fr, space: str, fn: str, *args: Any, timeout: float | None = None):
-        """Send ``space.fn(...args)`` without waiting (None when the frame's world is not set up yet);
-        :meth:`finish` takes the answer."""
-        return self.frames.start(fr, invocation(space, fn, *args), timeout)
-
-    def finish(self, fr, started, space: str, fn: str, *args: Any):
-        return self.frames.finish(fr, started, invocation(space, fn, *args))["value"]
-
-    def _start_kept(self, fr, space: str, fn: str, *args: Any):
-        """Send ``space.fn(...args)`` now, its answer kept for much later (nothing waits on it: left
-        out of the round-trip counts); (the pending call, the document) or None when the frame's world
-        is not set up or the call cannot be sent."""
-        if not self.frames.ready(fr) or fr.detached or not fr.target.alive:
-            return None
-        try:
-            return start(fr.target, invocation(space, fn, *args).at(fr.world_id), kept=True), fr.loader_id
-        except Exception:  # noqa: BLE001 - not sent: the caller asks the usual way
-            return None
+    def _kept(self, fr, space: str, fn: str, *args: Any) -> Asked:
+        """Send ``space.fn(...args)`` now, its answer kept for much later (nothing waits on it: left out
+        of the round-trip counts); its value None when it could not be sent or answered."""
+        return Asked(self.frames, fr, invocation(space, fn, *args), kept=True)
 
     def post(self, fr, space: str, fn: str, *args: Any) -> None:
         """Call without waiting for the answer at all (bookkeeping a later call finds done)."""
@@ -234,55 +262,29 @@ class Bridge(FieldCalls):
         return out
 
     # -- bridge: snapshots and refs -----------------------------------------------------------------
-    def capture(self, fr, what: tuple) -> str:
+    def capture(self, fr, what: tuple, later: bool = False, sent: tuple | None = None):
         """A capture's JSON text: ``what`` is ``("snapshot",)``, ``("snapshot", n)`` (ref n's subtree),
         ``("snapshot", 0, cap)`` (patches to capture ``cap``), ``("snapshot", 0, cap, view, frame)`` (the
-        frame's text instead of its tree: see snapshot/views.py) or ``("check",)``."""
-        return self._value(fr, "bridge", *_capture(what))
+        frame's text instead of its tree: see snapshot/views.py) or ``("check",)``. ``sent``: the pending
+        call and document of this capture, sent already (first.py) or answered ahead, as an Asked."""
+        return self._value(fr, "bridge", *_capture(what), later=later, sent=sent)
 
-    def start_capture(self, fr, what: tuple):
-        return self.start(fr, "bridge", *_capture(what))
+    def held_tree(self, fr, cap: int, later: bool = False):
+        """The tree of the frame's capture ``cap`` as JSON, while its page still holds it (None after
+        another capture, or when it kept none: see incremental.js)."""
+        return self._value(fr, "bridge", "heldTree", cap, later=later)
 
-    def finish_capture(self, fr, started, what: tuple) -> str:
-        return self.finish(fr, started, "bridge", *_capture(what))
+    def dirty(self, fr, cap: int, timeout: float | None = None, later: bool = False):
+        """Has the frame changed since its capture ``cap`` (the frame's last capture, as the caller
+        holds it: a capture taken since, whose answer was lost, counts as a change; 0: not known, the
+        change watcher alone answers)?"""
+        return self._value(fr, "bridge", "dirty", cap, timeout=timeout, later=later, then=bool)
 
-    def start_held_tree(self, fr, cap: int):
-        """Ask (without waiting) for the tree of the frame's capture ``cap`` (see finish_held_tree)."""
-        return self.start(fr, "bridge", "heldTree", cap)
+    def describe(self, fr, n: int, later: bool = False):
+        return self._value(fr, "bridge", "describe", n, later=later)
 
-    def finish_held_tree(self, fr, started, cap: int) -> str | None:
-        """That tree as JSON, while its page still holds it (None after another capture, or when it kept
-        none: see incremental.js)."""
-        return self.finish(fr, started, "bridge", "heldTree", cap)
-
-    def start_dirty(self, fr, cap: int, timeout: float | None = None):
-        """Ask (without waiting) whether the frame changed since its capture ``cap`` (the frame's last
-        capture, as the caller holds it: a capture taken since, whose answer was lost, counts as a
-        change; 0: not known, the change watcher alone answers)."""
-        return self.start(fr, "bridge", "dirty", cap, timeout=timeout)
-
-    def dirty(self, fr, cap: int, started=None, timeout: float | None = None) -> bool:
-        if started is None:
-            return bool(self._value(fr, "bridge", "dirty", cap, timeout=timeout))
-        return bool(self.finish(fr, started, "bridge", "dirty", cap))
-
-    def describe(self, fr, n: int) -> dict | None:
-        return self._value(fr, "bridge", "describe", n)
-
-    def brief(self, fr, ns: list[int]) -> list:
-        return self._value(fr, "bridge", "brief", ns)
-
-    def start_describe(self, fr, n: int):
-        return self.start(fr, "bridge", "describe", n)
-
-    def finish_describe(self, fr, started, n: int) -> dict | None:
-        return self.finish(fr, started, "bridge", "describe", n)
-
-    def start_brief(self, fr, ns: list[int]):
-        return self.start(fr, "bridge", "brief", ns)
-
-    def finish_brief(self, fr, started, ns: list[int]) -> list:
-        return self.finish(fr, started, "bridge", "brief", ns)
+    def brief(self, fr, ns: list[int], later: bool = False):
+        return self._value(fr, "bridge", "brief", ns, later=later)
 
     def successors(self, fr, n: int, role: str, name: str) -> list:
         return self._value(fr, "bridge", "successors", n, role, name) or []
@@ -295,59 +297,33 @@ class Bridge(FieldCalls):
         self._value(fr, "bridge", "reset", keep_counter)
 
     # -- bridge: acting ----------------------------------------------------------------------------
-    def prepare(self, fr, n: int, opts: dict, timeout: float) -> dict:
-        return self._value(fr, "bridge", "prepare", n, opts, timeout=timeout)
-
-    def start_prepare(self, fr, n: int, opts: dict, timeout: float):
-        return self.start(fr, "bridge", "prepare", n, opts, timeout=timeout)
-
-    def finish_prepare(self, fr, started, n: int, opts: dict) -> dict:
-        return self.finish(fr, started, "bridge", "prepare", n, opts)
+    def prepare(self, fr, n: int, opts: dict, timeout: float, later: bool = False):
+        return self._value(fr, "bridge", "prepare", n, opts, timeout=timeout, later=later)
 
     def arm(self, fr, n: int) -> Any:
         return self._value(fr, "bridge", "arm", n)
 
-    def start_disarm(self, fr, timeout: float = 2):
-        return self.start(fr, "bridge", "disarm", timeout=timeout)
+    def disarm(self, fr, timeout: float = 2, later: bool = False) -> Any:
+        """What the click guard saw (it stops guarding)."""
+        return self._value(fr, "bridge", "disarm", timeout=timeout, later=later)
 
-    def disarm(self, fr, timeout: float = 2, started=None) -> Any:
-        """What the click guard saw (it stops guarding); ``started``: asked already (start_disarm)."""
-        if started is not None:
-            return self.finish(fr, started, "bridge", "disarm")
-        return self._value(fr, "bridge", "disarm", timeout=timeout)
-
-    def start_watch_doc(self, fr, at: list | None, timeout: float = 2):
-        """Start watching the trusted mouse events that reach the frame's document (an iframe element's
-        click lands there; ``at``: the point in its viewport, None: the centre); None when its world is
-        not set up."""
-        return self.start(fr, "bridge", "watchDoc", at, timeout=timeout)
-
-    def watch_doc(self, fr, at: list | None, started=None, timeout: float = 2) -> dict:
-        """The document's URL, whether it is blank, what is at the point and, an iframe there, the point
-        in its viewport (``into``); its watch begun (``started``: asked already)."""
-        if started is not None:
-            return self.finish(fr, started, "bridge", "watchDoc", at)
-        return self._value(fr, "bridge", "watchDoc", at, timeout=timeout)
+    def watch_doc(self, fr, at: list | None, timeout: float = 2, later: bool = False):
+        """Watch the trusted mouse events that reach the frame's document (an iframe element's click
+        lands there; ``at``: the point in its viewport, None: the centre): the document's URL, whether
+        it is blank, what is at the point and, an iframe there, the point in its viewport (``into``)."""
+        return self._value(fr, "bridge", "watchDoc", at, timeout=timeout, later=later)
 
     def watched_frame(self, fr) -> dict:
         """The iframe at the watched point as a remote object (group ``verdex-owners``), or no object."""
         return self._object(fr, "bridge", "watchedFrame", group="verdex-owners")
 
-    def start_watch_state(self, fr, timeout: float = 2):
-        """Has the pointer moved into the watched document, and stayed? (answer by :meth:`finish_watch_state`)"""
-        return self.start(fr, "bridge", "watchState", timeout=timeout)
+    def watch_state(self, fr, timeout: float = 2, later: bool = False):
+        """Has the pointer moved into the watched document, and stayed?"""
+        return self._value(fr, "bridge", "watchState", timeout=timeout, later=later)
 
-    def finish_watch_state(self, fr, started) -> dict | None:
-        return self.finish(fr, started, "bridge", "watchState")
-
-    def start_unwatch_doc(self, fr, settle: bool = False, timeout: float = 2):
-        return self.start(fr, "bridge", "unwatchDoc", settle, timeout=timeout)
-
-    def unwatch_doc(self, fr, settle: bool = False, started=None, timeout: float = 2) -> dict:
+    def unwatch_doc(self, fr, settle: bool = False, timeout: float = 2, later: bool = False):
         """What reached the watched document (its watch ends; ``settle``: two animation frames later)."""
-        if started is not None:
-            return self.finish(fr, started, "bridge", "unwatchDoc", settle)
-        return self._value(fr, "bridge", "unwatchDoc", settle, timeout=timeout)
+        return self._value(fr, "bridge", "unwatchDoc", settle, timeout=timeout, later=later)
 
     def navigating(self, fr, timeout: float = 2) -> bool:
         return bool(self._value(fr, "bridge", "navigating", timeout=timeout))
@@ -361,21 +337,14 @@ class Bridge(FieldCalls):
     def option_point(self, fr, n: int, index: int) -> dict:
         return self._value(fr, "bridge", "optionPoint", n, index)
 
-    def owner_hit(self, target, object_id: str, q: list[float], quad: list[float] | None) -> dict | None:
-        """The frame owner ``object_id`` maps ``q`` into its viewport and is hit-tested there."""
-        res = ask(target, invocation_on(object_id, "bridge", "ownerHit", q, quad))
-        return res["result"].get("value")
-
-    def start_owner_hit(self, target, object_id: str, q: list[float], quad: list[float] | None):
-        """:meth:`owner_hit` sent now; ``.result()["result"].get("value")`` later."""
+    def owner_hit(self, target, object_id: str, q: list[float], quad: list[float] | None):
+        """The frame owner ``object_id`` maps ``q`` into its viewport and is hit-tested there: sent now,
+        its ``Pending`` answer read with ``.result()["result"].get("value")``."""
         return start(target, invocation_on(object_id, "bridge", "ownerHit", q, quad))
 
-    def start_viewport(self, fr):
-        """The frame's viewport size ([width, height]), asked now (None when its world is not set up)."""
-        return self.start(fr, "bridge", "viewport")
-
-    def finish_viewport(self, fr, started) -> list[float]:
-        return self.finish(fr, started, "bridge", "viewport")
+    def viewport(self, fr, later: bool = False):
+        """The frame's viewport size ([width, height])."""
+        return self._value(fr, "bridge", "viewport", later=later)
 
     def nav_status(self, fr, timeout: float | None = None) -> int:
         """The HTTP status of the frame's document (0 when the browser does not know it)."""
@@ -397,12 +366,11 @@ class Bridge(FieldCalls):
     def ref_boxes(self, asks: list[tuple[Any, list[int], bool]]) -> list[dict | None]:
         """For each (frame, ref numbers, whole document): the boxes of those refs there (marks.boxes),
         every frame asked at once; None for a frame that could not answer (it went away meanwhile)."""
-        started = [(fr, ns, whole, self.start(fr, "marks", "boxes", ns, whole)) for fr, ns, whole in asks]
+        asked = [self._value(fr, "marks", "boxes", ns, whole, later=True) for fr, ns, whole in asks]
         out: list[dict | None] = []
-        for fr, ns, whole, pending in started:
+        for one in asked:
             try:
-                out.append(self.finish(fr, pending, "marks", "boxes", ns, whole) if pending is not None
-                           else self._value(fr, "marks", "boxes", ns, whole))
+                out.append(one.value())
             except VerdexError:
                 out.append(None)
         return out

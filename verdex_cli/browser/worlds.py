@@ -150,14 +150,15 @@ class Worlds:
             return res["result"]
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def start(self, fr: Any, call: Call, timeout: float | None = None) -> tuple[Pending, str] | None:
+    def start(self, fr: Any, call: Call, timeout: float | None = None,
+              kept: bool = False) -> tuple[Pending, str] | None:
         """Send an invocation into the frame's isolated world without waiting (see :meth:`finish`):
         only when the world is already set up (None otherwise, or when the call cannot be sent).
         Returns (the pending call, the document the world was made for)."""
         if fr.world_id is None or fr.world_loader != fr.loader_id or fr.detached or not fr.target.alive:
             return None
         try:
-            return bridge.start(fr.target, call.at(fr.world_id), timeout), fr.loader_id
+            return bridge.start(fr.target, call.at(fr.world_id), timeout, kept=kept), fr.loader_id
         except (CDPError, CDPTimeout, ConnectionLost):
             return None
 

@@ -70,7 +70,7 @@ class Primed:
     def tree(self, target: Target) -> dict | None:
         return self.trees.get(id(target))
 
-    def take(self, fr: Frame, expr: tuple) -> tuple[tuple[Pending, str], tuple] | None:
+    def take(self, fr: Frame, expr: tuple) -> tuple | None:
         """The capture sent for ``fr`` (being stitched in), its world now the frame's; None when there is
         none it can use (then it is captured the usual way)."""
         got = self.captures.pop(fr.frame_id, None)
@@ -82,7 +82,7 @@ class Primed:
             _unused(pending, target, world)
             return None
         self.used.add(fr.frame_id)
-        return (pending, loader), expr
+        return self.page.bridge.capture(fr, expr, sent=(pending, loader)), expr
 
     def fid(self, fr: Frame, slot: int) -> str:
         """The frame id of owner ``slot`` of ``fr``'s capture, as its tagOwner answers say ("": not known,
