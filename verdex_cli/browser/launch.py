@@ -211,10 +211,16 @@ def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20
             else f"check that '{executable} --headless --no-sandbox about:blank' runs")
     if not debug_port:
         return _open_pipe(proc, ours, executable, hint, timeout)
-    port_file = os.path.join(profile, "DevToolsActivePort")
+    return _open_port(proc, executable, hint, timeout)
+
+
+def _open_port(proc: ChromeProcess, executable: str, hint: str, timeout: float) -> ChromeProcess:
+    """The DevTools port a launched browser opened (``debug_port``), as its profile's
+    DevToolsActivePort file names it, within ``timeout``."""
+    port_file = os.path.join(proc.profile, "DevToolsActivePort")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if wd.poll() is not None:
+        if not proc.alive():
             proc.stop()
             raise LaunchError(f"{executable} exited during start-up; {hint}.")
         try:
