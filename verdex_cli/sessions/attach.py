@@ -22,7 +22,7 @@ from ..base.sanitize import clean
 from ..commands.registry import Result, is_comment
 from ..commands.runner import Outcome, failure
 from ..commands.script_input import live_lines
-from ..ui.repl.app import Repl
+from ..ui.repl.app import Repl, fit
 from .outcomes import from_wire
 
 
@@ -76,7 +76,7 @@ class AttachRepl(Repl):
         return [tuple(e) for e in self.remote.get("elements") or ()]
 
     def _toolbar(self):
-        return clean(f" [{self.name}]{self.remote.get('toolbar') or ''}")
+        return fit(clean(f" [{self.name}]{self.remote.get('toolbar') or ''}"), self._width())
 
     def _refresh_status(self) -> None:
         pass  # the server sends the status after every command
