@@ -23,20 +23,10 @@ _WAITED = {"Runtime.awaitPromise": "The script's promise did not settle",
            "Page.reload": "The page did not start loading"}
 
 
-def tab_targets(target: Any) -> list:
-    """``target``'s tab: the page's session and its out-of-process frames' (at any depth)."""
-    conn = target.conn
-    session = target._tab
-    while session.type == "iframe" and conn.sessions.get(session.parent) is not None:
-        session = conn.sessions[session.parent]
-    found = [session, *(conn.session_for(t) for t in conn.frame_targets(session.id))]
-    return [target._wrap(s) for s in found if s is not None]
-
-
 def stop_busy_scripts(target: Any) -> bool:
     """Stop the script holding any document of ``target``'s tab; True when one was busy."""
     asked = []
-    for t in tab_targets(target):
+    for t in target.tab_targets():
         try:
             asked.append((t, bridge.start(t, bridge.page_read("alive"), PROBE, kept=True, interrupt=False)))
         except VerdexError:  # a document going away is not busy

@@ -112,6 +112,13 @@ class ChromeProcess:
             return True
         return self._watchdog is not None and self._watchdog.poll() is None
 
+    def exited_within(self, timeout: float) -> bool:
+        """An owned browser's process (its watchdog) ends within ``timeout`` s."""
+        try:
+            return self._watchdog is not None and self._watchdog.wait(timeout=timeout) is not None
+        except subprocess.TimeoutExpired:
+            return False
+
     def reachable(self, timeout: float = 1.0) -> bool:
         """Is the browser still there: process alive (if owned) and its DevTools socket answering."""
         if not self.alive():
@@ -283,12 +290,8 @@ def _open_pipe(proc: ChromeProcess, ours: tuple[int, int], executable: str, hint
         lost = not isinstance(exc, CDPTimeout)  # the pipe closed (read or write): the browser is exiting
         link.close()
         exited = not proc.alive()
-        if lost and not exited:
-            try:  # its watchdog follows it within moments
-                proc._watchdog.wait(timeout=3)
-                exited = True
-            except subprocess.TimeoutExpired:
-                pass
+        if lost and not exited:  # its watchdog follows it within moments
+            exited = proc.exited_within(3)
         proc.stop()
         if exited:
             raise LaunchError(f"{executable} exited during start-up; {hint}.") from None

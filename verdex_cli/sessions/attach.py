@@ -81,9 +81,9 @@ class AttachRepl(Repl):
     def _refresh_status(self) -> None:
         pass  # the server sends the status after every command
 
-    def _show(self, outcome) -> None:
+    def show(self, outcome) -> None:
         with self.print_lock:
-            super()._show(outcome)
+            super().show(outcome)
 
     # -- the session's messages -------------------------------------------------------------------
     def _read(self) -> None:
@@ -210,7 +210,7 @@ def run_attach(opts: AppOptions, name: str | None) -> int:
                 if is_comment(line):
                     continue
                 outcome = repl.run_line(line)
-                repl._show(outcome)
+                repl.show(outcome)
                 if not outcome.ok:
                     return int(outcome.exit_status)
                 if repl.ctx.quit_requested:

@@ -123,7 +123,7 @@ class Repl:
     def _refresh_status(self) -> None:
         self.status = page_line(self.ctx, self.status)
 
-    def _show(self, outcome) -> None:
+    def show(self, outcome) -> None:
         try:
             if self.pager:
                 self.renderer.show_paged(outcome)
@@ -157,7 +157,7 @@ class Repl:
                     outcome = self.run_line(one)
                     if isinstance(self.prompt.history, PrivateHistory):
                         self.prompt.history.settle(outcome.line)  # masked when it carried a password
-                    self._show(outcome)
+                    self.show(outcome)
                     if self.ctx.quit_requested:
                         return 0
                     self._refresh_status()
