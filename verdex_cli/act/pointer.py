@@ -193,7 +193,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
         if second and not cut_short:
             _send(page, second, 3, batch=batch)
     except ConnectionLost as exc:
-        if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
+        if exc.done < 2:  # gone before the button went down: the click did not land
             raise
         return None
     hover = ({"received": -1, "blocked": []}, None)
@@ -283,7 +283,7 @@ def _send(page: Page, calls: list, done: int, batch: bool) -> None:
         except ConnectionLost as exc:
             # the tab closed while the batch was handled (a click calling window.close()): the replies
             # of events already handled may never come, but every event had reached the browser
-            exc.done = done + (len(calls) if getattr(exc, "all_sent", False) else getattr(exc, "done", 0))
+            exc.done = done + (len(calls) if exc.all_sent else exc.done)
             raise
         return
     for n, (method, params) in enumerate(calls, done):

@@ -75,6 +75,7 @@ class Target:
         session.handle = self
         self._handlers: dict[str, list[Callable[..., None]]] = {}
         self.crashed = False  # set by Inspector.targetCrashed; cleared by a navigation or reload
+        self.scripts: set[str] = set()  # page scripts installed in its documents (timer_watch.install)
         self._network_users = 0  # hold_network() callers: the domain is on while there is one
         self.enabled = False  # child(): its domains were turned on
 

@@ -2,9 +2,10 @@
 ``download`` attribute: blob:, data: or a server's file).
 
 The browser announces such a download only once the file answers, which may be after the command
-that caused it (an ``eval``, a handler that clicks a script-made link) has returned. A listener (engine/download_watch.js) in an
-isolated world of every document of the tab tells verdex at once, through a binding, so the command
-waits for that download to begin (bounded by --timeout). The page cannot see the world or the binding.
+that caused it (an ``eval``, a handler that clicks a script-made link) has returned. A listener
+(engine/download_watch.js) in an isolated world of every document of the tab tells verdex at once,
+through a binding, so the command waits for that download to begin (bounded by --timeout). The page
+cannot see the world or the binding.
 """
 
 from __future__ import annotations

@@ -40,9 +40,9 @@ def install(target) -> None:
     call into its documents (an action's checks, the settle) finds it there, and targets are set up
     together instead of one round trip each. A browser that refuses leaves settling to the quiet
     period (the settle finds no watcher)."""
-    if getattr(target, "timer_watch", False):
+    if "timer_watch" in target.scripts:
         return
-    target.timer_watch = True
+    target.scripts.add("timer_watch")
     try:
         bridge.post(target, bridge.document_script("timer_watch", KEY, HORIZON_MS, CHAIN_MS, LOAD_GRACE_MS))
     except ConnectionLost:

@@ -26,6 +26,7 @@ class Workspace:
     environ: dict | None = None  # where `fill REF --env VAR` reads VAR (a session's client sends its own)
     log: list = field(default_factory=list)  # successful actions with their stable targets (for 'export')
     located: dict | None = None  # the stable target of the running command's element
+    frame_chains: dict = field(default_factory=dict)  # frame chains found for 'export' (session_log.py)
     trace: bool = False  # --trace: every outcome carries its phases
     last_timings: dict | None = None  # the phases of the last command (for 'timings')
 

@@ -122,14 +122,6 @@ def record(ctx, parsed, result) -> None:
         pass
 
 
-def _chains(ctx) -> dict:
-    """Frame chains found so far, by frame and document up to the main frame (``ctx.frame_chains``)."""
-    chains = getattr(ctx, "frame_chains", None)
-    if chains is None:
-        chains = ctx.frame_chains = {}
-    return chains
-
-
 def _chain_key(page, fr) -> tuple:
     key = []
     while fr is not None:
@@ -142,7 +134,7 @@ def _start_owners(ctx, page, fr) -> list | None:
     """For an element in a frame whose chain is not known yet: ask each frame above for the owner of
     the frame below it (sent now with the locate call, answered by the time the action is recorded:
     no round trip of its own). None when not needed, or not all could be sent."""
-    if fr.parent is None or _chain_key(page, fr) in _chains(ctx):
+    if fr.parent is None or _chain_key(page, fr) in ctx.frame_chains:
         return None
     out = []
     while fr.parent is not None:
@@ -158,7 +150,7 @@ def _start_owners(ctx, page, fr) -> list | None:
 def _playwright(ctx, found: Found) -> str | None:
     """The element's Playwright locator, its frame chain found now (while the page shows the frame):
     from the owners' answers, else known for this frame, else asked of the browser (round trips)."""
-    chains = _chains(ctx)
+    chains = ctx.frame_chains
     key = _chain_key(found.page, found.fr)
     if found.chain is None:
         found.chain = chains.get(key)
