@@ -2,8 +2,8 @@
 
 A page reacts to a click from its handlers at once, and often a moment later: a timer
 (``setTimeout(..., 30)`` that clears a field), an animation frame, a chain of them. Nothing in the
-protocol lists a document's pending timers, so a small watcher (engine/timer_watch.js) runs in each document's main world
-(installed before the page's own scripts, and in documents already open): it counts the timers, intervals
+protocol lists a document's pending timers, so a small watcher runs in each document's main world
+(engine/timer_watch.js, installed before the page's own scripts, and in documents already open): it counts the timers, intervals
 (while they run, up to HORIZON_MS) and animation frames *caused by trusted input* -- set while a trusted event is dispatched, or from the
 callback of one so caused (a chain), or while verdex's own script-made input events run (a
 picker's value) -- until they have run or were cleared. Timers the page sets on
