@@ -77,7 +77,7 @@ def test_invalid_parameters_raise_cdp_error(tab):
 
 
 def test_protocol_errors_print_nothing(chrome_http):
-    """pychrome warns on stderr about protocol errors; the CDP layer keeps the terminal clean."""
+    """A protocol error is raised as CDPError: nothing is warned or logged to the terminal."""
     script = textwrap.dedent(f"""
         import json, urllib.request
         from verdex_cli.browser.cdp import Target

@@ -106,3 +106,13 @@ def test_a_click_whose_frame_navigates_right_after_is_not_called_unreceived(d):
     out = d.ok("click button:Next")  # the frame's page goes away 10 ms after the click
     assert log(d) == ["next"]
     assert not any("did not receive" in n for n in out.notes)
+
+
+@pytest.mark.parametrize("target", ['button "Apples"', 'iframe "Deal of the day"'])
+def test_a_hover_whose_element_the_page_moves_away_while_settling_is_not_ok(d, target):
+    text = open_page(d, "shift.html")
+    # the hover prefetches; 150 ms later a strip rendered above pushes the element away from the pointer
+    out = d.fail("hover " + ref_in(text, target), "not_applied")
+    assert "no longer once the page settled" in out.message or "then left it" in out.message, out.message
+    assert d.js("document.getElementById('recent').textContent") != ""
+    assert log(d)[-1] not in ("d1", "iframe"), log(d)  # the pointer ended on another thing than the target

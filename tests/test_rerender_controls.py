@@ -115,3 +115,22 @@ def test_select_reads_back_the_rerendered_select(driver, site):
     out = driver.fail(f"select {size} XL", "not_applied")  # the page puts it back: never a false ok
     assert driver.js("state.size") == "L"
     assert '"L"' in out.message, out.message
+
+
+
+def test_a_watched_field_is_followed_after_the_registry_forgot_the_replaced_element(driver, site):
+    # A fill's read-back waits for the page to settle; on a busy page several captures go by first,
+    # and the registry forgets a disconnected element after a few (truth fuzzer, seed 9702 action 30:
+    # ok with value None on the rebuilt form, the field holding 'SAVE10'). The watch keeps it.
+    driver.ok("open " + site.url("form.html"))
+    n = int(driver.ref('textbox "Nickname"').rsplit("e", 1)[1])
+    page = driver.ctx.session.pages[driver.ctx.session.current]
+    main = page.frames.get(0)
+    assert page.bridge.watch_field(main, n)
+    driver.js("(() => { const el = document.getElementById('nick'); el.value = 'ada';"
+              " el.dispatchEvent(new Event('input')); })()")  # the page re-renders its form
+    for _ in range(6):
+        driver.ok("snapshot --fresh")
+    back = page.bridge.unwatch_field(main, n)
+    assert driver.js("state.nick") == "ada"
+    assert back["now"] == "ada" and back["replaced"] and not back["removed"], back

@@ -60,3 +60,51 @@ def light_run(argv: list[str]) -> list[str] | None:
     if os.environ.get("VERDEX_SESSION") and not looks_like_url(split_word(rest)[0]):
         return rest
     return None
+
+
+# `verdex run`'s options, as the keyword arguments they become (flags: True when given); the Typer command
+# declares the same (tests/test_oneshot_speed.py holds the two to each other)
+RUN_FLAGS = {"--headed": "headed", "--json": "json_mode", "--no-color": "no_color", "--debug": "debug",
+             "--no-pager": "no_pager", "--trace": "trace", "--no-changes": "no_changes", "--keep-going": "keep_going"}
+RUN_VALUES = {"--chrome": "chrome", "--connect": "connect", "--timeout": "timeout", "--script": "script",
+              "--downloads": "downloads", "--session": "session", "--connect-header": "connect_header",
+              "--connect-header-env": "connect_header_env"}
+REPEATED = ("connect_header", "connect_header_env")
+
+
+def run_args(argv: list[str]) -> dict | None:
+    """A one-shot `run URL COMMAND...` read without a parser: its options (by keyword), "url" and
+    "commands"; None when it is anything else or not plain (help, an unknown or incomplete option, a
+    timeout that is not a number of at least 0.1 s, no URL): Typer reads those and says what is wrong."""
+    word, rest = split_word(argv)
+    if word != "run" or light_run(argv) is not None:
+        return None
+    out: dict = {name: [] for name in REPEATED}
+    words: list[str] = []
+    i = 0
+    while i < len(rest):
+        arg = rest[i]
+        if arg == "--":
+            words += rest[i + 1:]
+            break
+        name, eq, value = arg.partition("=")
+        if arg in RUN_FLAGS:
+            out[RUN_FLAGS[arg]] = True
+        elif name in RUN_VALUES and (eq or i + 1 < len(rest)):
+            if not eq:
+                i, value = i + 1, rest[i + 1]
+            key = RUN_VALUES[name]
+            out[key] = [*out[key], value] if key in REPEATED else value
+        elif arg.startswith("-") and arg != "-":
+            return None
+        else:
+            words.append(arg)
+        i += 1
+    try:
+        out["timeout"] = float(out.get("timeout", 10.0))
+    except ValueError:
+        return None
+    if not words or not out["timeout"] >= 0.1:
+        return None
+    return {**out, "url": words[0], "commands": words[1:]}
+

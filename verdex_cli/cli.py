@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from typing import List, Optional
 
@@ -11,9 +10,9 @@ import typer
 import typer.rich_utils
 
 from . import __version__
-from .app.wiring import AppOptions, run_oneshot, run_repl
+from .app.wiring import AppOptions, run_command_line, run_repl
 from .argv import light_run, split_word
-from .base.errors import ErrorKind, ExitStatus, error_json
+from .base.errors import ErrorKind, ExitStatus, error_json, exit_on_terminate
 from .base.sanitize import json_line
 from .app.options import (CHROME, CONNECT, CONNECT_HEADER, CONNECT_HEADER_ENV, DEBUG, DOWNLOADS, HEADED, JSON,
                           NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE, connect_headers)
@@ -77,14 +76,14 @@ def run_main(
     no_changes: bool = NO_CHANGES, connect_header: Optional[List[str]] = CONNECT_HEADER,
     connect_header_env: Optional[List[str]] = CONNECT_HEADER_ENV,
 ):
-    opts = AppOptions(headless=not headed, chrome=chrome, connect=connect, timeout=timeout, json_mode=json_mode,
-                      no_color=no_color, debug=debug, pager=False, downloads=downloads,
-                      trace=trace, changes=not no_changes,
-                      headers=connect_headers(connect_header, connect_header_env))
+    headers = connect_headers(connect_header, connect_header_env)
     if url is None:
         raise CommandLineError("Missing URL: give the URL to open first, or --session NAME to run in a "
                                "session ($VERDEX_SESSION names one when no URL is given).")
-    raise typer.Exit(int(run_oneshot(opts, url, list(commands or []), keep_going, script=script)))
+    raise typer.Exit(int(run_command_line(dict(
+        headed=headed, chrome=chrome, connect=connect, timeout=timeout, json_mode=json_mode, no_color=no_color,
+        debug=debug, downloads=downloads, trace=trace, no_changes=no_changes, connect_header=headers, url=url,
+        commands=list(commands or []), keep_going=keep_going, script=script))))
 
 
 def _split_run(argv: list[str]) -> tuple[bool, list[str]]:
@@ -93,14 +92,9 @@ def _split_run(argv: list[str]) -> tuple[bool, list[str]]:
     return (True, rest) if word == "run" else (False, argv)
 
 
-def _on_terminate(signum, frame):
-    raise SystemExit(128 + signum)
-
-
 def main(argv: list[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _on_terminate)
+    exit_on_terminate()
     session_rest = light_run(argv)
     if session_rest is not None:  # `run --session NAME`: the light client (entry.py gets there faster)
         from .sessions.client import main as run_in_session

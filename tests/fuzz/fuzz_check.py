@@ -68,6 +68,11 @@ def _trusted(ev: Evidence, *types: str) -> list[dict]:
     return [e for e in ev.events if e["type"] in types and e.get("trusted")]
 
 
+def _overs(ev: Evidence) -> list[dict]:
+    """The command's trusted mouseovers in the order they happened (documents log them out of order)."""
+    return sorted(_trusted(ev, "mouseover"), key=lambda e: e.get("at", 0))
+
+
 def _on(e: dict, oid: str) -> bool:
     return oid in (e.get("path") or [])
 
@@ -94,8 +99,7 @@ def _other_record(ev: Evidence) -> dict | None:
     (in the ref's own document; the hover's last pointer event)."""
     doc = doc_of(ev.oid)
     if ev.op == "hover":
-        overs = sorted(_trusted(ev, "mouseover"), key=lambda e: e.get("at", 0))
-        hits = overs[-1:]
+        hits = _overs(ev)[-1:]
     else:
         hits = [e for e in ev.handled if e.get("trusted") and e["type"] in EFFECT]
     for e in hits:
@@ -161,7 +165,7 @@ def _judge_ok(ev: Evidence, res: dict) -> tuple[str, str]:
     if op == "dblclick":
         return _landing(ev, ("click", "dblclick")) or _landing(ev, ("dblclick",)) or (CORRECT, "")
     if op == "hover":
-        overs = _trusted(ev, "mouseover")
+        overs = _overs(ev)
         if overs and _on(overs[-1], ev.oid):
             return CORRECT, ""
         if ev.probe and ev.probe.get("hover"):
@@ -371,9 +375,12 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
         verdict = _judge_inside_refusal(ev, kind, msg)
         if verdict is not None:
             return verdict
-    if kind == "not_applied" and ev.op == "hover":  # "not under the pointer": true unless it got a mouseover
-        over = [e for e in _trusted(ev, "mouseover") if _on(e, ev.oid)]
-        return (FALSE_REFUSAL, f"a trusted mouseover reached {ev.oid}") if over else (REFUSED_OK, "")
+    if kind == "not_applied" and ev.op == "hover":
+        # "not under the pointer": judged by where the pointer ended, as an ok hover is (a page that moves
+        # something over the element a moment after the move took the hover away: an ok would be false)
+        overs = _overs(ev)
+        there = _on(overs[-1], ev.oid) if overs else bool(p and p.get("hover"))
+        return (FALSE_REFUSAL, f"the pointer ended over {ev.oid}") if there else (REFUSED_OK, "")
     if kind == "not_applied" and ev.op in ("click", "dblclick"):
         # part of the input reached the element (the press, or the first click), then the page moved it
         got = [e for e in _trusted(ev, "mousedown", "pointerdown", "click") if _on(e, ev.oid)]

@@ -49,7 +49,7 @@ class Case:
 
     def describe(self, seed: int) -> str:
         res = self.result
-        summary = (f"ok {json.dumps({k: v for k, v in (res.get('result') or {}).items() if k != 'changes'})[:300]}"
+        summary = (f"ok {json.dumps({k: v for k, v in (res.get('result') or {}).items() if k not in ('changes', 'requests')})[:300]}"
                    if res.get("ok") else f"{(res.get('error') or {}).get('kind')}: {(res.get('error') or {}).get('message', '')[:300]}")
         lines = [f"seed {seed} action {self.index}: {self.line!r} -> {self.verdict}: {self.detail}", f"  result: {summary}"]
         shown = [r for r in self.oracle if r.get("type") != "mousemove"][:14]  # the page's log, less the noise

@@ -55,16 +55,17 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
     if guard is None:  # the click closed its own tab (window.close()): it did land
         return dict(result, notes=res.notes + ["The tab closed itself after the click."])
     notes = list(res.notes)
-    reads = inside.read(settle=action == "hover") if inside is not None else None
+    late = action == "hover"  # a hover is judged where the pointer is once the page settled (_hover_end)
+    reads = inside.read() if inside is not None and not late else None
     try:
         if guard.get("navigated"):
             _cut_short(res, guard, inside)
         if guard["blocked"] or inside is None and _unfinished(action, res, guard):
             raise _stopped(res, guard)
-        if inside is not None:
+        if inside is not None and not late:
             note, result["inside"] = inside.verdict(action, reads, guard)
             notes.append(note)
-        elif action == "hover":
+        elif late and inside is None:
             _check_hover(page, res)
         if inside is None and guard["received"] == 0 and page.nav_count == nav_before:
             if guard.get("armed", True):
@@ -75,12 +76,31 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
                          "click reached could not be read back.")
     except BaseException:
         release(page, started)  # the settle sent with the guard's read-back: unread
+        if late and inside is not None:
+            inside.end()
         raise
     try:
-        notes += after_input(page, nav_before, started=started)
+        notes += after_input(page, nav_before, started=started, acted=late)
     except ConnectionLost:
         notes.append("The tab closed itself after the click.")
+    except BaseException:
+        if late and inside is not None:
+            inside.end()
+        raise
+    if late:
+        notes += _hover_end(page, res, inside, result)
     return dict(result, notes=notes)
+
+
+def _hover_end(page: Page, res: Resolved, inside: Inside | None, result: dict) -> list[str]:
+    """A hover, once the page settled: the element (a frame's owner: a document of its frame) is still
+    under the pointer, or the result is a refusal. A page that moves or covers it a moment after the
+    move (a carousel sweeping over it) took the hover away before the command answered."""
+    if inside is None:
+        _check_hover(page, res, settled=True)
+        return []
+    note, result["inside"] = inside.verdict("hover", inside.read(settle=True), {})
+    return [note]
 
 
 def _cut_short(res: Resolved, guard: dict, inside: Inside | None) -> None:
@@ -124,16 +144,19 @@ def _unfinished(action: str, res: Resolved, guard: dict) -> bool:
     return action in ("click", "dblclick") and action not in got
 
 
-def _check_hover(page: Page, res: Resolved) -> None:
-    """A hover is ok only when the browser puts the element under the pointer (its :hover state). An
-    iframe is left out: the pointer is then in its document, whose owner's :hover the browser does not
-    always keep for another process."""
+def _check_hover(page: Page, res: Resolved, settled: bool = False) -> None:
+    """A hover is ok only when the browser puts the element under the pointer (its :hover state), right
+    after the move and again once the page settled (``settled``). An iframe is left out: the pointer is
+    then in its document, whose owner's :hover the browser does not always keep for another process."""
     if res.live.get("tag") in ("iframe", "frame"):
         return
     try:
-        under = page.bridge.hovered(res.frame, res.ref.n)
+        under = page.bridge.hovered(res.frame, res.ref.n, late=settled)
     except (CDPError, JSError, ConnectionLost, CDPTimeout):
         return  # its document went away after the move (a hover that navigates): nothing to read
+    if under is False and settled:
+        raise NotApplied(f"Element {res.label} was under the pointer after the move, but no longer once the page "
+                         "settled: the page moved or covered it, or another frame took the pointer.")
     if under is False:
         raise NotApplied(f"Element {res.label} is not under the pointer after the move: the page moved or "
                          "covered it, or another frame took the pointer.")
@@ -180,6 +203,8 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
     framed = res.frame.parent is not None or inside is not None
     batch = not framed or res.still or inside is not None
     cut_short, recycled = False, ""
+    if action == "hover":  # settling (changes.py) follows what the move starts (a timer, a fetch)
+        page.acted_at = time.monotonic()
     try:
         if framed:
             move_onto(page, res, action, calls[0][1], inside)

@@ -30,12 +30,13 @@ def settle_page(page: Page) -> bool:
         return True  # a frame going away: the read-back says what it can
 
 
-def after_input(page: Page, nav_before: int, grace: float | None = None, started: list | None = None) -> list[str]:
+def after_input(page: Page, nav_before: int, grace: float | None = None, started: list | None = None,
+                acted: bool = False) -> list[str]:
     """Page.settle_after_action, where waiting for a navigation the page may start a moment after the
     input lasts until the page has settled (the work the input started is done; bounded like the
     settle, or by ``grace``): a timer that navigates is waited for, a page that is done is not.
     ``started``: the settle's first question, sent with the input's last call (changes.start_settle;
-    ``page.acted_at`` was set then)."""
+    ``page.acted_at`` was set then; ``acted``: it was set when the input began, a hover's move)."""
     def until(limit: float, stop) -> None:
         nonlocal started
         try:
@@ -48,7 +49,7 @@ def after_input(page: Page, nav_before: int, grace: float | None = None, started
     if page.ask_targets is not None:  # the session's after-command question shares the settle's round trip
         page.ask_targets()
     try:
-        return page.settle_after_action(nav_before, limit, until=until, acted=started is not None)
+        return page.settle_after_action(nav_before, limit, until=until, acted=acted or started is not None)
     finally:
         release(page, started)  # not asked (a navigation began): unread
 

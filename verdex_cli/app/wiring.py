@@ -21,7 +21,7 @@ from ..browser.urls import normalize_url
 from ..commands.context import Workspace
 from ..commands.runner import Outcome, execute, failure, parse_all
 from ..ui.render import Renderer
-from ..commands.script_input import live_lines, read_script, script_lines  # noqa: F401 (app.read_script etc. stay importable)
+from ..base.script_input import live_lines, read_script, script_lines  # noqa: F401 (app.read_script etc. stay importable)
 from ..snapshot.capture import bridge_source
 
 
@@ -81,6 +81,16 @@ def open_first(ctx: Workspace, url: str) -> Outcome:
     outcome = execute(ctx, "open " + shlex.quote(target))
     outcome.line = line
     return outcome
+
+
+def run_command_line(args: dict) -> int:
+    """`verdex run URL COMMAND...` from its command line's values (by option keyword: argv.run_args)."""
+    opts = AppOptions(headless=not args.get("headed"), chrome=args.get("chrome"), connect=args.get("connect"),
+                      timeout=args.get("timeout", 10.0), json_mode=bool(args.get("json_mode")),
+                      no_color=bool(args.get("no_color")), debug=bool(args.get("debug")), pager=False,
+                      downloads=args.get("downloads"), trace=bool(args.get("trace")),
+                      changes=not args.get("no_changes"), headers=tuple(args.get("connect_header") or ()))
+    return run_oneshot(opts, args["url"], args["commands"], bool(args.get("keep_going")), script=args.get("script"))
 
 
 def run_oneshot(opts: AppOptions, url: str, lines: list[str], keep_going: bool, script: str | None = None) -> int:

@@ -19,6 +19,17 @@ class ExitStatus(IntEnum):
     INTERRUPTED = 130  # stopped by Ctrl-C (128 + SIGINT), as a shell reports it
 
 
+def exit_on_terminate() -> None:
+    """SIGTERM and SIGHUP end verdex like an exit (so its browser is stopped): status 128 + the signal."""
+    import signal
+
+    def terminate(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, terminate)
+
+
 class ErrorKind:
     """Every error kind a user can see (``error.kind`` in JSON mode)."""
 

@@ -328,8 +328,8 @@ class Bridge(FieldCalls):
     def navigating(self, fr, timeout: float = 2) -> bool:
         return bool(self._value(fr, "bridge", "navigating", timeout=timeout))
 
-    def hovered(self, fr, n: int, timeout: float = 2) -> Any:
-        return self._value(fr, "bridge", "hovered", n, timeout=timeout)
+    def hovered(self, fr, n: int, timeout: float = 2, late: bool = False) -> Any:
+        return self._value(fr, "bridge", "hovered", n, late, timeout=timeout)
 
     def options(self, fr, n: int) -> dict:
         return self._value(fr, "bridge", "options", n)

@@ -10,23 +10,14 @@ import contextvars
 import logging
 import queue
 import time
-import warnings
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-import pychrome.exceptions as pexc
 import websocket
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, PageCrashed, VerdexError
 from .busy import stop_busy_scripts, timeout_message
-from .connection import AUTO_ATTACH, LOST_SENTINEL, Connection, FlatSession
-
-# pychrome logs a full traceback when the socket drops; we report it ourselves.
-logging.getLogger("pychrome").setLevel(logging.CRITICAL)
-logging.getLogger("pychrome.tab").setLevel(logging.CRITICAL)
-
-# pychrome also warns (to stderr) about every protocol error; we raise CDPError instead.
-warnings.filterwarnings("ignore", category=UserWarning, module=r"pychrome(\.|$)")
+from .connection import AUTO_ATTACH, LOST_SENTINEL, CallFailed, CallTimedOut, Connection, FlatSession, SessionEnded
 
 LOST = "Browser connection lost (the browser or the tab was closed)."
 
@@ -145,16 +136,16 @@ class Target:
             raise PageCrashed(method=method)
         try:
             result = self._tab.call_method(method, _timeout=limit, **params)
-        except pexc.TimeoutException as exc:
+        except CallTimedOut as exc:
             raise self.timed_out(method, limit, interrupt) from exc
-        except pexc.CallMethodException as exc:
+        except CallFailed as exc:
             if self.crashed and method not in RECOVERY_METHODS:
                 raise PageCrashed(method=method) from exc
             text = str(exc)
             marker = " error: "
             detail = text.split(marker, 1)[1] if marker in text else text
             raise CDPError(f"{method} failed: {detail}", method=method, detail=detail) from exc
-        except (pexc.UserAbortException, pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
+        except (SessionEnded, websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(LOST) from exc
         except KeyboardInterrupt:  # Ctrl-C stops the page's script exactly as a time-out does
             if self._may_interrupt(method, interrupt):
@@ -229,7 +220,7 @@ class Target:
         tab.method_results[mid] = box
         try:
             tab.send_call(mid, method, params)
-        except (pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
+        except (SessionEnded, websocket.WebSocketException, OSError) as exc:
             tab.method_results.pop(mid, None)
             raise ConnectionLost(LOST) from exc
         depth = None if kept else tab.conn.call_started()
@@ -274,7 +265,7 @@ class Target:
         calls find it done); for calls a busy page must not hold up. Raises ConnectionLost."""
         try:
             self._tab.post(method, params)
-        except (pexc.RuntimeException, websocket.WebSocketException, OSError) as exc:
+        except (SessionEnded, websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(LOST) from exc
 
     def hold_network(self, wait: float | None = None, buffers: dict | None = None) -> None:

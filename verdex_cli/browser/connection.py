@@ -1,4 +1,4 @@
-"""One browser-level DevTools connection carrying flat sessions (pychrome extended with session routing).
+"""One browser-level DevTools connection carrying flat sessions.
 
 The connection is a WebSocket or, for a browser verdex launched, the pipe pair of
 ``--remote-debugging-pipe`` (transport.py); everything above the transport is the same.
@@ -6,8 +6,8 @@ The connection is a WebSocket or, for a browser verdex launched, the pipe pair o
 Every page, out-of-process frame and worker verdex talks to is a *session* on the one socket: the
 browser itself (no session id), pages verdex attaches to (``Target.attachToTarget {flatten: true}``)
 and the frames and workers Chrome attaches to those pages by itself (``Target.setAutoAttach``).
-Each session is a :class:`pychrome.Tab` whose socket is a thin shim that stamps its ``sessionId`` on
-what it sends; pychrome's own call/answer and event-thread machinery runs unchanged on it. One reader
+Each session is a :class:`FlatSession`: what it sends is stamped with its ``sessionId``, its calls wait
+for their answers in queues of their own, its events are handled on a thread of its own. One reader
 thread owns the socket and routes answers and events by ``sessionId`` into the session's queues; it
 never runs a handler, so a busy handler cannot hold up answers (``Runtime.terminateExecution`` to a
 busy page included). Each session's events are handled in order by its own event thread.
@@ -22,9 +22,6 @@ import threading
 import time
 from typing import Any
 
-import pychrome
-import pychrome.exceptions as pexc
-
 from .transport import PipeTransport, WsTransport
 
 LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: the session ended
@@ -32,8 +29,20 @@ LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: th
 AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True}
 
 
+class CallFailed(Exception):
+    """The browser answered a call with an error: ``"calling method: METHOD error: DETAIL"``."""
+
+
+class CallTimedOut(Exception):
+    """No answer within the call's time-out."""
+
+
+class SessionEnded(Exception):
+    """The session (or the whole connection) ended before or while calling."""
+
+
 class _Out:
-    """What a session's pychrome Tab sees as its socket: sends stamped with the session id."""
+    """A session's sending end: sends stamped with the session id."""
 
     def __init__(self, conn: "Connection", session_id: str | None):
         self.conn = conn
@@ -44,34 +53,61 @@ class _Out:
             payload = payload[:-1] + ', "sessionId": ' + json.dumps(self.session_id) + "}"
         self.conn.send_raw(payload)
 
-    def close(self) -> None:  # pychrome's Tab.stop() closes its socket: a session's is shared
-        pass
-
 
 WAIT_SLICE = 0.1  # a call's wait for its answer, in slices of this many seconds
 
 
-class FlatSession(pychrome.Tab):
-    """One flat session: pychrome's Tab with the answers and events the connection routes to it."""
+class FlatSession:
+    """One flat session: its calls waiting for answers (``method_results``, by message id) and its events,
+    handled in order by its own thread (``event_handlers``, by event name)."""
 
     def __init__(self, conn: "Connection", session_id: str | None, target_id: str | None, kind: str,
                  parent: str | None = None):
-        super().__init__(id=target_id, type=kind)
+        self.id = target_id
+        self.type = kind
         self.conn = conn
         self.session_id = session_id
         self.parent = parent
         self.children: set[str] = set()
         self.handle: Any = None  # the cdp.Target wrapping this session (one per session)
+        self.event_handlers: dict[str, Any] = {}
+        self.method_results: dict[int, queue.Queue] = {}
+        self.event_queue: queue.Queue = queue.Queue()
         self._ws = _Out(conn, session_id)
-        self._started = True
-        self.status = self.status_started
-        self._handle_event_th.start()
+        self._stopped = threading.Event()
+        threading.Thread(target=self._handle_events, daemon=True, name="verdex-cdp-events").start()
+
+    def _handle_events(self) -> None:
+        while not self._stopped.is_set():
+            try:
+                event = self.event_queue.get(timeout=1)
+            except queue.Empty:
+                continue
+            handler = self.event_handlers.get(event["method"])
+            try:
+                if handler is not None:
+                    handler(**event.get("params", {}))
+            except Exception:  # (cdp.Target's handlers keep their own failures)
+                pass
+            finally:
+                self.event_queue.task_done()
+
+    def set_listener(self, event: str, callback) -> None:
+        self.event_handlers[event] = callback
+
+    def call_method(self, method: str, _timeout: float | None = None, **params: Any) -> dict:
+        """The call's result; CallFailed, CallTimedOut or SessionEnded."""
+        if self._stopped.is_set():
+            raise SessionEnded("Tab has been stopped")
+        answer = self._send({"method": method, "params": params}, timeout=_timeout)
+        if "result" not in answer and "error" in answer:
+            raise CallFailed(f"calling method: {method} error: {answer['error'].get('message', '')}")
+        return answer.get("result", {})
 
     def _send(self, message, timeout=None):
         """Send a call and wait for its answer, the end of the session (LOST_SENTINEL) or the time-out.
-        An answer that came before the session ended counts, however late the caller looks (pychrome's
-        own loop gave up on an ended session without reading the answer it had: a page that closed
-        itself right after answering lost the answer on a loaded machine)."""
+        An answer that came before the session ended counts, however late the caller looks (a page that
+        closes itself right after answering must not lose the answer on a loaded machine)."""
         mid = message["id"] = self.conn.next_id()  # unique on the socket, whichever session sends
         box = self.method_results[mid] = queue.Queue()
         depth = self.conn.call_started()
@@ -88,18 +124,18 @@ class FlatSession(pychrome.Tab):
                     break
                 except queue.Empty:
                     if deadline is not None and time.monotonic() >= deadline:
-                        raise pexc.TimeoutException("Calling %s timeout" % message["method"]) from None
+                        raise CallTimedOut("Calling %s timeout" % message["method"]) from None
         finally:
             self.method_results.pop(mid, None)
             self.conn.call_ended(depth)
         if result is LOST_SENTINEL:
-            raise pexc.UserAbortException("The session ended while calling %s" % message["method"])
+            raise SessionEnded("The session ended while calling %s" % message["method"])
         return result
 
     def post(self, method: str, params: dict) -> None:
         """Send without waiting for (or keeping) the answer."""
         if self._stopped.is_set():
-            raise pexc.RuntimeException("Tab has been stopped")
+            raise SessionEnded("Tab has been stopped")
         self.send_call(self.conn.next_id(), method, params)
 
     def send_call(self, mid: int, method: str, params: dict) -> None:
@@ -111,7 +147,6 @@ class FlatSession(pychrome.Tab):
 
     def end(self) -> None:
         """The session is over: calls waiting for an answer fail at once, later ones too."""
-        self.status = self.status_stopped
         self._stopped.set()
         for pending in list(self.method_results.values()):
             pending.put(LOST_SENTINEL)
@@ -150,7 +185,7 @@ class Connection:
 
     def send_raw(self, payload: str) -> None:
         if self.stopped.is_set():
-            raise pexc.RuntimeException("Tab has been stopped")
+            raise SessionEnded("Tab has been stopped")
         self.transport.send(payload)
 
     def call_started(self) -> int:

@@ -29,7 +29,7 @@ class DialogAnswers:
 
     def handle(self, target, answering=None, type: str = "alert", message: str = "", defaultPrompt: str = "",
                **_) -> None:
-        """Event handler (pychrome's thread): log the dialog, tell ``answering(record)`` (the tab) how
+        """Event handler (the session's event thread): log the dialog, tell ``answering(record)`` (the tab) how
         it is answered, then answer it."""
         with self._lock:
             if self.pending is not None:

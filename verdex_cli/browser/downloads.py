@@ -96,7 +96,7 @@ class Downloads:
         except Exception:  # closing must not fail
             pass
 
-    # -- events (pychrome's thread) ----------------------------------------------------
+    # -- events (the session's event thread) ----------------------------------------------------
     def _on_begin(self, guid: str = "", url: str = "", suggestedFilename: str = "", frameId: str = "", **_):
         with self._lock:
             if guid not in self._items:

@@ -163,7 +163,7 @@ class FrameRegistry(Worlds):
         mine, main = origin_of(fr.url), origin_of(self.main.url)
         return bool(mine) and bool(main) and mine != main
 
-    # -- events (pychrome thread) ---------------------------------------------
+    # -- events (the session's event thread) ---------------------------------------------
     def on_frame_navigated(self, frame: dict | None = None, type: str = "", **_):  # noqa: A002 - CDP's name
         if not frame:
             return

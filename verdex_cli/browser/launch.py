@@ -5,7 +5,7 @@ Nothing here prints; failures are raised as :mod:`verdex_cli.base.errors` types.
 
 from __future__ import annotations
 
-import ipaddress
+import atexit
 import json
 import os
 import shutil
@@ -13,9 +13,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from dataclasses import dataclass, field
 
 from ..base.errors import BrowserNotFound, LaunchError
@@ -80,6 +77,8 @@ def chrome_args(executable: str, profile: str, headless: bool, extra: tuple[str,
 
 
 def _http_json(url: str, timeout: float):
+    import urllib.request
+
     with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - loopback only
         return json.loads(resp.read().decode("utf-8"))
 
@@ -165,7 +164,7 @@ class ChromeProcess:
             shutil.rmtree(self.profile, ignore_errors=True)
 
 
-WATCHDOG = (sys.executable, "-m", "verdex_cli.browser.watchdog")
+WATCHDOG = (sys.executable, "-S", "-m", "verdex_cli.browser.watchdog")  # -S: no site, it needs only the standard library
 
 
 def watchdog_env() -> dict:
@@ -174,6 +173,43 @@ def watchdog_env() -> dict:
     pkg_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = pkg_root + os.pathsep + env.get("PYTHONPATH", "")
     return env
+
+
+@dataclass
+class _Spawned:
+    """A watchdog started (and Chrome with it) whose connection is not open yet."""
+
+    key: tuple  # (chrome, headless, extra_args, debug_port): what it was started with
+    executable: str
+    profile: str
+    watchdog: subprocess.Popen
+    ours: tuple[int, int]  # our ends of the pipe pair ((-1, -1) with a debug port)
+
+    def discard(self) -> None:
+        ChromeProcess("", "", owned=True, profile=self.profile, _watchdog=self.watchdog).stop()
+        _close_fds(*self.ours)
+
+
+_EARLY: _Spawned | None = None
+
+
+def launch_early(chrome: str | None = None, headless: bool = True) -> None:
+    """Start the browser now, while the caller imports the rest of verdex (a one-shot run's start-up):
+    the next :func:`launch` with the same options takes it. A failure here is left for that launch to
+    report; a browser never taken is stopped at exit."""
+    global _EARLY
+    try:
+        _EARLY = _spawn((chrome, headless, (), False))
+    except (BrowserNotFound, LaunchError):
+        return
+    atexit.register(_discard_early)
+
+
+def _discard_early() -> None:
+    global _EARLY
+    early, _EARLY = _EARLY, None
+    if early is not None:
+        early.discard()
 
 
 def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20.0,
@@ -185,9 +221,21 @@ def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20
     and writes to its fd 4), held only by this process: ``link`` is its browser-level session and no
     port is open. ``debug_port=True`` opens a DevTools port on 127.0.0.1 instead (``http_endpoint``,
     ``browser_ws``), which every local user can reach: for tests, benchmarks and other tools."""
+    global _EARLY
+    key = (chrome, headless, tuple(extra_args), debug_port)
+    early, _EARLY = _EARLY, None
+    if early is not None and early.key != key:
+        early.discard()
+        early = None
+    return _connect(early or _spawn(key), timeout)
+
+
+def _spawn(key: tuple) -> _Spawned:
+    """Start the watchdog, which starts Chrome; nothing is waited for."""
+    chrome, headless, extra_args, debug_port = key
     executable = find_chrome(chrome)
     profile = make_profile()
-    args = chrome_args(executable, profile, headless, tuple(extra_args), debug_port=debug_port)
+    args = chrome_args(executable, profile, headless, extra_args, debug_port=debug_port)
     pipe_args: list[str] = []
     ours: tuple[int, int] = (-1, -1)
     theirs: tuple[int, int] = ()
@@ -207,6 +255,13 @@ def launch(chrome: str | None = None, headless: bool = True, timeout: float = 20
         _close_fds(*ours, *theirs)
         raise LaunchError(f"Could not start the browser watchdog: {exc}") from exc
     _close_fds(*theirs)  # Chrome's ends live in the watchdog and Chrome only: EOF when Chrome is gone
+    return _Spawned(key, executable, profile, wd, ours)
+
+
+def _connect(spawned: _Spawned, timeout: float) -> ChromeProcess:
+    """Wait for the started browser's pid, then for its DevTools connection."""
+    _chrome, headless, _extra, debug_port = spawned.key
+    executable, profile, wd, ours = spawned.executable, spawned.profile, spawned.watchdog, spawned.ours
     first = wd.stdout.readline().decode("utf-8", "replace").strip()
     if not first.startswith("pid "):
         wd.wait(timeout=5)
@@ -305,6 +360,8 @@ LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1", "[::1]")
 
 def endpoint_host(url: str) -> str:
     """The host name of a --connect URL (``ws://``, ``http://`` or bare ``host:port``)."""
+    import urllib.parse
+
     text = url.strip()
     if "://" not in text:
         text = "http://" + text
@@ -315,6 +372,8 @@ def endpoint_host(url: str) -> str:
 
 
 def is_loopback(url: str) -> bool:
+    import ipaddress
+
     host = endpoint_host(url)
     if host in LOOPBACK_HOSTS or host.endswith(".localhost"):
         return True

@@ -27,7 +27,7 @@ class Navigation:
     changes_wanted: bool = False  # set by the command loop while an action runs whose changes it shows:
     # the settle after the input captures the frames that changed in the same call (changes.start_settle)
     unload_refused: int = -1  # the navigation count when this tab's leave-page dialog was last dismissed
-    # -- events (pychrome's thread) ---------------------------------------------------
+    # -- events (the session's event thread) ---------------------------------------------------
     def _on_load(self, **_):
         self._load_event.set()
 

@@ -260,11 +260,16 @@
   // two animation frames for the state to show; null when the element is gone. The selector names the
   // element's type: in a quirks-mode document (no doctype) a bare `:hover` matches only links. A control
   // with no size of its own is under the pointer when the label that stands in for it is (standIn).
-  async function hovered(n) {
+  // (`late`: asked once the page settled; the browser moves :hover after a layout change at the next
+  // frame, so two frames go by first)
+  async function hovered(n, late) {
     const el = Registry.get(n);
     if (!el || !el.isConnected) return null;
     const at = standIn(el);
     const sel = CSS.escape(at.localName) + ':hover';
+    for (let i = 0; late && i < 2 && document.visibilityState === 'visible'; i++) {
+      await new Promise((r) => requestAnimationFrame(r));
+    }
     for (let i = 0; i < 3; i++) {
       if (at.matches(sel)) return true;
       if (document.visibilityState !== 'visible') break;

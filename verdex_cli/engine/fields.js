@@ -252,7 +252,7 @@
     unwatchField();
     const el = B.element(n);
     if (!el) return false;
-    const w = { el, was: el, place: placeOf(el), seen: [], handler: null };
+    const w = { n, el, was: el, place: placeOf(el), seen: [], handler: null };
     w.handler = (ev) => {
       if (!ev.isTrusted) return;  // the page's own synthetic events are not the browser's doing
       const t = ev.composedPath()[0];
@@ -339,11 +339,13 @@
     return node;
   }
 
-  // The ref's element, or (it is gone, and a watch saw it) the control the page put in its place.
+  // The ref's element, or (it is gone, and a watch saw it) the control the page put in its place. The
+  // watch holds the element: the registry forgets a disconnected one after a few captures (a busy page
+  // is captured several times while a read-back waits for it to settle).
   function follow(n) {
-    const el = B.element(n);
-    if (!el || el.isConnected) return el;
     const w = watch;
+    const el = B.element(n) || (w && w.n === n ? w.was : null);
+    if (!el || el.isConnected) return el;
     if (!w || w.was !== el) return null;
     const prev = w.el;  // (the replacement followed before, when the page re-renders at every key)
     if (prev !== el && prev.isConnected) return prev;

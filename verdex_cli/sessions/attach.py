@@ -21,7 +21,7 @@ from ..base.errors import ErrorKind, VerdexError, exit_status
 from ..base.sanitize import clean
 from ..commands.registry import Result, is_comment
 from ..commands.runner import Outcome, failure
-from ..commands.script_input import live_lines
+from ..base.script_input import live_lines
 from ..ui.repl.app import Repl, fit
 from .outcomes import from_wire
 

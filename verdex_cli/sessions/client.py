@@ -216,7 +216,7 @@ def main(argv: list[str]) -> int:
     lines = list(args.commands)
     live = args.script == "-"
     if args.script is not None and not live:
-        from ..commands.script_input import read_script
+        from ..base.script_input import read_script
 
         try:
             lines += read_script(args.script)
@@ -250,7 +250,7 @@ def main(argv: list[str]) -> int:
         out.failure("--session " + name, exc.kind, exc.message)
         return exit_status(exc.kind)
     if live:
-        from ..commands.script_input import live_lines
+        from ..base.script_input import live_lines
 
         lines = chain(lines, live_lines())
     try:
