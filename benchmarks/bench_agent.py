@@ -1,6 +1,8 @@
 """Scripted agent flows through three MCP servers: `verdex mcp`, `@playwright/mcp` 0.0.83 and
 `chrome-devtools-mcp` 1.11, each started over stdio with the official SDK's client, each on the
 system Chromium (headless, its own browser; hosts other than loopback fail at once, as in bench_real).
+All servers run at once and take turns, flow by flow (and page by page on the real pages), the one
+that goes first changing each time: the ratios compare runs under the same machine load.
 
     python benchmarks/bench_agent.py [--runs 1] [--no-real] [--real-limit N] [--only verdex,playwright,devtools]
 
@@ -37,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import AsyncExitStack
 from pathlib import Path
 
 import anyio
@@ -71,6 +74,8 @@ render();
 """
 LINE = re.compile(r'(?:uid=(?P<uid>\S+) )?(?P<role>[a-z]+) "(?P<name>[^"]*)"(?P<rest>[^\n]*)')
 REF = re.compile(r"\[ref=([^\]]+)\]")
+REDRAWN = re.compile(r"^\s*~ \d+ re-rendered \(old refs gone\): ")  # verdex: one line, the role said once a run
+REDRAWN_ITEM = re.compile(r'(?:(?P<role>[a-z]+) )?"(?P<name>[^"]*)"[^,]*? (?P<ref>c\d+p\d+f\d+e\d+)')
 
 
 def install(which: str) -> Path | None:
@@ -197,13 +202,19 @@ class Agent:
     # -- reading refs from the server's own text ---------------------------------------------------
     def find(self, role: str, name: str, after: str | None = None) -> str | None:
         """The ref of the first ``role "name"`` (after the heading ``after``), in the newest text that
-        has it; removed lines of verdex's changes (``- ...`` under an action's first line) are skipped."""
+        has it; removed lines of verdex's changes (``- ...`` under an action's first line) are skipped,
+        and its line of re-rendered elements is read item by item."""
         for text in reversed(self.read):
             lines = text.splitlines()
             is_changes = self.which == "verdex" and lines and not lines[0].startswith("- ")
             seen = after is None
             for line in lines:
                 if is_changes and line.lstrip().startswith("- "):
+                    continue
+                if is_changes and seen and REDRAWN.match(line):
+                    ref = _redrawn_ref(line, role, name)
+                    if ref:
+                        return ref
                     continue
                 m = LINE.search(line)
                 if not m:
@@ -231,6 +242,15 @@ class Agent:
         """``state``: 'ok' (the intended effect), 'wrong' (an effect on something else), 'none'."""
         self.wrong += state == "wrong"
         self.false_ok += said_ok and state != "ok"
+
+
+def _redrawn_ref(line: str, role: str, name: str) -> str | None:
+    current = None
+    for m in REDRAWN_ITEM.finditer(line, REDRAWN.match(line).end()):
+        current = m["role"] or current
+        if current == role and m["name"] == name:
+            return m["ref"]
+    return None
 
 
 # -- the flows ---------------------------------------------------------------------------------------
@@ -305,39 +325,54 @@ async def flow_real(a: Agent, urls) -> None:
 FLOWS = {"shop": flow_shop, "form": flow_form, "frames": flow_frames, "list": flow_list, "real": flow_real}
 
 
-async def measure(which: str, params: StdioServerParameters, urls, flows: list[str], errlog) -> dict:
-    start = time.perf_counter()
-    async with stdio_client(params, errlog=errlog) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            listed = await session.list_tools()
-            agent = Agent(which, session)
-            if which == "devtools":  # its tools need the page's id (the default --pageIdRouting)
-                pages, _ = await agent.raw("list_pages", {})
-                agent.page_id = int(re.search(r"^(\d+):", pages, re.M).group(1))
-            await agent.open(urls["blank"])  # the browser starts here, outside every flow
-            out = {"tools": len(listed.tools),
-                   "tools_chars": len(listed.model_dump_json(by_alias=True, exclude_none=True)),
-                   "start_ms": (time.perf_counter() - start) * 1000}
-            for flow in flows:
+async def start(stack: AsyncExitStack, which: str, params: StdioServerParameters, urls, errlog) -> tuple[Agent, dict]:
+    """The server started and its browser on the blank page (outside every flow): its agent, and the
+    start figures (tools/list size, start-up wall time)."""
+    begun = time.perf_counter()
+    read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog))
+    session = await stack.enter_async_context(ClientSession(read, write))
+    await session.initialize()
+    listed = await session.list_tools()
+    agent = Agent(which, session)
+    if which == "devtools":  # its tools need the page's id (the default --pageIdRouting)
+        pages, _ = await agent.raw("list_pages", {})
+        agent.page_id = int(re.search(r"^(\d+):", pages, re.M).group(1))
+    await agent.open(urls["blank"])  # the browser starts here
+    return agent, {"tools": len(listed.tools), "tools_chars": len(listed.model_dump_json(by_alias=True, exclude_none=True)),
+                   "start_ms": (time.perf_counter() - begun) * 1000}
+
+
+async def measure(params: dict, urls, flows: list[str], errlog) -> dict:
+    """Every server up at once, the flows run on each in turn (the first server changes from flow to
+    flow; real pages: from page to page), so that machine load falls on all alike."""
+    out: dict = {}
+    async with AsyncExitStack() as stack:
+        agents = {}
+        for which, p in params.items():
+            try:
+                agents[which], out[which] = await start(stack, which, p, urls, errlog)
+            except Exception as exc:
+                print(f"{which}: cannot be started ({type(exc).__name__}: {str(exc)[:200]}); not measured")
+        turn = 0
+        for flow in flows:
+            for agent in agents.values():
                 agent.reset()
-                try:
-                    await FLOWS[flow](agent, urls)
-                    out[flow] = {k: getattr(agent, k) for k in ("calls", "ms", "chars", "wrong", "false_ok", "errors")}
-                except Exception as exc:  # one line: the flow could not be driven on this server
-                    out[flow] = {"failed": f"{type(exc).__name__}: {str(exc)[:160]}"}
-            return out
-
-
-def run_server(which: str, base: str, urls, flows, errlog) -> dict | None:
-    params = server_params(which, base)
-    if params is None:
-        return None
-    try:
-        return anyio.run(measure, which, params, urls, flows, errlog)
-    except Exception as exc:
-        print(f"{which}: cannot be started or driven ({type(exc).__name__}: {str(exc)[:200]}); not measured")
-        return None
+            steps = [{**urls, "real": [u]} for u in urls["real"]] if flow == "real" else [urls]
+            failed: dict = {}
+            for step in steps:
+                names = list(agents)
+                turn += 1
+                for which in names[turn % len(names):] + names[:turn % len(names)]:
+                    if which in failed:
+                        continue
+                    try:
+                        await FLOWS[flow](agents[which], step)
+                    except Exception as exc:  # one line: the flow could not be driven on this server
+                        failed[which] = f"{type(exc).__name__}: {str(exc)[:160]}"
+            for which, agent in agents.items():
+                out[which][flow] = {"failed": failed[which]} if which in failed else \
+                    {k: getattr(agent, k) for k in ("calls", "ms", "chars", "wrong", "false_ok", "errors")}
+    return out
 
 
 def report(results: dict, flows: list[str]) -> None:
@@ -392,11 +427,8 @@ def main() -> int:
                 "list": lists.url("list.html"), "real": [pages.url(p.name) for p in real]}
         flows += ["real"] if real else []
         for run in range(args.runs):
-            results = {}
-            for which in args.only.split(","):
-                res = run_server(which, base, urls, flows, errlog)
-                if res is not None:
-                    results[which] = res
+            params = {w: p for w in args.only.split(",") if (p := server_params(w, base)) is not None}
+            results = anyio.run(measure, params, urls, flows, errlog)
             print(f"run {run + 1}/{args.runs} (load {h.load()}, {len(real)} real pages)")
             report(results, flows)
             all_runs.append(results)

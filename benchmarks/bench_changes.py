@@ -22,7 +22,7 @@ import sys
 import harness as h
 from verdex_cli.commands.context import Workspace
 
-PHASES = ("changes: watch loads", "changes: settle", "changes: capture", "changes: compare")  # the capture includes its sub-phases
+PHASES = ("changes: watch loads", "changes: before", "changes: settle", "changes: capture", "changes: compare")  # the capture includes its sub-phases
 
 
 def _paired(ctx: Workspace, make_line, runs: int) -> tuple[float, float, float]:

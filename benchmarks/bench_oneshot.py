@@ -11,6 +11,10 @@ Measured interleaved (one of each per round, so machine load hits all alike), me
   profile removed), in this process. Target: at most 0.2 s.
 - `verdex session list`, `verdex --version`: beside `python3 -c pass`. Target: at most 3x.
 - `verdex run --session S 'eval 1'`: beside `python3 -c pass`. Target: at most 2x.
+
+verdex's modules are byte-compiled first, as an installed package's are, and the runs may write
+bytecode: with PYTHONDONTWRITEBYTECODE set, an editable checkout compiles every module it imports on
+every start (Playwright's installed package has its bytecode either way).
 """
 
 from __future__ import annotations
@@ -75,6 +79,8 @@ def main() -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                XDG_RUNTIME_DIR=runtime)
     env.pop("VERDEX_SESSION", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "verdex_cli")], env=env, check=True)
     script = os.path.join(os.path.dirname(sys.executable), "verdex")  # the console script users run
     verdex = [script] if os.access(script, os.X_OK) else [sys.executable, "-m", "verdex_cli"]
     chrome = h.launch.find_chrome(None)
@@ -107,7 +113,7 @@ def main() -> None:
         ("verdex --version", py, "python3 -c pass", "<= 3x"),
         ("verdex run --session S 'eval 1'", py, "python3 -c pass", "<= 2x"),
     ]
-    print(f"medians of {args.runs} interleaved rounds (wall ms)")
+    print(f"medians of {args.runs} interleaved rounds (wall ms); load average {os.getloadavg()[0]:.1f}")
     print(f"  {'python3 -c pass':<44} {py:8.1f} ms")
     if pw is not None:
         print(f"  {'Playwright: launch+goto+aria_snapshot+close':<44} {pw:8.1f} ms")

@@ -188,6 +188,8 @@ def test_press_enter_submits_form(form):
     out = driver.ok("press Enter")
     name = ref_of(snap, "Name")
     changes = out.data.pop("changes")
+    before = out.data.pop("changes_before")  # nothing changed between the fills and the press
+    assert not any(before[k] for k in ("added", "removed", "changed")), before
     assert out.data.pop("requests") == [] and out.data.pop("console") == []  # the form is the page's own script
     assert out.data == {"action": "press", "key": "Enter", "ref": name, "role": "textbox", "name": "Name"}
     assert any("submitted" in (c.get("value") or c["name"]).lower() for c in changes["changed"] + changes["added"]), changes

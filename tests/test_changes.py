@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from conftest import pages_site
+from verdex_cli.sessions.outcomes import render_for
 from verdex_cli.snapshot import capture
+
+site = pages_site("changes")
 
 
 def ref_named(data: dict, name: str, role: str = "button") -> str:
@@ -167,7 +173,8 @@ def test_diff_errors_and_history_bound(driver, demo):
 
 @pytest.mark.parametrize("mode", ["--all-refs", ""])
 def test_compact_options_keep_their_refs_in_changes(driver, demo, mode):
-    """Compact mode does not print option refs; the changes still carry them."""
+    """Compact mode does not print option refs; the changes still carry them (here what changed
+    before the action, since the snapshot)."""
     driver.ok("open " + demo.url("blank.html"))
     driver.js("""document.body.innerHTML = '<div role=listbox aria-label=Pick>' + Array.from({length: 120},
       (_, i) => `<div role=option tabindex=-1>Choice ${i}</div>`).join('') + '</div><button>Go</button>'""")
@@ -176,7 +183,7 @@ def test_compact_options_keep_their_refs_in_changes(driver, demo, mode):
     go = ref_named(snap, "Go")
     option = next(r for r, i in snap["refs"].items() if i["name"] == "Choice 7") if mode else None
     driver.js("document.querySelectorAll('[role=option]')[7].textContent = 'Renamed'")
-    ch = driver.ok("focus " + go).data["changes"]
+    ch = driver.ok("focus " + go).data["changes_before"]
     renamed = [c for c in ch["changed"] if c["name"] == "Renamed"]
     assert len(renamed) == 1 and renamed[0]["ref"] and renamed[0]["was"]["name"] == "Choice 7"
     if option:
@@ -194,3 +201,23 @@ def test_ctrl_c_while_capturing_changes_keeps_the_actions_result(driver, demo, m
     out = driver.ok("click " + mug)  # the click happened: it is reported, not 'cancelled'
     assert out.data["changes"] is None and any("Stopped before" in n for n in out.notes)
     assert driver.js("document.getElementById('add-mug').textContent") == "Added"
+
+
+def test_a_list_rebuilt_under_an_action_is_one_line_with_its_new_refs_and_the_pick_is_shown(driver, site):
+    # the page rebuilds its list with innerHTML after each pick (every item a new node, in a new
+    # order); the action's text shows the status it changed and the new refs on one line, and a new ref
+    # from that line picks what its name says (the page's own log)
+    driver.ok("open " + site.url("fruit.html"))
+    cherry = driver.ref('button "Cherry"')
+    out = driver.run("click " + cherry)
+    text, _ = render_for({"width": 120}, out)
+    assert '~ status: "Picked: none" -> "Picked: Cherry"' in text
+    redrawn = [line for line in text.splitlines() if "re-rendered" in line]
+    assert len(redrawn) == 1 and redrawn[0].startswith("  ~ 8 re-rendered (old refs gone): button ")
+    assert "more" not in text and "[ref=" not in text  # nothing left out; no line per item
+    new = dict(re.findall(r'"(\w+)" (c0p0f0e\d+)', redrawn[0]))
+    assert sorted(new) == sorted(driver.js("[...document.querySelectorAll('#list button')].map(b => b.dataset.name)"))
+    assert cherry not in new.values()
+    driver.ok("click " + new["Fig"])
+    assert driver.js("window.log") == ["Cherry", "Fig"]
+    assert driver.run("click " + cherry).kind == "removed"

@@ -146,6 +146,26 @@ def test_containers_without_a_name_share_one_line_under_an_action():
     assert [line for line, _ in lines(d)][:2] == ["+ list", '+ button "Remove" [ref=c0p0f0e9]']  # diff: each
 
 
+def test_nodes_drawn_anew_share_one_line_under_an_action_and_diff_lists_each():
+    from verdex_cli.ui.render_changes import lines
+
+    def button(ref, name):
+        return {"ref": ref, "role": "button", "name": name}
+
+    # a cart rebuilt after one more item came: two rows drawn anew, one new row, one row gone
+    d = {"removed": [{"ref": None, "role": "listitem", "name": ""}, button("c0p0f0e1", "Remove"),
+                     button("c0p0f0e2", "Remove"), {"ref": "c0p0f0e3", "role": "link", "name": "Mug"}],
+         "added": [{"ref": None, "role": "listitem", "name": ""}, button("c0p0f0e4", "Remove"),
+                   {"ref": "c0p0f0e5", "role": "link", "name": "Lamp"}, button("c0p0f0e6", "Remove"),
+                   button("c0p0f0e7", "Remove")],
+         "changed": [{"ref": None, "role": "text", "name": "3 items", "was": {"role": "text", "name": "2 items"}}]}
+    folded = [line for line, _ in lines(d, fold=True)]
+    assert folded == ['+ link "Lamp" [ref=c0p0f0e5]', '+ button "Remove" [ref=c0p0f0e7]', '- link "Mug" [ref=c0p0f0e3]',
+                      "~ text: 2 items -> 3 items",
+                      '~ 2 re-rendered (old refs gone): button "Remove" c0p0f0e4, "Remove" c0p0f0e6']
+    assert len(lines(d)) == 10  # diff: each node
+
+
 def test_history_keeps_twenty_snapshots_and_bounds_their_text(monkeypatch):
     from verdex_cli.refs import page_state
     from verdex_cli.snapshot.model import Snapshot

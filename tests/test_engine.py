@@ -33,6 +33,7 @@ def test_order_puts_needs_first():
 
 def test_source_has_one_global():
     src = engine.source()
+    assert engine.compose() == src  # (with every module's uses checked, as verdex does not at start-up)
     assert src.startswith("if (!globalThis.__verdex) {")
     for old in ("__verdexBridge", "__verdexFields", "__verdexTargets", "__verdexStructure"):
         assert old not in src

@@ -139,10 +139,15 @@ def test_snapshot_click_and_fill_with_truthful_results_and_tool_errors(env, demo
         add = [r for r, i in snap["refs"].items() if i["name"] == "Add to cart"][0]  # the mug's, first
         click = await s.call_tool("click", {"ref": add})
         result = ok(click)
-        assert result["ref"] == add and result["changes"] and "Cart" in click.content[0].text
+        assert result["ref"] == add and result["changes"] and "Coffee mug × 1" in click.content[0].text
         cart = ok(await s.call_tool("eval", {"js": "[...document.querySelectorAll('#cart li')]"
                                                     ".map(li => li.dataset.product).join()"}))
         assert cart["value"] == "mug"
+        # what the page changed before an action is not the action's: changes_before, one line of text
+        ok(await s.call_tool("eval", {"js": "document.querySelector('h1').textContent = 'Our shop'"}))
+        hovered = await s.call_tool("hover", {"ref": add})
+        assert [(c["role"], c["name"]) for c in ok(hovered)["changes_before"]["changed"]] == [("heading", "Our shop")]
+        assert "Not caused by it: 1 change before it" in hovered.content[0].text
         # fill through a handler that reformats the value: the answer says what the field holds
         ok(await s.call_tool("open", {"url": VALUES}))
         snap = ok(await s.call_tool("snapshot", {}))

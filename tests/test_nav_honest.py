@@ -115,6 +115,18 @@ def test_a_page_that_never_finishes_loading_is_stopped(quick, slow):
     assert time.monotonic() - start < 1.4
 
 
+def test_a_ready_document_is_waited_for_five_seconds_at_most_and_goes_on_loading(driver, slow):
+    # the document is ready at once, its one image comes after 7 s (the timeout is 10 s): as Playwright's
+    # navigate, 'open' waits for the rest 5 s at most, says what is still out, and does not stop it
+    res = driver.ok("open " + slow.url("/slow-image?s=7"))
+    assert res.data["title"] == "Half" and res.data["status"] == 200
+    assert ("The page was still loading 5 s after its document was ready (1 request still out); it goes on "
+            "loading ('requests' lists them).") in res.notes
+    slow.wait_answered("/slow.png?s=7")
+    driver.ok("wait 300")
+    assert driver.ok("eval document.readyState").data["value"] == "complete"
+
+
 # -- reload and stale refs ---------------------------------------------------------------------------
 
 def test_reload_names_the_reload_in_the_navigated_message(driver, demo):
@@ -122,12 +134,13 @@ def test_reload_names_the_reload_in_the_navigated_message(driver, demo):
     ref = _ref(driver.ok("snapshot").data["text"], 'button "Alert"')
     driver.ok("reload")
     out = driver.fail("click " + ref, "navigated")
-    assert out.message == f"Ref '{ref}' is from a previous page (the page was reloaded). Take a new snapshot."
+    assert out.message == (f"Ref '{ref}' is from a previous page (issued in snapshot #1 at {demo.url('dialogs.html')}; "
+                           "the page was reloaded by 'reload' (command 3)). Take a new snapshot.")
     # a real navigation keeps naming the new address
     ref = _ref(driver.ok("snapshot").data["text"], 'button "Alert"')
     driver.ok("open " + demo.url("shop.html"))
     out = driver.fail("click " + ref, "navigated")
-    assert out.message.endswith(f"(now at {demo.url('shop.html')}). Take a new snapshot.")
+    assert out.message.endswith(f"navigated to {demo.url('shop.html')}). Take a new snapshot.")
 
 
 def test_reload_reason_for_refs_inside_frames(driver, demo):
@@ -136,7 +149,7 @@ def test_reload_reason_for_refs_inside_frames(driver, demo):
     ref = next(r for r in re.findall(r"\[ref=(c0p0f[1-9]\d*e\d+)\]", text))
     driver.ok("reload")
     out = driver.fail("click " + ref, "navigated")
-    assert "(the page was reloaded)" in out.message
+    assert "; the page was reloaded by 'reload' (command 3))" in out.message
 
 
 def test_page_hint_never_names_a_missing_tab(driver, demo):

@@ -116,3 +116,14 @@ def test_a_hover_whose_element_the_page_moves_away_while_settling_is_not_ok(d, t
     assert "no longer once the page settled" in out.message or "then left it" in out.message, out.message
     assert d.js("document.getElementById('recent').textContent") != ""
     assert log(d)[-1] not in ("d1", "iframe"), log(d)  # the pointer ended on another thing than the target
+
+
+def test_inspect_counts_as_shown_the_ref_acts_on_the_row_inspect_named(d):
+    text = open_page(d, "sort.html")
+    zoe = delete_ref_of(text, "Zoe")
+    d.ok("eval document.getElementById('sort').click()")  # sorted by the page: Zoe's button is in Adam's row now
+    seen = d.ok(f"inspect {zoe}").data
+    assert seen["reason"].startswith('Element changed since you saw it: its row changed from "Zoe" (data-id 7) '
+                                     'to "Adam" (data-id 3).'), seen
+    d.ok(f"click {zoe}")  # the user was shown the button in Adam's row: that is the one meant now
+    assert log(d) == ["delete 3"]

@@ -107,9 +107,11 @@ def test_scope_is_checked_before_existence_and_format_before_scope(mutations):
 def test_unknown_ref_exact_message(mutations):
     driver, _ = mutations
     out = driver.fail("click c0p0f0e99", "unknown_ref")
-    assert out.message == "Ref 'c0p0f0e99' not found. Take a new snapshot."
+    high = max(int(r.rsplit("e", 1)[1]) for r in driver.ctx.page_state().store.records)
+    assert out.message == f"Ref 'c0p0f0e99' was never issued in this tab (the highest is c0p0f0e{high}). Take a new snapshot."
     out = driver.fail("click c0p0f7e1", "unknown_ref")  # a frame index never seen
-    assert out.message == "Ref 'c0p0f7e1' not found. Take a new snapshot."
+    assert out.message == (f"Ref 'c0p0f7e1' was never issued in this tab (none in frame f7; the highest is "
+                           f"c0p0f0e{high}). Take a new snapshot.")
     assert out.as_json()["error"] == {"kind": "unknown_ref", "message": out.message}
     assert clicks(driver) == []
 
@@ -117,7 +119,7 @@ def test_unknown_ref_exact_message(mutations):
 def test_unknown_ref_before_any_snapshot(driver, demo):
     driver.ok("open " + demo.url("mutations.html"))
     out = driver.fail("click c0p0f0e2", "unknown_ref")
-    assert out.message == "Ref 'c0p0f0e2' not found. Take a new snapshot."
+    assert out.message == "Ref 'c0p0f0e2' was never issued in this tab (none yet: take a snapshot)."
     assert clicks(driver) == []
 
 
@@ -126,7 +128,7 @@ def test_unknown_ref_after_reset(mutations):
     b1 = ref_of(snap, "Button 1")
     driver.ok("reset-refs")
     out = driver.fail(f"click {b1}", "unknown_ref")
-    assert out.message == f"Ref '{b1}' not found. Take a new snapshot."
+    assert out.message == f"Ref '{b1}' was dropped by 'reset-refs' (command 3). Take a new snapshot."
     assert clicks(driver) == []
 
 
@@ -140,7 +142,9 @@ def test_navigated_ref_is_never_given_to_the_new_page(driver, demo):
     shop = demo.url("shop.html")
     driver.ok("open " + shop)
     out = driver.fail("click c0p0f0e4", "navigated")
-    assert out.message == f"Ref 'c0p0f0e4' is from a previous page (now at {shop}). Take a new snapshot."
+    assert out.message == (f"Ref 'c0p0f0e4' is from a previous page (issued in snapshot #1 at "
+                           f"{demo.url('mutations.html')}; 'open {shop}' (command 3) navigated to {shop}). "
+                           "Take a new snapshot.")
     assert out.as_json()["error"]["kind"] == "navigated"
     assert driver.js("document.getElementById('cart').textContent").count("×") == 0  # nothing clicked
 
@@ -148,7 +152,9 @@ def test_navigated_ref_is_never_given_to_the_new_page(driver, demo):
     assert "c0p0f0e4" not in snap.data["refs"]
     assert min(int(r.rsplit("e", 1)[1]) for r in snap.data["refs"]) == top + 1
     out = driver.fail("click c0p0f0e4", "navigated")
-    assert out.message == f"Ref 'c0p0f0e4' is from a previous page (now at {shop}). Take a new snapshot."
+    assert out.message == (f"Ref 'c0p0f0e4' is from a previous page (issued in snapshot #1 at "
+                           f"{demo.url('mutations.html')}; 'open {shop}' (command 3) navigated to {shop}). "
+                           "Take a new snapshot.")
     assert driver.js("document.getElementById('cart').textContent").count("×") == 0
     lamp = [r for r, i in snap.data["refs"].items() if i["name"] == "Add to cart"][2]
     driver.ok(f"click {lamp}")
@@ -158,13 +164,16 @@ def test_navigated_ref_is_never_given_to_the_new_page(driver, demo):
 def test_navigated_after_reload(mutations):
     driver, snap = mutations
     b1 = ref_of(snap, "Button 1")
+    url = driver.js("location.href")
     driver.ok("reload")
     out = driver.fail(f"click {b1}", "navigated")
-    assert out.message == f"Ref '{b1}' is from a previous page (the page was reloaded). Take a new snapshot."
+    assert out.message == (f"Ref '{b1}' is from a previous page (issued in snapshot #1 at {url}; the page was "
+                           "reloaded by 'reload' (command 3)). Take a new snapshot.")
     assert clicks(driver) == []
     driver.ok("snapshot")  # and after a snapshot of the reloaded page too
     out = driver.fail(f"click {b1}", "navigated")
-    assert out.message == f"Ref '{b1}' is from a previous page (the page was reloaded). Take a new snapshot."
+    assert out.message == (f"Ref '{b1}' is from a previous page (issued in snapshot #1 at {url}; the page was "
+                           "reloaded by 'reload' (command 3)). Take a new snapshot.")
     assert clicks(driver) == []
 
 

@@ -244,7 +244,7 @@ def test_reset_refs_restart_drops_refs_and_restarts_numbering(mut):
     res = driver.ok("reset-refs --restart")
     assert res.data["dropped"] == 7 and res.data["restart"] is True
     out = driver.fail(f"click {b1}", "unknown_ref")
-    assert out.message == f"Ref '{b1}' not found. Take a new snapshot."
+    assert out.message == f"Ref '{b1}' was dropped by 'reset-refs --restart' (command 4). Take a new snapshot."
     assert clicks(driver) == []
     s3 = driver.ok("snapshot")
     numbers = sorted(n_of(r) for r in s3.data["refs"])
@@ -326,7 +326,8 @@ def test_frame_navigation_numbers_that_frame_on(frames):
     assert until(lambda: driver.js("(() => { const d = document.getElementById('same-frame').contentDocument;"
                                       " return !!(d && d.getElementById('leaf-button')); })()"))
     out = driver.fail("click c0p0f1e1", "navigated")
-    assert out.message.startswith("Ref 'c0p0f1e1' is from a previous page (now at ")
+    assert out.message.startswith("Ref 'c0p0f1e1' is from a previous page (issued in snapshot #1 at ")
+    assert 'frame f1 "Same-origin frame" navigated to ' in out.message
     assert "frame-leaf.html" in out.message
     s2 = driver.ok("snapshot")
     new_f1 = {r: i for r, i in s2.data["refs"].items() if i["frame"] == 1}

@@ -213,10 +213,10 @@ def test_store_missing_then_removed_then_seen_again():
     rec = store.get("c0p0f0e2")
     assert rec.status != "live"  # not in the latest snapshot
     assert rec.last_seen == 1
-    store.mark_removed("c0p0f0e2")
+    store.set_status("c0p0f0e2", "removed")
     assert rec.status == "removed"
     assert any(h.startswith("removed") for h in rec.history)
-    store.mark_removed("c0p0f0e2")  # idempotent: one history line
+    store.set_status("c0p0f0e2", "removed")  # idempotent: one history line
     assert sum(h.startswith("removed") for h in rec.history) == 1
     record(store, {"c0p0f0e1": ("button", "A"), "c0p0f0e2": ("button", "B")})
     assert rec.status == "live" and rec.last_seen == 3
@@ -227,7 +227,7 @@ def test_store_completions_and_live_count():
     store = RefStore("c0p0")
     record(store, {"c0p0f0e1": ("button", "Save"), "c0p0f0e2": ("link", "Home"), "c0p0f0e3": ("button", "Gone")})
     record(store, {"c0p0f0e1": ("button", "Save"), "c0p0f0e2": ("link", "Home"), "c0p0f0e3": ("button", "Gone")})
-    store.mark_removed("c0p0f0e3")
+    store.set_status("c0p0f0e3", "removed")
     comps = dict(store.completions())
     assert comps == {"c0p0f0e1": 'button "Save"', "c0p0f0e2": 'link "Home"'}
     assert store.live_count() == 2
@@ -256,8 +256,8 @@ def test_store_reset():
     record(store, {"c0p0f0e1": ("button", "Save")})
     record(store, {"c0p0f0e1": ("button", "Save")})
     store.reset()
-    assert store.get("c0p0f0e1") is None
-    assert store.completions() == []
+    assert store.get("c0p0f0e1").status == "reset"  # its story is kept; it names nothing
+    assert store.completions() == [] and store.records == {}
 
 
 # -- RefStore: tombstones (bounded memory) --------------------------------------------------------
@@ -293,15 +293,15 @@ def test_store_tombstone_cleared_when_the_element_comes_back_or_the_document_cha
     record_gone(store, {"c0p0f0e1": ("button", "A")}, gone=[2])
     assert store.tombstone_count == 1
     record(store, {"c0p0f0e1": ("button", "New page")}, loaders={0: "L1"})  # a new document
-    assert store.tombstone_count == 0 and store.get("c0p0f0e2") is None
+    assert store.tombstone_count == 0 and store.get("c0p0f0e2").loader == "L0"  # its story, of the old document
     record_gone(store, {"c0p0f0e1": ("button", "New page")}, gone=[1], loaders={0: "L1"})
     store.reset()
-    assert store.tombstone_count == 0 and store.get("c0p0f0e1") is None
+    assert store.tombstone_count == 0 and store.get("c0p0f0e1").status == "removed"
 
 
 def test_store_stays_bounded_across_many_rerenders():
     """500 new refs per snapshot, the page lets go of each after a few snapshots: records stay flat."""
-    from verdex_cli.refs.store import TOMB_NAMES
+    from verdex_cli.refs.store import GONE
 
     store = RefStore("c0p0")
     per, keep = 500, 5
@@ -310,7 +310,7 @@ def test_store_stays_bounded_across_many_rerenders():
         gone = list(range((k - keep) * per + 1, (k - keep + 1) * per + 1)) if k >= keep else []
         record_gone(store, refs, gone)
     assert len(store.records) == keep * per  # the last `keep` rounds; older ones are buried
-    assert len(store.tomb_names) <= TOMB_NAMES
+    assert len(store.gone) <= GONE
     assert store.tombstone_count == (60 - keep) * per
     assert len(store.tombs[0]) <= 60 * per // 8 + 1  # one bit per ref number
     assert store.get("c0p0f0e1").status == "removed"  # the oldest: name forgotten, still removed

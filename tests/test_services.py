@@ -189,3 +189,21 @@ def test_quit_leaves_the_grid_session_and_its_tab_as_they_were(grid, grid_sessio
     _, again = grid.new_session()
     proc = verdex("run", "--json", "--connect", again, demo.url("form.html"), "eval document.title")
     assert results(proc)[-1]["value"] == "Form controls"
+
+
+def test_browserless_ends_the_browser_as_soon_as_verdex_hangs_up(browserless, demo):
+    """Browserless ends a /chromium browser when its client's socket closes. A socket closed with
+    events still unread was reset, and Browserless 2.42 misses that reset on an idle proxied socket:
+    the browser lived on until the service's session time-out (60 s here), about every other time."""
+    for _ in range(4):
+        before = {b["id"] for b in browserless.browsers()}
+        d = Driver(browserless.url(), timeout=20)
+        try:
+            d.ok("open " + demo.url("shop.html"))
+            d.ok("snapshot")
+            [mine] = [b["id"] for b in browserless.browsers() if b["id"] not in before]
+        finally:
+            d.close()
+        # well inside the 60 s time-out that would end it anyway
+        until(lambda: mine not in {b["id"] for b in browserless.browsers()}, "the browser outlived verdex's socket",
+              seconds=10)

@@ -98,7 +98,7 @@ def test_fill_and_type_take_the_text_from_the_environment_masked_everywhere(env)
     script = (env.base / "steps.txt").read_text()
     assert "--env TOK" in script and SECRET not in script
     unset = run(env, "run", "--session", "sec", "fill textbox:User --env NOT_SET_ANYWHERE")
-    assert unset.returncode == 2 and "NOT_SET_ANYWHERE is not set" in unset.stderr
+    assert unset.returncode == 1 and "NOT_SET_ANYWHERE is not set" in unset.stderr  # it ran and typed nothing
 
 
 def test_fill_env_in_a_one_shot_run(env):
@@ -341,6 +341,110 @@ def test_ctrl_c_exits_130_in_a_one_shot_run(env):
     live.send_signal(signal.SIGINT)
     live.communicate(timeout=60)
     assert live.returncode == 130
+
+
+# each client its own current tab: another client's `tab new` does not move it ----------------------------
+
+ORDERS = """<!doctype html><title>Orders</title><ul id=list></ul><p id=log></p><script>
+  // rendered as frameworks do: rows rebuilt with innerHTML, clicks recorded by the record's own id
+  const orders = [{id: 31, name: "Pears"}, {id: 32, name: "Kiwis"}, {id: 33, name: "Figs"}];
+  const done = [];
+  function render() {
+    document.getElementById("list").innerHTML = orders.map(o =>
+      `<li data-id="${o.id}">${o.name} <button data-id="${o.id}">Ship</button></li>`).join("");
+    document.getElementById("log").textContent = "shipped: " + done.join(",");
+  }
+  document.getElementById("list").addEventListener("click", e => {
+    const id = e.target.closest("button")?.dataset.id;
+    if (id) { done.push(id); render(); }
+  });
+  render();
+</script>"""
+
+
+def test_each_client_keeps_its_own_current_tab(env):
+    import re
+
+    orders, other = env.base / "orders.html", env.base / "other.html"
+    orders.write_text(ORDERS)
+    other.write_text("<!doctype html><title>Other</title><button>Elsewhere</button>")
+    env.start("tabs", str(orders), "--timeout", "30")
+    live = subprocess.Popen(env.argv("run", "--session", "tabs", "--json", "--script", "-"), env=env.env, cwd=ROOT,
+                            text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def ask(line: str) -> dict:
+        live.stdin.write(line + "\n")
+        live.stdin.flush()
+        return json.loads(live.stdout.readline())
+
+    try:
+        text = ask("snapshot")["result"]["text"]
+        refs = re.findall(r'button "Ship" \[ref=(\w+)\]', text)
+        assert len(refs) == 3
+        moved = run(env, "run", "--session", "tabs", "--json", "tab new " + str(other), "eval document.title")
+        assert moved.returncode == 0, moved.stdout + moved.stderr
+        assert json.loads(moved.stdout.splitlines()[-1])["result"]["value"] == "Other"
+        shipped = ask("click " + refs[0])  # the live client's refs still act on the tab it chose
+        assert shipped["ok"], shipped
+        again = re.findall(r'button "Ship" \[ref=(\w+)\]', ask("snapshot")["result"]["text"])  # rows re-rendered
+        assert ask("click " + again[1])["ok"]
+        assert ask("eval document.getElementById('log').textContent")["result"]["value"] == "shipped: 31,32"
+        assert [t["current"] for t in ask("tabs")["result"]["tabs"]] == [True, False]
+        # a new invocation starts where the last tab change left: on the tab just opened
+        after = run(env, "run", "--session", "tabs", "--json", "eval document.title", "tab 0", "eval document.title")
+        assert [json.loads(x)["result"].get("value") for x in after.stdout.splitlines()] == ["Other", None, "Orders"]
+        assert ask("tab 1")["ok"]  # now the live client is on the other tab, which another client closes
+        closed = run(env, "run", "--session", "tabs", "tab close 1")
+        assert closed.returncode == 0, closed.stderr
+        res = ask("eval document.title")
+        assert res["result"]["value"] == "Orders"
+        assert res["result"]["notes"] == ["This client's tab 1 was closed; tab 0 is now its current tab."]
+    finally:
+        live.stdin.close()
+        live.wait(timeout=60)
+
+
+def test_a_command_that_ran_and_failed_exits_1_a_bad_command_line_2(env):
+    env.start("codes", INDEX)
+    for line in ("tab 5", "diff 99", "context 3"):  # they parse; the session has no such thing
+        proc = run(env, "run", "--session", "codes", "--json", line)
+        err = json.loads(proc.stdout)["error"]
+        assert proc.returncode == 1 and err["kind"] == "usage", (line, proc.stdout)
+    one_shot = run(env, "run", INDEX, "tab 5")
+    assert one_shot.returncode == 1 and one_shot.stderr.strip() == "There is no tab 5. 'tabs' lists them."
+    for args in (("run", "--session", "codes", "tab five"), ("run", INDEX, "frobnicate"),
+                 ("run", "--downloads", "/dev/null", INDEX, "eval 1")):
+        assert run(env, *args).returncode == 2, args  # the command line itself is wrong: nothing ran
+
+
+def test_session_list_shows_a_gone_browser_who_is_busy_and_aligns_long_names(env):
+    from test_sessions import poll
+    from verdex_cli.browser import launch
+
+    theirs = launch.launch(headless=True, debug_port=True)  # a browser verdex connects to, then it dies
+    long_name = "n" * 40
+    try:
+        env.start(long_name, "--connect", theirs.http_endpoint)
+        env.start("s", INDEX, "--timeout", "60")
+        spinner = env.popen("run", "--session", "s", "eval while (true) {}")
+        poll(lambda: next(r for r in env.sessions() if r["name"] == "s")["busy"], what="the loop to run")
+        waiting = env.popen("run", "--session", "s", "eval 1")
+        poll(lambda: next(r for r in env.sessions() if r["name"] == "s")["queued"] == 1, what="a queued client")
+    finally:
+        theirs.stop()
+    poll(lambda: next(r for r in env.sessions() if r["name"] == long_name)["browser"].endswith("(gone)"),
+         what="the connected browser to be listed as gone")
+    listed = run(env, "session", "list").stdout.splitlines()
+    head, rows = listed[0], {line.split()[0]: line for line in listed[1:]}
+    assert head.split() == ["NAME", "PID", "TABS", "CLIENTS", "BUSY", "QUEUED", "IDLE", "BROWSER"]
+    assert rows[long_name].endswith(f"{theirs.http_endpoint} (gone)")
+    assert f"run {spinner.pid}'s 'eval while (true) {{}}'" in rows["s"]
+    for column in ("PID", "TABS", "QUEUED", "IDLE"):  # right-aligned under their heads, long name or not
+        end = head.index(column) + len(column)
+        assert all(line[end - 1] != " " and line[end:end + 1] in (" ", "") for line in rows.values()), listed
+    spinner.send_signal(2)
+    spinner.communicate(timeout=60)
+    assert waiting.communicate(timeout=60)[0].strip() == "1"
 
 
 def test_an_attached_repl_gets_the_toolbar_and_the_live_refs(driver, demo):

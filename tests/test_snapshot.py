@@ -169,7 +169,7 @@ def test_shadow_dom_in_flat_tree_order(driver, demo):
     profile = text.index('link "Profile"')
     notify = text.index('checkbox "Notify"')
     assert follow < profile < notify or follow < notify
-    assert "Hidden inside closed root" not in text
+    assert text.index('button "Hidden inside closed root"') > follow  # a closed root is walked too
 
 
 def test_busy_page_times_out_and_session_survives(chrome_http):

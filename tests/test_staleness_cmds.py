@@ -142,7 +142,7 @@ def test_inspect_navigated_and_unknown(shop, demo):
     assert d["status"] == "navigated"
     assert d["reason"].startswith(f"Ref '{save}' is from a previous page")
     out = driver.fail("inspect c0p0f0e999", "unknown_ref")
-    assert out.message == "Ref 'c0p0f0e999' not found. Take a new snapshot."
+    assert out.message.startswith("Ref 'c0p0f0e999' was never issued in this tab (the highest is c0p0f0e")
 
 
 # -- diff -----------------------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import fake_browser
+
 from verdex_cli.browser import launch
 from verdex_cli.commands.snapshot_cmd import REPL_MAX_CHARS, cut_text
 from verdex_cli.base.errors import ErrorKind, ExitStatus
@@ -46,11 +48,7 @@ def only_json(proc) -> dict:
 @pytest.fixture
 def fake_chrome(tmp_path):
     """A 'browser' that records that it was started, then fails."""
-    marker = tmp_path / "chrome-was-started"
-    script = tmp_path / "fake-chrome"
-    script.write_text(f"#!/bin/sh\ntouch {marker}\nexit 3\n")
-    script.chmod(0o755)
-    return script, marker
+    return fake_browser(tmp_path, "exit 3")
 
 
 def closed_port() -> int:
@@ -228,10 +226,13 @@ def test_loopback_detection(url, local):
     assert launch.is_loopback(url) is local
 
 
-def test_connect_to_another_machine_warns_on_stderr(tmp_path):
-    proc = verdex("run", "--json", "--connect", f"http://0.0.0.0:{closed_port()}", INDEX, "eval 1", tmp=tmp_path)
+@pytest.mark.parametrize("scheme, unencrypted", [("http", True), ("ws", True), ("https", False), ("wss", False)])
+def test_connect_to_another_machine_warns_on_stderr(tmp_path, scheme, unencrypted):
+    url = f"{scheme}://0.0.0.0:{closed_port()}" + ("/devtools/browser/x" if scheme.startswith("ws") else "")
+    proc = verdex("run", "--json", "--connect", url, INDEX, "eval 1", tmp=tmp_path)
     warnings = proc.stderr.strip().splitlines()
     assert len(warnings) == 1 and warnings[0].startswith("Warning: 0.0.0.0 is not this machine")
+    assert ("unencrypted" in warnings[0]) is unencrypted  # TLS (wss://, https://) is encrypted
     assert only_json(proc)["error"]["kind"] == ErrorKind.CONNECT_FAILED  # stdout stays pure JSON Lines
 
 

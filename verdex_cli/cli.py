@@ -92,6 +92,13 @@ def _split_run(argv: list[str]) -> tuple[bool, list[str]]:
     return (True, rest) if word == "run" else (False, argv)
 
 
+def _sub_first(argv: list[str]) -> list[str]:
+    """`session`'s words with its sub-command first: options given before it (`verdex --json session
+    stop x`, as before `run`) go after it, where the sub-command reads them."""
+    sub, rest = split_word(argv)
+    return argv if sub is None else [sub, *rest]
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     exit_on_terminate()
@@ -104,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     if word in ("session", "attach"):
         from .sessions.control import attach_app, session_app
 
-        app, prog, rest = (session_app, "verdex session", word_rest) if word == "session" else \
+        app, prog, rest = (session_app, "verdex session", _sub_first(word_rest)) if word == "session" else \
             (attach_app, "verdex attach", word_rest)
     elif word == "mcp":
         from .sessions.mcp_server import mcp_app
@@ -121,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
         code = app(args=rest, prog_name=prog, standalone_mode=False)
     except CommandLineError as exc:
         if exc.format_message().strip():  # else it was a bare `verdex session`: its help is shown
-            _usage_error(prog, argv, exc.format_message())
+            _usage_error(getattr(exc.ctx, "command_path", None) or prog, argv, exc.format_message())
         raise SystemExit(int(ExitStatus.USAGE))
     except (typer.Abort, KeyboardInterrupt):
         raise SystemExit(ExitStatus.INTERRUPTED)

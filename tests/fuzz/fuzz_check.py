@@ -58,6 +58,8 @@ class Evidence:
     current_page: int | None = None
     inside: tuple | None = None       # an iframe: (documents in the frame it shows, the tab's other documents)
     text_shown: bool | None = None    # 'wait text Shop': a document of the tab shows it (None: not known)
+    heard_all: bool = True            # every window of the tab answered the flush, with every record it sent
+    #                                   before (False: a window without the oracle, or records still on the way)
 
 
 def doc_of(oid: str | None) -> str | None:
@@ -241,6 +243,8 @@ def _judge_inside(ev: Evidence, res: dict) -> tuple[str, str]:
         return UNVERIFIED, f"a trusted {unknown[0]['type']} in document {unknown[0].get('doc')}, whose place is not known"
     if "navigated away" in " ".join((res or {}).get("notes") or []):
         return UNVERIFIED, "the frame's document went away: its events may be lost"
+    if not ev.heard_all:
+        return UNVERIFIED, "a window of the tab did not answer the oracle (or its records had not all arrived)"
     return FALSE_OK, f"no trusted {kind} reached a document of the frame {ev.oid} shows"
 
 

@@ -101,6 +101,7 @@ class Fuzzer:
         self._seen = 0
         self.last_capture = 0.0                   # when the last capture (snapshot, action's changes) ended
         self._token = 0
+        self.heard_all = True  # the last flush: every window of the tab answered, every record before it arrived
 
     # ------------------------------------------------------------ running
     def run(self) -> Report:
@@ -146,6 +147,7 @@ class Fuzzer:
         handled = [r for r in during if r.get("t") == "did"]
         evidence = self._evidence(step, line, ref, oid, events, flush)
         evidence.handled = handled
+        evidence.heard_all = self.heard_all if flush else True
         verdict, detail = judge(evidence, res)
         if res.get("ok") and step.op in ("click", "dblclick", "meaning") and _unreported(self.log.since(mark), t0, t1, res):
             verdict, detail = FALSE_OK, "the page changed a text after its 100th character; the result reports no change"
@@ -254,6 +256,7 @@ class Fuzzer:
             return len(got) >= expected
         done.i = 0
         complete = self.log.wait_for(done, 2.5)
+        self.heard_all = complete
         page = self._current_page()
         answered = {str(d) for d in got}
         for d, f in got.items():
@@ -262,7 +265,8 @@ class Fuzzer:
         if complete and got:  # every window of this tab answered: its other documents are gone
             self.dead.update(d for d, p in self.doc_page.items() if p == page and d not in answered)
         # every record a document sent before its answer has arrived too (beacons may overtake)
-        self.log.wait_for(lambda recs: all(self._complete(d, f["seq"], recs) for d, f in got.items()), 1.0)
+        arrived = self.log.wait_for(lambda recs: all(self._complete(d, f["seq"], recs) for d, f in got.items()), 1.0)
+        self.heard_all = complete and arrived
         return got
 
     @staticmethod

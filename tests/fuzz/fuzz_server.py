@@ -107,6 +107,13 @@ class _Handler(QuietHandler):
             pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    # a page with nested frames and the oracle's beacons opens many connections at once; with the
+    # default backlog of 5, a loaded machine drops connections (retried a second later), and records
+    # arrive after the judge has looked
+    request_queue_size = 128
+
+
 class FuzzServer:
     def __init__(self, skip: tuple = ()):
         """``skip``: kinds of sections (fuzz_pages.SECTIONS) the main pages leave out; "quirks": no
@@ -115,7 +122,7 @@ class FuzzServer:
         handler = type("FuzzHandler", (_Handler,), {"log_sink": self.log, "origins": {}, "skip": tuple(skip)})
         self._servers = []
         for host in ("127.0.0.1", "127.0.0.1", "127.0.0.1"):
-            srv = http.server.ThreadingHTTPServer((host, 0), handler)
+            srv = _Server((host, 0), handler)
             srv.daemon_threads = True
             threading.Thread(target=srv.serve_forever, daemon=True, name="fuzz-site").start()
             self._servers.append(srv)

@@ -56,7 +56,7 @@
   }
   const oidsOf = (el) => (el && el.nodeType === 1 ? (oidOf.get(el) || tag(el)) : null);
 
-  new MutationObserver((muts) => {
+  const watcher = new MutationObserver((muts) => {
     lastChange = performance.now();
     for (const m of muts) {
       if (m.type === 'childList') m.addedNodes.forEach(tagTree);
@@ -65,7 +65,29 @@
         if (id === undefined || !m.target.classList.contains(id)) tag(m.target);
       }
     }
-  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
+  });
+  const WATCH = { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] };
+  watcher.observe(document, WATCH);
+  // closed shadow roots the site made (site.js hands each over): their elements are tagged and watched,
+  // and an event inside one, which a listener outside sees on its host only, is followed to the element
+  // it reached (a pointer event's hit, else the focused element)
+  const closedOf = new WeakMap();
+  function closedRoot(root) {
+    closedOf.set(root.host, root);
+    for (const el of root.children) tagTree(el);
+    watcher.observe(root, WATCH);
+  }
+  function pathOf(e) {
+    const path = e.composedPath().filter((x) => x.nodeType === 1);
+    for (let root = path[0] && closedOf.get(path[0]); root; root = closedOf.get(path[0])) {
+      let inner = e instanceof MouseEvent ? root.elementFromPoint(e.clientX, e.clientY) : root.activeElement;
+      if (!inner || inner === path[0]) break;
+      const more = [];
+      for (; inner && inner !== root; inner = inner.parentNode) if (inner.nodeType === 1) more.push(inner);
+      path.unshift(...more);
+    }
+    return path;
+  }
   if (document.documentElement) tagTree(document.documentElement);
 
   const recordOf = (el) => (window.__site && window.__site.recordOf ? window.__site.recordOf(el) : null);
@@ -88,7 +110,7 @@
   }
 
   function onEvent(e) {
-    const path = e.composedPath().filter((x) => x.nodeType === 1);
+    const path = pathOf(e);
     const target = path[0] || null;
     if (!target) return;
     const ctl = target.closest ? target.closest(CONTROL) : null;
@@ -107,10 +129,11 @@
   // what the page's own handlers get: events that reach the document (bubbling), before site.js's
   // listeners there (registered earlier); an event stopped on its way (verdex's guard) is not here
   function onHandled(e) {
-    const target = e.composedPath().find((x) => x.nodeType === 1);
+    const path = pathOf(e);
+    const target = path[0];
     if (!target) return;
     send({ t: 'did', type: e.type, trusted: e.isTrusted, oid: oidsOf(target), rec: recordOf(target),
-      field: target.dataset ? target.dataset.field : undefined, path: e.composedPath().filter((x) => x.nodeType === 1).map(oidsOf),
+      field: target.dataset ? target.dataset.field : undefined, path: path.map(oidsOf),
       text: (target.textContent || target.value || '').trim().slice(0, 80) });
   }
   for (const type of ['click', 'dblclick', 'input', 'change', 'keydown']) document.addEventListener(type, onHandled);
@@ -149,7 +172,12 @@
     if (out.inView) {
       const x = Math.min(Math.max(r.x + r.width / 2, 0), innerWidth - 1);
       const y = Math.min(Math.max(r.y + r.height / 2, 0), innerHeight - 1);
-      const hit = document.elementFromPoint(x, y);
+      let hit = document.elementFromPoint(x, y);
+      for (let root = hit && closedOf.get(hit); root; root = closedOf.get(hit)) {  // into a closed root
+        const inner = root.elementFromPoint(x, y);
+        if (!inner || inner === hit) break;
+        hit = inner;
+      }
       const own = hit && (el.contains(hit) || [...(el.labels || [])].some((l) => l.contains(hit)));
       out.covered = !own;
       out.cover = own || !hit ? null : oidsOf(hit);
@@ -246,6 +274,7 @@
         () => { pending--; return '0'; });
     },
     note(what) { send({ t: 'note', what }); },
+    closed: closedRoot,
     doc: DOC,
     oid: oidsOf,
   };

@@ -112,6 +112,7 @@
         const host = tr.querySelector('span');
         const root = host.attachShadow({ mode: 'closed' }); // a star the page draws in a closed shadow root
         root.innerHTML = '<button data-do="grid-star">Star</button>';
+        O.closed(root);  // the oracle sees into it; verdex resolves it through the protocol
         root.firstChild.addEventListener('click', () => status('Starred ' + recordOf(host)));
         body.appendChild(tr);
       }

@@ -23,7 +23,9 @@ from ..browser import timer_watch
 from ..browser.cdp import finish_all
 from ..refs.page_state import PageState, Shot, compare
 from ..snapshot import cache
+from ..snapshot import delta
 from ..snapshot.answers import drop_ahead
+from ..snapshot.render_text import node_key
 
 QUIET_MS = 80.0    # a document without the timer watcher: settled after this long with no change (and since the input)
 SETTLE_MAX = 2.0   # at most this long (or --timeout, if shorter) waiting for a page that keeps changing
@@ -34,24 +36,55 @@ LATE_IGNORED = frozenset({"EventSource", "WebSocket", "Media", "Ping", "CSPViola
 
 
 NO_BASELINE = "Changes are not shown until you take a 'snapshot' of this page (there is none to compare with)."
+MIXED = ("The page's own timers changed it too while the {verb} settled: the changes above may include "
+         "theirs.")
+UNSPLIT = "What changed before the action could not be told from what it changed: {why}"
 
 
 def baseline(state: PageState, main_loader: str) -> Shot | None:
-    """The tab's last whole-page snapshot, if it shows the document ``main_loader``."""
-    last = state.latest("page")
+    """The whole-page snapshot the user last saw, if it shows the document ``main_loader``."""
+    last = state.last_seen()
     return last if last is not None and last.loaders.get(0) == main_loader else None
 
 
-def after_action(state: PageState, page, main_before: str) -> tuple[dict | None, list[str]]:
-    """(changes, notes) for the action just done on ``page``; changes is None when they could not be
-    captured (the notes say why; the action itself stands)."""
-    before = baseline(state, main_before)
+def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None, dict | None]:
+    """Right before an action: (the page as the action finds it, what changed since the user last saw
+    it: ``changes_before``). A capture that the snapshot cache answers when nothing changed. (None,
+    None) without a snapshot to compare with; (the last seen one, None) when the capture failed."""
+    seen = baseline(state, main_before)
+    if seen is None:
+        return None, None
+    page.own_changed, page.own_places, page.own_unsplit = False, set(), False
+    try:
+        with phase("changes: before"):
+            snap, _cached = state.snapshot(page, all_refs=_all_refs(page), trust_observer=True)
+    except VerdexError as exc:
+        page.own_places = None
+        return seen, {"unsplit": exc.message}
+    now = next((s for s in reversed(state.history) if s.number == snap.number and s.scope == "page"), None)
+    if now is None or now.loaders.get(0) != main_before:
+        page.own_places = None
+        return seen, {"unsplit": "the page could not be captured before it."}
+    if now is seen:  # (the cache answered: nothing changed since)
+        return now, {"added": [], "removed": [], "changed": [], "since": seen.number, "snapshot": now.number}
+    return now, _between(seen, now)
+
+
+def after_action(state: PageState, page, main_before: str, pre: tuple[Shot | None, dict | None] = (None, None),
+                 verb: str = "action") -> tuple[dict | None, dict | None, list[str]]:
+    """(changes, changes_before, notes) for the action just done on ``page``, ``pre`` being what
+    :func:`before_action` found; changes is None when they could not be captured (the notes say why;
+    the action itself stands)."""
+    before, earlier = pre
     if before is None:  # said once per document (a replayed script would hear it after every step)
         told, state.told_no_baseline = state.told_no_baseline, main_before
-        return None, [NO_BASELINE] if told != main_before else []
-    if page.frames.main.loader_id != main_before:
-        return {"added": [], "removed": [], "changed": [], "navigated": True}, []
+        return None, None, [NO_BASELINE] if told != main_before else []
     notes = []
+    if earlier is not None and "unsplit" in earlier:
+        notes.append(UNSPLIT.format(why=earlier["unsplit"]))
+        earlier = None
+    if page.frames.main.loader_id != main_before:
+        return {"added": [], "removed": [], "changed": [], "navigated": True}, earlier, notes
     try:
         with phase("changes: settle"):
             settled = settle(page, min(SETTLE_MAX, page.timeout))
@@ -61,23 +94,60 @@ def after_action(state: PageState, page, main_before: str) -> tuple[dict | None,
         with phase("changes: capture"):
             snap, cached = state.snapshot(page, all_refs=_all_refs(page), trust_observer=True)
     except VerdexError as exc:
-        return None, notes + [f"Could not capture what changed: {exc.message}"]
+        return None, earlier, notes + [f"Could not capture what changed: {exc.message}"]
     except KeyboardInterrupt:  # the action itself happened: its result stands
-        return None, notes + ["Stopped before what changed was captured ('snapshot' shows the page)."]
+        return None, earlier, notes + ["Stopped before what changed was captured ('snapshot' shows the page)."]
     if page.frames.main.loader_id != main_before:  # navigated while settling
-        return {"added": [], "removed": [], "changed": [], "navigated": True}, notes
-    if cached:
-        out = {"added": [], "removed": [], "changed": []}
-    else:
-        with phase("changes: compare"):
-            out = compare(before, state.latest("page"))
-        out.pop("from"), out.pop("to")
-        if not out["navigated_frames"]:
-            out.pop("navigated_frames")
+        return {"added": [], "removed": [], "changed": [], "navigated": True}, earlier, notes
+    out = {"added": [], "removed": [], "changed": []} if cached else _between(before, state.latest("page"), page)
+    meanwhile = out.pop("aside", None)
+    if meanwhile and delta.count(meanwhile):  # what the page's own timers did meanwhile: not the action's
+        earlier = dict(earlier or {"added": [], "removed": [], "changed": [], "since": before.number,
+                                   "snapshot": before.number}, meanwhile=meanwhile)
+    if not cached:
         state.show(page, snap, _named(out, snap))
+    if page.own_changed and (page.own_places is None or page.own_unsplit) and delta.count(out):
+        out["mixed"] = True
+        notes.append(MIXED.format(verb=verb))
     out["since"] = before.number
     out["snapshot"] = snap.number
-    return out, notes
+    state.seen = snap.number
+    return out, earlier, notes
+
+
+def _between(a: Shot, b: Shot, page=None) -> dict:
+    """What differs from snapshot ``a`` to ``b``: added, removed, changed, since, snapshot (and the
+    frames that navigated, when any). With ``page``: what lies where only the page's own timers
+    changed it since ``a`` (act.js, observer.js ownOnly) is set aside (``aside``)."""
+    places = page.own_places if page is not None and page.own_changed else None
+    aside = None
+    if places:
+        (old, found), (new, found_too) = _within(a, places), _within(b, places)
+        page.own_unsplit |= (found | found_too) != places  # a place that is no line (a wrapper): its lines stay
+        aside = (old, new)
+    with phase("changes: compare"):
+        out = compare(a, b, aside)
+    out["since"], out["snapshot"] = out.pop("from"), out.pop("to")
+    if not out["navigated_frames"]:
+        out.pop("navigated_frames")
+    return out
+
+
+def _within(shot: Shot, places: set[int]) -> tuple[set[int], set[int]]:
+    """(the lines of ``shot`` that are one of ``places`` (line identities) or inside one, the places
+    found)."""
+    out, found, depth = set(), set(), -1  # depth: the indent of the place being walked (-1: none)
+    for i, line in enumerate(shot.text.split("\n")):
+        indent = len(line) - len(line.lstrip(" "))
+        if depth >= 0 and indent > depth:
+            out.add(i)
+            continue
+        depth = -1
+        if shot.ids is not None and i < len(shot.ids) and shot.ids[i] in places:
+            out.add(i)
+            found.add(shot.ids[i])
+            depth = indent
+    return out, found
 
 
 def _named(changes: dict, snap) -> dict:
@@ -115,6 +185,7 @@ def release(page, started: list | None) -> None:
         p.drop()
     if unread:
         cache.forget(page)
+        page.own_places = None
 
 
 def _settle(page, limit: float, stop, mark: bool, started: list | None) -> bool:
@@ -191,6 +262,8 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
         q = res.get("result", {}).get("value") if isinstance(res, dict) and "exceptionDetails" not in res else None
         if not isinstance(q, dict):
             continue  # a frame going away (or a document the bridge is not in yet): the capture says so
+        if q.get("own"):  # the page's own timers changed it (since the capture before the action)
+            _own(page, fr.index, q.get("ownOnly") or {})
         if "dirty" in q:
             frames[fr.index] = (loader, whats.get(fr.index, ("snapshot",)), bool(q["dirty"]), q.get("capture"))
         if q.get("navigating"):
@@ -201,12 +274,23 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
         earlier = cache.take_ahead(page)  # an earlier round's (a late request made the wait go on)
         if earlier is not None:
             drop_ahead(page, earlier.frames)  # its captures reset their watchers: the cache cannot vouch
+            page.own_places = None  # ... nor can they say any more whose doing a change was
         ahead = cache.Ahead(page.acted_at, frames)
         # only a round in which every frame settled can stand for the page; else what was captured
         # is recorded and the cache dropped (the frames' watchers were reset by those captures)
         if verdict != "settled" or len(frames) != len(calls) or not cache.keep_ahead(page, ahead):
             drop_ahead(page, frames)
+            page.own_places = None
     return verdict
+
+
+def _own(page, index: int, only: dict) -> None:
+    """Frame ``index`` says the page's own timers changed it: where only they did (``only``: the
+    elements' identities, and whether that is every place), as snapshot line identities."""
+    page.own_changed = True
+    if page.own_places is not None:
+        page.own_places.update(node_key(index, i * 1024) for i in only.get("ids") or ())
+        page.own_unsplit = page.own_unsplit or not only.get("all")
 
 
 class LoadWatch:

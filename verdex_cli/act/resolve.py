@@ -13,6 +13,7 @@ from ..base.errors import ErrorKind, RefError, VerdexError
 from ..browser.frames import Frame
 from ..browser.page import Page
 from ..refs.staleness import NAVIGATED, REMOVED, UNKNOWN, classify, is_changed
+from ..refs import story
 from ..refs.store import Ref, RefRecord, RefStore, describe, name_change, parse_ref
 
 MINOR_NOTE = "Element may have changed. Using current state."
@@ -61,13 +62,44 @@ def check_scope(page: Page, ref: Ref, text: str) -> None:
                        f"Switch with 'tab {ref.page}'.", kind=ErrorKind.PAGE_MISMATCH)
 
 
-def _unknown(text: str) -> RefError:
-    return RefError(f"Ref '{text}' not found. Take a new snapshot.", kind=ErrorKind.UNKNOWN_REF)
+def unknown(store: RefStore | None, ref: Ref) -> RefError:
+    """`unknown_ref`: dropped by reset-refs, issued before a restart, or never issued in this tab."""
+    text = str(ref)
+    rec = store.gone.get(text) if store is not None else None
+    high = store.numbers.high if store is not None else {}
+    if rec is not None and rec.status == "reset":
+        why = f"was dropped by {rec.stale[1].label}" if rec.stale and rec.stale[1] else "was dropped by reset-refs"
+    elif store is not None and ref.n <= store.restarted.get(ref.frame, 0) and ref.n > high.get(ref.frame, 0):
+        why = "was issued before reset-refs --restart, and not again since"
+    elif ref.n <= high.get(ref.frame, 0):
+        why = "is no longer known"
+    elif high.get(ref.frame):
+        why = f"was never issued in this tab (the highest is {ref.prefix}f{ref.frame}e{high[ref.frame]})"
+    elif any(high.values()):
+        top = max((f for f in high if high[f]), key=lambda f: (f == 0, high[f]))
+        why = f"was never issued in this tab (none in frame f{ref.frame}; the highest is {ref.prefix}f{top}e{high[top]})"
+    else:
+        why = "was never issued in this tab (none yet: take a snapshot)"
+        return RefError(f"Ref '{text}' {why}.", kind=ErrorKind.UNKNOWN_REF)
+    return RefError(f"Ref '{text}' {why}. Take a new snapshot.", kind=ErrorKind.UNKNOWN_REF)
 
 
-def _removed(text: str, rec: RefRecord, successors: list[RefRecord] = ()) -> RefError:
+def came_from(store: RefStore, rec: RefRecord, now: str) -> str:
+    """Where a navigated ref came from and what navigated since (refs/story.py); ``now``: the
+    verdict's words, for when the tab's log does not know."""
+    doc = store.numbers.document_of(rec.frame, int(rec.ref.rsplit("e", 1)[1]))
+    url = store.log.urls.get(rec.loader) or (doc[0].url if doc else "")
+    came = (f"issued in snapshot #{rec.first_seen}" if rec.first_seen else "issued") + (f" at {url}" if url else "")
+    cause = story.explain(store.log.since(rec.frame, rec.loader, rec.main or rec.retired), url)
+    return f"{came}; {cause or now}"
+
+
+def _removed(text: str, rec: RefRecord, successors: list[RefRecord] = (), frame: str = "") -> RefError:
     what = describe(rec.role, rec.name)
-    msg = f"Element {what} (ref {text}) no longer exists." if what else f"Element (ref {text}) no longer exists."
+    msg = f"Element {what} (ref {text})" if what else f"Element (ref {text})"
+    msg += f" no longer exists ({frame})." if frame else " no longer exists."
+    if successors:
+        rec.successor = successors[0].ref
     if len(successors) == 1:
         s = successors[0]
         msg += f" A new {describe(s.role, s.name)} is in its place: {s.ref}."
@@ -111,21 +143,31 @@ def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefR
     text = str(ref)
     check_scope(page, ref, raw.strip())
     rec = store.get(text) if store is not None else None
-    if rec is None:
-        raise _unknown(text)
+    if rec is None or rec.status == "reset":
+        raise unknown(store, ref)
     verdict = classify(page, store, [rec], detail=True).get(text)
-    if verdict is None:
-        raise _unknown(text)
+    if verdict is None or verdict.status == UNKNOWN:
+        raise unknown(store, ref)
     if verdict.status == NAVIGATED:
-        raise RefError(f"Ref '{text}' is from a previous page ({verdict.where}). Take a new snapshot.",
-                       kind=ErrorKind.NAVIGATED, earlier_visit=verdict.earlier_visit)
+        raise RefError(f"Ref '{text}' is from a previous page ({came_from(store, rec, verdict.where)}). "
+                       "Take a new snapshot.", kind=ErrorKind.NAVIGATED, earlier_visit=verdict.earlier_visit)
     if verdict.status == REMOVED:
         fr = page.frames.get(ref.frame)
         successors = [] if verdict.frame_gone or fr is None else _successors(page, store, fr, ref, rec)
-        raise _removed(text, rec, successors)
-    if verdict.status == UNKNOWN:
-        raise _unknown(text)
+        gone = store.log.since(rec.frame, rec.loader)[-1:] if verdict.frame_gone else []
+        raise _removed(text, rec, successors, gone[0].words() if gone else "")
+    store.know(rec, verdict.live)
     return ref, text, rec, page.frames.get(ref.frame), verdict.live
+
+
+def restarted_note(store: RefStore, rec: RefRecord) -> str | None:
+    """A ref string issued again after reset-refs --restart: it names a new element now."""
+    old = store.gone.get(rec.ref)
+    if old is None or old is rec or store.restart is None or old.first_seen > store.restart[1]:
+        return None
+    by = store.restart[0].label if store.restart[0] is not None else "reset-refs --restart"
+    return (f"Ref '{rec.ref}' was issued again after {by}: it now names "
+            f"{describe(rec.role, rec.name)}; before, it named {describe(old.role, old.name)}.")
 
 
 def resolve(page: Page, store: RefStore | None, raw: str) -> Resolved:
@@ -136,5 +178,8 @@ def resolve(page: Page, store: RefStore | None, raw: str) -> Resolved:
         raise changed_error(rec, role, name, live)
     if name != rec.name:
         notes.append(MINOR_NOTE)
+    again = restarted_note(store, rec)
+    if again:
+        notes.append(again)
     return Resolved(ref, text, fr, rec, role, name, live, notes)
 

@@ -80,8 +80,12 @@ PAGE_CRASHED_MESSAGE = "The page crashed. Use 'reload' or 'open URL'."
 BROWSER_LOST_MESSAGE = "The browser is gone. Use 'relaunch'."
 
 
-def exit_status(kind: str) -> ExitStatus:
-    """The exit code for a failure of this kind."""
+def exit_status(kind: str, ran: bool = False) -> ExitStatus:
+    """The exit code for a failure of this kind; ``ran``: it came from a command that parsed and ran, so
+    a `usage` kind there is the page's or the session's state (`There is no tab 5`), not the command
+    line: exit 1, as for any command that failed."""
+    if ran and kind == ErrorKind.USAGE:
+        return ExitStatus.FAILED
     return ExitStatus.USAGE if kind in USAGE_KINDS else ExitStatus.FAILED
 
 

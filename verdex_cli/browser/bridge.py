@@ -23,6 +23,7 @@ from typing import Any
 
 from ..base.errors import VerdexError
 from ..engine import loader
+from . import closed_roots
 from .bridge_fields import FieldCalls
 
 EVALUATE = "Runtime.evaluate"
@@ -85,6 +86,16 @@ def capture_call(what: tuple) -> Call:
     return invocation("bridge", *_capture(what))
 
 
+WANT_CLOSED = '{"wantClosed":'  # how a capture answers that closed roots are to be resolved first
+
+
+def adopt_closed(object_ids: list[str]) -> Call:
+    """Hand the closed shadow roots ``object_ids`` (remote objects of a world: ``at``;
+    browser/closed_roots.py) to the engine, which walks them from then on."""
+    return Call(CALL_FUNCTION, {"functionDeclaration": loader.function("adopt_closed"), "returnByValue": True,
+                                "arguments": [{"objectId": o} for o in object_ids]})
+
+
 def tag_owner(object_id: str, frame_id: str) -> Call:
     """Tell the bridge which frame the owner element ``object_id`` (a remote object of its world) shows,
     as :meth:`Bridge.tag_owners` does; its value: the element's slot among the last snapshot's owners
@@ -144,6 +155,21 @@ def document_script(name: str, *values: Any, world: str | None = None) -> Call:
     if world:
         params["worldName"] = world
     return Call(NEW_DOCUMENT, params)
+
+
+def _object_of(pending) -> dict | None:
+    try:
+        res = pending.result()
+    except VerdexError:
+        return None
+    return res.get("result") if "exceptionDetails" not in res else None
+
+
+def _wanted(answer) -> dict | None:
+    """What an engine answer asks for before it can be given (``WANT_CLOSED``), or None."""
+    if isinstance(answer, str):
+        return json.loads(answer)["wantClosed"] if answer.startswith(WANT_CLOSED) else None
+    return answer.get("wantClosed") if isinstance(answer, dict) else None
 
 
 def _capture(what: tuple) -> tuple:
@@ -239,6 +265,10 @@ class Bridge(FieldCalls):
         frame's next call finds it done)."""
         self.post(fr, "bridge", "show", ns)
 
+    def show_now(self, fr, n: int) -> None:
+        """Tell the registry the user was shown ref ``n`` as it is now (inspect); no wait."""
+        self.post(fr, "bridge", "showNow", n)
+
     def carry(self, fr, gone: list) -> None:
         """Hand back the refs a capture whose answer was not used let go of; no wait."""
         self.post(fr, "bridge", "carry", gone)
@@ -266,8 +296,11 @@ class Bridge(FieldCalls):
         """A capture's JSON text: ``what`` is ``("snapshot",)``, ``("snapshot", n)`` (ref n's subtree),
         ``("snapshot", 0, cap)`` (patches to capture ``cap``), ``("snapshot", 0, cap, view, frame)`` (the
         frame's text instead of its tree: see snapshot/views.py) or ``("check",)``. ``sent``: the pending
-        call and document of this capture, sent already (first.py) or answered ahead, as an Asked."""
-        return self._value(fr, "bridge", *_capture(what), later=later, sent=sent)
+        call and document of this capture, sent already (first.py) or answered ahead, as an Asked.
+        An answer that wants closed shadow roots resolved first is asked again once they are."""
+        again = lambda: self._value(fr, "bridge", *_capture(what))  # noqa: E731
+        return self._value(fr, "bridge", *_capture(what), later=later, sent=sent,
+                           then=lambda answer: self._closed_first(fr, answer, again))
 
     def held_tree(self, fr, cap: int, later: bool = False):
         """The tree of the frame's capture ``cap`` as JSON, while its page still holds it (None after
@@ -279,6 +312,33 @@ class Bridge(FieldCalls):
         holds it: a capture taken since, whose answer was lost, counts as a change; 0: not known, the
         change watcher alone answers)?"""
         return self._value(fr, "bridge", "dirty", cap, timeout=timeout, later=later, then=bool)
+
+    def _closed_first(self, fr, answer, again):
+        """An answer (a capture's, a search's) saying that closed shadow roots are to be resolved
+        first: resolved (closed_roots.py), and ``again()`` asked anew (a root inside another closed root
+        is found once that one is held); after ROUNDS, asked once without resolving more."""
+        for done in range(closed_roots.ROUNDS + 1):
+            want = _wanted(answer)
+            if want is None:
+                break
+            if done < closed_roots.ROUNDS:
+                closed_roots.adopt(self, fr, want)
+            else:  # a page that attaches closed roots all the time
+                self._value(fr, "bridge", "closedLater")
+            answer = again()
+        return answer
+
+    def closed_objects(self, fr, count: int, scan: bool, group: str) -> list:
+        """Remote objects (group ``group``) of the engine's world: the hosts whose closed roots it wants
+        (``count``), then, with ``scan``, its document; sent at once. Each is a dict or None."""
+        calls = [("closedHost", i) for i in range(count)] + ([("doc",)] if scan else [])
+        sent = [start(fr.target, invocation("bridge", *c, by_value=False, group=group).at(fr.world_id))
+                for c in calls]
+        return [_object_of(p) for p in sent]
+
+    def hand_closed(self, fr, object_ids: list[str]) -> None:
+        """Hand the closed roots ``object_ids`` (objects of the frame's world) to its engine."""
+        ask(fr.target, adopt_closed(object_ids).at(fr.world_id))
 
     def describe(self, fr, n: int, later: bool = False):
         return self._value(fr, "bridge", "describe", n, later=later)

@@ -16,6 +16,7 @@ from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from .bridge import invocation
 from .cdp import Pending, Target
 from .guard_world import GuardWorld
+from . import timer_watch
 from .numbering import RefNumbers
 from .worlds import Worlds
 
@@ -254,6 +255,7 @@ class FrameRegistry(Worlds):
         if target.enabled:
             return []
         target.enabled = True
+        timer_watch.install(target)  # its documents' watcher (settling; closed shadow roots' hosts)
         out = []
         for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
             if method == "Runtime.enable":  # first: the guard world's contexts it reports are heard

@@ -106,9 +106,10 @@ class ChromeProcess:
                 "User-Agent": info.get("userAgent", ""), "V8-Version": info.get("jsVersion", "")}
 
     def alive(self) -> bool:
-        """Cheap check (no I/O): False once an owned browser's process is gone."""
+        """Cheap check (no I/O): False once an owned browser's process is gone, or once the connection
+        to a browser we did not launch has closed (it died, or its service ended it)."""
         if not self.owned:
-            return True
+            return getattr(self.link, "alive", True)
         return self._watchdog is not None and self._watchdog.poll() is None
 
     def exited_within(self, timeout: float) -> bool:

@@ -13,23 +13,36 @@ from urllib.parse import urlparse
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed, VerdexError
 from ..base.timing import phase
+from ..base.words import counted
 from . import bridge
 
 # Chrome shows its own error page for an empty 4xx/5xx answer; the server did answer, so it is a page.
 HTTP_ERROR_PAGE = "net::ERR_HTTP_RESPONSE_CODE_FAILURE"
 ABORTED = "net::ERR_ABORTED"  # also what a navigation that became a download ends with
+# once the document is ready (DOMContentLoaded), 'load' is waited for at most this long, as Playwright's
+# navigate does: the rest of what a page fetches (far hosts that do not answer) goes on loading
+LOAD_AFTER_CONTENT = 5.0
 
 
 class Navigation:
     acted_at: float = 0.0  # monotonic time the last action's input was sent (set per instance)
     settle_gave_up: float = 0.0  # acted_at of the last input whose settle ran out (changes.settle)
     settled_for: float = 0.0  # acted_at of the last input the page was seen settled after (changes.settle)
+    # since the capture before the last action (act/changes.py): the page's own timers changed it; the
+    # places (line identities) only they changed (None: not known); places of theirs not told apart
+    own_changed: bool = False
+    own_places: set | None = None
+    own_unsplit: bool = False
     changes_wanted: bool = False  # set by the command loop while an action runs whose changes it shows:
     # the settle after the input captures the frames that changed in the same call (changes.start_settle)
     unload_refused: int = -1  # the navigation count when this tab's leave-page dialog was last dismissed
+    content_at: float = 0.0  # monotonic time the main document was ready (DOMContentLoaded); 0: not yet
     # -- events (the session's event thread) ---------------------------------------------------
     def _on_load(self, **_):
         self._load_event.set()
+
+    def _on_content(self, **_):
+        self.content_at = time.monotonic()
 
     def _on_requested(self, frameId: str = "", disposition: str = "currentTab", **_):
         if frameId == self.frames.main_id and disposition == "currentTab":
@@ -38,15 +51,18 @@ class Navigation:
             self._nav_count += 1
             self._requested_at = time.monotonic()  # loading starts a moment later (or never: cancelled)
             self._load_event.clear()
+            self.content_at = 0.0
 
     def _on_started(self, frameId: str = "", **_):
         if frameId == self.frames.main_id:
+            self._doc_failed = ""
             if not self._loading:
                 self._commits_at_start = self._commits
             self._nav_count += 1
             self._loading = True
             self._requested_at = 0.0
             self._load_event.clear()
+            self.content_at = 0.0
 
     def _on_navigating(self, frameId: str = "", navigationType: str = "", **_):
         """Page.frameStartedNavigating (newer Chrome; any initiator): a navigation to another document began."""
@@ -96,7 +112,10 @@ class Navigation:
     def _on_failed(self, requestId: str = "", type: str = "", errorText: str = "", **_):
         """A document that was answered (with content: not 204/205) and then aborted instead of
         shown: Chrome turned it into a download, which begins a moment later -- unless a newer
-        navigation of the same frame replaced it (a second click on the same link)."""
+        navigation of the same frame replaced it (a second click on the same link). The main
+        frame's document that failed to load (an unreachable host): its error, for the note."""
+        if type == "Document" and errorText != ABORTED and self._doc_request.get(self.frames.main_id) == requestId:
+            self._doc_failed = errorText
         answered = self._answered.pop(requestId, None) if type == "Document" else None
         if answered and self._doc_request.get(answered[0], requestId) != requestId:
             return  # superseded, not saved
@@ -275,20 +294,14 @@ class Navigation:
         when known): wait for it to load; the tab's URL, title and HTTP status."""
         notes = []
         if not self._guarded(lambda: self.wait_for_load(self.timeout)):
-            self.stop_loading()
-            notes.append(f"The page did not finish loading within {self.timeout:g} s; loading was stopped.")
+            notes.append(self._unloaded())
         if self._refused_since(asked) and self._commits == self._commits_at_start:
             return self._stayed(self.cancelled_note)
         self.frames.refresh()
         info = self.info()
         status = self._status(info["url"], loader)
         info["status"] = status
-        if status and status >= 400:
-            try:
-                phrase = " " + http.HTTPStatus(status).phrase
-            except ValueError:
-                phrase = ""
-            notes.append(f"The server answered {status}{phrase}.")
+        notes += _status_note(status)
         info["notes"] = notes + self.take_notes()
         return info
 
@@ -302,10 +315,24 @@ class Navigation:
             seen += 1
         return False
 
+    def _unloaded(self, stopped: str = "") -> str:
+        """A navigation's note when its page had not loaded: still loading once LOAD_AFTER_CONTENT went
+        by after its document was ready (it goes on: how many requests are still out), or stopped at the
+        timeout (``stopped``: the note then)."""
+        if self.content_at and time.monotonic() - self.content_at >= LOAD_AFTER_CONTENT:
+            doc = len(self.netlog.docs) - 1
+            with self.netlog.lock:
+                out = sum(1 for r in self.netlog.requests if r.doc == doc and not r.answered)
+            return (f"The page was still loading {LOAD_AFTER_CONTENT:g} s after its document was ready "
+                    f"({counted(out, 'request')} still out); it goes on loading ('requests' lists them).")
+        self.stop_loading()
+        return stopped or f"The page did not finish loading within {self.timeout:g} s; loading was stopped."
+
     def wait_for_load(self, timeout: float) -> bool:
-        """Wait for the load event; a page that stopped loading and is complete counts too."""
+        """Wait for the load event, at most LOAD_AFTER_CONTENT once the document is ready; a page that
+        stopped loading and is complete counts too."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        while time.monotonic() < (min(deadline, self.content_at + LOAD_AFTER_CONTENT) if self.content_at else deadline):
             if self._load_event.wait(0.05):
                 return True
             if self._busy():
@@ -346,11 +373,13 @@ class Navigation:
         notes = []
         if started():
             if not self._guarded(lambda: self.wait_for_load(self.timeout)):
-                self.stop_loading()
-                notes.append(f"The navigation did not finish within {self.timeout:g} s; it was stopped.")
+                notes.append(self._unloaded(f"The navigation did not finish within {self.timeout:g} s; it was stopped."))
             self.frames.refresh()
             if self._commits != self._commits_at_start:
-                notes.append(f"Navigated to {self.info()['url']}")
+                url = self.info()["url"]
+                notes.append(f"Navigated to {url}")
+                failed = self._doc_failed
+                notes += [f"The browser could not load it: {failed}."] if failed else _status_note(self._status(url, None))
             elif self._refused_since(nav_before):
                 notes.append(self.cancelled_note(self.info()["url"]))
         return notes + self.take_notes()
@@ -358,3 +387,14 @@ class Navigation:
     @property
     def nav_count(self) -> int:
         return self._nav_count
+
+
+def _status_note(status: int | None) -> list[str]:
+    """The note for a document answered with an error status (4xx/5xx)."""
+    if not status or status < 400:
+        return []
+    try:
+        phrase = " " + http.HTTPStatus(status).phrase
+    except ValueError:
+        phrase = ""
+    return [f"The server answered {status}{phrase}."]

@@ -44,6 +44,7 @@ class Page(Navigation):
     _last_doc_loader: str | None = None
     _answered: dict = field(default_factory=dict)  # loader id -> (frame id, HTTP status) of documents answered
     _doc_request: dict = field(default_factory=dict)  # frame id -> id of its latest document request
+    _doc_failed: str = ""  # the network error of the main frame's latest document, if it failed
     downloads_expected: list = field(default_factory=list)  # (frame id, loader id): navigations that became downloads
     _watchers: int = 0  # watch_responses() nesting
     _network_on: bool = False
@@ -65,6 +66,7 @@ class Page(Navigation):
         self.bridge = Bridge(self.frames)
         self.netlog = NetLog(self._frame_index)
         t.on("Page.loadEventFired", self._on_load)
+        t.on("Page.domContentEventFired", self._on_content)
         t.on("Page.frameStartedLoading", self._on_started)
         t.on("Page.frameRequestedNavigation", self._on_requested)
         t.on("Page.frameStartedNavigating", self._on_navigating)
@@ -91,7 +93,7 @@ class Page(Navigation):
         t.call("DOM.enable")
         t.watch_crashes()  # 'page_crashed' instead of time-outs after a renderer crash
         download_watch.install(t)
-        timer_watch.install(t)  # what an action's input started (changes.settle)
+        timer_watch.follow(t)  # what an action's input started (changes.settle); closed roots' hosts
         try:
             t.call("Page.setLifecycleEventsEnabled", enabled=False)
         except CDPError:

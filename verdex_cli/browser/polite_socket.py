@@ -18,19 +18,25 @@ import urllib.request
 DRAIN_SECONDS = 1.0
 
 
+def drain(sock: socket.socket) -> None:
+    """Half-close ``sock`` and read what the other end still sends until it closes (at most
+    DRAIN_SECONDS), so that closing it sends no reset."""
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        sock.settimeout(0.25)
+        end = time.monotonic() + DRAIN_SECONDS
+        while time.monotonic() < end and sock.recv(65536):
+            pass
+    except OSError:
+        pass
+
+
 class PoliteSocket(socket.socket):
-    opened = False  # set once the WebSocket handshake succeeded: then closing is a plain close
+    opened = False  # set once the WebSocket handshake succeeded: then the transport closes it (drained)
 
     def close(self) -> None:
         if not self.opened and self.fileno() != -1:
-            try:
-                self.shutdown(socket.SHUT_WR)
-                self.settimeout(0.25)
-                end = time.monotonic() + DRAIN_SECONDS
-                while time.monotonic() < end and self.recv(65536):
-                    pass
-            except OSError:
-                pass
+            drain(self)
         super().close()
 
 

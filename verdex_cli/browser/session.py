@@ -128,7 +128,7 @@ class Session(BrowserContexts):
             except VerdexError:
                 self._targets_asked = None
 
-    def _drop_targets_asked(self) -> None:
+    def drop_targets_asked(self) -> None:
         asked, self._targets_asked = self._targets_asked, None
         if asked is not None:
             asked.drop()
@@ -225,7 +225,7 @@ class Session(BrowserContexts):
         """Before a command that may change a page: hear the current tab's document answers, so a
         navigation that becomes a download is known to (see Navigation._on_failed)."""
         self._end_watch()
-        self._drop_targets_asked()
+        self.drop_targets_asked()
         self._command_started = time.monotonic()
         for page in self.pages.values():  # downloads asked for between commands are not this one's to await
             page.take_download_expectations()

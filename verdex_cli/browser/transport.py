@@ -19,7 +19,7 @@ import threading
 
 import websocket
 
-from .polite_socket import open_plain
+from .polite_socket import drain, open_plain
 
 
 class Closed(OSError):
@@ -50,10 +50,17 @@ class WsTransport:
         return raw
 
     def close(self) -> None:
+        """Send the close frame, then read until the other end closes (drain): a socket closed with
+        unread bytes (events still coming) is reset, and Browserless 2.42 misses a reset on an idle
+        proxied socket, keeping the browser (and its slot) until its session time-out."""
+        sock = self.ws.sock
         try:
-            self.ws.close(timeout=1)
+            self.ws.send_close()
         except Exception:
             pass
+        if sock is not None:
+            drain(sock)
+        self.ws.shutdown()
 
 
 class PipeTransport:

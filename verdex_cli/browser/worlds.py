@@ -15,7 +15,7 @@ from . import bridge
 from .bridge import Call, engine_load, invocation
 from .cdp import Pending, Target
 from .js_values import describe_exception
-from .timer_watch import SHADOW_EVENT
+from .timer_watch import KEY as WATCH_KEY
 
 WORLD_NAME = "verdex"
 
@@ -27,9 +27,9 @@ def new_world(frame_id: str) -> dict:
 
 
 def init_call(start: int, new_doc: bool) -> Call:
-    """The engine's first call in a new world: its numbering, and the event the main world's watcher
-    sends when a shadow root is attached (the change watcher sees no mutation then)."""
-    return invocation("bridge", "init", start, new_doc, SHADOW_EVENT)
+    """The engine's first call in a new world: its numbering, and the names of the main world watcher's
+    events (a shadow root attached: the change watcher sees no mutation then; closed roots' hosts)."""
+    return invocation("bridge", "init", start, new_doc, WATCH_KEY)
 
 class Worlds:
     """Isolated worlds of a FrameRegistry's frames (``Any``: a frames.Frame)."""

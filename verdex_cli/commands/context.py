@@ -13,6 +13,9 @@ from ..browser.session import Session
 from ..refs.page_state import PageState
 
 
+CLOSED = 8  # closed tabs whose ref stories are kept
+
+
 @dataclass
 class Workspace:
     session_factory: Callable[[], Session]
@@ -29,6 +32,12 @@ class Workspace:
     frame_chains: dict = field(default_factory=dict)  # frame chains found for 'export' (session_log.py)
     trace: bool = False  # --trace: every outcome carries its phases
     last_timings: dict | None = None  # the phases of the last command (for 'timings')
+    step: tuple | None = None  # (page, its ref store) of the running command's step in the tab's log
+    closed: dict = field(default_factory=dict)  # (context, page) -> PageState of the last CLOSED closed tabs
+
+    def state_of(self, context: int, page: int) -> PageState | None:
+        """The PageState of tab (context, page), open or among the last closed (for `inspect`)."""
+        return self.states.get((context, page)) or self.closed.get((context, page))
 
     def before_command(self, effect: str) -> None:
         """A command not declared "read" may change a page: every page's cached snapshot is doubtful."""
@@ -53,7 +62,9 @@ class Workspace:
         state = self.states.get(key)
         if state is None:
             for gone in [k for k in self.states if k not in session.pages]:
-                del self.states[gone]
+                self.closed[gone] = self.states.pop(gone)  # its refs' stories, for a while
+                while len(self.closed) > CLOSED:
+                    del self.closed[next(iter(self.closed))]
             state = self.states[key] = PageState(session.page.prefix, session.page.frames.numbers)
         else:  # a tab that outlived its browser ('relaunch') numbers on where the old one stopped
             session.page.frames.use_numbers(state.store.numbers)

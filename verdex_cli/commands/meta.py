@@ -17,7 +17,7 @@ DEFAULT_GROUP = {
     "click": "actions", "dblclick": "actions", "hover": "actions", "type": "actions", "fill": "actions",
     "press": "actions", "select": "actions", "check": "actions", "uncheck": "actions", "upload": "actions",
     "focus": "actions", "scroll": "actions", "highlight": "actions",
-    "refs": "refs", "inspect": "refs", "diff": "refs", "reset-refs": "refs",
+    "refs": "refs", "inspect": "refs", "diff": "refs", "reset-refs": "refs", "log": "refs",
     "tabs": "tabs", "tab": "tabs", "context": "tabs", "contexts": "tabs",
 }
 

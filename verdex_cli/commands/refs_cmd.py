@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from ..act.fields import MASK
 from ..act.locators import stable_locator
-from ..act.resolve import changed_error, check_scope, locate
+from ..act.resolve import changed_error, check_scope, locate, restarted_note, unknown
 from ..act.targets import resolve_target
 from ..act.targets import parse_target
-from ..base.errors import ErrorKind, RefError
+from ..base.errors import RefError
+from ..refs import story
 from ..refs.staleness import classify
 from ..refs.store import RefStore, describe, parse_ref
 from .registry import Result, command
@@ -18,54 +19,104 @@ def refresh_statuses(page, store: RefStore) -> None:
     classify(page, store, list(store.records.values()))
 
 
-@command("refs", help="List every ref of the current page with its status.", effect="read")
+def _by(rec) -> dict | None:
+    """The command that made a record stale (or during which it was found stale)."""
+    step = rec.stale[1] if rec.stale else None
+    return {"n": step.n, "command": step.line} if step is not None else None
+
+
+def _row(r) -> dict:
+    return {"ref": r.ref, "role": r.role, "name": r.name, "status": r.status, "first_seen": r.first_seen,
+            "last_seen": r.last_seen, "frame": r.frame}
+
+
+@command("refs", options=("--stale: only stale refs, of every frame and earlier document",),
+         help="List every ref of the current page with its status (--stale: the stale ones, every frame).",
+         effect="read")
 def refs_cmd(ctx, args, flags):
     page = ctx.page
     store = ctx.page_state().store
     refresh_statuses(page, store)
-    rows = [{"ref": r.ref, "role": r.role, "name": r.name, "status": r.status, "first_seen": r.first_seen,
-             "last_seen": r.last_seen, "frame": r.frame} for r in store.records.values()]
-    notes = [] if rows else ["No refs yet. Take a snapshot."]
+    if "--stale" in flags:
+        recs = [r for r in store.records.values() if r.status not in ("live", "hidden")] + list(store.gone.values())
+        rows = [dict(_row(r), made_stale_by=_by(r)) for r in recs]
+    else:
+        rows = [_row(r) for r in store.records.values()]
+    notes = [] if rows else ["No stale refs." if "--stale" in flags else "No refs yet. Take a snapshot."]
     return Result("refs", {"refs": rows, "snapshot": store.snapshot_no}, notes)
 
 
 @command("inspect", params="REF|TARGET",
-         help="Show everything known about a ref: element details, status, history and a stable locator.",
-         effect="read")
+         help="Show a ref's whole story: its element, status, where it was issued and last shown, what made "
+              "it stale, its stable locator.", effect="read")
 def inspect_cmd(ctx, args, flags):
     page = ctx.page
     store = ctx.page_state().store
     target = parse_target(args[0])  # a ref (also pasted as [ref=...]) or a target by meaning
     raw = target.value if target.kind == "ref" else resolve_target(page, store, args[0]).text
     ref = parse_ref(raw)
-    check_scope(page, ref, raw.strip())
+    try:
+        check_scope(page, ref, raw.strip())
+    except RefError as exc:  # another tab's, or a closed tab's: its story, if kept
+        other = ctx.state_of(ref.context, ref.page)
+        rec = other.store.get(str(ref)) if other is not None else None
+        if rec is None:
+            raise
+        return Result("inspect", _story(other.store, rec, {"status": exc.kind, "reason": exc.message}))
     rec = store.get(str(ref))
-    if rec is None:
-        raise RefError(f"Ref '{ref}' not found. Take a new snapshot.", kind=ErrorKind.UNKNOWN_REF)
+    if rec is None or rec.status == "reset":
+        raise unknown(store, ref)
     live: dict = {}
-    failure: RefError | None = None
     try:
         _, _, _, fr, live = locate(page, store, rec.ref)
     except RefError as exc:
-        failure = exc
-    data = {"ref": rec.ref, "role": rec.role, "name": rec.name, "frame": rec.frame, "status": rec.status,
-            "first_seen": rec.first_seen, "last_seen": rec.last_seen, "history": list(rec.history)}
-    if failure is not None:
-        data["status"] = failure.kind
-        data["reason"] = failure.message
-    else:
-        attrs = dict(live.get("attrs", {}))
-        if live.get("tag") == "input" and attrs.get("type", "").lower() == "password" and attrs.get("value"):
-            attrs["value"] = MASK  # a password is never echoed
-        data.update(tag=live.get("tag"), attributes=attrs, box=live.get("box"),
-                    states=live.get("states", {}), current={"role": live.get("role"), "name": live.get("name")})
-        data["status"] = rec.status  # live, hidden or changed, as classify() wrote it
-        if rec.status == "changed":
-            data["history"].append(f"now {describe(live.get('role', ''), live.get('name', ''))} (not yet snapshotted)")
-            data["reason"] = changed_error(rec, live.get("role", ""), live.get("name", ""), live).message
-        loc = stable_locator(page, fr, ref.n)  # the best stable target, and the same in Playwright
-        data.update(locator=loc and loc["locator"], playwright=loc and loc["playwright"])
-    return Result("inspect", data)
+        return Result("inspect", _story(store, rec, {"status": exc.kind, "reason": exc.message}))
+    attrs = dict(live.get("attrs", {}))
+    if live.get("tag") == "input" and attrs.get("type", "").lower() == "password" and attrs.get("value"):
+        attrs["value"] = MASK  # a password is never echoed
+    data = {"status": rec.status,  # live, hidden or changed, as classify() wrote it
+            "tag": live.get("tag"), "attributes": attrs, "box": live.get("box"), "states": live.get("states", {}),
+            "current": {"role": live.get("role"), "name": live.get("name")}}
+    if rec.status == "changed":
+        data["reason"] = changed_error(rec, live.get("role", ""), live.get("name", ""), live).message
+        data["history"] = rec.history + [f"now {describe(live.get('role', ''), live.get('name', ''))} "
+                                         "(not yet snapshotted)"]
+    again = restarted_note(store, rec)
+    if again:
+        data["reason"] = again
+    loc = stable_locator(page, fr, ref.n)  # the best stable target, and the same in Playwright
+    data.update(locator=loc and loc["locator"], playwright=loc and loc["playwright"])
+    store.know(rec, live, data["locator"])
+    ctx.page_state().show_live(page, fr, rec.ref, live.get("role", ""), live.get("name", ""))
+    return Result("inspect", _story(store, rec, data))
+
+
+def _story(store: RefStore, rec, data: dict) -> dict:
+    """inspect's answer: what is known now (``data``), and the ref's story."""
+    issued = store.log.step(rec.issued_by)
+    out = {"ref": rec.ref, "role": rec.role, "name": rec.name, "frame": rec.frame, "first_seen": rec.first_seen,
+           "last_seen": rec.last_seen, "history": list(rec.history)}
+    out.update(data)
+    out["story"] = {
+        "issued": {"snapshot": rec.first_seen, "command": issued.line if issued else None,
+                   "command_n": rec.issued_by or None, "url": store.log.urls.get(rec.loader)},
+        "shown": {"snapshot": rec.shown_at or None, "role": rec.role, "name": rec.name},
+        "known": rec.known,
+        "stale": {"status": rec.stale[0], "by": _by(rec), "after_snapshot": rec.stale[2]}
+        if rec.stale and rec.stale[0] != "hidden" else None,
+        "cause": story.explain(store.log.since(rec.frame, rec.loader, rec.main or rec.retired),
+                               store.log.urls.get(rec.loader, "")) or None,
+        "successor": rec.successor or None,
+    }
+    return out
+
+
+@command("log", help="List this tab's commands with their snapshot numbers, outcomes and the refs each made "
+                     "stale.", effect="read")
+def log_cmd(ctx, args, flags):
+    log = ctx.page_state().store.log
+    steps = [s.as_json() for s in log.steps if s is not log.current]
+    return Result("log", {"commands": steps, "kept": len(steps), "total": log.count - 1})
 
 
 @command("diff", params="[N [M]]",
@@ -90,6 +141,6 @@ def reset_refs_cmd(ctx, args, flags):
     store = ctx.page_state().store
     restart = "--restart" in flags
     dropped = len(store.records)
+    ctx.page_state().reset(restart)  # (first: it keeps the highest numbers a restart forgets)
     page.frames.reset_refs(not restart)
-    ctx.page_state().reset()
     return Result("reset", {"dropped": dropped, "restart": restart})

@@ -17,6 +17,7 @@ from ..act import changes, choosers
 from ..base.errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, error_json, exit_status
 from ..base.timing import Timings, phase, reporting
 from ..browser.cdp import user_command
+from ..refs import story
 from .context import Workspace
 from .registry import Parsed, redact_line
 
@@ -32,6 +33,7 @@ class Outcome:
     trace: str = ""
     command: str = ""
     timings: list | None = None  # the command's phases (shown with --trace; 'timings' repeats the last)
+    ran: bool = False  # the line parsed and its handler ran (a failure then exits 1: see exit_status)
 
     def as_json(self) -> dict:
         if self.ok and self.result is not None:
@@ -45,7 +47,7 @@ class Outcome:
 
     @property
     def exit_status(self) -> ExitStatus:
-        return ExitStatus.OK if self.ok else exit_status(self.kind)
+        return ExitStatus.OK if self.ok else exit_status(self.kind, self.ran)
 
 
 def failure(line: str, exc: VerdexError, elapsed_ms: float = 0.0, trace: str = "") -> Outcome:
@@ -65,10 +67,12 @@ def parse_all(lines: list[str]) -> Outcome | None:
 def execute(ctx: Workspace, line: str) -> Outcome:
     ctx.redact = False
     timings = Timings()
+    ctx.step = None
     with timings.running():
         outcome = _execute(ctx, line)
     if ctx.redact:  # a password typed into a field: the line is never echoed (JSON, history)
         outcome.line, ctx.redact = redact_line(line), False
+    _end_step(ctx, outcome)
     phases = timings.as_json() + [{"phase": "total", "ms": round(outcome.elapsed_ms, 2)}]
     if outcome.command != "timings":
         ctx.last_timings = {"command": outcome.line, "phases": phases}
@@ -79,7 +83,7 @@ def execute(ctx: Workspace, line: str) -> Outcome:
 
 def _execute(ctx: Workspace, line: str) -> Outcome:
     start = time.perf_counter()
-    name = ""
+    name, ran = "", False
     try:
         parsed = REGISTRY.parse(line)
         name = parsed.command.name
@@ -89,13 +93,14 @@ def _execute(ctx: Workspace, line: str) -> Outcome:
                 start = time.perf_counter()  # start-up is not the command's time
                 if not session.chrome.alive():
                     raise BrowserLost()
+        ran = True
         with user_command(), reporting(ctx.progress):  # only the user's own command may interrupt a
             result = _run(ctx, parsed)                  # runaway page script; waits are told to the REPL
         return Outcome(line, True, result, elapsed_ms=_ms(start), command=name)
     except VerdexError as exc:
         exc = _diagnose(ctx, exc)
         return Outcome(line, False, kind=exc.kind, message=exc.message + _stop_navigation(ctx, exc.kind), elapsed_ms=_ms(start),
-                       trace=traceback.format_exc(), command=name)
+                       trace=traceback.format_exc(), command=name, ran=ran)
     except KeyboardInterrupt:
         return Outcome(line, False, kind=ErrorKind.CANCELLED, message="Cancelled." + _stop_navigation(ctx, ErrorKind.CANCELLED), elapsed_ms=_ms(start),
                        command=name)
@@ -106,6 +111,8 @@ def _execute(ctx: Workspace, line: str) -> Outcome:
 
 def _run(ctx: Workspace, parsed: Parsed) -> Result:
     session_log.begin(ctx)
+    if parsed.command.needs_browser:
+        _begin_step(ctx, parsed)
     ctx.before_command(parsed.command.effect)
     watch = _watch_changes(ctx, parsed.command)
     loads = changes.watch_loads(watch[1]) if watch is not None else None  # late content (settling)
@@ -114,10 +121,11 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     acting = ctx.page if parsed.command.effect == "action" else None
     mark = acting.netlog.mark() if acting is not None else None  # what the page does from here on
     try:
-        result = parsed.handler(ctx, parsed.args, parsed.flags)
+        pre = changes.before_action(*watch) if watch is not None else None  # what the action finds
+        result = _handle(ctx, parsed)
         if watch is not None and result.kind == "action":
-            state, page, main_before = watch
-            result.data["changes"], notes = changes.after_action(state, page, main_before)
+            ours, before, notes = changes.after_action(*watch, pre, parsed.command.name)
+            result.data["changes"], result.data["changes_before"] = ours, before
             result.notes.extend(notes)
         if acting is not None and result.kind == "action":
             result.data["requests"], result.data["console"] = network_cmd.action_report(acting, mark)
@@ -136,6 +144,40 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
         result.data.update(extra)
     session_log.record(ctx, parsed, result)  # for 'export'
     return result
+
+
+def _begin_step(ctx: Workspace, parsed: Parsed) -> None:
+    """The tab's log (refs/story.py) opens a step for the command, after what the page did by itself."""
+    page = ctx.page
+    store = ctx.page_state().store
+    store.begin_step(parsed.command.name, story.documents(page))  # (its line, redacted, at the end)
+    ctx.step = (page, store)
+
+
+def _end_step(ctx: Workspace, outcome: Outcome) -> None:
+    """Close the command's step: its outcome, and the documents it changed."""
+    if ctx.step is None:
+        return
+    page, store = ctx.step
+    ctx.step = None
+    step = store.log.current
+    if step is not None:
+        step.line = outcome.line
+        step.message = "" if outcome.ok else outcome.message[:200]
+    try:
+        frames = story.documents(page, drain=True)
+    except VerdexError:
+        frames = {}
+    store.end_step("ok" if outcome.ok else outcome.kind, frames, page.reloaded_since)
+
+
+def _handle(ctx: Workspace, parsed: Parsed) -> Result:
+    try:
+        return parsed.handler(ctx, parsed.args, parsed.flags)
+    except BaseException:
+        if ctx.session is not None:  # a question sent ahead is not this failure's: the next command asks anew
+            ctx.session.drop_targets_asked()
+        raise
 
 
 def _watch_changes(ctx: Workspace, command):

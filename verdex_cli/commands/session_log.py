@@ -111,6 +111,10 @@ def record(ctx, parsed, result) -> None:
                         name=loc["name"], at=args.index(loc["raw"]) if loc["raw"] in args else 0)
             if later is not None:
                 step["_later"] = later  # settle() fills target and playwright
+            elif chosen["locator"]:  # the ref's story keeps its last stable target
+                rec = ctx.page_state().store.records.get(loc["ref"])
+                if rec is not None and rec.known is not None:
+                    rec.known["locator"] = chosen["locator"]
         if ctx.redact or result.data.get("masked"):
             step["secret"] = True
             if result.data.get("env"):  # `fill REF --env VAR`: the line holds no secret, the replay reads VAR

@@ -78,6 +78,8 @@ def snapshot_cmd(ctx, args, flags):
     limit = max_chars(ctx, args, flags)
     depth = _depth(flags)
     page = ctx.page
+    if page.ask_targets is not None:  # the after-command question (tabs opened or closed) goes with the capture
+        page.ask_targets()
     fresh = "--fresh" in flags
     state = ctx.page_state()
     if "--within" in flags:

@@ -5,18 +5,12 @@
 // options.
   const WS = /\s+/g;
 
-  function composedContains(outer, inner) {
-    for (let n = inner; n; n = n.parentNode || n.host) {
-      if (n === outer) return true;
-      if (n.assignedSlot && n.assignedSlot !== n.parentNode && composedContains(outer, n.assignedSlot)) return true;
-    }
-    return false;
-  }
+  const composedContains = Aria.composedContains;
 
   function deepHit(x, y) {
     let hit = document.elementFromPoint(x, y);
-    while (hit && hit.shadowRoot) {
-      const inner = hit.shadowRoot.elementFromPoint(x, y);
+    for (let sr = hit && Aria.shadowOf(hit); sr; sr = Aria.shadowOf(hit)) {
+      const inner = sr.elementFromPoint(x, y);
       if (!inner || inner === hit) break;
       hit = inner;
     }
@@ -260,16 +254,20 @@
   // two animation frames for the state to show; null when the element is gone. The selector names the
   // element's type: in a quirks-mode document (no doctype) a bare `:hover` matches only links. A control
   // with no size of its own is under the pointer when the label that stands in for it is (standIn).
-  // (`late`: asked once the page settled; the browser moves :hover after a layout change at the next
-  // frame, so two frames go by first)
+  // (`late`: asked again once the page settled. The browser moves :hover after a layout change at the
+  // next frame: when anything that can move an element happened here since the first answer, two
+  // frames go by first)
+  let hoverAt = 0;
   async function hovered(n, late) {
     const el = Registry.get(n);
     if (!el || !el.isConnected) return null;
     const at = standIn(el);
     const sel = CSS.escape(at.localName) + ':hover';
-    for (let i = 0; late && i < 2 && document.visibilityState === 'visible'; i++) {
+    const moved = late && Observer.stillFor() < performance.now() - hoverAt;
+    for (let i = 0; moved && i < 2 && document.visibilityState === 'visible'; i++) {
       await new Promise((r) => requestAnimationFrame(r));
     }
+    if (!late) hoverAt = performance.now();
     for (let i = 0; i < 3; i++) {
       if (at.matches(sel)) return true;
       if (document.visibilityState !== 'visible') break;
@@ -352,7 +350,7 @@
     if (!el || !el.isConnected) return { status: 'removed' };
     el.focus({ preventScroll: false });
     let active = document.activeElement;
-    while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+    for (let sr = active && Aria.shadowOf(active); sr && sr.activeElement; sr = Aria.shadowOf(active)) active = sr.activeElement;
     return { status: active === el || composedContains(el, active) ? 'ok' : 'not_focusable' };
   }
 

@@ -27,10 +27,13 @@
   const ownerFrames = new WeakMap();
   const EL = Incremental.EL;        // node -> its element, for patches (incremental.js)
   // Number refs on after `start`; `renumber`: a document new to the frame's numbering (see Registry.init).
-  function init(start, renumber, shadowEvent) {
+  // `key`: the main world watcher's event names (browser/timer_watch.py): KEY + 's' is sent when a shadow
+  // root is attached, KEY + 'o' after a task the page ran on its own, the others hand over closed roots'
+  // hosts (aria/shadows.js).
+  function init(start, renumber, key) {
     if (renumber) Incremental.forget();
     Registry.init(start, renumber);
-    if (shadowEvent) Observer.shadowAttached(shadowEvent);
+    if (key) { Observer.shadowAttached(key + 's'); Observer.ownTasks(key + 'o'); Aria.closedListen(key); }
   }
   const issue = Registry.issue;    // element -> ref number (engine/registry.js)
   // Node identity for what has no ref, so a comparison can tell the same DOM node from another one
@@ -59,7 +62,7 @@
   // `noText`: the node is hidden by visibility (its own text is not shown, a visible child is).
   function walk(node, out, inContainer, noText) {
     if (!Deep.enter(node, out, inContainer, noText)) return;  // too deep for this stack: walked later
-    const sr = node.nodeType === 1 ? node.shadowRoot : null;
+    const sr = node.nodeType === 1 ? Aria.shadowOf(node) : null;
     if (sr) Observer.watchShadow(sr);
     // the common element (no shadow root, no slot): its child nodes as they are, else the flat tree's
     const kids = sr !== null || node.nodeType !== 1 || node.localName === 'slot' ? Aria.children(node) : null;
@@ -126,7 +129,7 @@
       const areas = mapAreas(el);
       if (areas.length) { node.c = areas; hasElements = true; }
     } else if (isField && el.firstElementChild && tag !== 'textarea' &&
-               (el.shadowRoot || el.querySelector(MAYBE_INTERACTIVE))) {
+               (Aria.shadowOf(el) || el.querySelector(MAYBE_INTERACTIVE))) {
       // Children presentational: only interactive descendants (a link inside
       // a role=button card) stay reachable; the rest is the name.
       const c = [];
@@ -214,6 +217,8 @@
   // `check`: a whole capture that changes nothing the next capture relies on (tests compare it with
   // a patched one).
   function snapshot(within, cap, view, frame, check) {
+    const wanted = Aria.closedWanted();  // closed roots to resolve first (browser/closed_roots.py)
+    if (wanted) return JSON.stringify({ wantClosed: wanted });
     try {
       return capture(within, cap, view, frame, check);
     } catch (e) {
@@ -258,6 +263,8 @@
     }
     const tiers = Registry.tiers();
     const out = { counter: Registry.counter, url: location.href, gone, flat, owners: owners.length, tiers };
+    const unread = Aria.closedUnread();
+    if (unread.length) out.unread = unread.slice(0, 5).map(Aria.label).concat(unread.length > 5 ? ['...'] : []);
     if (whole) out.cap = Incremental.remember(root, tiers, !deep && !flat);
     if (whole && view) out.view = Text.view(root, { allRefs: view === 2, frame, tiers }, out.cap, cap);
     else out.root = root;
@@ -271,9 +278,11 @@
   // so what an action changed costs no round trip more than the wait itself.
   async function settleThen(opts, what, cap) {
     const s = await Act.settle(opts);
+    s.own = Observer.ownChanges();  // the page's own tasks changed it since the last capture: where alone
+    if (s.own) s.ownOnly = Observer.ownOnly((n) => ids.get(n) || 0);
     if (s.settled && !s.navigating && what) {
       s.dirty = dirty(cap);
-      if (s.dirty) s.capture = snapshot(what[0] || 0, what[1] || 0, what[2] || 0, what[3] === undefined ? -1 : what[3]);
+      if (s.dirty && !Aria.closedWanted()) s.capture = snapshot(what[0] || 0, what[1] || 0, what[2] || 0, what[3] === undefined ? -1 : what[3]);
     }
     return s;
   }
@@ -386,8 +395,16 @@
 
   function element_(n) { return Registry.get(n) || null; }
 
+  // Closed shadow roots the protocol resolved in this world (roots: their objects): walked from now on.
+  function adoptClosed(roots) {
+    Aria.adoptClosed(roots);
+    Observer.mark();
+    Incremental.forget();
+    return true;
+  }
+
   return { aria: Aria, init, snapshot, check, heldTree, dirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, ownerAttrs, carry, reset,
-    successors, element: element_, issue: Registry.issueShown, show: Registry.show, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Guard.arm,
+    successors, element: element_, adoptClosed, closedHost: Aria.closedHost, closedLater: Aria.closedLater, doc: () => document, issue: Registry.issueShown, show: Registry.show, showNow: Registry.showNow, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Guard.arm,
     disarm: Guard.disarm, navigating: Guard.navigating, watchDoc: FrameWatch.watchDoc, unwatchDoc: FrameWatch.unwatchDoc, watchedFrame: FrameWatch.watchedFrame, watchState: FrameWatch.watchState, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
     optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen,
     title: () => document.title, visibility: () => document.visibilityState, viewport: () => [innerWidth, innerHeight],

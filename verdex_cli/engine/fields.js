@@ -52,7 +52,7 @@
 
   function deepActive() {
     let a = document.activeElement;
-    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    for (let sr = a && Aria.shadowOf(a); sr && sr.activeElement; sr = Aria.shadowOf(a)) a = sr.activeElement;
     return a;
   }
 
@@ -216,7 +216,7 @@
     const g = { el, blocked: [], handler: null };
     g.handler = (ev) => {
       if (!ev.isTrusted) return;  // the page's own synthetic events are not our keys
-      const t = ev.composedPath()[0];
+      const t = Aria.realTarget(ev);
       if (g.el && isOn(g.el, t && t.nodeType === 1 ? t : null)) return;
       if (ev.cancelable) ev.preventDefault();
       ev.stopImmediatePropagation();
@@ -255,7 +255,7 @@
     const w = { n, el, was: el, place: placeOf(el), seen: [], handler: null };
     w.handler = (ev) => {
       if (!ev.isTrusted) return;  // the page's own synthetic events are not the browser's doing
-      const t = ev.composedPath()[0];
+      const t = Aria.realTarget(ev);
       if (isOn(w.el, t && t.nodeType === 1 ? t : null)) w.seen.push(stateOf(w.el));
     };
     for (const t of WATCHED) window.addEventListener(t, w.handler, true);
@@ -329,7 +329,7 @@
   function walk(steps) {
     let node = document;
     for (const s of steps) {
-      const parent = s.shadow ? node.shadowRoot : node;
+      const parent = s.shadow ? Aria.shadowOf(node) : node;
       if (!parent) return null;
       const same = sameTag(parent, s.tag);
       const hits = s.key ? same.filter((c) => keyOf(c) === s.key) : [same[s.i]];

@@ -18,7 +18,8 @@
     g.handler = (ev) => {
       if (!ev.isTrusted) return;
       const path = ev.composedPath();
-      const ok = path.includes(el) || (el.labels && [...el.labels].some((l) => path.includes(l)));
+      const ok = path.includes(el) || (el.labels && [...el.labels].some((l) => path.includes(l))) ||
+        Aria.composedContains(el, Aria.realTarget(ev));
       if (ok) { g.received++; if (g.got.length < 16) g.got.push(ev.type); return; }
       ev.stopImmediatePropagation();
       ev.preventDefault();

@@ -71,12 +71,19 @@
   const MAX_ROOTS = 300;
   let roots = new Map();
   let overflow = false;
+  // whose doing a change was (ownTasks, below): the places the page's own tasks touched, and the others
+  let own = 0, ownName = null, inOwn = false, unsure = false;
+  let ownSet = new Set(), otherSet = new Set();
   function touch(node, kind) {
+    if (node && !unsure) {  // whose doing it was (ownTasks); too many places: not told apart
+      const set = inOwn ? ownSet : otherSet;
+      if (set.size >= MAX_ROOTS) unsure = true; else set.add(node);
+    }
     if (overflow || !node) return;
     if (roots.size >= MAX_ROOTS && !roots.has(node)) { everything(); return; }
     roots.set(node, (roots.get(node) | 0) | kind);
   }
-  function everything() { overflow = true; roots = new Map(); removedIds = new Set(); }
+  function everything() { overflow = true; unsure = true; roots = new Map(); removedIds = new Set(); }
   // ids of removed elements (an element elsewhere may have taken its name from one), and 'for:ID'
   // for removed labels of a control elsewhere
   let removedIds = new Set();
@@ -165,7 +172,7 @@
   // User input changes a field's state without a mutation: the field (and its radio group).
   function input(ev) {
     mark();
-    const t = ev.composedPath ? ev.composedPath()[0] : ev.target;
+    const t = Aria.realTarget(ev);
     if (!t || t.nodeType !== 1) { everything(); return; }
     if (t.localName === 'input' && t.type === 'radio' && t.name) {
       const scope = t.form || t.getRootNode();
@@ -177,7 +184,7 @@
 
   function deepActive() {
     let a = document.activeElement;
-    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    for (let sr = a && Aria.shadowOf(a); sr && sr.activeElement; sr = Aria.shadowOf(a)) a = sr.activeElement;
     return a;
   }
 
@@ -224,6 +231,40 @@
     document.addEventListener(name, (e) => { mark(); touch(e.target, LIST); }, { capture: true, passive: true });
   }
 
+  // DOM-changing tasks the page ran on its own since the last capture: a timer, interval or animation
+  // frame it set with no input behind it (the main world's watcher, browser/timer_watch.py, sends `name`
+  // after each one's callback; what it changed is taken then, so it is told from the rest). An action's
+  // changes leave out what only such tasks touched (ownOnly; act/changes.py), and say when they ran.
+  function ownTasks(name) {
+    if (ownName !== null) return;
+    ownName = name;
+    window.addEventListener(name, () => {
+      const pending = mo ? mo.takeRecords() : [];
+      if (!pending.length) return;
+      inOwn = true;
+      try { changed(pending); } finally { inOwn = false; }
+      for (let i = 0; i < pending.length; i++) {
+        if (pending[i].type !== 'attributes' || pending[i].attributeName !== 'style') { own++; return; }
+      }
+    }, { capture: true, passive: true });
+  }
+  const ownChanges = () => own;
+  const inside = (n, root) => { for (; n; n = n.parentNode || n.host) if (n === root) return true; return false; };
+  // The identities (idFor) of the elements only the page's own tasks changed since the last capture
+  // (nothing else changed them, anything in them or anything around them), and whether that is every
+  // place they changed.
+  function ownOnly(idFor) {
+    const ids = [];
+    let all = !unsure;
+    for (const o of unsure ? [] : ownSet) {
+      let alone = o.nodeType === 1 && o.isConnected;
+      for (const x of alone ? otherSet : []) if (inside(x, o) || inside(o, x)) { alone = false; break; }
+      const id = alone ? idFor(o) : 0;
+      if (id) ids.push(id); else all = false;
+    }
+    return { ids, all };
+  }
+
   // Open shadow roots are not covered by an observer on the document: watch each one a snapshot saw.
   function watchShadow(root) {
     if (!mo || shadows.has(root)) return;
@@ -244,6 +285,7 @@
     start();
     if (mo) mo.takeRecords();
     dirty = false;
+    own = 0; unsure = false; ownSet = new Set(); otherSet = new Set();
     roots = new Map();
     removedIds = new Set();
     overflow = false;
@@ -294,5 +336,6 @@
     return performance.now() - Math.max(touchedAt, changedAt, scrolledAt, startedAt);
   }
 
-  return { start, clean, take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, shadowAttached, mark, field,
+  return { start, clean, take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, shadowAttached, ownTasks,
+    ownChanges, ownOnly, mark, field,
     resetFields, TEXT, LIST, ATTR, EVENT };

@@ -4,7 +4,8 @@
 // text, descendants' included), `get_by_role` (only roles Playwright gives the element), `get_by_text`
 // (the element whose whole text equals, none of its children's doing so too) and a CSS id. Each must
 // find this element alone in its own document (a frame's document: the test reaches it through
-// frame_locator). Open shadow roots count, as Playwright pierces them.
+// frame_locator). Open shadow roots count, as Playwright pierces them; in a closed one nothing holds
+// (Playwright cannot reach into it).
 // Module PwLocators (used by Targets' locate).
   const norm = (t) => (t || '').replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
   const LABELABLE = new Set(['button', 'meter', 'output', 'progress', 'select', 'textarea']);
@@ -81,6 +82,9 @@
   // `within` gives a scoped candidate's container element, or null) up to the first that holds (only
   // that one is used), and else appends the ones only a Playwright test uses (text, css id).
   function judge(self, cands, within) {
+    for (let r = self.getRootNode(); r.host; r = r.host.getRootNode()) {
+      if (r.mode === 'closed') { for (const c of cands) c.pw = false; return cands; }
+    }
     const cache = new Map();
     let els = null;
     const alone = (test) => {

@@ -120,6 +120,15 @@
     return true;
   }
 
+  // Ref n was shown to the user as it is now (inspect).
+  function showNow(n) {
+    const e = entries.get(n);
+    if (e === undefined || !e.el.isConnected) return false;
+    restate(e);
+    shown(e);
+    return true;
+  }
+
   function get(n) {
     const e = entries.get(n);
     return e === undefined ? null : e.el;
@@ -497,12 +506,12 @@
     if (!deep) return out;
     const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
     const roots = [];
-    for (let n = walker.currentNode; n; n = walker.nextNode()) if (n.shadowRoot) roots.push(n.shadowRoot);
+    for (let n = walker.currentNode; n; n = walker.nextNode()) if (Aria.shadowOf(n)) roots.push(Aria.shadowOf(n));
     while (roots.length) {
       const root = roots.pop();
       for (const el of root.querySelectorAll('*')) {
         if (el.localName === tag) out.push(el);
-        if (el.shadowRoot) roots.push(el.shadowRoot);
+        if (Aria.shadowOf(el)) roots.push(Aria.shadowOf(el));
       }
     }
     return out;
@@ -542,6 +551,6 @@
     if (keepCounter) floor = counter; else { counter = 0; floor = 0; }
   }
 
-  return { init, begin, end, tiers, issue, issueShown, show, get, status, identityChange, successors, reset,
+  return { init, begin, end, tiers, issue, issueShown, show, showNow, get, status, identityChange, successors, reset,
     passHeading, seedHeading, around, moved, get changeKind() { return changeKind; },
     get counter() { return counter; }, get size() { return entries.size; } };

@@ -178,8 +178,8 @@
   });
 
   function hasShadow(el) {
-    if (el.shadowRoot) return true;
-    for (const x of el.querySelectorAll('*')) if (x.shadowRoot) return true;
+    if (Aria.shadowOf(el)) return true;
+    for (const x of el.querySelectorAll('*')) if (Aria.shadowOf(x)) return true;
     return false;
   }
 

@@ -112,6 +112,8 @@
 
   // spec: {kind: testid|label|text|role, value, role, name, scope (ref number), self (ref number), hidden}
   function search(spec) {
+    const wanted = Aria.closedWanted();  // closed roots to resolve first (browser/closed_roots.py)
+    if (wanted) return { wantClosed: wanted };
     found = [];
     const hits = new Map();  // element -> level
     const add = (el, lv) => { if (lv > (hits.get(el) || 0)) hits.set(el, lv); };

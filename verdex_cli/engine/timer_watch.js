@@ -45,6 +45,10 @@
   const listen = (t) => { for (const type of TYPES) t.addEventListener(type, see, { capture: true, passive: true }); };
   listen(window);
   const wrap = (fn, make) => new Proxy(fn, { apply: make });
+  // a timer, interval or animation frame the page set on its own (no input behind it): after its
+  // callback, the change watcher (snapshot/observer.js) takes what it changed as the page's own doing
+  const ownEvent = new Event(KEY + 'o');
+  const owned = (cb) => function (...a) { try { return Reflect.apply(cb, this, a); } finally { window.dispatchEvent(ownEvent); } };
   const NativePromise = Promise, settleAlso = Promise.prototype.finally;
   const st = window.setTimeout, ct = window.clearTimeout, raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
   // Quiescence (KEY + 'q', and part of KEY + 'f'): is anything of the page's own -- caused by input or
@@ -69,7 +73,7 @@
     const org = cause(), cb = args[0];
     const delay = Math.max(0, Number(args[1]) || 0);
     if (org === null || typeof cb !== 'function' || delay > HORIZON || now() + delay - org > CHAIN) {
-      const tid = Reflect.apply(target, self, args);
+      const tid = Reflect.apply(target, self, org === null && typeof cb === 'function' ? [owned(cb), ...args.slice(1)] : args);
       if (dues.size > 500 && now() - prunedAt > 100) prune();  // a page that sets timers all the time
       dues.set(tid, now() + delay);
       return tid;
@@ -94,7 +98,7 @@
   window.setInterval = wrap(si, (target, self, args) => {
     const org = cause(), cb = args[0];
     if (org === null || typeof cb !== 'function') {
-      const tid = Reflect.apply(target, self, args);
+      const tid = Reflect.apply(target, self, typeof cb === 'function' ? [owned(cb), ...args.slice(1)] : args);
       ticking.add(tid);
       return tid;
     }
@@ -125,9 +129,10 @@
     window.requestAnimationFrame = wrap(raf, (target, self, args) => {
       const cb = args[0];
       if (typeof cb !== 'function') return Reflect.apply(target, self, args);
-      // a frame asked from a frame callback is an animation loop: not waited for
-      const org = inFrame ? null : cause();
-      if (org === null) return asked(target, self, cb);
+      // a frame asked from a frame callback is an animation loop: not waited for (the page's own when
+      // nothing of an input's chain asked it)
+      const c = cause(), org = inFrame ? null : c;
+      if (org === null) return asked(target, self, c === null ? owned(cb) : cb);
       let id;
       const run = function (t) {
         live.delete('f' + id);
@@ -196,10 +201,47 @@
     Element.prototype.attachShadow = wrap(attach, (target, self, args) => {
       const root = Reflect.apply(target, self, args);
       listen(root);
+      if (root.mode === 'closed') closedHost(self);
       if (self.isConnected) self.dispatchEvent(new Event(KEY + 's'));
       return root;
     });
   }
+  // Closed shadow roots: their hosts are handed to the isolated world, which cannot see the roots (the
+  // protocol resolves them there: browser/closed_roots.py). Asked (KEY + 'c' on the window), each
+  // connected host not yet taken gets KEY + 'h' (composed: the isolated world listens on the window and
+  // on the closed roots it holds); the listener that sees it asks, with KEY + 'i' on what it sees,
+  // whether that is the host itself (a host inside a closed root it lacks shows only that root's host)
+  // and takes it by cancelling. Hosts are held weakly. KEY + 'L': this watcher came after the document's
+  // own scripts had run (roots attached before it are not known here).
+  const late = document.readyState !== 'loading' || !!document.body;
+  const addL = EventTarget.prototype.addEventListener, removeL = EventTarget.prototype.removeEventListener;
+  const send = EventTarget.prototype.dispatchEvent;
+  let closed = [];
+  const told = new WeakSet();
+  function closedHost(el) {
+    if (told.has(el)) return;
+    told.add(el);
+    closed.push(new WeakRef(el));
+  }
+  const yes = (e) => e.preventDefault();
+  function handOver(el) {
+    const ev = new Event(KEY + 'h', { bubbles: true, composed: true, cancelable: true });
+    Reflect.apply(addL, el, [KEY + 'i', yes]);
+    try { Reflect.apply(send, el, [ev]); } finally { Reflect.apply(removeL, el, [KEY + 'i', yes]); }
+    return ev.defaultPrevented;
+  }
+  const EI = window.ElementInternals && Object.getOwnPropertyDescriptor(ElementInternals.prototype, 'shadowRoot');
+  if (EI && EI.get) {  // a declarative closed root, taken over by its custom element (no attachShadow)
+    Object.defineProperty(ElementInternals.prototype, 'shadowRoot', { ...EI, get: wrap(EI.get, (target, self, args) => {
+      const root = Reflect.apply(target, self, args);
+      if (root && root.mode === 'closed') closedHost(root.host);
+      return root;
+    }) });
+  }
+  window.addEventListener(KEY + 'c', () => {
+    closed = closed.filter((ref) => { const el = ref.deref(); return !!el && !(el.isConnected && handOver(el)); });
+  }, true);
+  window.addEventListener(KEY + 'L', (e) => { if (late) e.preventDefault(); }, true);
   // work a task cannot be seen to outlast: observers the browser calls in an animation frame's rendering
   // steps (ResizeObserver, IntersectionObserver: a page that has ever asked for one), and messages
   // (a scheduler's tasks, posted in the last second). Without either, quiescent (above) and with no

@@ -42,6 +42,7 @@ class PageState:
         self.history: deque[Shot] = deque(maxlen=HISTORY)
         self.last: Snapshot | None = None  # the last snapshot shown or captured (for `find`)
         self.told_no_baseline: str | None = None  # the document whose actions were told "no snapshot yet"
+        self.seen: int | None = None  # the last whole-page snapshot the user saw (or saw the changes of)
 
     def snapshot(self, page, all_refs: bool = False, fresh: bool = False, frame=None, follow: bool = True,
                  trust_observer: bool = False, tree: bool = False) -> tuple[Snapshot, bool]:
@@ -54,6 +55,7 @@ class PageState:
         if not cached:
             with phase("record refs"):
                 self.store.record(snap, snap.loaders, set(snap.loaders), shown=not trust_observer)
+                self.store.log.name_frames(snap.text)
             scope = (f"frame f{frame.index}" if frame is not None and frame.index else
                      "page" if follow else "page without frames")
             self.history.append(Shot(snap.number, snap.text, snap.hidden, dict(self.store.frame_loaders), scope,
@@ -62,6 +64,8 @@ class PageState:
                 self.history.popleft()
         if not trust_observer:
             self.show(page, snap, snap.refs, store=cached)
+            if frame is None and follow and not tree:  # (find's capture shows only what matched)
+                self.seen = snap.number
         return snap, cached
 
     def show(self, page, snap: Snapshot, refs: dict, store: bool = True) -> None:
@@ -81,12 +85,28 @@ class PageState:
             except VerdexError:
                 pass  # a frame going away: its refs go with it
 
+    def show_live(self, page, fr, ref: str, role: str, name: str) -> None:
+        """The user was shown ``ref`` as it is now (``inspect``): acting on it compares with that."""
+        self.store.show_live(ref, role, name)
+        try:
+            page.bridge.show_now(fr, int(ref[ref.rindex("e") + 1:]))
+        except VerdexError:
+            pass  # a frame going away: its refs go with it
+
     def latest(self, scope: str | None = None) -> Shot | None:
         """The newest kept snapshot (of that scope: "page", "frame fN", "page without frames")."""
         for shot in reversed(self.history):
             if scope is None or shot.scope == scope:
                 return shot
         return None
+
+    def last_seen(self) -> Shot | None:
+        """The whole-page snapshot the user last saw (a snapshot, or an action's changes), while kept;
+        else the newest whole-page one."""
+        for shot in reversed(self.history):
+            if shot.number == self.seen and shot.scope == "page":
+                return shot
+        return self.latest("page")
 
     def shot(self, number: int) -> Shot:
         for s in self.history:
@@ -121,13 +141,14 @@ class PageState:
         return {"snapshot": store.snapshot_no, "taken_at": store.last_snapshot_at, "live": store.live_count(),
                 "navigated": navigated}
 
-    def reset(self) -> None:
-        self.store.reset()
+    def reset(self, restart: bool = False) -> None:
+        self.store.reset(restart)
         self.history.clear()
-        self.last = None
+        self.last = self.seen = None
 
 
-def compare(a: Shot, b: Shot) -> dict:
+def compare(a: Shot, b: Shot, aside: tuple[set[int], set[int]] | None = None) -> dict:
+    """Snapshot ``a`` to ``b`` (delta.compare; ``aside``: lines of each whose changes go apart)."""
     if a.scope != b.scope:
         raise UsageError(f"Snapshot #{a.number} shows the {a.scope}, #{b.number} the {b.scope}: "
                          "diff compares snapshots of the same scope.")
@@ -136,6 +157,7 @@ def compare(a: Shot, b: Shot) -> dict:
     if main_moved:
         navigated |= set(a.loaders) | set(b.loaders)
     out = {"from": a.number, "to": b.number}
-    out.update(delta.compare(a.text, a.hidden, b.text, b.hidden, frozenset(navigated), a.ids, b.ids, a.long, b.long))
+    out.update(delta.compare(a.text, a.hidden, b.text, b.hidden, frozenset(navigated), a.ids, b.ids, a.long, b.long,
+                             aside))
     out["navigated_frames"] = sorted(navigated)
     return out

@@ -58,8 +58,12 @@ def main_navigated(page: Page, store: RefStore) -> bool:
     """Has the tab shown a new main document since the store's last snapshot? From what the browser
     already told (no call into the page), for status lines; actions ask :func:`classify`."""
     then = store.frame_loaders.get(0)
-    now = page.frames.main.loader_id if page.frames.main is not None else None
-    return then is not None and now is not None and now != then
+    main = page.frames.main
+    now = main.loader_id if main is not None else None
+    # (restored from the back/forward cache: the same document, but its refs are of the earlier visit)
+    docs = store.numbers.docs.get(0)
+    again = main.renumber or bool(docs and store.main_visit and docs[-1].seq != store.main_visit)
+    return then is not None and now is not None and (now != then or again)
 
 
 def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = False) -> dict[str, Verdict]:

@@ -15,6 +15,7 @@ from ..base.errors import ErrorKind, RefError
 from ..base.gc_pause import gc_paused
 from ..browser.numbering import RefNumbers
 from ..snapshot.model import RefInfo, Snapshot
+from .story import TabLog
 
 _INDEX = r"(0|[1-9][0-9]*)"  # canonical numbers only: c00p0f0e1 is not a ref
 REF_RE = re.compile(rf"^c{_INDEX}p{_INDEX}f{_INDEX}e([1-9][0-9]*)$")
@@ -29,7 +30,11 @@ class Ref:
     n: int
 
     def __str__(self) -> str:
-        return f"c{self.context}p{self.page}f{self.frame}e{self.n}"
+        return f"{self.prefix}f{self.frame}e{self.n}"
+
+    @property
+    def prefix(self) -> str:
+        return f"c{self.context}p{self.page}"
 
 
 def parse_ref(text: str) -> Ref:
@@ -88,6 +93,15 @@ class RefRecord:
     status: str = "live"  # live | changed | removed | hidden | navigated
     history: list[str] = field(default_factory=list)
     retired: str = ""  # of an earlier document of its frame: the main frame's document when it was issued
+    # its story (refs/story.py): the command that issued it, the main document then, the snapshot it was
+    # last shown in, what verdex last saw of it live (tag, attributes, box, locator), what made it
+    # stale (status, the command's label, the snapshot), the look-alike named in its place
+    issued_by: int = 0
+    main: str = ""
+    shown_at: int = 0
+    known: dict | None = None
+    stale: tuple = ()
+    successor: str = ""
 
     def log(self, line: str) -> None:
         """Add to the history, keeping its first line and the most recent ones."""
@@ -97,8 +111,7 @@ class RefRecord:
 
 
 HISTORY = 30        # history lines kept per ref
-TOMB_NAMES = 5000   # tombstones that still know the role and name of their element
-RETIRED_NAMES = 5000  # refs of earlier documents that still know the role and name of their element
+GONE = 5000         # records kept whole after their element or document went (or reset-refs dropped them)
 
 
 class RefStore:
@@ -106,8 +119,9 @@ class RefStore:
 
     Memory stays bounded on pages that re-render all the time: when the page's registry drops a
     long-gone element (see engine/registry.js) its record here becomes a tombstone -- one bit per
-    frame and ref number, plus role and name for the most recent TOMB_NAMES -- so the ref still
-    resolves to `removed`, never to `unknown_ref`.
+    frame and ref number -- so the ref still resolves to `removed`, never to `unknown_ref`. The most
+    recent GONE records of refs gone stale for good (buried, of a document its frame left, dropped by
+    reset-refs) are kept whole in ``gone``, with their story; ``log`` is the tab's (refs/story.py).
 
     A frame's refs are let go of when it shows another document; since numbers only grow per frame
     index in a tab (``numbers``, shared with the tab's frame registry: browser/numbering.py), each
@@ -117,10 +131,13 @@ class RefStore:
     def __init__(self, prefix: str, numbers: RefNumbers | None = None):
         self.prefix = prefix
         self.numbers = numbers if numbers is not None else RefNumbers()
-        self.retired_names: OrderedDict[str, tuple[str, str]] = OrderedDict()
         self.records: dict[str, RefRecord] = {}
+        self.gone: OrderedDict[str, RefRecord] = OrderedDict()
         self.tombs: dict[int, bytearray] = {}           # frame -> bitmap of dropped ref numbers
-        self.tomb_names: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self.log = TabLog()
+        self.restarted: dict[int, int] = {}             # frame -> its highest number before reset-refs --restart
+        self.restart: tuple | None = None               # (the step, the snapshot number) of the last --restart
+        self.main_visit = 0                             # the main frame's visit (numbering.Document.seq) recorded
         self.tombstone_count = 0
         self.snapshot_no = 0
         self.last_snapshot_at: float | None = None
@@ -150,12 +167,16 @@ class RefStore:
                 self._retire([k for k, r in self.records.items() if r.frame == fi])
                 self._clear_tombs(fi)
         self.frame_loaders.update({fi: loaders[fi] for fi in captured_frames})
+        if 0 in captured_frames:  # the main frame's numbered visit this capture saw (a restore is a new one)
+            self.main_visit = self.numbers.docs[0][-1].seq if self.numbers.docs.get(0) else 0
         with gc_paused():  # thousands of new records would each time walk the snapshot just parsed
             new = self._record_refs(snap, loaders, no, shown)
         if new != len(self.records):  # some record was not seen now
             for rec in self.records.values():
                 if rec.last_seen != no and rec.frame in captured_frames and rec.status in ("live", "changed"):
                     rec.status = "hidden"  # refined to 'removed' by the caller when the element is gone
+                    rec.stale = ("hidden", self.log.current, no)
+                    self.log.made_stale(rec.ref, self.log.current)
         for f in snap.frames:
             if f.gone and f.index in captured_frames:
                 self._bury(f.index, f.gone)
@@ -164,6 +185,7 @@ class RefStore:
         """Record every ref of the snapshot; returns how many records are new."""
         records = self.records
         tombs = self.tombs
+        by, main, at = self.issuer(), loaders.get(0) or self.frame_loaders.get(0, ""), no if shown else 0
         new = 0  # refs recorded for the first time (the common case of a fresh page): made here, inline
         for ref, info in snap.refs.items():
             rec = records.get(ref)
@@ -171,7 +193,7 @@ class RefStore:
                 role, name = info.role, info.name
                 line = f'issued in snapshot #{no} as {role} "{name}"' if name else f"issued in snapshot #{no} as {role}"
                 records[ref] = RefRecord(ref, role, name, info.frame, loaders.get(info.frame, ""), info.tier, no, no,
-                                         info.shown, "live", [line])
+                                         info.shown, "live", [line], "", by, main, at)
                 new += 1
                 if tombs and info.frame in tombs:  # an element that came back after its ref was buried
                     self._unbury(info.frame, ref)
@@ -187,19 +209,20 @@ class RefStore:
             if rec is not None and rec.loader == self.frame_loaders.get(info.frame, rec.loader):
                 self._saw(rec, info, no)
 
-    def _seen(self, ref: str, info: RefInfo, loader: str, no: int, shown: bool = True) -> None:
+    def show_live(self, ref: str, role: str, name: str) -> None:
+        """The user was shown ``ref`` as it is now (``inspect``): its role and name."""
         rec = self.records.get(ref)
-        if rec is None:
-            rec = RefRecord(ref, info.role, info.name, info.frame, loader, info.tier, no, no, info.shown)
-            rec.history.append(f"issued in snapshot #{no} as {describe(info.role, info.name)}")
-            self.records[ref] = rec
-            if info.frame in self.tombs:  # an element that came back after its ref was buried
-                self._unbury(info.frame, ref)
-            return
+        if rec is not None:
+            self._saw(rec, RefInfo(ref, role, name, rec.frame, rec.tier), self.snapshot_no)
+
+    def _seen(self, ref: str, info: RefInfo, loader: str, no: int, shown: bool = True) -> None:
+        rec = self.records[ref]
         if shown:
             self._saw(rec, info, no)
         if rec.status in ("hidden", "removed"):
             rec.log(f"seen again in #{no}")
+        if rec.status != "live":
+            rec.stale = ()
         rec.tier, rec.shown = info.tier, info.shown
         rec.last_seen, rec.status = no, "live"
 
@@ -209,23 +232,71 @@ class RefStore:
             rec.log(f"role {rec.role} -> {info.role} in #{no}")
         if rec.name != info.name:
             rec.log(f"name {rec.name!r} -> {info.name!r} in #{no}")
-        rec.role, rec.name = info.role, info.name
+        rec.role, rec.name, rec.shown_at = info.role, info.name, no
 
-    def mark_removed(self, ref: str) -> None:
-        self.set_status(ref, "removed")
+    def issuer(self) -> int:
+        """The number of the command running now in this tab (0: none)."""
+        return self.log.current.n if self.log.current is not None else 0
 
     def set_status(self, ref: str, status: str) -> None:
         """Write down what `staleness.classify` decided (the one writer of a ref's status outside a
         snapshot). An element the page's registry no longer knows ('unknown') counts as removed."""
-        rec = self.records.get(ref)
-        if rec is None:
+        rec = self.records.get(ref) or self.gone.get(ref)
+        if rec is None or rec.status == "reset":
             return
         status = "removed" if status == "unknown" else status
         if rec.status == status:
             return
         if status in ("removed", "navigated", "changed"):
-            rec.log(f"{status} (noticed after snapshot #{self.snapshot_no})")
+            self._went_stale(rec, status)
         rec.status = status
+
+    def _went_stale(self, rec: RefRecord, status: str, how: str = "") -> None:
+        """Its story: what made it stale (``how``) and when (the command running, the last snapshot);
+        the command lists it in the tab's log."""
+        step, no = self.log.current, self.snapshot_no
+        missing = not how and rec.stale and rec.stale[0] == "hidden"
+        if missing:  # missing since that capture (its command listed it): the command that took it
+            step, no = rec.stale[1], rec.stale[2]
+        during = f" during {step.label}" if step is not None else ""
+        rec.stale = (status, step, no)
+        rec.log(f"{status}: {how or 'missing' + during} (after snapshot #{no})")
+        if not missing:
+            self.log.made_stale(rec.ref, step)
+
+    # -- the tab's log --------------------------------------------------------
+    def begin_step(self, line: str, frames: dict) -> None:
+        """A command begins (frames: story.documents): what the page did by itself since the last one first."""
+        self._left(self.log.watch(frames, self.snapshot_no, None))
+        self.log.begin(line, self.snapshot_no)
+
+    def end_step(self, outcome: str, frames: dict, reloaded=None) -> None:
+        """The command ended: the refs of every document it made its frame leave are stale by it."""
+        step = self.log.current
+        if step is not None:
+            step.outcome, step.after = outcome, self.snapshot_no
+            self._left(self.log.watch(frames, self.snapshot_no, step, reloaded))
+        self.log.current = None
+
+    def _left(self, changes: list) -> None:
+        for d in changes:
+            status = "removed" if d.how == "removed" else "navigated"
+            for rec in self.records.values():
+                if rec.status in ("live", "hidden", "changed") and (
+                        rec.loader == d.old if rec.frame == d.frame else d.frame == 0 and rec.main == d.old):
+                    self._went_stale(rec, status, d.words())
+                    rec.status = status
+
+    def know(self, rec: RefRecord, live: dict, locator: str | None = None) -> None:
+        """What verdex saw of the element live (inspect, an action): its last-known element."""
+        known = {k: live[k] for k in ("tag", "box") if live.get(k) is not None}
+        known["attributes"] = {k: v for k, v in (live.get("attrs") or {}).items() if k != "value"}
+        known["snapshot"] = self.snapshot_no
+        if locator is None and rec.known:
+            locator = rec.known.get("locator")
+        if locator:
+            known["locator"] = locator
+        rec.known = known
 
     def adopt(self, ref: str, role: str, name: str, frame: int, tier: int, why: str,
               loader: str | None = None) -> RefRecord:
@@ -236,7 +307,8 @@ class RefStore:
         rec = self.records.get(ref)
         if rec is None or rec.loader != loader:
             no = self.snapshot_no
-            rec = RefRecord(ref, role, name, frame, loader, tier, no, no)
+            rec = RefRecord(ref, role, name, frame, loader, tier, no, no, issued_by=self.issuer(),
+                            main=self.frame_loaders.get(0, loader), shown_at=no)
             rec.history.append(f"issued after snapshot #{no} as {describe(role, name)}, {why}")
             self.records[ref] = rec
             if frame in self.tombs:
@@ -244,18 +316,25 @@ class RefStore:
         else:
             if rec.status != "live":
                 rec.log(f"found again as {describe(role, name)}, {why}")
-            rec.role, rec.name, rec.status, rec.shown = role, name, "live", True
+            rec.role, rec.name, rec.status, rec.shown, rec.stale = role, name, "live", True, ()
         return rec
 
     # -- refs of earlier documents -------------------------------------------
     def _retire(self, refs: list[str]) -> None:
         """Let go of the records of a document its frame has left (they stay `navigated`: see `get`)."""
-        names = self.retired_names
         for ref in refs:
             rec = self.records.pop(ref)
-            names[ref] = (rec.role, rec.name)
-        while len(names) > RETIRED_NAMES:
-            names.popitem(last=False)
+            if rec.status != "navigated":
+                self._went_stale(rec, "navigated", "its frame showed another document")
+            rec.status, rec.retired = "navigated", rec.main or "-"
+            self._keep(rec)
+
+    def _keep(self, rec: RefRecord) -> None:
+        gone = self.gone
+        gone.pop(rec.ref, None)
+        gone[rec.ref] = rec
+        while len(gone) > GONE:
+            gone.popitem(last=False)
 
     def retired(self, ref: str) -> RefRecord | None:
         """A ref issued for an earlier document of its frame (by the tab's numbering) and no longer
@@ -272,8 +351,8 @@ class RefStore:
         current_main = self.frame_loaders.get(0)
         if latest and (frame == 0 or not current_main or doc.main == current_main):
             return None  # of the document the frame shows now: never recorded, or let go of by reset-refs
-        role, name = self.retired_names.get(ref, ("", ""))
-        rec = RefRecord(ref, role, name, frame, doc.loader, 1, 0, 0, status="navigated", retired=doc.main or "-")
+        rec = RefRecord(ref, "", "", frame, doc.loader, 1, 0, 0, status="navigated", retired=doc.main or "-",
+                        main=doc.main)
         where = f" ({doc.url})" if doc.url else ""
         rec.history.append(f"issued for an earlier document of frame f{frame}{where}; navigated")
         return rec
@@ -291,9 +370,10 @@ class RefStore:
                 bits[i] |= 1 << (n & 7)
                 self.tombstone_count += 1
             if rec is not None:
-                self.tomb_names[ref] = (rec.role, rec.name)
-                if len(self.tomb_names) > TOMB_NAMES:
-                    self.tomb_names.popitem(last=False)
+                if rec.status != "removed":
+                    self._went_stale(rec, "removed", "the page let go of its element")
+                rec.status = "removed"
+                self._keep(rec)
 
     def _unbury(self, frame: int, ref: str) -> None:
         n = int(ref.rsplit("e", 1)[1])
@@ -302,7 +382,7 @@ class RefStore:
         if i < len(bits) and bits[i] >> (n & 7) & 1:
             bits[i] &= ~(1 << (n & 7)) & 0xFF
             self.tombstone_count -= 1
-        self.tomb_names.pop(ref, None)
+        self.gone.pop(ref, None)
 
     def _clear_tombs(self, frame: int | None) -> None:
         frames = list(self.tombs) if frame is None else [frame]
@@ -310,9 +390,6 @@ class RefStore:
             bits = self.tombs.pop(fi, None)
             if bits:
                 self.tombstone_count -= sum(bin(b).count("1") for b in bits)
-        prefix = None if frame is None else f"{self.prefix}f{frame}e"
-        for ref in [r for r in self.tomb_names if prefix is None or r.startswith(prefix)]:
-            del self.tomb_names[ref]
 
     def tombstone(self, ref: str) -> RefRecord | None:
         """A removed ref whose record was let go of, as a record of status 'removed' (else None)."""
@@ -323,21 +400,29 @@ class RefStore:
         bits = self.tombs.get(frame)
         if not bits or (n >> 3) >= len(bits) or not bits[n >> 3] >> (n & 7) & 1:
             return None
-        role, name = self.tomb_names.get(ref, ("", ""))
-        rec = RefRecord(ref, role, name, frame, self.frame_loaders.get(frame, ""), 1, 0, 0, status="removed")
+        rec = RefRecord(ref, "", "", frame, self.frame_loaders.get(frame, ""), 1, 0, 0, status="removed")
         rec.history.append("removed; only a tombstone is kept")
         return rec
 
-    def reset(self) -> None:
+    def reset(self, restart: bool = False) -> None:
+        """reset-refs: every record is dropped (kept in ``gone`` with status 'reset'); ``restart``:
+        numbering starts again, so each frame's highest number so far is remembered."""
+        if restart:
+            for fi, high in self.numbers.high.items():
+                self.restarted[fi] = max(high, self.restarted.get(fi, 0))
+            self.restart = (self.log.current, self.snapshot_no)
+        for rec in self.records.values():
+            self._went_stale(rec, "reset", "dropped by reset-refs" + (" --restart" if restart else ""))
+            rec.status = "reset"
+            self._keep(rec)
         self._clear_tombs(None)
         self.records.clear()
-        self.retired_names.clear()
         self.last_snapshot_at = None
         self.frame_loaders.clear()
 
     # -- queries ------------------------------------------------------------
     def get(self, ref: str) -> RefRecord | None:
-        rec = self.records.get(ref)
+        rec = self.records.get(ref) or self.gone.get(ref)
         if rec is None and self.tombs:
             rec = self.tombstone(ref)
         if rec is None:

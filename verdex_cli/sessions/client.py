@@ -93,11 +93,11 @@ class Output:
 
             self.write("", clean(text) + "\n")
 
-    def failure(self, line: str, kind: str, message: str) -> None:
+    def failure(self, line: str, kind: str, message: str, elapsed_ms: float = 0.0) -> None:
         from ..base.sanitize import clean, json_line
 
         if self.json_mode:
-            obj = error_json(line, kind, message)
+            obj = error_json(line, kind, message, elapsed_ms)
             self.write(json_line(obj) + "\n", "")
         else:
             text = clean(message)
@@ -152,7 +152,8 @@ def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = F
     cancelled = False
     behind = None
     started = False
-    deadline = time.monotonic() + wait
+    asked = time.monotonic()
+    deadline = asked + wait
     channel.sock.settimeout(0.25)
     while True:
         try:
@@ -161,17 +162,18 @@ def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = F
             if time.monotonic() < deadline:
                 continue
             _cancel(channel, job_id)
-            return {"ok": False, "kind": ErrorKind.TIMEOUT, "message": _gave_up(name, line, wait, behind, started)}
+            return {"ok": False, "kind": ErrorKind.TIMEOUT, "message": _gave_up(name, line, wait, behind, started),
+                    "elapsed_ms": _ms(asked)}
         except KeyboardInterrupt:
             if cancelled:
                 return {"ok": False, "kind": ErrorKind.CANCELLED, "message": "Cancelled.",
-                        "exit": ExitStatus.INTERRUPTED}
+                        "exit": ExitStatus.INTERRUPTED, "elapsed_ms": _ms(asked)}
             cancelled = True
             _cancel(channel, job_id)
             continue
         if msg is None:
             return {"ok": False, "kind": ErrorKind.NO_SESSION,
-                    "message": f"Session '{name}' ended before '{line}' finished."}
+                    "message": f"Session '{name}' ended before '{line}' finished.", "elapsed_ms": _ms(asked)}
         if msg.get("id") != job_id:
             continue
         if msg.get("op") == "queued":
@@ -184,6 +186,10 @@ def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = F
             if cancelled and not msg.get("ok"):
                 msg["exit"] = ExitStatus.INTERRUPTED  # stopped by Ctrl-C here: 130, as a shell reports it
             return msg
+
+
+def _ms(since: float) -> float:
+    return (time.monotonic() - since) * 1000.0
 
 
 def _cancel(channel: wire.Channel, job_id: int) -> None:
@@ -225,6 +231,7 @@ def main(argv: list[str]) -> int:
             return ExitStatus.USAGE
     first = wire.run_message(1, lines[0]) if lines else None
     exc = None
+    began = time.monotonic()
     try:
         channel = wire.connect(name)
         # the server checks every line before any runs (as in one-shot mode); the first line goes out
@@ -234,8 +241,8 @@ def main(argv: list[str]) -> int:
             welcome = wire.hello(channel, name, "run", then=first, check=lines, **settings(args))
         except TimeoutError:
             channel.close()
-            out.failure("--session " + name, ErrorKind.TIMEOUT,
-                        _gave_up(name, lines[0] if lines else "hello", args.wait or HELLO_WAIT, None, False))
+            out.failure("run --session " + name, ErrorKind.TIMEOUT,
+                        _gave_up(name, lines[0] if lines else "hello", args.wait or HELLO_WAIT, None, False), _ms(began))
             return ExitStatus.FAILED
         if not welcome.get("ok", True):
             out.write(welcome.get("out", ""), welcome.get("err", ""))
@@ -247,7 +254,7 @@ def main(argv: list[str]) -> int:
     if exc is not None:
         if names.from_env(args.session):
             names.blame_env(exc)
-        out.failure("--session " + name, exc.kind, exc.message)
+        out.failure("run --session " + name, exc.kind, exc.message, _ms(began))
         return exit_status(exc.kind)
     if live:
         from ..base.script_input import live_lines
@@ -274,7 +281,7 @@ def run_lines(channel: wire.Channel, name: str, out: Output, lines, keep_going: 
             if "out" in res:
                 out.write(res.get("out", ""), res.get("err", ""))
             else:  # said by this client (the server is gone, or it gave up waiting)
-                out.failure(line, res["kind"], res["message"])
+                out.failure(line, res["kind"], res["message"], res.get("elapsed_ms", 0.0))
                 res.setdefault("exit", int(exit_status(res["kind"])))
             if not res.get("ok"):
                 status = status or res.get("exit", ExitStatus.FAILED)

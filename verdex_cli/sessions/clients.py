@@ -36,6 +36,8 @@ class Client:
         self.introduced = False  # it said hello (a `session list` looking in does not)
         self.rejected = False  # a line of its invocation did not parse: nothing of it runs
         self.pending: dict = {}  # id -> Job, queued or running
+        self.tab = None  # (context, tab): its own current tab, once it ran a command (sessions/tabs.py)
+        self.tab_before = None  # its tab when its running command began
 
     @property
     def who(self) -> str:

@@ -35,17 +35,21 @@ STOP_WAIT = 20.0
 ANSWER_WAIT = 5.0  # a server answers a stop at once, even while a command runs
 
 
-def _fail(renderer: Renderer, line: str, exc: VerdexError) -> int:
-    renderer.show(failure(line, exc))
+def _fail(renderer: Renderer, line: str, exc: VerdexError, started: float) -> int:
+    renderer.show(failure(line, exc, _ms(started)))
     return int(exit_status(exc.kind))
 
 
-def _ok(renderer: Renderer, line: str, data: dict, text: str, started: float | None = None) -> None:
-    elapsed = round((time.perf_counter() - started) * 1000.0, 1) if started is not None else 0.0
+def _ok(renderer: Renderer, line: str, data: dict, text: str, started: float) -> None:
+    elapsed = round(_ms(started), 1)
     if renderer.json_mode:
         sys.stdout.write(json_line({"command": line, "ok": True, "result": data, "elapsed_ms": elapsed}) + "\n")
     else:
         renderer.plain(text)
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
 
 
 @session_app.command("start", help="Start session NAME (default: $VERDEX_SESSION, else 'default') in the "
@@ -68,17 +72,19 @@ def start_cmd(
     if url is None and name is not None and not names.NAME_RE.fullmatch(name):
         # one word that is no name (`../x`, `x.y`, `localhost:8765/p.html`, ''): never guess which it is
         renderer = make_renderer(opts)
-        raise typer.Exit(_fail(renderer, "session start", UsageError(
+        raise typer.Exit(_fail(renderer, f"session start {name}", UsageError(
             f"'{name}' is not a session name (1 to 40 letters, digits, '_' or '-'); to open it in a session "
-            f"give both: verdex session start NAME '{name}'.")))
+            f"give both: verdex session start NAME '{name}'."), time.perf_counter()))
     raise typer.Exit(start_session(opts, name, url, idle_timeout))
 
 
 def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minutes: float) -> int:
     renderer = make_renderer(opts)
     started = time.perf_counter()
+    line = f"session start {name or ''}".strip()
     try:
         name = names.default_name(name)
+        line = f"session start {name}"
         directory = names.session_dir(create=True)
         names.socket_path(name, directory)
         pid = names.running_pid(name, directory)
@@ -86,16 +92,18 @@ def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minu
             raise UsageError(f"Session '{name}' is already running (pid {pid}). Stop it with "
                              f"'verdex session stop {name}', or choose another name.")
     except VerdexError as exc:
-        return _fail(renderer, "session start", exc)
+        return _fail(renderer, line, exc, started)
     warn_remote_endpoint(opts, renderer)
     try:
         ready, _server = spawn_server(opts, name, directory, url, idle_minutes)
     except VerdexError as exc:
-        return _fail(renderer, "session start", exc)
+        return _fail(renderer, line, exc, started)
     if not ready.get("ok"):
-        renderer.show(from_wire(ready["outcome"]))
+        failed = from_wire(ready["outcome"])
+        failed.elapsed_ms = _ms(started)
+        renderer.show(failed)
         return int(ready.get("exit", ExitStatus.FAILED))
-    _ok(renderer, "session start", {"name": name, "pid": ready.get("pid")}, name, started)
+    _ok(renderer, line, {"name": name, "pid": ready.get("pid")}, name, started)
     return 0
 
 
@@ -162,6 +170,7 @@ def stop_cmd(name: Optional[str] = typer.Argument(None, metavar="NAME", help="De
              force: bool = typer.Option(False, "--force", help="Kill a session server that does not answer."),
              json_mode: bool = JSON, no_color: bool = NO_COLOR, debug: bool = DEBUG):
     renderer = make_renderer(AppOptions(json_mode=json_mode, no_color=no_color, debug=debug))
+    started = time.perf_counter()
     try:
         directory = names.session_dir()
         if all_:
@@ -169,18 +178,19 @@ def stop_cmd(name: Optional[str] = typer.Argument(None, metavar="NAME", help="De
         else:
             targets = [names.default_name(name)]
     except VerdexError as exc:
-        raise typer.Exit(_fail(renderer, "session stop", exc))
+        raise typer.Exit(_fail(renderer, "session stop --all" if all_ else f"session stop {name or ''}".strip(), exc,
+                               started))
     status = 0
     for target in targets:
         started = time.perf_counter()
         try:
             stop_session(target, force)
         except VerdexError as exc:
-            status = status or _fail(renderer, f"session stop {target}", exc)
+            status = status or _fail(renderer, f"session stop {target}", exc, started)
             continue
         _ok(renderer, f"session stop {target}", {"name": target, "stopped": True}, f"Stopped {target}.", started)
     if all_ and not targets:
-        _ok(renderer, "session stop --all", {"stopped": []}, "No sessions.")
+        _ok(renderer, "session stop --all", {"stopped": []}, "No sessions.", started)
     raise typer.Exit(status)
 
 

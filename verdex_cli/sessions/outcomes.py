@@ -18,14 +18,15 @@ def to_wire(o: Outcome) -> dict:
     if o.result is not None:
         result = {"kind": o.result.kind, "data": o.result.data, "notes": list(o.result.notes)}
     return {"line": o.line, "ok": o.ok, "result": result, "kind": o.kind, "message": o.message,
-            "elapsed_ms": o.elapsed_ms, "trace": o.trace, "command": o.command, "timings": o.timings}
+            "elapsed_ms": o.elapsed_ms, "trace": o.trace, "command": o.command, "timings": o.timings, "ran": o.ran}
 
 
 def from_wire(d: dict) -> Outcome:
     r = d.get("result")
     result = Result(r["kind"], r.get("data") or {}, list(r.get("notes") or ())) if r else None
     return Outcome(d.get("line", ""), bool(d.get("ok")), result, d.get("kind", ""), d.get("message", ""),
-                   float(d.get("elapsed_ms") or 0.0), d.get("trace") or "", d.get("command", ""), d.get("timings"))
+                   float(d.get("elapsed_ms") or 0.0), d.get("trace") or "", d.get("command", ""), d.get("timings"),
+                   bool(d.get("ran")))
 
 
 def render_for(settings: dict, outcome: Outcome, extra: dict | None = None) -> tuple[str, str]:

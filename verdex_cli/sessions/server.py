@@ -28,6 +28,7 @@ from ..browser.busy import stop_busy_scripts
 from .clients import Client, Job, same_user_peer
 from .outcomes import masked_endpoint, render_for, to_wire
 from .status import status_of
+from .tabs import ClientTabs
 
 
 class SessionServer:
@@ -41,6 +42,7 @@ class SessionServer:
         self.clients_lock = threading.Lock()
         self.cancel_lock = threading.Lock()
         self.current: Job | None = None
+        self.tabs = ClientTabs()
         self.interruptible = False
         self.stopping = False
         self.last_spoke = time.monotonic()
@@ -87,7 +89,7 @@ class SessionServer:
         try:
             self.ctx.ensure_session()
         except VerdexError as exc:
-            return failure("session start", exc)
+            return failure(f"session start {self.name}", exc)
         return None
 
     # -- the main loop -----------------------------------------------------------------------------
@@ -176,7 +178,12 @@ class SessionServer:
             if cancelled:
                 raise KeyboardInterrupt
             if outcome is None:
-                outcome = execute(ctx, job.line)
+                moved = self.tabs.enter(ctx.session, client)
+                try:
+                    outcome = execute(ctx, job.line)
+                finally:
+                    self.tabs.leave(ctx.session, client)
+                _tell(outcome, moved)
         except KeyboardInterrupt:
             pass
         finally:
@@ -208,9 +215,9 @@ class SessionServer:
             self._send_status(watchers)
 
     def _send_status(self, clients: list[Client]) -> None:
-        status = {"op": "status", **status_of(self.ctx)}
-        for c in clients:
-            c.send(status)
+        for c in clients:  # each sees its own tab
+            with self.tabs.viewing(self.ctx.session, c):
+                c.send({"op": "status", **status_of(self.ctx)})
 
     def _stop_page_script(self) -> None:
         """On a cancel: a document of the current tab whose script still runs has it stopped, as a
@@ -365,6 +372,16 @@ class SessionServer:
             os.close(self.lock_fd)
 
 
+def _tell(outcome: Outcome, note: str | None) -> None:
+    """Put ``note`` (this client's tab was closed meanwhile) in front of what the outcome says."""
+    if note is None:
+        return
+    if outcome.ok and outcome.result is not None:
+        outcome.result.notes.insert(0, note)
+    else:
+        outcome.message = f"{note} {outcome.message}"
+
+
 def main() -> int:
     """Read the settings from stdin, claim the name, start the browser, say ready, serve."""
     config = json.loads(sys.stdin.readline())
@@ -381,7 +398,8 @@ def main() -> int:
     try:
         server.claim()
     except VerdexError as exc:
-        say({"ok": False, "exit": int(exit_status(exc.kind)), "outcome": to_wire(failure("session start", exc))})
+        failed = failure(f"session start {server.name}", exc)
+        say({"ok": False, "exit": int(exit_status(exc.kind)), "outcome": to_wire(failed)})
         return 1
     try:
         bad = server.start_browser(config.get("url"))

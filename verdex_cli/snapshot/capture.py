@@ -204,8 +204,7 @@ def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: tuple | None = None) 
         return _frame_tree(ctx, fr, depth, dict(old, **data, patched=True), root)
     ctx.seen.append(fr)
     ctx.facts[fr.index] = data  # "gone": refs the page's registry let go of (tombstones); "tiers": ref counts
-    if data.get("flat"):
-        _flat_note(ctx.notes, fr, data["flat"])
+    _frame_notes(ctx.notes, fr, data)
     page.frames.note_issued(fr, data["counter"], data.get("url"))
     root = data.pop("root")
     data["root"] = root
@@ -244,8 +243,7 @@ def _frame_view(ctx: _Ctx, fr: Frame, depth: int, data: dict, old: dict | None) 
     ctx.seen.append(fr)
     ctx.facts[fr.index] = data
     data["root"] = view
-    if data.get("flat"):
-        _flat_note(ctx.notes, fr, data["flat"])
+    _frame_notes(ctx.notes, fr, data)
     if view.owners:
         _stitch(ctx, fr, sorted(view.owners, key=lambda o: o["fo"]), depth)
     return view
@@ -257,8 +255,7 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
     ctx.seen.append(fr)
     ctx.facts[fr.index] = facts
     facts["root"] = root
-    if facts.get("flat"):
-        _flat_note(ctx.notes, fr, facts["flat"])
+    _frame_notes(ctx.notes, fr, facts)
     owners: list = []
     if isinstance(root, FrameView):
         owners = sorted(root.owners, key=lambda o: o["fo"])
@@ -377,10 +374,16 @@ def _send_ahead(ctx: _Ctx, lookup: _OwnerLookup, plan: list) -> None:
             ctx.start(child)
 
 
-def _flat_note(notes: list[str], fr: Frame, flat: int) -> None:
+def _frame_notes(notes: list[str], fr: Frame, facts: dict) -> None:
+    """What a frame's capture could not show as it is: elements nested too deep (listed flat), and
+    closed shadow roots the protocol could not resolve (their hosts named)."""
     where = "" if fr.index == 0 else f" in frame f{fr.index}"
-    notes.append(f"{flat} elements{where} are nested deeper than {MAX_TREE_DEPTH} levels: they are "
-                 f"listed flat under their ancestor at that level.")
+    if facts.get("flat"):
+        notes.append(f"{facts['flat']} elements{where} are nested deeper than {MAX_TREE_DEPTH} levels: they are "
+                     f"listed flat under their ancestor at that level.")
+    if facts.get("unread"):
+        notes.append(f"The content of closed shadow roots{where} could not be read, so it is not shown: "
+                     f"{', '.join(facts['unread'])}.")
 
 
 def _short(exc: Exception) -> str:

@@ -93,13 +93,15 @@ def _key_frame(key: int) -> int:
 
 def compare(old_text: str, old_hidden: dict[int, str], new_text: str, new_hidden: dict[int, str],
             navigated: frozenset[int] | set[int] = frozenset(), old_ids=None, new_ids=None,
-            old_long: dict[int, str] | None = None, new_long: dict[int, str] | None = None) -> dict:
+            old_long: dict[int, str] | None = None, new_long: dict[int, str] | None = None,
+            aside: tuple[set[int], set[int]] | None = None) -> dict:
     """{"added", "removed", "changed"} between two snapshot texts, each in document order. ``navigated``:
     frames whose document changed in between (a ref or identity of theirs names another node now;
     frame 0: the whole page is another document). ``old_ids``/``new_ids``: each line's node identity
     (0: none); without them, lines without refs pair only with equal lines. ``old_long``/``new_long``:
     the lines whose text the snapshot cut, whole (line index -> line): texts are compared and reported
-    whole when both sides have them."""
+    whole when both sides have them. ``aside``: (old lines, new lines) whose changes are reported apart,
+    under "aside" (a removed node by its old line, the others by their new one)."""
     a, b = old_text.split("\n"), new_text.split("\n")
     if old_long is not None and new_long is not None:  # whole texts: a change past a cut is a change
         a, b = _whole(a, old_long), _whole(b, new_long)
@@ -140,7 +142,13 @@ def compare(old_text: str, old_hidden: dict[int, str], new_text: str, new_hidden
         elif was.content != n.content:
             changed.append((j, _changed(was, n)))
     _match_plain(plain_old, plain_new, added, removed)
-    return {"added": _ordered(added), "removed": _ordered(removed), "changed": _ordered(changed)}
+    out = {"added": added, "removed": removed, "changed": changed}
+    if aside is None:
+        return {k: _ordered(v) for k, v in out.items()}
+    apart = {k: [x for x in v if x[0] in aside[k != "removed"]] for k, v in out.items()}
+    out = {k: _ordered([x for x in v if x[0] not in aside[k != "removed"]]) for k, v in out.items()}
+    out["aside"] = {k: _ordered(v) for k, v in apart.items()}
+    return out
 
 
 def _whole(lines: list[str], long: dict[int, str]) -> list[str]:

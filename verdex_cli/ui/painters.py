@@ -11,7 +11,7 @@ from rich.text import Text
 from . import render_network, render_targets, tree_lines
 from ..base.words import counted
 from ..browser.js_values import display_lines
-from .render_changes import paint_changes, paint_diff
+from .render_changes import paint_before, paint_changes, paint_diff
 
 
 def navigation(r, d: dict) -> None:
@@ -89,6 +89,7 @@ def action(r, d: dict) -> None:
     else:
         _action_line(r, verb, d)
     paint_changes(r, d.get("changes"))
+    paint_before(r, d.get("changes_before"))
     render_network.paint_action(r, d)
 
 
@@ -107,12 +108,13 @@ def refs(r, d: dict) -> None:
         return
     colours = {"live": "green", "changed": "yellow", "hidden": "dim", "removed": "red", "navigated": "magenta"}
     table = Table(box=None, header_style="bold", pad_edge=False)
-    for col in ("ref", "role", "name", "status", "first #", "last #"):
-        table.add_column(col, no_wrap=col != "name", overflow="fold")
+    why = any("made_stale_by" in row for row in d["refs"])
+    for col in ("ref", "role", "name", "status", "first #", "last #") + (("made stale by",) if why else ()):
+        table.add_column(col, no_wrap=col not in ("name", "made stale by"), overflow="fold")
     for row in d["refs"]:
         table.add_row(Text(row["ref"], style="cyan"), Text(row["role"]), Text(row["name"][:60]),
                       Text(row["status"], style=colours.get(row["status"], "")), str(row["first_seen"]),
-                      str(row["last_seen"]))
+                      str(row["last_seen"]), *((Text(_by(row.get("made_stale_by"))),) if why else ()))
     r.out.print(table)
 
 
@@ -137,8 +139,64 @@ def inspect(r, d: dict) -> None:
         r.plain("  locator: " + (d["locator"] or "(none unique: use the ref)"))
         if d.get("playwright"):
             r.plain("  playwright: " + d["playwright"])
+    _story(r, d.get("story") or {}, live="locator" in d)
     for h in d.get("history", []):
         r.plain("  - " + h, style="dim")
+
+
+def _story(r, s: dict, live: bool) -> None:
+    """A ref's story (inspect): issued, last shown, last known live, what made it stale, successor."""
+    issued = s.get("issued") or {}
+    if issued.get("snapshot") or issued.get("command"):
+        by = f" by '{issued['command']}' (command {issued['command_n']})" if issued.get("command") else ""
+        at = f" at {issued['url']}" if issued.get("url") else ""
+        r.plain(f"  issued: snapshot #{issued['snapshot']}{by}{at}")
+    shown = s.get("shown") or {}
+    if shown.get("snapshot"):
+        r.plain(f"  last shown: snapshot #{shown['snapshot']} as {_as(shown['role'], shown['name'])}")
+    known = s.get("known")
+    if known and not live:
+        attrs = " ".join(f'{k}="{v}"' for k, v in known.get("attributes", {}).items())
+        box = known.get("box")
+        where = f"  box: x={box['x']:.0f} y={box['y']:.0f} {box['width']:.0f}x{box['height']:.0f}" if box else ""
+        r.plain(f"  last known (after snapshot #{known['snapshot']}): <{known.get('tag', '?')}"
+                f"{' ' + attrs if attrs else ''}>{where}")
+        if known.get("locator"):
+            r.plain("  last locator: " + known["locator"])
+    stale = s.get("stale")
+    if stale:
+        r.plain(f"  stale: {stale['status']} during {_by(stale['by']) or 'no command'} "
+                f"(after snapshot #{stale['after_snapshot']})", style="yellow")
+    if s.get("cause"):
+        r.plain("  cause: " + s["cause"], style="yellow")
+    if s.get("successor"):
+        r.plain("  successor: " + s["successor"])
+
+
+def _by(step: dict | None) -> str:
+    return f"{step['n']} '{step['command'][:40]}'" if step else ""
+
+
+def _as(role: str, name: str) -> str:
+    return f'{role} "{name}"' if name else role
+
+
+def log(r, d: dict) -> None:
+    """The tab's commands: number, snapshots before/after, outcome, the refs each made stale."""
+    if d["total"] > d["kept"]:
+        r.plain(f"(the first {d['total'] - d['kept']} commands are no longer kept)", style="dim")
+    for c in d["commands"]:
+        snaps = f"#{c['snapshot_before']}" + (f"->#{c['snapshot_after']}" if c["snapshot_after"] != c["snapshot_before"] else "")
+        line = Text(f"{c['n']:>4}  {snaps:<9} ")
+        line.append(c["outcome"], style="green" if c["outcome"] == "ok" else "red")
+        line.append("  " + c["command"], style="bold")
+        r.out.print(line)
+        if c["message"]:
+            r.plain("        " + c["message"], style="dim")
+        if c["stale_count"]:
+            more = c["stale_count"] - len(c["stale"])
+            r.plain(f"        made stale: {' '.join(c['stale'])}" + (f" and {more} more" if more else ""),
+                    style="yellow")
 
 
 def _state(key: str, value) -> str:
@@ -202,6 +260,6 @@ def contexts(r, d: dict) -> None:
 
 PAINTERS = {"navigation": navigation, "value": value, "wait": wait, "dialog": dialog, "screenshot": screenshot,
             "quit": quit, "help_all": help_all, "help_one": help_one, "snapshot": snapshot, "action": action,
-            "refs": refs, "inspect": inspect, "reset": reset, "frames": frames, "tabs": tabs, "timings": timings,
+            "refs": refs, "inspect": inspect, "log": log, "reset": reset, "frames": frames, "tabs": tabs, "timings": timings,
             "highlight": highlight, "contexts": contexts, "diff": paint_diff, **render_targets.PAINTERS,
             "requests": render_network.requests, "request": render_network.request, "console": render_network.console}

@@ -3,6 +3,7 @@
     + button "Remove" [ref=c0p0f0e9]
     - text "Your cart is empty"
     ~ button "Add to cart" -> "Added" [ref=c0p0f0e3]
+    ~ 3 re-rendered (old refs gone): button "Apple" c0p0f0e10, "Banana" c0p0f0e11, link "More" c0p0f0e12
 
 Data arrives cleaned by render._paintable (page strings on one line).
 """
@@ -15,8 +16,10 @@ from rich.text import Text
 
 from ..base.sanitize import json_quote
 from ..base.words import counted
+from ..snapshot.delta import count
 
 ACTION_LINES = 12  # change lines shown under an action; `diff` lists them all
+REDRAWN_SHOWN = 20  # re-rendered elements named on their one line under an action
 
 
 def _desc(it: dict, role: bool = True) -> str:
@@ -52,13 +55,17 @@ def _bare(it: dict) -> bool:
 
 
 def lines(d: dict, fold: bool = False) -> list[tuple[str, str]]:
-    """(line, style) for every added, removed and changed node. With `fold`, the added or removed
-    containers that say nothing by themselves share one line each (`+ list, listitem (no name)`),
-    after the lines that carry names, text and refs."""
+    """(line, style) for every added, removed and changed node. With `fold` (under an action): a node
+    removed and one added that look the same (role, name, states, value) were re-rendered, and share
+    one line that names the new refs; the added or removed containers that say nothing by themselves
+    share one line each (`+ list, listitem (no name)`), after the lines that carry names, text and refs."""
+    added, removed = d.get("added") or [], d.get("removed") or []
+    if fold:
+        added, removed, redrawn = _redrawn(added, removed)
     out, tail = [], []
-    for sign, key, style in (("+", "added", "green"), ("-", "removed", "red")):
+    for sign, items, style in (("+", added, "green"), ("-", removed, "red")):
         bare = []
-        for it in d.get(key) or ():
+        for it in items:
             if fold and _bare(it):
                 bare.append(it.get("role") or "?")
             else:
@@ -67,7 +74,51 @@ def lines(d: dict, fold: bool = False) -> list[tuple[str, str]]:
             tail.append((f"{sign} {', '.join(bare[:8])}{', ...' if len(bare) > 8 else ''} (no name)", style))
     for it in d.get("changed") or ():
         out.append((f"~ {_changed(it)}{_ref(it)}", "yellow"))
+    if fold and redrawn:
+        out.append((_redrawn_line(redrawn), "yellow"))
     return out + tail
+
+
+def _look(it: dict) -> tuple:
+    return (it.get("role"), it.get("name"), tuple(it.get("states") or ()), it.get("value") or "", bool(it.get("ref")))
+
+
+def _redrawn(added: list, removed: list) -> tuple[list, list, list]:
+    """(added, removed, re-rendered): each added node that looks like a removed one (the page drew it
+    anew, e.g. a list rebuilt with innerHTML) is taken out of both, paired in document order; the
+    re-rendered ones that carry a ref are returned (the others say nothing new)."""
+    gone: dict[tuple, int] = {}
+    for it in removed:
+        gone[_look(it)] = gone.get(_look(it), 0) + 1
+    kept_added, redrawn, paired = [], [], dict.fromkeys(gone, 0)
+    for it in added:
+        look = _look(it)
+        if paired.get(look, 0) < gone.get(look, 0):
+            paired[look] += 1
+            if it.get("ref"):
+                redrawn.append(it)
+        else:
+            kept_added.append(it)
+    kept_removed = []
+    for it in removed:
+        look = _look(it)
+        if paired.get(look, 0) > 0:
+            paired[look] -= 1
+        else:
+            kept_removed.append(it)
+    return kept_added, kept_removed, redrawn
+
+
+def _redrawn_line(items: list) -> str:
+    """`~ 3 re-rendered (old refs gone): button "Apple" c0p0f0e10, "Banana" c0p0f0e11, link ...`: the
+    role said once for a run of the same role."""
+    parts, role = [], None
+    for it in items[:REDRAWN_SHOWN]:
+        desc = _desc(it, role=it.get("role") != role)
+        role = it.get("role")
+        parts.append(f"{desc} {it['ref']}" if desc else it["ref"])
+    more = f", ... and {len(items) - REDRAWN_SHOWN} more ('diff' lists them)" if len(items) > REDRAWN_SHOWN else ""
+    return f"~ {len(items)} re-rendered (old refs gone): {', '.join(parts)}{more}"
 
 
 def _changed(it: dict) -> str:
@@ -111,6 +162,20 @@ def paint_changes(r, changes: dict | None) -> None:
     rest = len(shown) - ACTION_LINES
     if rest > 0:
         r.plain(f"  ... and {rest} more ('diff' lists every change)", style="dim")
+
+
+def paint_before(r, before: dict | None) -> None:
+    """Under an action's own changes, one line: what the page changed before it (since the user last
+    saw it) and what its own timers changed meanwhile; `diff` lists them."""
+    if not before:
+        return
+    ahead, meanwhile = count(before), count(before.get("meanwhile") or {})
+    parts = [f"{counted(ahead, 'change')} before it (since snapshot #{before['since']})"] if ahead else []
+    if meanwhile:
+        parts.append(f"{counted(meanwhile, 'change')} by the page's own timers meanwhile")
+    if parts:
+        r.plain(f"  Not caused by it: {' and '.join(parts)} ('diff {before['since']}' lists every change)",
+                style="dim")
 
 
 def paint_diff(r, d: dict) -> None:

@@ -398,7 +398,7 @@
     if (NAME_PROHIBITED.has(r) || !rootNameFromContent(el, r)) return null;
     if (tag === 'button' && labelsFor(el)) return null;
     let text;
-    if (el.firstElementChild === null && el.shadowRoot === null) {  // text only (contentText's loop)
+    if (el.firstElementChild === null && shadowOf(el) === null) {  // text only (contentText's loop)
       text = pseudoText(el, '::before');
       const tt = isSelectOption(el) ? 'none' : textTransformOf(el);
       for (let c = el.firstChild; c !== null && text.length <= MAX_NAME_CHARS; c = c.nextSibling) {

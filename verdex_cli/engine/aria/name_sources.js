@@ -150,7 +150,7 @@
     const f = scanRoot(rootOf(el)).pseudo;
     m = f.any && (f.selector === null || el.matches(f.selector));
     // :host::before rules of the element's own shadow tree style the element.
-    if (!m && el.shadowRoot) m = scanRoot(el.shadowRoot).pseudo.any;
+    if (!m && shadowOf(el)) m = scanRoot(shadowOf(el)).pseudo.any;
     pf.pseudo = m ? 2 : 1;
     return m;
   }

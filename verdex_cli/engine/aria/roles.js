@@ -185,7 +185,7 @@
                 p.localName === 'dir' || p.localName === 'dl') && roleImpl(p) === 'none') return 'none';
       // html-aam: an <li> outside a list (ul/ol/menu, or a list role) is generic;
       // a list element given another role (<ul role=tablist>) is no list either.
-      if (tag === 'li' && p && !p.shadowRoot && !REQUIRED_CONTEXT.listitem.has(contextRole(el)) &&
+      if (tag === 'li' && p && !shadowOf(p) && !REQUIRED_CONTEXT.listitem.has(contextRole(el)) &&
           !ownedByList(el)) return 'generic';
     }
     const r = nativeRole(el, tag);

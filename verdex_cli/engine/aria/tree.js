@@ -179,7 +179,7 @@
     const type = node.nodeType;
     let parent = node;
     if (type === 1) {
-      const sr = node.shadowRoot;
+      const sr = shadowOf(node);
       if (sr) {
         parent = sr;
       } else if (node.localName === 'slot' && typeof node.assignedNodes === 'function') {
