@@ -80,6 +80,19 @@ def test_a_closed_tabs_ref_still_has_its_story(driver, site):
     assert (d["role"], d["name"]) == ("link", "Back to the team")
 
 
+def test_a_closed_contexts_ref_still_has_its_story(driver, site):
+    opened(driver, site)
+    driver.ok("context new " + site.url("other.html"))
+    link = ref_in(driver.ok("snapshot").data["text"], 'link "Back to the team"')
+    assert link.startswith("c1p0")
+    driver.ok("context close 1")
+    d = driver.ok("inspect " + link).data
+    assert d["status"] == "context_mismatch" and "closed" in d["reason"]
+    # (the new context's tab: its first command was that snapshot)
+    assert d["story"]["issued"] == {"snapshot": 1, "command": "snapshot", "command_n": 1,
+                                    "url": site.url("other.html")}
+
+
 def test_refs_stale_lists_the_refs_of_a_frame_that_navigated(driver, site):
     text = opened(driver, site)
     ping = ref_in(text, 'button "Ping"')
