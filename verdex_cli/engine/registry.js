@@ -207,12 +207,16 @@
     return map.get(el) || 0;
   }
 
+  // The element around `x`, through a shadow root to its host (a control a component draws inside its
+  // shadow root belongs to the row the component is in).
+  const up = (x) => x.parentElement || (x.parentNode && x.parentNode.host) || null;
+
   // The list item an element belongs to (itself, or an ancestor a few levels up): its key
   // attributes, or its index among same-tag siblings when it has none.
   function itemSig(el, own) {
     if (isItem(el)) return own ? '' : 'item index=' + indexOf(el) + '\n';
-    let node = el.parentElement;
-    for (let d = 1; node && d < ITEM_DEPTH; d++, node = node.parentElement) {
+    let node = up(el);
+    for (let d = 1; node && d < ITEM_DEPTH; d++, node = up(node)) {
       if (!node.hasAttributes() && !ITEM_TAGS.has(node.localName)) continue;  // the common wrapper
       let sig = run ? run.item.get(node) : undefined;
       if (sig === undefined) {
@@ -301,7 +305,7 @@
   // {w: its word, k: its key attributes ("data-id 7"), l: its label, at: the text the label is} of the
   // record around `el` (an ancestor a few levels up), or null
   function recordState(el) {
-    const r = recordFrom(el.parentElement, ITEM_DEPTH - 1);
+    const r = recordFrom(up(el), ITEM_DEPTH - 1);
     if (r === null || r.at === null || !el.contains(r.at)) return r;
     const own = { w: r.w, k: r.k, l: '', at: null, node: r.node };  // its label is the element's own text:
     labelInto(own, el);                                                // the next one
@@ -322,8 +326,8 @@
       labelInto(r, null);
       d = 1;
     } else {
-      r = recordFrom(node.parentElement, depth - 1);
-      if (r !== null) for (let x = node, k = 1; x !== r.node; x = x.parentElement, k++) d = k + 1;
+      r = recordFrom(up(node), depth - 1);
+      if (r !== null) for (let x = node, k = 1; x !== r.node; x = up(x), k++) d = k + 1;
     }
     if (run) run.rec.set(node, { r, d });
     return r;
