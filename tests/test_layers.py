@@ -1,4 +1,6 @@
-"""The package's import structure: no cycles, no upward imports, no reaching into private names.
+"""The package's import structure: no cycles, no upward imports, no reaching into private names --
+imported from another module, or read on another object (``x._name`` where ``x`` is not ``self``/``cls``
+of the class that defines ``_name``).
 
 The layers are read from docs/ARCHITECTURE.md's Layers section (the ```layers block), so the rule the test
 enforces is the one a reader sees. Imports inside functions count like any other (a late import may
@@ -129,6 +131,57 @@ def test_no_private_name_is_imported_from_another_module():
                 for n, deps in GRAPH.items() for module, names, line in deps
                 for name in names if name.startswith("_") and not name.startswith("__")]
     assert not reaching, "\n".join(reaching)
+
+
+def _defined(cls: ast.ClassDef) -> set[str]:
+    """The names a class defines: its methods and class attributes, and what its methods set on self/cls."""
+    names = set()
+    for node in ast.walk(cls):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in cls.body:
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
+                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            names.add(node.attr)
+    return names
+
+
+def private_reaches(source: str, rel: str) -> list[str]:
+    """``x._name`` where ``x`` is not self/cls/super() and ``_name`` is not defined by the enclosing class
+    (a class method may touch the privates of an instance of its own class)."""
+    out = []
+
+    def visit(node: ast.AST, own: set[str]) -> None:
+        if isinstance(node, ast.ClassDef):
+            own = _defined(node)
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            v = node.value
+            mine = (isinstance(v, ast.Name) and v.id in ("self", "cls")) or \
+                (isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "super")
+            if not mine and node.attr not in own:
+                out.append(f"{rel}:{node.lineno} reaches into {ast.unparse(node)}")
+        for child in ast.iter_child_nodes(node):
+            visit(child, own)
+
+    visit(ast.parse(source), set())
+    return out
+
+
+def test_no_module_reaches_into_another_objects_private_attributes():
+    found = [hit for path in MODULES.values()
+             for hit in private_reaches(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, "\n".join(found)
+
+
+def test_the_private_reach_check_catches_what_it_forbids():
+    bad = ("class A:\n"
+           "    def __init__(self):\n        self._x = 1\n"
+           "    @classmethod\n    def make(cls):\n        a = cls()\n        a._x = 2\n        return a._y\n"
+           "    def f(self, other):\n        return super()._z, self._w, other.target._enabled\n"
+           "def g(session):\n    return session._browser()\n")
+    found = private_reaches(bad, "bad.py")
+    assert [f.split(" reaches into ")[1] for f in found] == ["a._y", "other.target._enabled", "session._browser"], found
 
 
 def test_the_package_root_holds_only_entry_points():

@@ -445,3 +445,18 @@ def test_session_list_shows_a_gone_browser_who_is_busy_and_aligns_long_names(env
     spinner.send_signal(2)
     spinner.communicate(timeout=60)
     assert waiting.communicate(timeout=60)[0].strip() == "1"
+
+
+def test_an_attached_repl_gets_the_toolbar_and_the_live_refs(driver, demo):
+    """The session server works out an attached REPL's status with the REPL's own functions: the
+    toolbar's ref state, title and URL, and the refs and names completion offers (they were all
+    empty: the server borrowed the REPL's methods, one of which needed its terminal)."""
+    from verdex_cli.sessions.status import status_of
+
+    driver.ok("open " + demo.url("shop.html"))
+    snap = driver.ok("snapshot").data
+    status = status_of(driver.ctx)
+    assert f"refs, snapshot #{snap['snapshot']}" in status["toolbar"]
+    assert "c0 tab 0" in status["toolbar"] and "shop.html" in status["toolbar"]
+    assert sorted(r[0] for r in status["refs"]) == sorted(snap["refs"])
+    assert {e[0] for e in status["elements"]} == set(snap["refs"])

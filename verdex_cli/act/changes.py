@@ -22,6 +22,7 @@ from ..base.timing import phase
 from ..browser import timer_watch
 from ..browser.cdp import finish_all
 from ..refs.page_state import PageState, Shot, compare
+from ..refs.staleness import main_navigated
 from ..snapshot import cache
 from ..snapshot import delta
 from ..snapshot.answers import drop_ahead
@@ -41,17 +42,20 @@ MIXED = ("The page's own timers changed it too while the {verb} settled: the cha
 UNSPLIT = "What changed before the action could not be told from what it changed: {why}"
 
 
-def baseline(state: PageState, main_loader: str) -> Shot | None:
-    """The whole-page snapshot the user last saw, if it shows the document ``main_loader``."""
+def baseline(state: PageState, page, main_loader: str) -> Shot | None:
+    """The whole-page snapshot the user last saw, if it shows the document ``main_loader`` in this
+    visit (a page restored from the back/forward cache is the same document, but not what was seen)."""
     last = state.last_seen()
-    return last if last is not None and last.loaders.get(0) == main_loader else None
+    if last is None or last.loaders.get(0) != main_loader or main_navigated(page, state.store):
+        return None
+    return last
 
 
 def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None, dict | None]:
     """Right before an action: (the page as the action finds it, what changed since the user last saw
     it: ``changes_before``). A capture that the snapshot cache answers when nothing changed. (None,
     None) without a snapshot to compare with; (the last seen one, None) when the capture failed."""
-    seen = baseline(state, main_before)
+    seen = baseline(state, page, main_before)
     if seen is None:
         return None, None
     page.own_changed, page.own_places, page.own_unsplit = False, set(), False
