@@ -127,3 +127,14 @@ def test_inspect_counts_as_shown_the_ref_acts_on_the_row_inspect_named(d):
                                      'to "Adam" (data-id 3).'), seen
     d.ok(f"click {zoe}")  # the user was shown the button in Adam's row: that is the one meant now
     assert log(d) == ["delete 3"]
+
+
+def test_after_a_route_change_a_control_outside_the_routed_view_still_acts(d):
+    # the heading of the routed article is not the heading of the section after it (truth fuzzer,
+    # seed 9764 actions 17-22: 'Buy warranty' refused after a route change to another user)
+    text = open_page(d, "route_view.html")
+    support, delete = ref_in(text, 'button "Contact support"'), ref_in(text, 'button "Delete user"')
+    d.ok('click "link:Bob"')
+    d.ok(f"click {support}")
+    d.fail(f"click {delete}", "changed")  # Alice's Delete, now Bob's
+    assert log(d) == ["support"]

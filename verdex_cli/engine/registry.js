@@ -99,6 +99,7 @@
     e.csig = own + itemSig(el, own);
     e.cown = own;
     e.crec = recordState(el);
+    if (run && head !== null && !inScope(head, el)) head = headingBefore(el);  // the walk left the heading's part
     e.chead = run ? head : headingBefore(el);
     e.curl = run ? capUrl : location.href;
   }
@@ -421,9 +422,20 @@
     }
     Aria.begin();
     try {
-      for (; at >= 0; at--) if (!Aria.isHidden(all[at]) && Aria.role(all[at]) === 'heading') return all[at];
+      for (; at >= 0; at--) {
+        const h = all[at];
+        if (!Aria.isHidden(h) && Aria.role(h) === 'heading' && inScope(h, x)) return h;
+      }
     } finally { Aria.end(); }
     return null;
+  }
+
+  // A heading inside an article, section, aside, nav or dialog heads that part only: not what follows it
+  const SECTIONING = 'article,section,aside,nav,dialog,[role=article],[role=region],[role=dialog]';
+  function inScope(h, x) {
+    const part = h.parentElement && h.parentElement.closest(SECTIONING);
+    for (let r = x.getRootNode(); part && r !== document && r.host; r = x.getRootNode()) x = r.host;
+    return !part || part.contains(x);
   }
 
   // the address as a person would compare two: the file and what follows it when the path is the same
