@@ -18,6 +18,7 @@ JavaScript.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
