@@ -149,3 +149,12 @@ def test_a_button_in_a_closed_shadow_root_of_a_recycled_row_is_refused_after_the
     d.ok('click "button:Sort by name"')  # rows rewritten in place: Zoe's star now sits in Adam's row
     d.fail(f"click {zoe_star}", "changed")
     assert log(d) == []
+
+
+def test_a_row_the_page_recycles_as_the_pointer_comes_in_is_not_clicked(d):
+    # the record changes between the ref's check and the press: the guard stops the press there
+    d.ok("open " + (PAGES / "sort_star.html").as_uri() + "?live")
+    text = d.ok("snapshot").data["text"]
+    out = d.fail(f"click {delete_ref_of(text, 'Zoe')}", "not_actionable")
+    assert "now in another record" in out.message, out.message
+    assert log(d) == []  # Adam, now in Zoe's row, was not deleted
