@@ -32,7 +32,7 @@ SETTLE_S = 0.8
 
 def _timed(ctx, line: str, trips: list) -> h.Own:
     """One command's wall time; its sequential round trips (the transport's count) go to ``trips``."""
-    conn = ctx.session._browser().conn
+    conn = ctx.session.browser().conn
     waves0, _ = conn.counters()
     ms, _ = h.timed(h.run, ctx, line)
     trips.append(conn.counters()[0] - waves0)

@@ -128,6 +128,16 @@ def world_eval(page, fr, expression: str, by_value: bool = True, timeout: float 
     return res["result"]
 
 
+def fake_browser(folder, then: str):
+    """A 'browser' executable in ``folder`` that records its start (touches the marker returned with it),
+    then runs the shell line ``then`` (``exit 3``: fails; ``exec sleep 60``: stays until killed)."""
+    marker = folder / "chrome-was-started"
+    script = folder / "fake-chrome"
+    script.write_text(f"#!/bin/sh\ntouch {marker}\n{then}\n")
+    script.chmod(0o755)
+    return script, marker
+
+
 def until(check, timeout: float = 10.0):
     """Poll ``check`` (every 50 ms) until it gives something true or ``timeout`` s passed; its last
     answer (true when it held)."""

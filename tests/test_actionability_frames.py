@@ -122,7 +122,7 @@ def test_clicks_in_the_deepest_frame_of_a_still_page_land_on_it(driver, origins,
     else -- and the still path is the one taken."""
     text = _open_chain(driver, origins, chain, style=style)
     button = ref_in(text, 'button "Deep button"')
-    conn = driver.ctx.session._browser().conn
+    conn = driver.ctx.session.browser().conn
     fast = 0
     for n in range(1, 4):
         time.sleep(0.1)  # the page left alone: what is tested is the path a still page takes

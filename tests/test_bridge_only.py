@@ -1,5 +1,7 @@
-"""Only the bridge client (verdex_cli/browser/bridge.py) sends JavaScript to a page, and it sends
-values, never source built from them: every other module calls its typed methods."""
+"""One door to the page: only the bridge client (verdex_cli/browser/bridge.py) names a method that
+evaluates in a page, and it sends values, never source built from them; every other module calls its
+typed methods or sends the calls it makes. No JavaScript lives in a Python string: page scripts are
+files of verdex_cli/engine/, which its loader composes and checks."""
 
 from __future__ import annotations
 
@@ -7,20 +9,20 @@ import ast
 import re
 from pathlib import Path
 
-from verdex_cli.browser import bridge
 
 PKG = Path(__file__).resolve().parents[1] / "verdex_cli"
 BRIDGE = PKG / "browser" / "bridge.py"
 FIELDS = PKG / "browser" / "bridge_fields.py"  # the client's typed calls of three namespaces
-# the engine's loader composes the engine's own files (the manifest): it wraps them, formats no value in
-LOADERS = {PKG / "snapshot" / "capture.py", PKG / "engine" / "loader.py"}
-SERVED: set = set()  # (none: the demo server's origins script goes through bridge.with_values too)
+# the engine's loader composes the engine's own files (the manifest, the page scripts): it wraps them
+LOADER = PKG / "engine" / "loader.py"
 SCRIPT_KEYS = {"expression", "functionDeclaration", "source"}
-JS_MARKS = re.compile(r"__verdex|globalThis|\bfunction\s*\(|=>\s*[{(]|\b(document|window)\.[A-Za-z]")
+EVALUATING = {"Runtime.evaluate", "Runtime.callFunctionOn", "Page.addScriptToEvaluateOnNewDocument",
+              "Runtime.compileScript"}
+JS_MARKS = re.compile(r"__verdex\b|globalThis|\bfunction\s*\(|=>\s*[{(]|\b(document|window)\.[A-Za-z]")
 
 
 def _modules():
-    return [p for p in sorted(PKG.rglob("*.py")) if p not in (BRIDGE, FIELDS) and p not in SERVED]
+    return [p for p in sorted(PKG.rglob("*.py")) if p not in (BRIDGE, FIELDS)]
 
 
 def _strings(node: ast.AST) -> list[str]:
@@ -32,11 +34,32 @@ def _js_like(node: ast.AST) -> bool:
 
 
 def _offences(path: Path) -> list[str]:
-    return offences(path.read_text(encoding="utf-8"), str(path.relative_to(PKG.parent)), loader=path in LOADERS)
+    return offences(path.read_text(encoding="utf-8"), str(path.relative_to(PKG.parent)), loader=path == LOADER)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    return {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+
+
+def javascript(source: str, rel: str) -> list[str]:
+    """Strings (docstrings aside) that hold JavaScript, and names of methods that evaluate in a page."""
+    tree = ast.parse(source)
+    docs = _docstrings(tree)
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or id(node) in docs:
+            continue
+        if node.value in EVALUATING:
+            out.append(f"{rel}:{node.lineno}: names {node.value} (only the bridge client evaluates in a page)")
+        elif JS_MARKS.search(node.value):
+            out.append(f"{rel}:{node.lineno}: JavaScript in a Python string (a page script is a file of engine/)")
+    return out
 
 
 def offences(source: str, rel: str, loader: bool = False) -> list[str]:
-    out = []
+    out = [] if loader else javascript(source, rel)
     for node in ast.walk(ast.parse(source)):
         where = f"{rel}:{getattr(node, 'lineno', '?')}"
         if isinstance(node, ast.Call):
@@ -63,6 +86,12 @@ def test_no_module_but_the_bridge_client_sends_or_formats_javascript():
     assert not found, "\n".join(found)
 
 
+def test_the_bridge_client_holds_no_javascript_either():
+    found = [o for p in (BRIDGE, FIELDS) for o in javascript(p.read_text(encoding="utf-8"), p.name)
+             if "JavaScript" in o]
+    assert not found, "\n".join(found)
+
+
 def test_the_checker_catches_what_it_forbids():
     bad = ("def f(t, n, name):\n"
            "    t.call('Runtime.evaluate', expression=f'__verdex.bridge.describe({n})')\n"
@@ -70,11 +99,17 @@ def test_the_checker_catches_what_it_forbids():
            "    x = 'document.title = %s' % name\n"
            "    y = 'window.x(' + name + ')'\n"
            "    z = '() => {}'.format()\n"
-           "    ok = 'Took %d ms' % n\n")
+           "    ok = 'Took %d ms' % n\n"
+           "    m = 'Page.addScriptToEvaluateOnNewDocument'\n"
+           "    t.start(m, source=s)\n")
     found = offences(bad, "bad.py")
     kinds = sorted(line.split(": ", 1)[1].split(" ")[0] for line in found)
-    # expression=, the f-string inside it, the dict key, '%', '+' (twice: the nested BinOp), .format
-    assert len(found) == 7, found
+    # expression=, the f-string inside it, the dict key, '%', '+' (twice: the nested BinOp), .format,
+    # source=; the two methods named; the strings that hold JavaScript: the f-string's part, the dict's
+    # value, the '%' and '+' templates, the .format template
+    assert kinds.count("names") == 3, found
+    assert kinds.count("JavaScript") == 5, found
+    assert len(found) == 16, found
     assert "passes" in kinds and "builds" in kinds and "formats" in kinds and "an" in kinds
 
 
@@ -118,13 +153,3 @@ def test_values_from_the_page_or_the_user_never_become_code(driver, demo):
         if ctx is not None:
             params["contextId"] = ctx
         assert fr.target.call("Runtime.evaluate", **params)["result"]["value"] == "undefined"
-
-
-def test_with_values_takes_numbers_and_strings_only():
-    assert bridge.with_values("f(%(a)s, %(b)s)", a="x\"); evil(\"", b=3) == 'f("x\\"); evil(\\"", 3)'
-    for bad in (True, None, [1], {"a": 1}):
-        try:
-            bridge.with_values("%(a)s", a=bad)
-        except TypeError:
-            continue
-        raise AssertionError(f"accepted {bad!r}")

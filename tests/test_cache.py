@@ -20,7 +20,7 @@ def spy_captures(driver, monkeypatch) -> list[int]:
     real, real_start = frames.run, frames.start
 
     def is_capture(call):
-        return [a["value"] for a in call["arguments"][:2]] == ["bridge", "snapshot"]
+        return [a["value"] for a in call.params["arguments"][:2]] == ["bridge", "snapshot"]
 
     def counting(fr, call, *a, **kw):
         if is_capture(call):

@@ -81,3 +81,23 @@ def test_a_closed_root_the_protocol_cannot_resolve_is_named_in_a_note(d, site, m
     data = d.ok("snapshot").data
     assert "Remove" not in data["text"]
     assert "The content of closed shadow roots could not be read, so it is not shown: <todo-app>." in data["notes"]
+
+
+def star_of(text: str, name: str) -> str:
+    """The ref of the Star button on the lines after ``name``'s row."""
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if f'"{name}"' in line)
+    return ref_in("\n".join(lines[at:]), 'button "Star"')
+
+
+def test_a_closed_root_control_in_a_row_recycled_by_a_sort_keeps_its_row(d, site):
+    # the star's row is found through its closed root's host: a sort that rewrites the rows in place
+    # puts Zoe's star in Adam's row, and the old ref is refused instead of starring Adam
+    d.ok("open " + site.url("grid.html"))
+    zoe = star_of(d.ok("snapshot").data["text"], "Zoe")
+    d.ok('click "button:Sort by name"')
+    out = d.fail(f"click {zoe}", "changed")
+    assert 'its row changed from "Zoe" (data-id 7) to "Adam" (data-id 3)' in out.message, out.message
+    assert log(d) == []
+    d.ok(f"click {star_of(d.ok('snapshot').data['text'], 'Zoe')}")
+    assert until(lambda: log(d) == ["star 7"])

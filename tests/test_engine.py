@@ -17,7 +17,7 @@ ENGINE = Path(engine.__file__).resolve().parent
 
 
 def test_every_in_page_file_is_in_one_module():
-    listed = [f for m in engine.MODULES for f in m.files]
+    listed = [f for m in engine.MODULES for f in m.files] + [f"{name}.js" for name in engine.SCRIPTS]
     on_disk = sorted(str(p.relative_to(ENGINE)) for p in ENGINE.rglob("*.js"))
     assert sorted(listed) == on_disk
     assert len(listed) == len(set(listed))
@@ -90,3 +90,20 @@ def test_aria_runs_nest(driver, demo):
     assert world_eval(page, page.frames.main, NESTED)["value"] == ["button", "button", "button", "link"]
     # the outermost end cleared the run: the next snapshot sees the page as it is
     assert driver.ok("snapshot").data["text"]
+
+
+def test_a_page_script_takes_values_never_code():
+    assert engine.script("demo_origins", "x\"); evil(\"", 3).endswith(')("x\\"); evil(\\"", 3);\n')
+    for bad in (True, None, [1], {"a": 1}):
+        with pytest.raises(TypeError):
+            engine.script("demo_origins", bad)
+    with pytest.raises(EngineError, match="not among the page scripts"):
+        engine.function("bridge")
+
+
+def test_a_page_script_may_not_use_the_engine(tmp_path, monkeypatch):
+    (tmp_path / "odd.js").write_text("// header\n() => Registry.ref(1)\n")
+    monkeypatch.setattr(engine, "HERE", tmp_path)
+    monkeypatch.setitem(engine.SCRIPTS, "odd", "a script that reaches for the engine")
+    with pytest.raises(EngineError, match="uses Registry without needing it"):
+        engine.function("odd")

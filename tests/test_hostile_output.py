@@ -269,5 +269,5 @@ def test_ctrl_c_while_printing_stops_the_output_not_the_repl():
     renderer.show = boom
     with create_pipe_input() as inp:
         repl = Repl(ctx=Workspace(lambda: None), renderer=renderer, input=inp, output=DummyOutput())
-        repl._show(Outcome("snapshot", True, Result("value", {"value": 1})))
+        repl.show(Outcome("snapshot", True, Result("value", {"value": 1})))
     assert "Output stopped." in out.file.getvalue()

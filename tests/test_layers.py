@@ -1,4 +1,6 @@
-"""The package's import structure: no cycles, no upward imports, no reaching into private names.
+"""The package's import structure: no cycles, no upward imports, no reaching into private names --
+imported from another module, or read on another object (``x._name`` where ``x`` is not ``self``/``cls``
+of the class that defines ``_name``).
 
 The layers are read from docs/ARCHITECTURE.md's Layers section (the ```layers block), so the rule the test
 enforces is the one a reader sees. Imports inside functions count like any other (a late import may
@@ -129,6 +131,104 @@ def test_no_private_name_is_imported_from_another_module():
                 for n, deps in GRAPH.items() for module, names, line in deps
                 for name in names if name.startswith("_") and not name.startswith("__")]
     assert not reaching, "\n".join(reaching)
+
+
+def _defined(cls: ast.ClassDef) -> set[str]:
+    """The names a class defines: its methods and class attributes, and what its methods set on self/cls."""
+    names = set()
+    for node in ast.walk(cls):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in cls.body:
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
+                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            names.add(node.attr)
+    return names
+
+
+def private_reaches(source: str, rel: str) -> list[str]:
+    """``x._name`` where ``x`` is not self/cls/super() and ``_name`` is not defined by the enclosing class
+    (a class method may touch the privates of an instance of its own class)."""
+    out = []
+
+    def visit(node: ast.AST, own: set[str]) -> None:
+        if isinstance(node, ast.ClassDef):
+            own = _defined(node)
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            v = node.value
+            mine = (isinstance(v, ast.Name) and v.id in ("self", "cls")) or \
+                (isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "super")
+            if not mine and node.attr not in own:
+                out.append(f"{rel}:{node.lineno} reaches into {ast.unparse(node)}")
+        for child in ast.iter_child_nodes(node):
+            visit(child, own)
+
+    visit(ast.parse(source), set())
+    return out
+
+
+def test_no_module_reaches_into_another_objects_private_attributes():
+    found = [hit for path in MODULES.values()
+             for hit in private_reaches(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, "\n".join(found)
+
+
+def test_the_private_reach_check_catches_what_it_forbids():
+    bad = ("class A:\n"
+           "    def __init__(self):\n        self._x = 1\n"
+           "    @classmethod\n    def make(cls):\n        a = cls()\n        a._x = 2\n        return a._y\n"
+           "    def f(self, other):\n        return super()._z, self._w, other.target._enabled\n"
+           "def g(session):\n    return session._browser()\n")
+    found = private_reaches(bad, "bad.py")
+    assert [f.split(" reaches into ")[1] for f in found] == ["a._y", "other.target._enabled", "session._browser"], found
+
+
+# attributes of other libraries' objects the package sets or reads (OSError, threading, socketserver,
+# typer, rich, sys, os): not the package's to declare
+FOREIGN = {"strerror", "daemon", "daemon_threads", "geteuid", "COLOR_SYSTEM", "command_path", "stdout",
+           "color_system"}
+
+
+def _declared(trees: list[ast.AST]) -> set[str]:
+    """Every attribute a class of the package declares: class attributes and fields, methods, and
+    what its methods set on self/cls."""
+    return {name for tree in trees for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+            for name in _defined(node)}
+
+
+def undeclared(source: str, rel: str, declared: set[str]) -> list[str]:
+    """An attribute set on an object other than self/cls, or read with getattr/hasattr/setattr, that no
+    class declares: state hung on another layer's object from outside."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        name = None
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and not (
+                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            name, how = node.attr, "sets"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("getattr", "hasattr", "setattr") and len(node.args) >= 2 and \
+                isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+            name, how = node.args[1].value, node.func.id
+        if name is not None and name not in declared and name not in FOREIGN:
+            out.append(f"{rel}:{node.lineno} {how} {name!r}, which no class declares")
+    return out
+
+
+def test_no_module_hangs_undeclared_attributes_on_other_objects():
+    sources = {path: path.read_text(encoding="utf-8") for path in MODULES.values()}
+    declared = _declared([ast.parse(s) for s in sources.values()])
+    found = [hit for path, s in sources.items() for hit in undeclared(s, str(path.relative_to(ROOT)), declared)]
+    assert not found, "\n".join(found)
+
+
+def test_the_undeclared_attribute_check_catches_what_it_forbids():
+    bad = ("class Page:\n    def __init__(self):\n        self.serial = 0\n"
+           "def watch(page, target):\n    page.load_watch = 1\n    page.serial = 2\n"
+           "    return getattr(target, 'load_hooked', False)\n")
+    found = undeclared(bad, "bad.py", _declared([ast.parse(bad)]))
+    assert [f.split(" ", 1)[1] for f in found] == ["sets 'load_watch', which no class declares",
+                                                   "getattr 'load_hooked', which no class declares"], found
 
 
 def test_the_package_root_holds_only_entry_points():

@@ -10,7 +10,7 @@ from verdex_cli.commands import actions_cmd
 
 
 def waves(driver) -> int:
-    return driver.ctx.session._browser().conn.counters()[0]
+    return driver.ctx.session.browser().conn.counters()[0]
 
 
 def click_waves(driver, ref: str, times: int = 3) -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import until
+from conftest import fake_browser, until
 from test_launch import assert_no_orphans, family
 from verdex_cli import argv
 from verdex_cli.browser import launch
@@ -103,11 +103,7 @@ def test_a_one_shot_run_imports_no_parser_framework_and_no_http_library(tmp_path
 @pytest.fixture
 def slow_chrome(tmp_path):
     """A 'browser' that records its start and stays until it is killed."""
-    marker = tmp_path / "slow-chrome-started"
-    script = tmp_path / "slow-chrome"
-    script.write_text(f"#!/bin/sh\ntouch {marker}\nexec sleep 60\n")
-    script.chmod(0o755)
-    return script, marker
+    return fake_browser(tmp_path, "exec sleep 60")
 
 
 def test_a_usage_error_stops_the_browser_started_early(slow_chrome, tmp_path):

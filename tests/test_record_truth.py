@@ -127,3 +127,34 @@ def test_inspect_counts_as_shown_the_ref_acts_on_the_row_inspect_named(d):
                                      'to "Adam" (data-id 3).'), seen
     d.ok(f"click {zoe}")  # the user was shown the button in Adam's row: that is the one meant now
     assert log(d) == ["delete 3"]
+
+
+def test_after_a_route_change_a_control_outside_the_routed_view_still_acts(d):
+    # the heading of the routed article is not the heading of the section after it (truth fuzzer,
+    # seed 9764 actions 17-22: 'Buy warranty' refused after a route change to another user)
+    text = open_page(d, "route_view.html")
+    support, delete = ref_in(text, 'button "Contact support"'), ref_in(text, 'button "Delete user"')
+    d.ok('click "link:Bob"')
+    d.ok(f"click {support}")
+    d.fail(f"click {delete}", "changed")  # Alice's Delete, now Bob's
+    assert log(d) == ["support"]
+
+
+def test_a_button_in_a_closed_shadow_root_of_a_recycled_row_is_refused_after_the_sort(d):
+    # truth fuzzer seed 9765 action 140: a closed-shadow 'Star' shown in one person's row starred another
+    text = open_page(d, "sort_star.html")
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if "Zoe" in line)
+    zoe_star = ref_in("\n".join(lines[at:]), 'button "Star"')
+    d.ok('click "button:Sort by name"')  # rows rewritten in place: Zoe's star now sits in Adam's row
+    d.fail(f"click {zoe_star}", "changed")
+    assert log(d) == []
+
+
+def test_a_row_the_page_recycles_as_the_pointer_comes_in_is_not_clicked(d):
+    # the record changes between the ref's check and the press: the guard stops the press there
+    d.ok("open " + (PAGES / "sort_star.html").as_uri() + "?live")
+    text = d.ok("snapshot").data["text"]
+    out = d.fail(f"click {delete_ref_of(text, 'Zoe')}", "not_actionable")
+    assert "now in another record" in out.message, out.message
+    assert log(d) == []  # Adam, now in Zoe's row, was not deleted

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import socket
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from conftest import pages_site, ref_in, type_at_prompts, until
@@ -68,16 +69,19 @@ def test_a_removed_ref_keeps_its_last_known_element_locator_and_the_command(driv
     assert zoe in steps[-3]["stale"]
 
 
-def test_a_closed_tabs_ref_still_has_its_story(driver, site):
+@pytest.mark.parametrize("what,prefix,kind", [("tab", "c0p1", "page_mismatch"), ("context", "c1p0", "context_mismatch")])
+def test_a_closed_tabs_or_contexts_ref_still_has_its_story(driver, site, what, prefix, kind):
     opened(driver, site)
-    driver.ok("tab new " + site.url("other.html"))
+    driver.ok(f"{what} new " + site.url("other.html"))
     link = ref_in(driver.ok("snapshot").data["text"], 'link "Back to the team"')
-    assert link.startswith("c0p1")
-    driver.ok("tab close 1")
+    assert link.startswith(prefix)
+    driver.ok(f"{what} close 1")
     d = driver.ok("inspect " + link).data
-    assert d["status"] == "page_mismatch" and "closed" in d["reason"]
-    assert d["story"]["issued"]["url"] == site.url("other.html")
+    assert d["status"] == kind and "closed" in d["reason"]
     assert (d["role"], d["name"]) == ("link", "Back to the team")
+    # (the new tab's first command was that snapshot)
+    assert d["story"]["issued"] == {"snapshot": 1, "command": "snapshot", "command_n": 1,
+                                    "url": site.url("other.html")}
 
 
 def test_refs_stale_lists_the_refs_of_a_frame_that_navigated(driver, site):

@@ -33,7 +33,7 @@ def site():
 
 
 def waves(driver) -> int:  # sequential round trips so far (connection.counters)
-    return driver.ctx.session._browser().conn.counters()[0]
+    return driver.ctx.session.browser().conn.counters()[0]
 
 
 def trips(driver, line: str) -> tuple[int, dict]:
@@ -139,7 +139,7 @@ def test_calls_started_on_two_sessions_share_one_round_trip(driver, demo):
     its own answer; a dropped call is not waited for."""
     driver.ok("open " + demo.url("frames.html"))
     page = driver.ctx.page
-    browser = driver.ctx.session._browser()
+    browser = driver.ctx.session.browser()
     before = waves(driver)
     a = page.target.start("Runtime.evaluate", expression="document.title", returnByValue=True)
     b = browser.start("Browser.getVersion")

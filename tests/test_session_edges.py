@@ -463,3 +463,18 @@ def test_session_commands_take_options_before_session_and_say_what_they_did_in_o
 
 def stop_message(name: str) -> str:
     return f"No session '{name}'. Start one with 'verdex session start {name}'."
+
+
+def test_an_attached_repl_gets_the_toolbar_and_the_live_refs(driver, demo):
+    """The session server works out an attached REPL's status with the REPL's own functions: the
+    toolbar's ref state, title and URL, and the refs and names completion offers (they were all
+    empty: the server borrowed the REPL's methods, one of which needed its terminal)."""
+    from verdex_cli.sessions.status import status_of
+
+    driver.ok("open " + demo.url("shop.html"))
+    snap = driver.ok("snapshot").data
+    status = status_of(driver.ctx)
+    assert f"refs, snapshot #{snap['snapshot']}" in status["toolbar"]
+    assert "c0 tab 0" in status["toolbar"] and "shop.html" in status["toolbar"]
+    assert sorted(r[0] for r in status["refs"]) == sorted(snap["refs"])
+    assert {e[0] for e in status["elements"]} == set(snap["refs"])

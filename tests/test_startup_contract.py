@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import fake_browser
+
 from verdex_cli.browser import launch
 from verdex_cli.commands.snapshot_cmd import REPL_MAX_CHARS, cut_text
 from verdex_cli.base.errors import ErrorKind, ExitStatus
@@ -46,11 +48,7 @@ def only_json(proc) -> dict:
 @pytest.fixture
 def fake_chrome(tmp_path):
     """A 'browser' that records that it was started, then fails."""
-    marker = tmp_path / "chrome-was-started"
-    script = tmp_path / "fake-chrome"
-    script.write_text(f"#!/bin/sh\ntouch {marker}\nexit 3\n")
-    script.chmod(0o755)
-    return script, marker
+    return fake_browser(tmp_path, "exit 3")
 
 
 def closed_port() -> int:

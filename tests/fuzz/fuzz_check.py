@@ -75,6 +75,18 @@ def _overs(ev: Evidence) -> list[dict]:
     return sorted(_trusted(ev, "mouseover"), key=lambda e: e.get("at", 0))
 
 
+def _flickers(ev: Evidence) -> bool:
+    """During the command the pointer came onto the element, left it and came back (a carousel sweeping
+    over it while the pointer stays): whether it is under the pointer is a matter of the moment one looks."""
+    state = 0  # 0: not yet on it, 1: on it, 2: left it after
+    for e in _overs(ev):
+        on = _on(e, ev.oid)
+        if on and state == 2:
+            return True
+        state = 1 if on else (2 if state else 0)
+    return False
+
+
 def _on(e: dict, oid: str) -> bool:
     return oid in (e.get("path") or [])
 
@@ -174,6 +186,8 @@ def _judge_ok(ev: Evidence, res: dict) -> tuple[str, str]:
             return CORRECT, ""
         if ev.probe is None:
             return UNVERIFIED, "the element's document did not answer"
+        if _flickers(ev):
+            return UNVERIFIED, f"the page moved something over {ev.oid} and off it again (where the pointer ends is a moment's)"
         return FALSE_OK, f"the pointer is not over {ev.oid} (last trusted mouseover: {overs[-1]['oid'] if overs else None})"
     if op in ("fill", "type"):
         bad = _landing(ev, ("input", "keydown"), need=False)
@@ -384,6 +398,8 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
         # something over the element a moment after the move took the hover away: an ok would be false)
         overs = _overs(ev)
         there = _on(overs[-1], ev.oid) if overs else bool(p and p.get("hover"))
+        if _flickers(ev):
+            return UNVERIFIED, f"the page moved something over {ev.oid} and off it again"
         return (FALSE_REFUSAL, f"the pointer ended over {ev.oid}") if there else (REFUSED_OK, "")
     if kind == "not_applied" and ev.op in ("click", "dblclick"):
         # part of the input reached the element (the press, or the first click), then the page moved it

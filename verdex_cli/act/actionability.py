@@ -29,7 +29,7 @@ class Ahead:
         self.page, self.started, self.fr, self.n, self.opts = page, None, None, 0, {}
         self.levels: list | None = None  # in a frame: the frames above (frame_points.remembered)
         self.measuring: list | None = None  # ... and their owners' measurement, started
-        self.locating = None  # the stable locator's call (bridge.start_locate), sent first
+        self.locating = None  # the stable locator's call (bridge.locate, kept), sent first
         self.denial = None  # a click's guards in the tab's other frames (frame_guard), sent with the check
         try:
             ref = parse_ref(raw.strip())
@@ -57,8 +57,10 @@ class Ahead:
             # the stable locator's question first: it must see the element before the action's input,
             # which can overtake a call to the page sent with it (input takes another road in), but not
             # one sent before the check whose answer the input waits for
-            self.locating = page.bridge.start_locate(fr, ref.n)
-            self.started = page.bridge.start_prepare(fr, ref.n, self.opts, timeout=SLICE + 5)
+            self.locating = page.bridge.locate(fr, ref.n, kept=True)
+            self.started = page.bridge.prepare(fr, ref.n, self.opts, SLICE + 5, later=True)
+            if self.started.sent is None:
+                self.started = None
             if self.levels:
                 self.measuring = start_measure(page, self.levels)
             if arm and rec.role != "iframe":  # an iframe's click lands in its frame's documents (frame_click)
@@ -80,7 +82,7 @@ class Ahead:
             return None
         started, self.started = self.started, None
         try:
-            out = self.page.bridge.finish_prepare(self.fr, started, self.n, self.opts)
+            out = started.value()
         except VerdexError:
             return None
         if res.frame is not self.fr or res.ref.n != self.n or not isinstance(out, dict):
@@ -103,7 +105,7 @@ class Ahead:
         started, self.started = self.started, None
         self._unmeasure()
         try:
-            self._disarm(self.page.bridge.finish_prepare(self.fr, started, self.n, self.opts))
+            self._disarm(started.value())
         except VerdexError:
             pass
 
@@ -113,7 +115,7 @@ class Ahead:
             drop_measure(self.measuring)
             self.measuring = None
         if self.locating is not None:
-            self.locating[0].drop()
+            self.locating.drop()
             self.locating = None
 
     def _disarm(self, out) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from ..base.errors import CDPError, ConnectionLost, JSError, NotActionable, NotApplied, UsageError
-from ..browser.bridge import SCROLL_Y_AFTER_FRAMES, constant
+from ..browser import bridge
 from ..browser.page import Page
 from .actionability import prepare
 from .focus import Focus
@@ -190,5 +190,5 @@ def scroll(page: Page, res: Resolved | None, direction: str | None) -> dict:
     w, h = metrics["clientWidth"], metrics["clientHeight"]
     delta = h * 0.8 * (1 if direction == "down" else -1)
     mouse(page, "mouseWheel", w / 2, h / 2, deltaX=0, deltaY=delta)
-    y = page.target.call("Runtime.evaluate", **constant(SCROLL_Y_AFTER_FRAMES, awaitPromise=True))["result"].get("value")
+    y = bridge.ask(page.target, bridge.page_read("scrollY"))["result"].get("value")
     return {"action": "scroll", "direction": direction, "scroll_y": y, "notes": []}

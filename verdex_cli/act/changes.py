@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 from ..base.timing import phase
 from ..browser import timer_watch
 from ..browser.cdp import finish_all
 from ..refs.page_state import PageState, Shot, compare
+from ..refs.staleness import main_navigated
 from ..snapshot import cache
 from ..snapshot import delta
 from ..snapshot.answers import drop_ahead
@@ -41,17 +43,20 @@ MIXED = ("The page's own timers changed it too while the {verb} settled: the cha
 UNSPLIT = "What changed before the action could not be told from what it changed: {why}"
 
 
-def baseline(state: PageState, main_loader: str) -> Shot | None:
-    """The whole-page snapshot the user last saw, if it shows the document ``main_loader``."""
+def baseline(state: PageState, page, main_loader: str) -> Shot | None:
+    """The whole-page snapshot the user last saw, if it shows the document ``main_loader`` in this
+    visit (a page restored from the back/forward cache is the same document, but not what was seen)."""
     last = state.last_seen()
-    return last if last is not None and last.loaders.get(0) == main_loader else None
+    if last is None or last.loaders.get(0) != main_loader or main_navigated(page, state.store):
+        return None
+    return last
 
 
 def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None, dict | None]:
     """Right before an action: (the page as the action finds it, what changed since the user last saw
     it: ``changes_before``). A capture that the snapshot cache answers when nothing changed. (None,
     None) without a snapshot to compare with; (the last seen one, None) when the capture failed."""
-    seen = baseline(state, main_before)
+    seen = baseline(state, page, main_before)
     if seen is None:
         return None, None
     page.own_changed, page.own_places, page.own_unsplit = False, set(), False
@@ -194,7 +199,7 @@ def _settle(page, limit: float, stop, mark: bool, started: list | None) -> bool:
         deadline = min(deadline, page.acted_at + limit)  # (timer_watch.CHAIN_MS), so the bound is said
     if page.acted_at and page.settle_gave_up == page.acted_at:
         deadline = 0.0
-    loads: LoadWatch | None = getattr(page, "load_watch", None)
+    loads: LoadWatch | None = _WATCHES.get(id(page))
     known = bool(page.acted_at) and page.settled_for == page.acted_at
     while True:
         if stop is not None and stop():
@@ -313,7 +318,7 @@ class LoadWatch:
             seen.add(id(t))
             _hook(t)
             timer_watch.install(t)  # an out-of-process frame's documents (the tab's has it already)
-            t.load_watch = self
+            _WATCHES[id(t)] = self
             try:
                 # shared with the answers a command hears; not waited for: the target handles its calls
                 # in order, so the domain is on before the input (in-page, the timer watcher counts the
@@ -321,8 +326,8 @@ class LoadWatch:
                 t.hold_network()
                 self.targets.append(t)
             except (CDPError, CDPTimeout, ConnectionLost):
-                t.load_watch = None
-        page.load_watch = self
+                _WATCHES.pop(id(t), None)
+        _WATCHES[id(page)] = self
 
     def sent(self, target, requestId: str = "", type: str = "", **_) -> None:
         if type in LATE_IGNORED:
@@ -344,12 +349,11 @@ class LoadWatch:
         return young, since
 
     def stop(self) -> None:
-        if getattr(self.page, "load_watch", None) is self:
-            self.page.load_watch = None
+        for key in [id(self.page), *(id(t) for t in self.targets)]:
+            if _WATCHES.get(key) is self:
+                del _WATCHES[key]
         with phase("changes: watch loads"):
             for t in self.targets:
-                if getattr(t, "load_watch", None) is self:
-                    t.load_watch = None
                 t.release_network()
 
 
@@ -362,16 +366,21 @@ def watch_loads(page) -> LoadWatch | None:
         return None
 
 
+# the LoadWatch of each page and target being watched (by id, while it watches: stop() removes it), and
+# the targets whose network events are routed to theirs: this module's own state, not hung on them
+_WATCHES: dict[int, "LoadWatch"] = {}
+_HOOKED: "weakref.WeakSet" = weakref.WeakSet()
+
+
 def _hook(target) -> None:
     """Route the target's network events to its current LoadWatch (handlers cannot be removed)."""
-    if getattr(target, "load_hooked", False):
+    if target in _HOOKED:
         return
-    target.load_hooked = True
-    target.load_watch = None
+    _HOOKED.add(target)
 
     def route(kind):
         def handler(**kw):
-            w = getattr(target, "load_watch", None)
+            w = _WATCHES.get(id(target))
             if w is not None:
                 getattr(w, kind)(target, **kw)
         return handler

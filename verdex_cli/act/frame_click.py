@@ -36,13 +36,13 @@ class Inside:
         started = []
         for fr in self.frames:
             try:
-                started.append(self.page.bridge.start_watch_state(fr))
+                started.append(self.page.bridge.watch_state(fr, later=True))
             except VerdexError:
                 started.append(None)
         out = []
         for fr, st in zip(self.frames, started):
             try:
-                out.append(self.page.bridge.finish_watch_state(fr, st) if st is not None else None)
+                out.append(st.value() if st is not None and st.sent is not None else None)
             except (CDPError, JSError, CDPTimeout, ConnectionLost):
                 out.append(None)
             if fr.loader_id != self.loaders[fr.index]:
@@ -64,15 +64,15 @@ class Inside:
         started = []
         for fr in self.frames:
             try:
-                started.append(self.page.bridge.start_unwatch_doc(fr, settle))
+                started.append(self.page.bridge.unwatch_doc(fr, settle, later=True))
             except VerdexError:
                 started.append(None)
         out: list[tuple[Frame, dict | None]] = []
         for fr, st in zip(self.frames, started):
             got = None
-            if st is not None:
+            if st is not None and st.sent is not None:
                 try:
-                    got = self.page.bridge.unwatch_doc(fr, settle, started=st)
+                    got = st.value()
                 except (CDPError, JSError, CDPTimeout, ConnectionLost):
                     got = None
             if fr.detached or fr.loader_id != self.loaders[fr.index]:
@@ -161,12 +161,12 @@ def watch_inside(page: Page, res: Resolved, action: str) -> Inside:
     started = []
     for fr in others:
         try:
-            started.append(page.bridge.start_watch_doc(fr, None))
+            started.append(page.bridge.watch_doc(fr, None, later=True))
         except VerdexError:
             started.append(None)
     for fr, st in zip(others, started):
         try:
-            answers.append(page.bridge.watch_doc(fr, None, started=st) if st is not None else None)
+            answers.append(st.value() if st is not None and st.sent is not None else None)
         except (CDPError, JSError, CDPTimeout):
             answers.append(None)
     frames = chain + others

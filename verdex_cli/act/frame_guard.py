@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 from ..browser.frames import Frame
-from ..browser.bridge import guard_deny, guard_read
+from ..browser import bridge
 from ..browser.page import Page
 
 GRACE_S = 5.0  # a guard nobody reads stands down by itself this long after the action's time-out
@@ -33,7 +33,7 @@ class Denial:
         page.frames.enable_new_sessions()  # frames attached since: guarded too
         for fid, session, ctx in page.frames.guards.others(target.frame_id):
             try:
-                pending = session.start("Runtime.callFunctionOn", timeout=5, **guard_deny(ctx, ms))
+                pending = bridge.start(session, bridge.guard_deny(ms).at(ctx), 5)
             except (CDPError, CDPTimeout, ConnectionLost):
                 continue
             self.sent.append((fid, session, ctx, pending))
@@ -53,7 +53,7 @@ class Denial:
         """Ask every guard what it stopped (answers taken by :meth:`blocked`, with the target's)."""
         for fid, session, ctx in self.armed:
             try:
-                self.reading.append((fid, session.start("Runtime.callFunctionOn", timeout=5, **guard_read(ctx))))
+                self.reading.append((fid, bridge.start(session, bridge.guard_read().at(ctx), 5)))
             except (CDPError, CDPTimeout, ConnectionLost):
                 pass
         self.armed = []

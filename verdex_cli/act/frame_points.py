@@ -141,7 +141,7 @@ def _climb(page: Page, levels: list, measured: tuple, pt: Point, check: bool) ->
         for child, parent, _backend in levels:
             q = _forward(quads[child.index], pt.x / pt.w if pt.w else 0.0, pt.y / pt.h if pt.h else 0.0)
             back = None if local_root(page, parent) else quads.get(parent.index)
-            asked.append((parent, q, page.bridge.start_owner_hit(parent.target, objs[child.index], q, back)))
+            asked.append((parent, q, page.bridge.owner_hit(parent.target, objs[child.index], q, back)))
             if parent.parent is None:
                 break
             w, h = sizes[parent.index]
@@ -217,7 +217,7 @@ def start_measure(page: Page, levels: list) -> list:
             asked.append((child, "obj", parent.target.start("DOM.resolveNode", backendNodeId=backend,
                                                             executionContextId=ctx, objectGroup="verdex-hit")))
             if parent.parent is not None:
-                asked.append((parent, "size", page.bridge.start_viewport(parent)))
+                asked.append((parent, "size", page.bridge.viewport(parent, later=True)))
     except BaseException:
         drop_measure(asked)
         raise
@@ -228,13 +228,13 @@ def drop_measure(asked: list) -> None:
     """Let the answers of a measurement nobody reads go."""
     for _f, what, pending in asked:
         if pending is not None:
-            (pending[0] if what == "size" else pending).drop()
+            pending.drop()
 
 
 def finish_measure(page: Page, asked: list, label: str) -> tuple[dict[int, list[float]], dict[int, str], dict | None]:
     """(quads, element object ids, viewport sizes -- None when one could not be read) of
     :func:`start_measure`."""
-    sizes: dict | None = {} if all(p is not None for _f, _w, p in asked) else None
+    sizes: dict | None = {} if all(w != "size" or p.sent is not None for _f, w, p in asked) else None
     try:
         quads, objs = {}, {}
         for fr, what, pending in asked:
@@ -242,7 +242,7 @@ def finish_measure(page: Page, asked: list, label: str) -> tuple[dict[int, list[
                 if what == "size":
                     try:
                         if sizes is not None:
-                            sizes[fr.index] = page.bridge.finish_viewport(fr, pending)
+                            sizes[fr.index] = pending.value()
                     except VerdexError:
                         sizes = None  # its document is changing: the point climbs frame by frame
                     continue

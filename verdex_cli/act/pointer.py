@@ -195,14 +195,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
         page.bridge.arm(res.frame, res.ref.n)
     if denial is not None:
         denial.ready()  # the other frames' guards are up before any input goes out
-    events = [("mouseMoved", {"button": "none"})]
-    if action in ("click", "dblclick"):
-        events += [("mousePressed", {"button": "left", "clickCount": 1}),
-                   ("mouseReleased", {"button": "left", "clickCount": 1})]
-    if action == "dblclick":
-        events += [("mousePressed", {"button": "left", "clickCount": 2}),
-                   ("mouseReleased", {"button": "left", "clickCount": 2})]
-    calls = [("Input.dispatchMouseEvent", dict(extra, type=kind, x=x, y=y)) for kind, extra in events]
+    calls = _mouse_calls(action, x, y)
     # in a frame: no button goes down before the element is under the pointer (see move_onto); then,
     # when it and the frames above were still and in view (res.still), press and release go together
     # an iframe's click: the move first too, and no button goes down before the pointer is in the
@@ -225,38 +218,57 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
         if second and not cut_short:
             _send(page, second, 3, batch=batch)
     except ConnectionLost as exc:
-        if getattr(exc, "done", 0) < 2:  # gone before the button went down: the click did not land
+        if exc.done < 2:  # gone before the button went down: the click did not land
             raise
         return None
-    guard = {"received": -1, "blocked": []}
-    started = None
-    if action != "hover":
-        page.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
-        try:
-            reading = page.bridge.start_disarm(res.frame)
-            if denial is not None:
-                denial.start_read()
-            try:  # the settle (and the session's after-command question) go with the guard's read-back:
-                started = start_settle(page, min(SETTLE_MAX, page.timeout))  # one round trip for all
-            except VerdexError:
-                started = None
-            if page.ask_targets is not None:
-                page.ask_targets()
-            guard = page.bridge.disarm(res.frame, started=reading)
-            if denial is not None:  # what the other frames stopped: a frame moved under the point
-                guard["blocked"] = list(guard.get("blocked") or []) + denial.blocked()
-        except (CDPError, JSError, ConnectionLost):
-            pass  # the document went away (navigation): the click did land
-        except CDPTimeout:
-            # Chrome holds calls into a frame whose navigation has not committed yet (a slow server):
-            # the navigation the click started is the proof that it landed
-            if page.nav_count == nav_before:
-                release(page, started)
-                raise
+    hover = ({"received": -1, "blocked": []}, None)
+    guard, started = hover if action == "hover" else _read_guard(page, res, nav_before, denial)
     if cut_short:
         guard["navigated"] = True
         if recycled:
             guard["recycled"] = recycled
+    return guard, started
+
+
+def _mouse_calls(action: str, x: float, y: float) -> list[tuple[str, dict]]:
+    """The mouse events of ``action`` at (x, y): the move, then a click's or a double click's buttons."""
+    events = [("mouseMoved", {"button": "none"})]
+    if action in ("click", "dblclick"):
+        events += [("mousePressed", {"button": "left", "clickCount": 1}),
+                   ("mouseReleased", {"button": "left", "clickCount": 1})]
+    if action == "dblclick":
+        events += [("mousePressed", {"button": "left", "clickCount": 2}),
+                   ("mouseReleased", {"button": "left", "clickCount": 2})]
+    return [("Input.dispatchMouseEvent", dict(extra, type=kind, x=x, y=y)) for kind, extra in events]
+
+
+def _read_guard(page: Page, res: Resolved, nav_before: int, denial: Denial | None) -> tuple[dict, list | None]:
+    """Once a press went out: what the click guard (and the other frames' guards) saw, and the page's
+    settle asked in the same round trip (None when it could not be)."""
+    guard = {"received": -1, "blocked": []}
+    started = None
+    page.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
+    try:
+        reading = page.bridge.disarm(res.frame, later=True)
+        if denial is not None:
+            denial.start_read()
+        try:  # the settle (and the session's after-command question) go with the guard's read-back:
+            started = start_settle(page, min(SETTLE_MAX, page.timeout))  # one round trip for all
+        except VerdexError:
+            started = None
+        if page.ask_targets is not None:
+            page.ask_targets()
+        guard = reading.value()
+        if denial is not None:  # what the other frames stopped: a frame moved under the point
+            guard["blocked"] = list(guard.get("blocked") or []) + denial.blocked()
+    except (CDPError, JSError, ConnectionLost):
+        pass  # the document went away (navigation): the click did land
+    except CDPTimeout:
+        # Chrome holds calls into a frame whose navigation has not committed yet (a slow server):
+        # the navigation the click started is the proof that it landed
+        if page.nav_count == nav_before:
+            release(page, started)
+            raise
     return guard, started
 
 
@@ -296,7 +308,7 @@ def _send(page: Page, calls: list, done: int, batch: bool) -> None:
         except ConnectionLost as exc:
             # the tab closed while the batch was handled (a click calling window.close()): the replies
             # of events already handled may never come, but every event had reached the browser
-            exc.done = done + (len(calls) if getattr(exc, "all_sent", False) else getattr(exc, "done", 0))
+            exc.done = done + (len(calls) if exc.all_sent else exc.done)
             raise
         return
     for n, (method, params) in enumerate(calls, done):

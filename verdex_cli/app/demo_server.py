@@ -8,9 +8,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..browser.bridge import with_values
+from ..engine import loader
 
-ORIGINS_JS = "window.VERDEX_ORIGINS = {a: %(a)s, b: %(b)s};\n"  # the demo pages' own script: where the two origins are
 
 
 def demo_root() -> Path:
@@ -92,5 +91,5 @@ def serve(root: Path | None = None, cacheable: bool = False) -> DemoServer:
         servers.append(srv)
     a = f"http://127.0.0.1:{servers[0].server_address[1]}"
     b = f"http://localhost:{servers[1].server_address[1]}"
-    handler_cls.origins_js = with_values(ORIGINS_JS, a=a, b=b).encode()
+    handler_cls.origins_js = loader.script("demo_origins", a, b).encode()  # where the two origins are
     return DemoServer(a, b, servers)

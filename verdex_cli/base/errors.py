@@ -93,6 +93,8 @@ class VerdexError(Exception):
     """A failure with a stable machine-readable kind and a human message."""
 
     kind = ErrorKind.INTERNAL
+    done = 0  # a batch of calls that failed: how many were answered (or had their effect) first
+    all_sent = False  # ... and whether every call of it had reached the browser
 
     def __init__(self, message: str, kind: str | None = None, **details):
         super().__init__(message)

@@ -21,7 +21,7 @@ class FieldCalls:
     def _closed_first(self, fr, answer, again):  # pragma: no cover - Bridge's
         raise NotImplementedError
 
-    def _start_kept(self, fr, space: str, fn: str, *args: Any):  # pragma: no cover
+    def _kept(self, fr, space: str, fn: str, *args: Any):  # pragma: no cover
         raise NotImplementedError
 
     # -- fields and focus ----------------------------------------------------------------------------
@@ -102,34 +102,17 @@ class FieldCalls:
     def facts(self, fr, n: int) -> dict:
         return self._value(fr, "targets", "facts", n)
 
-    def locate(self, fr, n: int) -> dict | None:
+    def locate(self, fr, n: int, kept: bool = False):
         """Element ``n``'s facts and stable-locator candidates, each checked in its own document
-        (``{"facts": ..., "candidates": [{kind, value, role, name, scope, ok}]}``; None: gone)."""
-        return self._value(fr, "targets", "locate", n)
+        (``{"facts": ..., "candidates": [{kind, value, role, name, scope, ok}]}``; None: gone).
+        ``kept``: sent now (it runs before any later call to the frame), its Asked answered much later
+        (None when its document went away before it ran: not asked again, the element is gone)."""
+        return self._kept(fr, "targets", "locate", n) if kept else self._value(fr, "targets", "locate", n)
 
-    def start_locate(self, fr, n: int):
-        """Send :meth:`locate` now (it runs before any later call to the frame); the answer is kept for
-        :meth:`finish_locate`, the call counting as outstanding only until it arrives. None when the
-        frame's world is not set up (or the call cannot be sent)."""
-        return self._start_kept(fr, "targets", "locate", n)
-
-    def start_owner_attrs(self, fr, frame_id: str):
-        """Send: the owner element of child frame ``frame_id`` in ``fr`` as a test names it (``{tag, id,
-        title, name}``, null when the last snapshot did not tag it); taken with :meth:`finish_locate`."""
-        return self._start_kept(fr, "bridge", "ownerAttrs", frame_id)
-
-    def finish_locate(self, fr, started, n: int) -> dict | None:
-        """The answer of :meth:`start_locate`; None when its document went away before it ran (it is
-        not asked again: the element is gone)."""
-        try:
-            res = started[0].result()
-        except Exception:  # noqa: BLE001 - the world or the session ended
-            return None
-        return None if "exceptionDetails" in res else res["result"].get("value")
-
-    def drop_locate(self, started) -> None:
-        """Let a started :meth:`locate` go unanswered."""
-        started[0].drop()
+    def owner_attrs(self, fr, frame_id: str):
+        """Sent now, a kept Asked: the owner element of child frame ``frame_id`` in ``fr`` as a test
+        names it (``{tag, id, title, name}``, null when the last snapshot did not tag it)."""
+        return self._kept(fr, "bridge", "ownerAttrs", frame_id)
 
     def title(self, fr) -> str:
         """The document's title, read in the isolated world."""

@@ -11,34 +11,24 @@ from __future__ import annotations
 from typing import Any
 
 from ..base.errors import VerdexError
-from .bridge import ALIVE, constant
+from . import bridge
 
 # How long an idle document takes at most to answer the trivial question (a loaded machine included).
 PROBE = 1.0
 
 # What a call that timed out on a document that was not busy was waiting for, in words.
 _WAITED = {"Runtime.awaitPromise": "The script's promise did not settle",
-           "Runtime.evaluate": "The script's promise did not settle",  # (an idle page: it awaits)
+           bridge.EVALUATE: "The script's promise did not settle",  # (an idle page: it awaits)
            "Page.navigate": "The page did not start loading",
            "Page.reload": "The page did not start loading"}
-
-
-def tab_targets(target: Any) -> list:
-    """``target``'s tab: the page's session and its out-of-process frames' (at any depth)."""
-    conn = target.conn
-    session = target._tab
-    while session.type == "iframe" and conn.sessions.get(session.parent) is not None:
-        session = conn.sessions[session.parent]
-    found = [session, *(conn.session_for(t) for t in conn.frame_targets(session.id))]
-    return [target._wrap(s) for s in found if s is not None]
 
 
 def stop_busy_scripts(target: Any) -> bool:
     """Stop the script holding any document of ``target``'s tab; True when one was busy."""
     asked = []
-    for t in tab_targets(target):
+    for t in target.tab_targets():
         try:
-            asked.append((t, t.start("Runtime.evaluate", PROBE, kept=True, interrupt=False, **constant(ALIVE))))
+            asked.append((t, bridge.start(t, bridge.page_read("alive"), PROBE, kept=True, interrupt=False)))
         except VerdexError:  # a document going away is not busy
             continue
     busy = False

@@ -7,7 +7,6 @@ come out as the project's own exceptions with human messages.
 from __future__ import annotations
 
 import contextvars
-import json
 import logging
 import queue
 import time
@@ -67,10 +66,23 @@ class Target:
         session.handle = self
         self._handlers: dict[str, list[Callable[..., None]]] = {}
         self.crashed = False  # set by Inspector.targetCrashed; cleared by a navigation or reload
+        self.scripts: set[str] = set()  # page scripts installed in its documents (timer_watch.install)
         self._network_users = 0  # hold_network() callers: the domain is on while there is one
-        self._enabled = False  # child(): its domains were turned on
+        self.enabled = False  # child(): its domains were turned on
 
     # -- sessions on the same socket -----------------------------------------------------------
+    def tab_targets(self) -> list["Target"]:
+        """This target's tab: the page's session and its out-of-process frames' (at any depth)."""
+        conn, session = self.conn, self._tab
+        while session.type == "iframe" and conn.sessions.get(session.parent) is not None:
+            session = conn.sessions[session.parent]
+        found = [session, *(conn.session_for(t) for t in conn.frame_targets(session.id))]
+        return [self._wrap(s) for s in found if s is not None]
+
+    def forget(self, mid: int) -> None:
+        """Call ``mid``'s answer is not wanted any more."""
+        self._tab.method_results.pop(mid, None)
+
     def _wrap(self, session: FlatSession, kind: str | None = None) -> "Target":
         if isinstance(session.handle, Target):
             return session.handle
@@ -125,7 +137,7 @@ class Target:
         try:
             result = self._tab.call_method(method, _timeout=limit, **params)
         except CallTimedOut as exc:
-            raise self._timed_out(method, limit, interrupt) from exc
+            raise self.timed_out(method, limit, interrupt) from exc
         except CallFailed as exc:
             if self.crashed and method not in RECOVERY_METHODS:
                 raise PageCrashed(method=method) from exc
@@ -161,21 +173,21 @@ class Target:
                 for method, params in calls:
                     if self.crashed:
                         raise PageCrashed(method=method)
-                    if tab._stopped.is_set():
+                    if tab.ended():
                         raise ConnectionLost(LOST)
                     mid = tab.conn.next_id()  # unique on the socket, whichever session sends
                     box: queue.Queue = queue.Queue()
                     tab.method_results[mid] = box
                     sent.append((mid, method, box))
-                    tab._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
+                    tab.send_call(mid, method, params)
                 deadline = time.monotonic() + limit
                 depth = tab.conn.call_started()  # one round trip, for the transport's counters
                 try:
                     for _mid, method, box in sent:
                         try:
-                            results.append(self._reply(method, box, deadline))
+                            results.append(self.reply(method, box, deadline))
                         except CDPTimeout:
-                            raise self._timed_out(method, limit) from None
+                            raise self.timed_out(method, limit) from None
                 finally:
                     tab.conn.call_ended(depth)
             except (websocket.WebSocketException, OSError) as exc:
@@ -201,13 +213,13 @@ class Target:
         if self.crashed and method not in RECOVERY_METHODS:
             raise PageCrashed(method=method)
         tab = self._tab
-        if tab._stopped.is_set():
+        if tab.ended():
             raise ConnectionLost(LOST)
         mid = tab.conn.next_id()
         box: queue.Queue = queue.Queue()
         tab.method_results[mid] = box
         try:
-            tab._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
+            tab.send_call(mid, method, params)
         except (SessionEnded, websocket.WebSocketException, OSError) as exc:
             tab.method_results.pop(mid, None)
             raise ConnectionLost(LOST) from exc
@@ -219,7 +231,7 @@ class Target:
         allowed = _USER_COMMAND.get() if interrupt is None else interrupt
         return allowed and self.kind != "browser" and method != "Runtime.terminateExecution"
 
-    def _timed_out(self, method: str, limit: float, interrupt: bool | None = None) -> VerdexError:
+    def timed_out(self, method: str, limit: float, interrupt: bool | None = None) -> VerdexError:
         """The error for a call unanswered within ``limit`` s, in words (a user's command stops the
         script that keeps a document of its tab busy, and says so)."""
         if self.crashed:
@@ -227,9 +239,9 @@ class Target:
         busy = stop_busy_scripts(self) if self._may_interrupt(method, interrupt) else None
         return CDPTimeout(timeout_message(method, limit, busy, self.kind == "browser"), method=method)
 
-    def _reply(self, method: str, box: queue.Queue, deadline: float) -> dict:
+    def reply(self, method: str, box: queue.Queue, deadline: float) -> dict:
         while True:
-            if self._tab._stopped.is_set() and box.empty():
+            if self._tab.ended() and box.empty():
                 raise ConnectionLost(LOST)
             try:
                 reply = box.get(timeout=max(0.0, min(0.5, deadline - time.monotonic())))
@@ -294,7 +306,7 @@ class Target:
 
     @property
     def alive(self) -> bool:
-        return not self._tab._stopped.is_set()
+        return not self._tab.ended()
 
     # -- events ------------------------------------------------------------
     def on(self, event: str, handler: Callable[..., None]) -> None:
@@ -328,9 +340,9 @@ class Target:
             tab = self._tab
             if tab.session_id is None:
                 self.conn.close()
-            elif tab.parent is None and not tab._stopped.is_set():
+            elif tab.parent is None and not tab.ended():
                 self.conn.root.post("Target.detachFromTarget", {"sessionId": tab.session_id})
-                self.conn._on_detached(tab.session_id)
+                self.conn.on_detached(tab.session_id)
         except Exception:  # closing must never raise
             pass
 
@@ -349,10 +361,10 @@ class Pending:
 
     def result(self) -> dict:
         try:
-            out = self.target._reply(self.method, self._box, self._deadline)
+            out = self.target.reply(self.method, self._box, self._deadline)
         except CDPTimeout:
             self.drop()
-            raise self.target._timed_out(self.method, self.limit, self._interrupt) from None
+            raise self.target.timed_out(self.method, self.limit, self._interrupt) from None
         except CDPError:
             self.drop(answered=True)  # an answer, saying no
             raise
@@ -370,7 +382,7 @@ class Pending:
     def drop(self, answered: bool = False) -> None:
         if self._open:
             self._open = False
-            self.target._tab.method_results.pop(self.mid, None)
+            self.target.forget(self.mid)
             if self._depth is not None:  # (a kept call is not counted)
                 self.target.conn.call_ended(self._depth, answered)
 

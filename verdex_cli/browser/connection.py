@@ -136,7 +136,14 @@ class FlatSession:
         """Send without waiting for (or keeping) the answer."""
         if self._stopped.is_set():
             raise SessionEnded("Tab has been stopped")
-        self._ws.send(json.dumps({"id": self.conn.next_id(), "method": method, "params": params}))
+        self.send_call(self.conn.next_id(), method, params)
+
+    def send_call(self, mid: int, method: str, params: dict) -> None:
+        """Send call ``mid`` (its answer box, when one is wanted, is the caller's to register)."""
+        self._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
+
+    def ended(self) -> bool:
+        return self._stopped.is_set()
 
     def end(self) -> None:
         """The session is over: calls waiting for an answer fail at once, later ones too."""
@@ -217,7 +224,7 @@ class Connection:
         with self.attached:
             while True:
                 s = self.by_target.get(target_id)
-                if s is not None and not s._stopped.is_set():
+                if s is not None and not s.ended():
                     return s
                 left = deadline - time.monotonic()
                 if left <= 0 or self.stopped.is_set():
@@ -234,7 +241,7 @@ class Connection:
                 session = todo.pop(0)
                 for sid in sorted(session.children) if session is not None else ():
                     s = self.sessions.get(sid)
-                    if s is not None and s.type == "iframe" and s.id and not s._stopped.is_set():
+                    if s is not None and s.type == "iframe" and s.id and not s.ended():
                         out.append(s.id)
                         todo.append(s)
         return out
@@ -259,7 +266,7 @@ class Connection:
             except Exception:
                 pass
 
-    def _on_detached(self, sid: str | None) -> None:
+    def on_detached(self, sid: str | None) -> None:
         if sid is None:
             return
         with self.attached:
@@ -271,7 +278,7 @@ class Connection:
             children = list(session.children)
         session.end()
         for child in children:
-            self._on_detached(child)
+            self.on_detached(child)
 
     # -- the reader ---------------------------------------------------------------------------------
     def _read_loop(self) -> None:
@@ -288,7 +295,7 @@ class Connection:
                     if method == "Target.attachedToTarget":
                         self._on_attached(sid, message.get("params") or {})
                     elif method == "Target.detachedFromTarget":
-                        self._on_detached((message.get("params") or {}).get("sessionId"))
+                        self.on_detached((message.get("params") or {}).get("sessionId"))
                     if session is not None and session.event_handlers:
                         session.event_queue.put(message)
                 elif "id" in message and session is not None:

@@ -18,7 +18,7 @@ class BrowserContexts:
 
     def new_context(self, url: str = "about:blank") -> Page:
         """An isolated browser context (own cookies and storage) with one tab; it becomes current."""
-        browser = self._browser()
+        browser = self.browser()
         context_id = browser.call("Target.createBrowserContext", disposeOnDetach=True)["browserContextId"]
         index = self._next_context
         self._next_context += 1
@@ -60,7 +60,7 @@ class BrowserContexts:
         context_id = self.contexts.pop(index)
         self._closed_contexts.add(index)
         try:
-            self._browser().call("Target.disposeBrowserContext", browserContextId=context_id)
+            self.browser().call("Target.disposeBrowserContext", browserContextId=context_id)
         except VerdexError:
             pass
         if self.current[0] != index:

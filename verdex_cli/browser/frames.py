@@ -252,9 +252,9 @@ class FrameRegistry(Worlds):
         """An out-of-process frame's session (its target id is its frame id) taken as such, its domains
         turned on: the calls, sent now (answers to be taken or dropped), none when they were on."""
         self._oopif_targets[target.id or ""] = target
-        if target._enabled:
+        if target.enabled:
             return []
-        target._enabled = True
+        target.enabled = True
         timer_watch.install(target)  # its documents' watcher (settling; closed shadow roots' hosts)
         out = []
         for method in ("Page.enable", "Runtime.enable", "DOM.enable"):
@@ -285,7 +285,7 @@ class FrameRegistry(Worlds):
         waiting = []
         for fid in ids:
             session = self.target.child(fid)
-            if session is not None and not session._enabled:
+            if session is not None and not session.enabled:
                 waiting += [(session, p) for p in self.start_enable(session)]
         for _session, pending in waiting:
             try:

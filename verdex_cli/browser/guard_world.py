@@ -1,7 +1,7 @@
 """A click guard in every document of the tab from its first moment, for the clicks meant for another
 document (act/frame_guard.py).
 
-A small script runs in an isolated world of its own ("verdex-guard") in every document of the tab and of
+A small script (engine/guard_world.js) runs in an isolated world of its own ("verdex-guard") in every document of the tab and of
 its out-of-process frames, before any page script: it listens for trusted presses, releases and clicks
 on its window, first in line (so before the page's own listeners there), and does nothing until told.
 Told to deny (for a bounded time: a guard that nobody takes down ends by itself), it stops every such
@@ -13,34 +13,9 @@ the world. Nothing here prints."""
 from __future__ import annotations
 
 from ..base.errors import ConnectionLost
-from .bridge import new_document_script
+from . import bridge
 
 WORLD = "verdex-guard"
-
-SOURCE = """(() => {
-  if (globalThis.__verdexGuard) return;
-  const TYPES = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
-  let until = 0;
-  let blocked = [];
-  const label = (n) => {
-    if (!n || n.nodeType !== 1) return '<document>';
-    const id = n.getAttribute('id');
-    return '<' + n.localName + (id ? ' id="' + id.slice(0, 40) + '"' : '') + '>';
-  };
-  const stop = (ev) => {
-    if (!until || !ev.isTrusted) return;
-    if (performance.now() > until) { until = 0; return; }
-    ev.stopImmediatePropagation();
-    ev.preventDefault();
-    if (blocked.length < 16) blocked.push(ev.type + ' on ' + label(ev.composedPath()[0]));
-  };
-  for (const t of TYPES) window.addEventListener(t, stop, true);
-  globalThis.__verdexGuard = {
-    deny(ms) { until = performance.now() + ms; blocked = []; return true; },
-    read() { const out = blocked; until = 0; blocked = []; return out; },
-  };
-})();"""
-
 
 class GuardWorld:
     """The guard worlds of one tab: frame id -> (its session, the world's context id)."""
@@ -60,7 +35,7 @@ class GuardWorld:
                   lambda executionContextId=None, **_: self._destroyed(target, executionContextId))
         target.on("Runtime.executionContextsCleared", lambda **_: self._cleared(target))
         try:
-            target.send("Page.addScriptToEvaluateOnNewDocument", **new_document_script(SOURCE, world=WORLD))
+            bridge.post(target, bridge.document_script("guard_world", world=WORLD))
         except ConnectionLost:
             pass
 

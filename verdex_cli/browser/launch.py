@@ -112,6 +112,13 @@ class ChromeProcess:
             return getattr(self.link, "alive", True)
         return self._watchdog is not None and self._watchdog.poll() is None
 
+    def exited_within(self, timeout: float) -> bool:
+        """An owned browser's process (its watchdog) ends within ``timeout`` s."""
+        try:
+            return self._watchdog is not None and self._watchdog.wait(timeout=timeout) is not None
+        except subprocess.TimeoutExpired:
+            return False
+
     def reachable(self, timeout: float = 1.0) -> bool:
         """Is the browser still there: process alive (if owned) and its DevTools socket answering."""
         if not self.alive():
@@ -267,10 +274,16 @@ def _connect(spawned: _Spawned, timeout: float) -> ChromeProcess:
             else f"check that '{executable} --headless --no-sandbox about:blank' runs")
     if not debug_port:
         return _open_pipe(proc, ours, executable, hint, timeout)
-    port_file = os.path.join(profile, "DevToolsActivePort")
+    return _open_port(proc, executable, hint, timeout)
+
+
+def _open_port(proc: ChromeProcess, executable: str, hint: str, timeout: float) -> ChromeProcess:
+    """The DevTools port a launched browser opened (``debug_port``), as its profile's
+    DevToolsActivePort file names it, within ``timeout``."""
+    port_file = os.path.join(proc.profile, "DevToolsActivePort")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if wd.poll() is not None:
+        if not proc.alive():
             proc.stop()
             raise LaunchError(f"{executable} exited during start-up; {hint}.")
         try:
@@ -333,12 +346,8 @@ def _open_pipe(proc: ChromeProcess, ours: tuple[int, int], executable: str, hint
         lost = not isinstance(exc, CDPTimeout)  # the pipe closed (read or write): the browser is exiting
         link.close()
         exited = not proc.alive()
-        if lost and not exited:
-            try:  # its watchdog follows it within moments
-                proc._watchdog.wait(timeout=3)
-                exited = True
-            except subprocess.TimeoutExpired:
-                pass
+        if lost and not exited:  # its watchdog follows it within moments
+            exited = proc.exited_within(3)
         proc.stop()
         if exited:
             raise LaunchError(f"{executable} exited during start-up; {hint}.") from None

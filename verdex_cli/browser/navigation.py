@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, NavigationFailed, VerdexError
 from ..base.timing import phase
 from ..base.words import counted
-from .bridge import READY_STATE, constant
+from . import bridge
 
 # Chrome shows its own error page for an empty 4xx/5xx answer; the server did answer, so it is a page.
 HTTP_ERROR_PAGE = "net::ERR_HTTP_RESPONSE_CODE_FAILURE"
@@ -338,8 +338,7 @@ class Navigation:
             if self._busy():
                 continue
             try:
-                state = self.target.call("Runtime.evaluate", timeout=max(0.5, deadline - time.monotonic()),
-                                         **constant(READY_STATE))
+                state = bridge.ask(self.target, bridge.page_read("readyState"), max(0.5, deadline - time.monotonic()))
                 if state.get("result", {}).get("value") == "complete" and not self._busy():
                     return True
             except CDPTimeout:

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Callable
 
 from . import download_watch, timer_watch
-from .bridge import TITLE, Bridge, by_value_of, constant, user_expression
+from . import bridge
+from .bridge import Bridge, by_value_of, page_read, user_expression
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, UsageError
 from .cdp import Target
 from .dialogs import DialogAnswers
@@ -146,7 +147,7 @@ class Page(Navigation):
         if console:
             self._console = []
         try:
-            res = call("Runtime.evaluate", timeout=timeout, **user_expression(expression))
+            res = bridge.ask(self.target, user_expression(expression), timeout)
             if "exceptionDetails" in res:
                 raise JSError(describe_exception(res["exceptionDetails"]))
             obj = res.get("result", {})
@@ -159,7 +160,7 @@ class Page(Navigation):
 
             def by_value(o: dict):
                 try:
-                    out = call("Runtime.callFunctionOn", timeout=timeout, **by_value_of(o["objectId"]))
+                    out = bridge.ask(self.target, by_value_of(o["objectId"]), timeout)
                 except CDPError:
                     return None  # not serialisable (cycles): described instead
                 if "exceptionDetails" in out:
@@ -187,8 +188,8 @@ class Page(Navigation):
         tree = self.frames.tree()
         frame = tree["frame"]
         try:
-            title = self.target.call("Runtime.evaluate", timeout=min(self.timeout, 2.0), interrupt=False,
-                                     **constant(TITLE))["result"].get("value", "")
+            title = bridge.ask(self.target, page_read("title"), min(self.timeout, 2.0),
+                               interrupt=False)["result"].get("value", "")
         except (CDPError, CDPTimeout):
             title = ""
         url = frame_url(frame)

@@ -67,8 +67,8 @@ class Session(BrowserContexts):
             session._browser_target.timeout = options.timeout  # the launch's own wait was longer
             session.downloads = Downloads(options.downloads)
             session._attach_first_page()
-            session.popups = PopupWatch(session._browser())
-            session.downloads.attach(session._browser())  # routes downloads to the session's directory
+            session.popups = PopupWatch(session.browser())
+            session.downloads.attach(session.browser())  # routes downloads to the session's directory
         except BaseException:
             if session.downloads is not None:
                 session.downloads.close()
@@ -80,13 +80,13 @@ class Session(BrowserContexts):
 
     def _targets(self) -> list[dict]:
         """The browser's targets (``Target.getTargets`` infos: pages, frames, workers)."""
-        return self._browser().call("Target.getTargets")["targetInfos"]
+        return self.browser().call("Target.getTargets")["targetInfos"]
 
     def _attach_first_page(self) -> None:
         pages = [t for t in self._targets() if t.get("type") == "page"]
         if not pages or (self.options.new_tab and not self.chrome.owned):  # never take over the user's tab
             try:
-                created = self._browser().call("Target.createTarget", url="about:blank")
+                created = self.browser().call("Target.createTarget", url="about:blank")
             except VerdexError as exc:
                 raise LaunchError(f"Cannot open a tab in the browser: {exc.message}") from exc
             self._own_targets.append(created["targetId"])
@@ -94,7 +94,11 @@ class Session(BrowserContexts):
         self.add_page(pages[0]["targetId"], context=0)
 
     # -- tabs -------------------------------------------------------------------
-    def _browser(self) -> Target:
+    def mark_closed(self, keys) -> None:
+        """Tabs ``keys`` ((context, page)) of an earlier browser were closed: their refs say so."""
+        self._closed.update(keys)
+
+    def browser(self) -> Target:
         """The browser-level session (the connection's root). Its socket carries every tab; once it
         is gone, so is everything: ConnectionLost (the runner reports the browser lost)."""
         target = self._browser_target
@@ -105,7 +109,7 @@ class Session(BrowserContexts):
     def new_tab(self, url: str = "about:blank") -> Page:
         context = self.current[0]
         params = {"browserContextId": self.contexts[context]} if self.contexts.get(context) else {}
-        created = self._browser().call("Target.createTarget", url="about:blank", **params)
+        created = self.browser().call("Target.createTarget", url="about:blank", **params)
         target_id = created["targetId"]
         self._own_targets.append(target_id)
         page = self.add_page(target_id, context=context)
@@ -120,7 +124,7 @@ class Session(BrowserContexts):
         input's effects, so it costs no round trip of its own (:meth:`discover` takes the answer)."""
         if self._targets_asked is None:
             try:
-                self._targets_asked = self._browser().start("Target.getTargets")
+                self._targets_asked = self.browser().start("Target.getTargets")
             except VerdexError:
                 self._targets_asked = None
 
@@ -132,8 +136,8 @@ class Session(BrowserContexts):
     def discover(self) -> list[Page]:
         """Attach to tabs our pages opened (popups, target=_blank); returns the new ones."""
         asked, self._targets_asked = self._targets_asked, None
-        infos = (asked.result() if asked is not None else self._browser().call("Target.getTargets"))["targetInfos"]
-        self._browser().drain_events()  # the popups announced before the answer (PopupWatch)
+        infos = (asked.result() if asked is not None else self.browser().call("Target.getTargets"))["targetInfos"]
+        self.browser().drain_events()  # the popups announced before the answer (PopupWatch)
         alive = {i["targetId"] for i in infos}
         gone = []
         for key, page in list(self.pages.items()):
@@ -171,7 +175,7 @@ class Session(BrowserContexts):
             new.append(page)
             url = info.get("url", "")
             try:  # the browser's view, which no pending navigation holds up
-                url = next((i.get("url", url) for i in self._browser().call("Target.getTargets")["targetInfos"]
+                url = next((i.get("url", url) for i in self.browser().call("Target.getTargets")["targetInfos"]
                             if i["targetId"] == info["targetId"]), url)
             except VerdexError:
                 pass
@@ -191,7 +195,7 @@ class Session(BrowserContexts):
 
     def frame_target_ids(self, page: Page) -> list[str]:
         """Ids of the out-of-process frame targets inside ``page`` (any depth), parents first."""
-        infos = [i for i in self._browser().call("Target.getTargets")["targetInfos"] if i.get("type") == "iframe"]
+        infos = [i for i in self.browser().call("Target.getTargets")["targetInfos"] if i.get("type") == "iframe"]
         inside, found = {page.target.id}, []
         grew = True
         while grew:
@@ -205,7 +209,7 @@ class Session(BrowserContexts):
 
     def scan_frames(self, page: Page) -> list:
         """Every frame of ``page`` from the frame trees (no snapshot): see FrameRegistry.scan."""
-        infos = {i["targetId"]: i for i in self._browser().call("Target.getTargets")["targetInfos"]}
+        infos = {i["targetId"]: i for i in self.browser().call("Target.getTargets")["targetInfos"]}
         return page.frames.scan([infos[t] for t in self.frame_target_ids(page) if t in infos])
 
     def after_failure(self, kind: str) -> str:
@@ -248,7 +252,7 @@ class Session(BrowserContexts):
             pass  # the browser's own trouble is reported by the next command
         if self.downloads is not None:
             try:
-                self.downloads.sync(self._browser(), list(self.pages.values()), self._command_started, answered)
+                self.downloads.sync(self.browser(), list(self.pages.values()), self._command_started, answered)
             except VerdexError:
                 pass
         self._end_watch()
@@ -273,7 +277,7 @@ class Session(BrowserContexts):
         ours = {p.target.id for p in self.pages.values()}
         contexts = {c for c in self.contexts.values() if c}
         rows = []
-        for info in self._browser().call("Target.getTargets")["targetInfos"]:
+        for info in self.browser().call("Target.getTargets")["targetInfos"]:
             tid = info["targetId"]
             if info.get("type") != "page" or tid in ours or info.get("browserContextId") in contexts:
                 continue
@@ -326,7 +330,7 @@ class Session(BrowserContexts):
         del self.pages[key]
         self._closed.add(key)
         try:
-            self._browser().call("Target.closeTarget", targetId=target_id)
+            self.browser().call("Target.closeTarget", targetId=target_id)
         except VerdexError:
             pass
         if self.current == key:
@@ -335,7 +339,7 @@ class Session(BrowserContexts):
 
     def add_page(self, target_id: str, context: int = 0, switch: bool = True,
                  index: int | None = None) -> Page:
-        target = self._browser().attach(target_id, "page")  # before numbering: it may be gone already
+        target = self.browser().attach(target_id, "page")  # before numbering: it may be gone already
         if index is None:
             index = self._page_counters.get(context, 0)
             self._page_counters[context] = index + 1

@@ -13,7 +13,7 @@ STATUS_TIMEOUT = 2.0
 
 def target_infos(session) -> dict[str, dict]:
     """targetId -> {"title", "url"} for every page target (one browser-level call)."""
-    infos = session._browser().call("Target.getTargets", timeout=min(session.options.timeout, STATUS_TIMEOUT),
+    infos = session.browser().call("Target.getTargets", timeout=min(session.options.timeout, STATUS_TIMEOUT),
                                      interrupt=False)["targetInfos"]
     return {i["targetId"]: {"title": i.get("title", ""), "url": i.get("url", "")} for i in infos}
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
-from .bridge import engine_load, invocation
+from . import bridge
+from .bridge import Call, engine_load, invocation
 from .cdp import Pending, Target
 from .js_values import describe_exception
 from .timer_watch import KEY as WATCH_KEY
@@ -25,7 +26,7 @@ def new_world(frame_id: str) -> dict:
 
 
 
-def init_call(start: int, new_doc: bool) -> dict:
+def init_call(start: int, new_doc: bool) -> Call:
     """The engine's first call in a new world: its numbering, and the names of the main world watcher's
     events (a shadow root attached: the change watcher sees no mutation then; closed roots' hosts)."""
     return invocation("bridge", "init", start, new_doc, WATCH_KEY)
@@ -41,24 +42,23 @@ class Worlds:
         """Its isolated world is set up for its current document."""
         return fr.world_id is not None and fr.world_loader == fr.loader_id
 
-    def _world(self, fr: Any, then: dict | None = None) -> tuple[int, Pending | None]:
-        """(the frame's world, ``then`` -- a bridge invocation (bridge.py), with ``timeout`` -- sent right
-        after the engine's set-up in a new world, or None when the world was ready)."""
+    def _world(self, fr: Any, then: tuple[Call, float | None] | None = None) -> tuple[int, Pending | None]:
+        """(the frame's world, the pending answer of ``then`` -- a bridge invocation (bridge.py) and its
+        time-out -- sent right after the engine's set-up in a new world, or None when the world was ready)."""
         if self.ready(fr):
             return fr.world_id, None
         made = self._made.pop(fr.frame_id, (None, None))  # created ahead (prepare), on this session
         made = made[0] if made[1] is fr.target else None
         ctx = made if made is not None else fr.target.call(
             "Page.createIsolatedWorld", **new_world(fr.frame_id))["executionContextId"]
-        start, new_doc = self.numbering(fr)
+        numbered = self.numbering(fr)
         # the engine's source, its numbering and the first call: one round trip (a target answers in order)
-        setup = [fr.target.start("Runtime.evaluate", contextId=ctx, **engine_load(self.init_script))]
+        setup = [bridge.start(fr.target, engine_load(self.init_script).at(ctx))]
         pending = None
         try:
-            setup.append(fr.target.start("Runtime.callFunctionOn", executionContextId=ctx,
-                                         **init_call(start, new_doc)))
+            setup.append(bridge.start(fr.target, init_call(*numbered).at(ctx)))
             if then is not None:
-                pending = fr.target.start("Runtime.callFunctionOn", executionContextId=ctx, **then)
+                pending = bridge.start(fr.target, then[0].at(ctx), then[1])
             outs = [p.result() for p in setup]
         except CDPError:
             for p in setup + ([pending] if pending is not None else []):
@@ -131,15 +131,14 @@ class Worlds:
     def forget_prepared(self) -> None:
         self._made.clear()
 
-    def run(self, fr: Any, call: dict, timeout: float | None = None) -> dict:
+    def run(self, fr: Any, call: Call, timeout: float | None = None) -> dict:
         """Send a bridge invocation (bridge.py) into the frame's isolated world, setting the world up
         first when its document is new; returns the raw CDP result (its ``value``, or the remote
         object when the call asked for one)."""
         for attempt in (0, 1):
-            ctx, pending = self._world(fr, then={"timeout": timeout, **call})
+            ctx, pending = self._world(fr, then=(call, timeout))
             try:
-                res = pending.result() if pending is not None else fr.target.call(
-                    "Runtime.callFunctionOn", timeout=timeout, executionContextId=ctx, **call)
+                res = pending.result() if pending is not None else bridge.ask(fr.target, call.at(ctx), timeout)
             except CDPError as exc:
                 if attempt == 0 and "context" in str(exc).lower():
                     fr.world_id = None
@@ -151,19 +150,19 @@ class Worlds:
             return res["result"]
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def start(self, fr: Any, call: dict, timeout: float | None = None) -> tuple[Pending, str] | None:
+    def start(self, fr: Any, call: Call, timeout: float | None = None,
+              kept: bool = False) -> tuple[Pending, str] | None:
         """Send an invocation into the frame's isolated world without waiting (see :meth:`finish`):
         only when the world is already set up (None otherwise, or when the call cannot be sent).
         Returns (the pending call, the document the world was made for)."""
         if fr.world_id is None or fr.world_loader != fr.loader_id or fr.detached or not fr.target.alive:
             return None
         try:
-            return fr.target.start("Runtime.callFunctionOn", timeout=timeout, executionContextId=fr.world_id,
-                                   **call), fr.loader_id
+            return bridge.start(fr.target, call.at(fr.world_id), timeout, kept=kept), fr.loader_id
         except (CDPError, CDPTimeout, ConnectionLost):
             return None
 
-    def finish(self, fr: Any, started: tuple[Pending, str], call: dict) -> dict:
+    def finish(self, fr: Any, started: tuple[Pending, str], call: Call) -> dict:
         """The result of :meth:`start`; a world gone meanwhile (the document changed) is set up
         again and the call made there, as :meth:`run` does."""
         pending, loader = started

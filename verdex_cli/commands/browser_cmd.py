@@ -24,7 +24,7 @@ def relaunch_cmd(ctx, args, flags):
             pass
     # The ref stores stay: the new browser's documents are new, so old refs report 'navigated'.
     session = ctx.ensure_session()
-    session._closed.update(key for key in old_tabs if key not in session.pages)  # their refs say "closed"
+    session.mark_closed(key for key in old_tabs if key not in session.pages)  # their refs say "closed"
     page = session.page
     notes = ["Started a new browser; refs from before report that their page is gone. Take a new snapshot."]
     if session.options.connect:

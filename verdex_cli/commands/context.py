@@ -29,6 +29,7 @@ class Workspace:
     environ: dict | None = None  # where `fill REF --env VAR` reads VAR (a session's client sends its own)
     log: list = field(default_factory=list)  # successful actions with their stable targets (for 'export')
     located: dict | None = None  # the stable target of the running command's element
+    frame_chains: dict = field(default_factory=dict)  # frame chains found for 'export' (session_log.py)
     trace: bool = False  # --trace: every outcome carries its phases
     last_timings: dict | None = None  # the phases of the last command (for 'timings')
     step: tuple | None = None  # (page, its ref store) of the running command's step in the tab's log

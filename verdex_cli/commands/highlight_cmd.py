@@ -30,7 +30,7 @@ def _headless(session) -> bool:
     if session.chrome.owned:
         return session.options.headless
     try:
-        version = session._browser().call("Browser.getVersion", timeout=2)
+        version = session.browser().call("Browser.getVersion", timeout=2)
     except VerdexError:
         return False
     return "Headless" in version.get("userAgent", "") or "Headless" in version.get("product", "")

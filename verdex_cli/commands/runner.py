@@ -164,11 +164,7 @@ def _end_step(ctx: Workspace, outcome: Outcome) -> None:
     if step is not None:
         step.line = outcome.line
         step.message = "" if outcome.ok else outcome.message[:200]
-    try:
-        frames = story.documents(page, drain=True)
-    except VerdexError:
-        frames = {}
-    store.end_step("ok" if outcome.ok else outcome.kind, frames, page.reloaded_since)
+    store.end_step("ok" if outcome.ok else outcome.kind, story.documents(page), page.reloaded_since)
 
 
 def _handle(ctx: Workspace, parsed: Parsed) -> Result:

@@ -23,7 +23,7 @@ def begin(ctx) -> None:
     if pending is not None:  # a command that failed after noting its target: its answer is not wanted
         try:
             for started in [pending[3], *(pending[5] or [])]:
-                pending[0].bridge.drop_locate(started)
+                started.drop()
         except Exception:  # noqa: BLE001 - bookkeeping only
             pass
     ctx.located = None
@@ -44,8 +44,8 @@ def note_target(ctx, res, raw: str, started=None) -> None:
     pending = later = None
     page, fr, n = ctx.page, res.frame, res.ref.n
     if started is None:
-        started = page.bridge.start_locate(fr, n)
-    if started is not None:
+        started = page.bridge.locate(fr, n, kept=True)
+    if started.sent is not None:
         pending = (page, fr, n, started, one_frame(page), _start_owners(ctx, page, fr))
     else:  # its world is not set up: ask now (one round trip)
         try:
@@ -76,12 +76,12 @@ def _take(loc: dict):
     page, fr, n, started, single, owners = pending
     loc["pending"] = None
     try:
-        answer = page.bridge.finish_locate(fr, started, n)
+        answer = started.value()
     except VerdexError:
         return _NONE
-    found = found_from(page, fr, n, answer, started[1], single)
+    found = found_from(page, fr, n, answer, started.loader, single)
     if found is not None and owners:
-        attrs = [page.bridge.finish_locate(None, s, 0) for s in owners]
+        attrs = [s.value() for s in owners]
         if all(isinstance(a, dict) for a in attrs):
             found.chain = chain_code([owner_css(a["tag"], a) for a in attrs])
     return _found(found)
@@ -126,14 +126,6 @@ def record(ctx, parsed, result) -> None:
         pass
 
 
-def _chains(ctx) -> dict:
-    """Frame chains found so far, by frame and document up to the main frame (``ctx.frame_chains``)."""
-    chains = getattr(ctx, "frame_chains", None)
-    if chains is None:
-        chains = ctx.frame_chains = {}
-    return chains
-
-
 def _chain_key(page, fr) -> tuple:
     key = []
     while fr is not None:
@@ -146,13 +138,13 @@ def _start_owners(ctx, page, fr) -> list | None:
     """For an element in a frame whose chain is not known yet: ask each frame above for the owner of
     the frame below it (sent now with the locate call, answered by the time the action is recorded:
     no round trip of its own). None when not needed, or not all could be sent."""
-    if fr.parent is None or _chain_key(page, fr) in _chains(ctx):
+    if fr.parent is None or _chain_key(page, fr) in ctx.frame_chains:
         return None
     out = []
     while fr.parent is not None:
         parent = page.frames.get(fr.parent)
-        started = page.bridge.start_owner_attrs(parent, fr.frame_id) if parent is not None else None
-        if started is None:
+        started = page.bridge.owner_attrs(parent, fr.frame_id) if parent is not None else None
+        if started is None or started.sent is None:
             return None
         out.insert(0, started)
         fr = parent
@@ -162,7 +154,7 @@ def _start_owners(ctx, page, fr) -> list | None:
 def _playwright(ctx, found: Found) -> str | None:
     """The element's Playwright locator, its frame chain found now (while the page shows the frame):
     from the owners' answers, else known for this frame, else asked of the browser (round trips)."""
-    chains = _chains(ctx)
+    chains = ctx.frame_chains
     key = _chain_key(found.page, found.fr)
     if found.chain is None:
         found.chain = chains.get(key)

@@ -9,7 +9,7 @@ from ..act.resolve import locate
 from ..act.targets import resolve_target
 from ..act.targets import parse_target
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefError, UsageError, VerdexError
-from ..browser.bridge import WAIT_WORLD, has_text
+from ..browser import bridge
 from ..browser.frames import frame_url
 from ..refs.store import describe
 from .registry import Result, forms, usage_of
@@ -48,8 +48,8 @@ def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
             try:
                 if context is None:
                     context = worlds[key] = target.call("Page.createIsolatedWorld", timeout=limit, frameId=f["id"],
-                                                        worldName=WAIT_WORLD)["executionContextId"]
-                out = target.call("Runtime.callFunctionOn", timeout=limit, **has_text(context, text))
+                                                        worldName=bridge.WAIT_WORLD)["executionContextId"]
+                out = bridge.ask(target, bridge.has_text(text).at(context), limit)
             except (CDPError, CDPTimeout, ConnectionLost):
                 worlds.pop(key, None)  # a frame of another process, or a document that went away
                 continue

@@ -20,10 +20,14 @@
       const path = ev.composedPath();
       const ok = path.includes(el) || (el.labels && [...el.labels].some((l) => path.includes(l))) ||
         Aria.composedContains(el, Aria.realTarget(ev));
-      if (ok) { g.received++; if (g.got.length < 16) g.got.push(ev.type); return; }
+      // the page put another record in the element's place since it was checked (a live grid that
+      // re-sorts its recycled rows as the pointer comes in): that record is not the one the user saw
+      const other = ok ? Registry.identityChange(n) : '';
+      if (ok && !other) { g.received++; if (g.got.length < 16) g.got.push(ev.type); return; }
       ev.stopImmediatePropagation();
       ev.preventDefault();
-      g.blocked.push(ev.type + ' on ' + Aria.label(path[0] && path[0].nodeType === 1 ? path[0] : document.body));
+      g.blocked.push(ev.type + ' on ' + Aria.label(path[0] && path[0].nodeType === 1 ? path[0] : document.body) +
+        (other ? ' now in another record (' + other + ')' : ''));
     };
     for (const t of GUARDED) window.addEventListener(t, g.handler, true);
     guard = g;

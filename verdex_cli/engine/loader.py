@@ -1,4 +1,5 @@
-"""The in-page engine: the manifest of its modules and the loader that makes one script of them.
+"""The in-page engine: the manifest of its modules and the loader that makes one script of them; and
+the page scripts outside it (:data:`SCRIPTS`), each a function its caller gives values to.
 
 Each in-page module is the body of a function (one file, or several sharing one closure: `aria/`)
 that receives the modules it NEEDS as parameters and returns its API, the name it PROVIDES. The
@@ -12,7 +13,9 @@ The script is idempotent: Chrome hands back the same isolated world when one wit
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -53,6 +56,22 @@ MODULES = (
     Module("Structure", ("structure.js",), ("Aria", "Bridge", "Targets")),
     Module("Marks", ("marks.js",), ("Aria", "Registry")),  # refs drawn on a screenshot
 )
+
+# Scripts of their own, outside the engine (no module of it is there where they run): each file is one
+# function (a header of // lines first), given values by :func:`script` or sent as the declaration of
+# a ``Runtime.callFunctionOn`` by :func:`function`.
+SCRIPTS = {
+    "call": "the engine's functions called from Python (bridge.py)",
+    "by_value": "an object read whole",
+    "page_read": "reads of the page's own world (title, ready state, scroll position, alive)",
+    "has_text": "`wait text` in a light world of its own",
+    "timer_watch": "the main-world watcher of what an action's input started",
+    "guard_world": "the click guard of every document, in a world of its own",
+    "guard_call": "that guard told to deny, and read",
+    "download_watch": "a click asking for a download, heard at once",
+    "demo_origins": "the demo site's own script",
+    "adopt_closed": "closed shadow roots handed to the engine",
+}
 
 # globalThis.__verdex: namespace -> the module it is
 EXPORTS = {"bridge": "Bridge", "fields": "Fields", "targets": "Targets", "structure": "Structure", "marks": "Marks"}
@@ -154,3 +173,25 @@ def declare(*names: str) -> str:
         add(name)
     return "".join(f"const {m.name} = (({', '.join(m.needs)}) => {{\n{body(m)}}})({', '.join(m.needs)});\n"
                    for m in order(MODULES) if m.name in want)
+
+
+@lru_cache(maxsize=None)
+def function(name: str) -> str:
+    """The function of script ``name`` (engine/NAME.js, its header left out), checked: a script of
+    :data:`SCRIPTS`, using no module of the engine (none is loaded where it runs)."""
+    if name not in SCRIPTS:
+        raise EngineError(f"{name}.js is not among the page scripts")
+    lines = (HERE / f"{name}.js").read_text(encoding="utf-8").splitlines(keepends=True)
+    while lines and lines[0].startswith("//"):
+        lines.pop(0)
+    text = "".join(lines).strip()
+    check_uses(Module(name, (f"{name}.js",)), text, {m.name for m in MODULES} | {name})
+    return text
+
+
+def script(name: str, *values: Any) -> str:
+    """Script ``name`` called with ``values`` (numbers and strings, as JSON literals: never code)."""
+    for v in values:
+        if not isinstance(v, (int, float, str)) or isinstance(v, bool):
+            raise TypeError("a page script takes numbers and strings only")
+    return f"({function(name)})({', '.join(json.dumps(v) for v in values)});\n"

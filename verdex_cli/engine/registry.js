@@ -99,6 +99,7 @@
     e.csig = own + itemSig(el, own);
     e.cown = own;
     e.crec = recordState(el);
+    if (run && head !== null && !inScope(head, el)) head = headingBefore(el);  // the walk left the heading's part
     e.chead = run ? head : headingBefore(el);
     e.curl = run ? capUrl : location.href;
   }
@@ -207,12 +208,16 @@
     return map.get(el) || 0;
   }
 
+  // The element around `x`, through a shadow root to its host (a control a component draws inside its
+  // shadow root belongs to the row the component is in).
+  const up = (x) => x.parentElement || (x.parentNode && x.parentNode.host) || null;
+
   // The list item an element belongs to (itself, or an ancestor a few levels up): its key
   // attributes, or its index among same-tag siblings when it has none.
   function itemSig(el, own) {
     if (isItem(el)) return own ? '' : 'item index=' + indexOf(el) + '\n';
-    let node = el.parentElement;
-    for (let d = 1; node && d < ITEM_DEPTH; d++, node = node.parentElement) {
+    let node = up(el);
+    for (let d = 1; node && d < ITEM_DEPTH; d++, node = up(node)) {
       if (!node.hasAttributes() && !ITEM_TAGS.has(node.localName)) continue;  // the common wrapper
       let sig = run ? run.item.get(node) : undefined;
       if (sig === undefined) {
@@ -301,7 +306,7 @@
   // {w: its word, k: its key attributes ("data-id 7"), l: its label, at: the text the label is} of the
   // record around `el` (an ancestor a few levels up), or null
   function recordState(el) {
-    const r = recordFrom(el.parentElement, ITEM_DEPTH - 1);
+    const r = recordFrom(up(el), ITEM_DEPTH - 1);
     if (r === null || r.at === null || !el.contains(r.at)) return r;
     const own = { w: r.w, k: r.k, l: '', at: null, node: r.node };  // its label is the element's own text:
     labelInto(own, el);                                                // the next one
@@ -322,8 +327,8 @@
       labelInto(r, null);
       d = 1;
     } else {
-      r = recordFrom(node.parentElement, depth - 1);
-      if (r !== null) for (let x = node, k = 1; x !== r.node; x = x.parentElement, k++) d = k + 1;
+      r = recordFrom(up(node), depth - 1);
+      if (r !== null) for (let x = node, k = 1; x !== r.node; x = up(x), k++) d = k + 1;
     }
     if (run) run.rec.set(node, { r, d });
     return r;
@@ -417,9 +422,20 @@
     }
     Aria.begin();
     try {
-      for (; at >= 0; at--) if (!Aria.isHidden(all[at]) && Aria.role(all[at]) === 'heading') return all[at];
+      for (; at >= 0; at--) {
+        const h = all[at];
+        if (!Aria.isHidden(h) && Aria.role(h) === 'heading' && inScope(h, x)) return h;
+      }
     } finally { Aria.end(); }
     return null;
+  }
+
+  // A heading inside an article, section, aside, nav or dialog heads that part only: not what follows it
+  const SECTIONING = 'article,section,aside,nav,dialog,[role=article],[role=region],[role=dialog]';
+  function inScope(h, x) {
+    const part = h.parentElement && h.parentElement.closest(SECTIONING);
+    for (let r = x.getRootNode(); part && r !== document && r.host; r = x.getRootNode()) x = r.host;
+    return !part || part.contains(x);
   }
 
   // the address as a person would compare two: the file and what follows it when the path is the same

@@ -84,26 +84,25 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
             if not page.frames.ready(fr):
                 continue
             ns = [int(rec.ref.rsplit("e", 1)[1]) for rec in recs if rec.frame == fi and not rec.retired]
-            calls = [page.bridge.start_describe(fr, n) for n in ns] if detail else [page.bridge.start_brief(fr, ns)]
+            calls = [page.bridge.describe(fr, n, later=True) for n in ns] if detail else [page.bridge.brief(fr, ns, later=True)]
             asked[fi] = (fr.world_loader, ns, calls)
         return _classify(page, store, recs, detail, trees, asked)
     finally:
         trees.close()
         for _loader, _ns, calls in asked.values():
             for started in calls:
-                if started is not None:
-                    started[0].drop()
+                started.drop()
 
 
 def _asked(page: Page, fr, asked: tuple | None, loader: str, ns: list[int], detail: bool) -> list | None:
     """The answers asked ahead for ``ns`` in ``fr``, when they came from the document ``loader``."""
-    if asked is None or asked[0] != loader or any(c is None for c in asked[2]):
+    if asked is None or asked[0] != loader or any(c.sent is None for c in asked[2]):
         return None
     world_loader, all_ns, calls = asked
     if detail:
-        by_n = {n: page.bridge.finish_describe(fr, started, n) for n, started in zip(all_ns, calls)}
+        by_n = {n: started.value() for n, started in zip(all_ns, calls)}
     else:
-        by_n = dict(zip(all_ns, page.bridge.finish_brief(fr, calls[0], all_ns) or []))
+        by_n = dict(zip(all_ns, calls[0].value() or []))
     if any(n not in by_n for n in ns):
         return None
     return [by_n[n] for n in ns]

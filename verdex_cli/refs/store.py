@@ -172,11 +172,14 @@ class RefStore:
         with gc_paused():  # thousands of new records would each time walk the snapshot just parsed
             new = self._record_refs(snap, loaders, no, shown)
         if new != len(self.records):  # some record was not seen now
+            step = self.log.current
+            missing = ("hidden", step, no)  # its story: missing since this capture, taken during ``step``
             for rec in self.records.values():
                 if rec.last_seen != no and rec.frame in captured_frames and rec.status in ("live", "changed"):
                     rec.status = "hidden"  # refined to 'removed' by the caller when the element is gone
-                    rec.stale = ("hidden", self.log.current, no)
-                    self.log.made_stale(rec.ref, self.log.current)
+                    rec.stale = missing
+                    if step is not None:
+                        self.log.made_stale(rec.ref, step)
         for f in snap.frames:
             if f.gone and f.index in captured_frames:
                 self._bury(f.index, f.gone)
@@ -255,7 +258,11 @@ class RefStore:
         """Its story: what made it stale (``how``) and when (the command running, the last snapshot);
         the command lists it in the tab's log."""
         step, no = self.log.current, self.snapshot_no
-        missing = not how and rec.stale and rec.stale[0] == "hidden"
+        missing = rec.stale and rec.stale[0] == "hidden"
+        if missing and how:  # missing from a capture, then its document went: both are its story
+            prev = rec.stale[1]
+            rec.log(f"missing from snapshot #{rec.stale[2]}" + (f", taken during {prev.label}" if prev else ""))
+        missing = missing and not how
         if missing:  # missing since that capture (its command listed it): the command that took it
             step, no = rec.stale[1], rec.stale[2]
         during = f" during {step.label}" if step is not None else ""

@@ -154,11 +154,8 @@ class TabLog:
         return next(i for i, d in enumerate(self.docs) if d is change)
 
 
-def documents(page, drain: bool = False) -> dict[int, tuple[str, str, str]]:
-    """Each frame of the tab: (its document's loader id, URL, name), as the browser last told
-    (``drain``: after the events received so far were heard, 0.1 s at most)."""
-    if drain and page.target.alive:
-        page.target.drain_events(0.1)
+def documents(page) -> dict[int, tuple[str, str, str]]:
+    """Each frame of the tab: (its document's loader id, URL, name), as the browser last told (no call)."""
     return {fi: (fr.loader_id, fr.url, fr.name) for fi, fr in page.frames.by_index.items() if not fr.detached}
 
 

@@ -22,7 +22,7 @@ from ..base.sanitize import clean
 from ..commands.registry import Result, is_comment
 from ..commands.runner import Outcome, failure
 from ..base.script_input import live_lines
-from ..ui.repl.app import Repl
+from ..ui.repl.app import Repl, fit
 from .outcomes import from_wire
 
 
@@ -76,14 +76,14 @@ class AttachRepl(Repl):
         return [tuple(e) for e in self.remote.get("elements") or ()]
 
     def _toolbar(self):
-        return clean(f" [{self.name}]{self.remote.get('toolbar') or ''}")
+        return fit(clean(f" [{self.name}]{self.remote.get('toolbar') or ''}"), self._width())
 
     def _refresh_status(self) -> None:
         pass  # the server sends the status after every command
 
-    def _show(self, outcome) -> None:
+    def show(self, outcome) -> None:
         with self.print_lock:
-            super()._show(outcome)
+            super().show(outcome)
 
     # -- the session's messages -------------------------------------------------------------------
     def _read(self) -> None:
@@ -210,7 +210,7 @@ def run_attach(opts: AppOptions, name: str | None) -> int:
                 if is_comment(line):
                     continue
                 outcome = repl.run_line(line)
-                repl._show(outcome)
+                repl.show(outcome)
                 if not outcome.ok:
                     return int(outcome.exit_status)
                 if repl.ctx.quit_requested:

@@ -1,30 +1,16 @@
 """What an attached REPL shows without a browser of its own: the toolbar line and the live refs for
-completion, worked out in the server by the REPL's own code (repl/app.py) after every command."""
+completion, worked out in the server by the REPL's own functions (repl/app.py) after every command;
+the attached REPL cuts the line to its terminal's width."""
 
 from __future__ import annotations
 
-from ..ui.repl.app import Repl
-
-
-class _View:
-    """The REPL's status methods, on the server's workspace."""
-
-    _store = Repl._store
-    _toolbar = Repl._toolbar
-    _refresh_status = Repl._refresh_status
-    _ref_choices = Repl._ref_choices
-    _elements = Repl._elements
-
-    def __init__(self, ctx):
-        self.ctx = ctx
-        self.status = {"title": "", "url": ""}
+from ..ui.repl.app import elements, page_line, ref_choices, toolbar_line
 
 
 def status_of(ctx) -> dict:
-    view = _View(ctx)
     try:
-        view._refresh_status()
-        return {"toolbar": view._toolbar(), "refs": [list(r) for r in view._ref_choices()],
-                "elements": [list(e) for e in view._elements()]}
+        line = toolbar_line(ctx, page_line(ctx, {"title": "", "url": ""}))
+        return {"toolbar": line, "refs": [list(r) for r in ref_choices(ctx)],
+                "elements": [list(e) for e in elements(ctx)]}
     except Exception:  # a status line must never break the session
         return {"toolbar": "", "refs": [], "elements": []}

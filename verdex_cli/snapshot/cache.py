@@ -147,13 +147,13 @@ def _check(page: Page, entry: Entry, after_action: bool) -> tuple[Snapshot | Non
     # told by the settle just before, for the capture after an action: not asked again (a later
     # snapshot asks: the page may have changed since)
     known = _known_dirt(page, entry, frames) if after_action else {}
-    asked = [(index, fr, facts, None if index in known else page.bridge.start_dirty(fr, _cap(facts), timeout=limit))
+    asked = [(index, fr, facts, None if index in known else page.bridge.dirty(fr, _cap(facts), limit, later=True))
              for index, fr, facts in frames]
     clean: dict[int, dict] = {}
     try:
         for index, fr, facts, started in asked:
             try:
-                dirty = known[index] if index in known else page.bridge.dirty(fr, _cap(facts), started, timeout=limit)
+                dirty = known[index] if index in known else started.value()
             except VerdexError:
                 return None, None
             if not dirty:
@@ -161,7 +161,7 @@ def _check(page: Page, entry: Entry, after_action: bool) -> tuple[Snapshot | Non
     finally:
         for _index, _fr, _facts, started in asked:
             if started is not None:
-                started[0].drop()  # (the ones not waited for, after an early answer)
+                started.drop()  # (the ones not waited for, after an early answer)
     if len(clean) == len(entry.facts):
         return entry.snap, None
     return None, clean

@@ -90,7 +90,7 @@ class _Ctx:
         self.reuse, self.follow, self.prior, self.whole, self.view = reuse, follow, prior, whole, view
         self.tree: dict | None = {}  # the main target's frame tree, read with the first captures
         self.took_ahead = False  # captures taken by the settle after an action (use_ahead)
-        self.pending: dict[int, tuple] = {}  # frame index -> (started call, what it asked for)
+        self.pending: dict[int, tuple] = {}  # frame index -> (the capture asked (bridge.Asked), what it asked for)
         self.primed = _first.Primed(page)  # what the first capture of a document set up (first.py)
 
     def expr(self, fr: Frame | None, base: tuple | None = None) -> tuple:
@@ -109,7 +109,7 @@ class _Ctx:
             fr = self.page.frames.get(index)
             if answer is None or fr is None or fr.detached or fr.loader_id != loader or index in self.reuse:
                 continue
-            self.pending[index] = ((Answered(answer), loader), tuple(what))
+            self.pending[index] = (self.page.bridge.capture(fr, tuple(what), sent=(Answered(answer), loader)), tuple(what))
 
     def start(self, fr: Frame, base: tuple | None = None) -> None:
         """Send ``fr``'s capture now (its answer is taken when the frame is stitched in), so the
@@ -117,30 +117,28 @@ class _Ctx:
         if fr.index in self.pending or fr.index in self.reuse or fr.frame_id in self.primed.captures:
             return
         expr = self.expr(fr, base)
-        started = self.page.bridge.start_capture(fr, expr)
-        if started is not None:
-            self.pending[fr.index] = (started, expr)
+        asked = self.page.bridge.capture(fr, expr, later=True)
+        if asked.sent is not None:
+            self.pending[fr.index] = (asked, expr)
 
     def take(self, fr: Frame, expr: tuple) -> str:
-        started = self.pending.pop(fr.index, None)
-        if started is None:
-            started = self.primed.take(fr, expr)
-        if started is not None and started[1] == expr:
-            return self.page.bridge.finish_capture(fr, started[0], expr)
-        if started is not None:
-            started[0][0].drop()
+        asked, what = self.pending.pop(fr.index, None) or self.primed.take(fr, expr) or (None, None)
+        if asked is not None and what == expr:
+            return asked.value()
+        if asked is not None:
+            asked.drop()
         self.primed.used.discard(fr.frame_id)  # another capture: its owners' slots are its own
         return self.page.bridge.capture(fr, expr)
 
     def end(self, wait: bool = True) -> None:
         """Captures sent ahead for frames the page no longer shows: their answers are not used. The
         refs their bridges let go of meanwhile are handed back, for the next capture to report."""
-        for index, (started, _expr) in self.pending.items():
+        for index, (asked, _expr) in self.pending.items():
             fr = self.page.frames.get(index)
             if not wait or fr is None:
-                started[0].drop()
+                asked.drop()
                 continue
-            unused(self.page, fr, lambda: started[0].result()["result"]["value"])
+            unused(self.page, fr, lambda: asked.sent[0].result()["result"]["value"])
         self.pending.clear()
         self.primed.drop()
 
@@ -173,11 +171,11 @@ def _begin(ctx: _Ctx, start: Frame | None, expr: tuple, whole_page: bool) -> Non
     if asked is not None:
         ctx.primed = _first.prime(ctx.page, ctx.tree, asked, lambda fr: ctx.expr(fr, expr), MAX_FRAME_DEPTH)
         for fr, pending, what in ctx.primed.kept:  # frames in the registry: their captures as usual
-            ctx.pending[fr.index] = ((pending, fr.loader_id), what)
-    for index, (started, _e) in list(ctx.pending.items()):  # a document changed meanwhile: not that one
+            ctx.pending[fr.index] = (ctx.page.bridge.capture(fr, what, sent=(pending, fr.loader_id)), what)
+    for index, (asked, _e) in list(ctx.pending.items()):  # a document changed meanwhile: not that one
         fr = frames.get(index)
-        if fr is None or fr.detached or fr.loader_id != started[1]:
-            started[0].drop()
+        if fr is None or fr.detached or fr.loader_id != asked.loader:
+            asked.drop()
             del ctx.pending[index]
 
 

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 from ..base.timing import phase
-from ..browser.bridge import capture_call, engine_load, invocation, tag_owner
+from ..browser import bridge
+from ..browser.bridge import Call, capture_call, engine_load, invocation, tag_owner
 from ..browser.cdp import Pending, Target, finish_all
 from ..browser.frames import Frame, Trees
 from ..browser.page import Page
@@ -69,7 +70,7 @@ class Primed:
     def tree(self, target: Target) -> dict | None:
         return self.trees.get(id(target))
 
-    def take(self, fr: Frame, expr: tuple) -> tuple[tuple[Pending, str], tuple] | None:
+    def take(self, fr: Frame, expr: tuple) -> tuple | None:
         """The capture sent for ``fr`` (being stitched in), its world now the frame's; None when there is
         none it can use (then it is captured the usual way)."""
         got = self.captures.pop(fr.frame_id, None)
@@ -81,7 +82,7 @@ class Primed:
             _unused(pending, target, world)
             return None
         self.used.add(fr.frame_id)
-        return (pending, loader), expr
+        return self.page.bridge.capture(fr, expr, sent=(pending, loader)), expr
 
     def fid(self, fr: Frame, slot: int) -> str:
         """The frame id of owner ``slot`` of ``fr``'s capture, as its tagOwner answers say ("": not known,
@@ -179,11 +180,10 @@ def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tre
             continue
         if n.known is not None:
             n.numbered = frames.numbering(n.known)
-        loads.append((n, _start(n.target, "Runtime.evaluate", contextId=n.world, **engine_load(frames.init_script))))
-        loads.append((n, _start(n.target, "Runtime.callFunctionOn", executionContextId=n.world,
-                            **init_call(*n.numbered))))
+        loads.append((n, _start(n.target, engine_load(frames.init_script).at(n.world))))
+        loads.append((n, _start(n.target, init_call(*n.numbered).at(n.world))))
         n.expr = expr_of(n.known)  # (None: a frame new to the page)
-        n.capture = _start(n.target, "Runtime.callFunctionOn", executionContextId=n.world, **capture_call(n.expr))
+        n.capture = _start(n.target, capture_call(n.expr).at(n.world))
     resolving = _each([n for n in children if n.backend and nodes[n.parent].world is not None],
                       lambda n: nodes[n.parent].target.start("DOM.resolveNode", backendNodeId=n.backend,
                                                              executionContextId=nodes[n.parent].world,
@@ -213,7 +213,7 @@ def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tre
         parent = nodes[n.parent]
         if n.owner and parent.loaded:
             held[id(parent.target)] = parent.target
-            pending = _start(parent.target, "Runtime.callFunctionOn", **tag_owner(n.owner, n.frame_id))
+            pending = _start(parent.target, tag_owner(n.owner, n.frame_id))
             if pending is not None:
                 out.tags.setdefault(parent.frame_id, []).append((n.frame_id, pending))
     for target in held.values():
@@ -265,9 +265,9 @@ def _each(nodes: list[_Node], send) -> list[tuple[_Node, Pending | None]]:
     return out
 
 
-def _start(target: Target, method: str, **params) -> Pending | None:
+def _start(target: Target, call: Call) -> Pending | None:
     try:
-        return target.start(method, **params)
+        return bridge.start(target, call)
     except (CDPError, CDPTimeout, ConnectionLost):
         return None
 
@@ -275,7 +275,10 @@ def _start(target: Target, method: str, **params) -> Pending | None:
 def _unused(pending: Pending, target: Target, world: int) -> None:
     """A capture nobody will take: let go unread, and the refs it issued forgotten (see Primed.drop)."""
     pending.drop()
-    _post(target, "Runtime.callFunctionOn", executionContextId=world, **invocation("bridge", "reset", False))
+    try:
+        bridge.post(target, invocation("bridge", "reset", False).at(world))
+    except VerdexError:
+        pass
 
 
 def _post(target: Target, method: str, **params) -> None:

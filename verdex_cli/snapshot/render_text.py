@@ -121,8 +121,7 @@ class TextRenderer:
     def _children(self, kids: list, indent: str, frame: int, named_from_content: bool,
                   ti: list | None = None) -> None:
         # an explicit stack, not recursion: a page can nest thousands of levels deep
-        lines, memo, compact, ids = self.lines, self.memo.entries, self.compact, self.ids
-        ref_order, hidden_order, refs, prefix = self._ref_order, self._hidden_order, self.refs, self.prefix
+        lines, memo, ids = self.lines, self.memo.entries, self.ids
         reuse = bool(memo)  # a first render has nothing to reuse: no lookups
         # (children, indent, frame, named from content, node, its first line, ref/hidden/frame marks,
         # the node's text run identities, how many text runs so far)
@@ -133,20 +132,15 @@ class TextRenderer:
             ti, runs = top[9], top[10]
             for ch in it:
                 if isinstance(ch, str):
-                    if ti is None:
-                        if not named_from_content:
-                            text = ch.strip()
-                            if text:
-                                lines.append(f"{indent}- text: {one_line(text)}")
-                                ids.append(0)
-                        continue
-                    j = runs[0]
-                    runs[0] = j + 1
+                    j = -1
+                    if ti is not None:
+                        j = runs[0]
+                        runs[0] = j + 1
                     if not named_from_content:
                         text = ch.strip()
                         if text:
                             lines.append(f"{indent}- text: {one_line(text)}")
-                            ids.append(((frame + 1) << 42 | ti[j]) if j < len(ti) and ti[j] else 0)  # node_key
+                            ids.append(((frame + 1) << 42 | ti[j]) if 0 <= j < len(ti) and ti[j] else 0)  # node_key
                     continue
                 if reuse:
                     m = memo.get(id(ch))
@@ -167,42 +161,55 @@ class TextRenderer:
                         line += _states(states)
                     ref_no = get("e")
                     if ref_no:
-                        ref = f"{prefix}f{frame}e{ref_no}"
-                        tier = get("t", 1)
-                        shown = not (compact and tier == 2)
-                        info = refs[ref] = RefInfo(ref, role, name or "", frame, tier, shown)
-                        ref_order.append((ref, info))
-                        if shown:
-                            line += " [ref=" + ref + "]"
-                        else:
-                            self.hidden[len(lines)] = ref
-                            hidden_order.append((len(lines), ref))
+                        line = self._mark(line, role, name or "", frame, ref_no, get("t", 1))
                     value = get("v")
                     lines.append(line + ": " + one_line(value) if value else line)
                     continue
                 start = len(lines)
                 nested = self._node(ch, indent, frame)
                 if nested is not None:
-                    # where this subtree's refs, hidden lines and frames start (the node's own are in)
-                    rs, hs, fs = len(ref_order), len(hidden_order), self._frames
-                    if ch.get("e"):
-                        rs -= 1
-                        if compact and ch.get("t", 1) == 2:
-                            hs -= 1
-                    if "fo" in ch:
-                        fs -= 1
-                    ti = nested[4] or None
-                    stack.append((iter(nested[0]), *nested[1:4], ch, start, rs, hs, fs, ti,
-                                  [0] if ti else None))
+                    stack.append(self._level(ch, nested, start))
                     break
             else:
-                top = stack.pop()
-                node = top[4]
-                if node is not None and top[8] == self._frames and len(top[1]) <= 2 * MEMO_DEPTH + 2:
-                    start = top[5]
-                    hidden = [(line - start, ref) for line, ref in hidden_order[top[7]:]] if len(hidden_order) > top[7] else ()
-                    memo[id(node)] = (node, stack[-1][1], stack[-1][2], lines[start:], ref_order[top[6]:], hidden,
-                                      ids[start:])
+                self._remember(stack.pop(), stack[-1] if stack else None)
+
+    def _level(self, node: dict, nested: tuple, start: int) -> tuple:
+        """The stack entry of ``node``'s children (see _children), ``nested`` as _node returned it and
+        ``start`` its first line: where its subtree's refs, hidden lines and frames start (the node's
+        own are in already)."""
+        rs, hs, fs = len(self._ref_order), len(self._hidden_order), self._frames
+        if node.get("e"):
+            rs -= 1
+            if self.compact and node.get("t", 1) == 2:
+                hs -= 1
+        if "fo" in node:
+            fs -= 1
+        ti = nested[4] or None
+        return (iter(nested[0]), *nested[1:4], node, start, rs, hs, fs, ti, [0] if ti else None)
+
+    def _remember(self, top: tuple, parent: tuple | None) -> None:
+        """A subtree rendered (``top``, its stack entry): its lines, refs and hidden lines kept for the
+        next render to replay, when it holds no frame and is not nested too deep."""
+        node, start, rs, hs, fs = top[4:9]
+        if node is None or parent is None or fs != self._frames or len(top[1]) > 2 * MEMO_DEPTH + 2:
+            return
+        hidden_order = self._hidden_order
+        hidden = [(line - start, ref) for line, ref in hidden_order[hs:]] if len(hidden_order) > hs else ()
+        self.memo.entries[id(node)] = (node, parent[1], parent[2], self.lines[start:], self._ref_order[rs:], hidden,
+                                       self.ids[start:])
+
+    def _mark(self, line: str, role: str, name: str, frame: int, ref_no: int, tier: int) -> str:
+        """Ref ``ref_no`` of the node whose line is the next one, recorded: its line with the ref, or
+        without it when compact mode hides it."""
+        ref = f"{self.prefix}f{frame}e{ref_no}"
+        shown = not (self.compact and tier == 2)
+        info = self.refs[ref] = RefInfo(ref, role, name, frame, tier, shown)
+        self._ref_order.append((ref, info))
+        if shown:
+            return line + " [ref=" + ref + "]"
+        self.hidden[len(self.lines)] = ref
+        self._hidden_order.append((len(self.lines), ref))
+        return line
 
     def _replay(self, m: tuple) -> None:
         base = len(self.lines)
@@ -224,12 +231,7 @@ class TextRenderer:
         sub = get("sub")
         if sub is not None:
             kids = sub.get("c") or []
-        has_elements = False
-        if kids:
-            for k in kids:
-                if k.__class__ is not str:
-                    has_elements = True
-                    break
+        has_elements = bool(kids) and any(k.__class__ is not str for k in kids)
         name = get("n", "")
         ref_no = get("e")
         from_content = get("nc") == 1
@@ -251,16 +253,7 @@ class TextRenderer:
                 line += f" [frame=f{child_frame}]"
         lines = self.lines
         if ref_no:
-            ref = f"{self.prefix}f{frame}e{ref_no}"
-            tier = get("t", 1)
-            shown = not (self.compact and tier == 2)
-            info = self.refs[ref] = RefInfo(ref, role, name, frame, tier, shown)
-            self._ref_order.append((ref, info))
-            if shown:
-                line += " [ref=" + ref + "]"
-            else:
-                self.hidden[len(lines)] = ref  # this node's line is the next one
-                self._hidden_order.append((len(lines), ref))
+            line = self._mark(line, role, name, frame, ref_no, get("t", 1))
         if "err" in node:
             lines.append(line + ":")
             lines.append(f"{indent}  - note: {node['err']}")

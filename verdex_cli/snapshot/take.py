@@ -146,11 +146,11 @@ def tree_of(page: Page, snap: Snapshot) -> dict | None:
         fr = page.frames.get(v.index)
         if fr is None or fr.detached or fr.loader_id != snap.loaders.get(v.index):
             return None
-        asked.append((v, fr, page.bridge.start_held_tree(fr, v.cap)))
+        asked.append((v, fr, page.bridge.held_tree(fr, v.cap, later=True)))
     trees: dict[int, dict] = {}
     try:
         for v, fr, started in asked:
-            raw = page.bridge.finish_held_tree(fr, started, v.cap) if started is not None else None
+            raw = started.value() if started.sent is not None else None
             if not isinstance(raw, str):
                 return None
             trees[v.index] = json.loads(raw)
@@ -158,8 +158,7 @@ def tree_of(page: Page, snap: Snapshot) -> dict | None:
         return None
     finally:
         for _v, _fr, started in asked:
-            if started is not None:
-                started[0].drop()  # (the ones not read, after an early answer)
+            started.drop()  # (the ones not read, after an early answer)
     for v in frames_of(snap.views):  # each frame owner given its frame, as capture.py does
         root = trees[v.index]
         root["fi"] = v.index

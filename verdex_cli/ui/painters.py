@@ -109,12 +109,12 @@ def refs(r, d: dict) -> None:
     colours = {"live": "green", "changed": "yellow", "hidden": "dim", "removed": "red", "navigated": "magenta"}
     table = Table(box=None, header_style="bold", pad_edge=False)
     why = any("made_stale_by" in row for row in d["refs"])
-    for col in ("ref", "role", "name", "status", "first #", "last #") + (("made stale by",) if why else ()):
-        table.add_column(col, no_wrap=col not in ("name", "made stale by"), overflow="fold")
+    for col in ("ref", "role", "name", "status", "first #", "last #") + (("by command",) if why else ()):
+        table.add_column(col, no_wrap=col != "name", overflow="fold")
     for row in d["refs"]:
         table.add_row(Text(row["ref"], style="cyan"), Text(row["role"]), Text(row["name"][:60]),
                       Text(row["status"], style=colours.get(row["status"], "")), str(row["first_seen"]),
-                      str(row["last_seen"]), *((Text(_by(row.get("made_stale_by"))),) if why else ()))
+                      str(row["last_seen"]), *((str((row.get("made_stale_by") or {}).get("n", "")),) if why else ()))
     r.out.print(table)
 
 

@@ -36,6 +36,57 @@ def _history():
         return InMemoryHistory()
 
 
+def live_store(ctx: Workspace):
+    """The current tab's ref store, without a call to the browser (None before any)."""
+    state = ctx.peek_state() if ctx.session is not None else None
+    return state.store if state is not None else None
+
+
+def ref_choices(ctx: Workspace) -> list:
+    store = live_store(ctx)
+    return store.completions() if store is not None else []
+
+
+def elements(ctx: Workspace) -> list:
+    """(ref, role, name) of every live ref: names complete to targets (`click Sav<Tab>`)."""
+    store = live_store(ctx)
+    return store.elements() if store is not None else []
+
+
+def page_line(ctx: Workspace, status: dict) -> dict:
+    """Title and URL from the browser's target list (``status`` kept when it cannot be read): no page
+    script runs, none is interrupted."""
+    try:
+        session = ctx.session
+        if session is not None and session.chrome.alive():
+            return page_status(session, session.page)
+    except Exception:
+        pass
+    return status
+
+
+def toolbar_line(ctx: Workspace, status: dict) -> str:
+    """The ref state first (what a click would meet), then tab, title and URL (``status``)."""
+    state, session = ctx.peek_state(), ctx.session
+    page = session.pages.get(session.current) if session is not None else None  # no call to the browser
+    ref_state = state.status(page) if state is not None and page is not None else None
+    parts = []
+    if ref_state is not None:
+        age = _age(time.monotonic() - ref_state["taken_at"])
+        parts.append(f"refs stale: new page since snapshot #{ref_state['snapshot']} ({age} ago)"
+                     if ref_state["navigated"] else f"{ref_state['live']} refs, snapshot #{ref_state['snapshot']} {age} ago")
+    if session is not None:
+        c, t = session.current
+        parts.append(f"c{c} tab {t}")
+    parts.append(f"{status.get('title') or '(no title)'} — {status.get('url') or ''}")
+    return clean(" " + "  |  ".join(parts))
+
+
+def fit(line: str, width: int) -> str:
+    """``line`` cut to the terminal's ``width``."""
+    return line if len(line) < width else line[:max(width - 2, 1)] + "…"
+
+
 class Repl:
     def __init__(self, ctx: Workspace, renderer: Renderer, input=None, output=None, pager: bool = False):
         self.ctx = ctx
@@ -53,43 +104,15 @@ class Repl:
             color_depth=ColorDepth.DEPTH_1_BIT if getattr(renderer.out, "color_system", None) is None else None,
         )
 
+    # (hooks an attached REPL answers from its session's messages: sessions/attach.py)
     def _ref_choices(self):
-        store = self._store()
-        if store is None:
-            return []
-        return store.completions()
+        return ref_choices(self.ctx)
 
     def _elements(self):
-        """(ref, role, name) of every live ref: names complete to targets (`click Sav<Tab>`)."""
-        store = self._store()
-        if store is None:
-            return []
-        return store.elements()
-
-    def _store(self):
-        session = self.ctx.session
-        if session is None:
-            return None
-        state = self.ctx.peek_state()
-        return state.store if state is not None else None
+        return elements(self.ctx)
 
     def _toolbar(self):
-        """The ref state first (what a click would meet), then tab, title and URL, cut to the width."""
-        state, session = self.ctx.peek_state(), self.ctx.session
-        page = session.pages.get(session.current) if session is not None else None  # no call to the browser
-        status = state.status(page) if state is not None and page is not None else None
-        parts = []
-        if status is not None:
-            age = _age(time.monotonic() - status["taken_at"])
-            parts.append(f"refs stale: new page since snapshot #{status['snapshot']} ({age} ago)"
-                         if status["navigated"] else f"{status['live']} refs, snapshot #{status['snapshot']} {age} ago")
-        if session is not None:
-            c, t = session.current
-            parts.append(f"c{c} tab {t}")
-        parts.append(f"{self.status.get('title') or '(no title)'} — {self.status.get('url') or ''}")
-        line = clean(" " + "  |  ".join(parts))
-        width = self._width()
-        return line if len(line) < width else line[:max(width - 2, 1)] + "…"
+        return fit(toolbar_line(self.ctx, self.status), self._width())
 
     def _width(self) -> int:
         try:
@@ -98,15 +121,9 @@ class Repl:
             return 80
 
     def _refresh_status(self) -> None:
-        """Title and URL from the browser's target list: no page script runs, none is interrupted."""
-        try:
-            session = self.ctx.session
-            if session is not None and session.chrome.alive():
-                self.status = page_status(session, session.page)
-        except Exception:
-            pass
+        self.status = page_line(self.ctx, self.status)
 
-    def _show(self, outcome) -> None:
+    def show(self, outcome) -> None:
         try:
             if self.pager:
                 self.renderer.show_paged(outcome)
@@ -140,7 +157,7 @@ class Repl:
                     outcome = self.run_line(one)
                     if isinstance(self.prompt.history, PrivateHistory):
                         self.prompt.history.settle(outcome.line)  # masked when it carried a password
-                    self._show(outcome)
+                    self.show(outcome)
                     if self.ctx.quit_requested:
                         return 0
                     self._refresh_status()
