@@ -184,6 +184,53 @@ def test_the_private_reach_check_catches_what_it_forbids():
     assert [f.split(" reaches into ")[1] for f in found] == ["a._y", "other.target._enabled", "session._browser"], found
 
 
+# attributes of other libraries' objects the package sets or reads (OSError, threading, socketserver,
+# typer, rich, sys, os): not the package's to declare
+FOREIGN = {"strerror", "daemon", "daemon_threads", "geteuid", "COLOR_SYSTEM", "command_path", "stdout",
+           "color_system"}
+
+
+def _declared(trees: list[ast.AST]) -> set[str]:
+    """Every attribute a class of the package declares: class attributes and fields, methods, and
+    what its methods set on self/cls."""
+    return {name for tree in trees for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+            for name in _defined(node)}
+
+
+def undeclared(source: str, rel: str, declared: set[str]) -> list[str]:
+    """An attribute set on an object other than self/cls, or read with getattr/hasattr/setattr, that no
+    class declares: state hung on another layer's object from outside."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        name = None
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and not (
+                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            name, how = node.attr, "sets"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("getattr", "hasattr", "setattr") and len(node.args) >= 2 and \
+                isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+            name, how = node.args[1].value, node.func.id
+        if name is not None and name not in declared and name not in FOREIGN:
+            out.append(f"{rel}:{node.lineno} {how} {name!r}, which no class declares")
+    return out
+
+
+def test_no_module_hangs_undeclared_attributes_on_other_objects():
+    sources = {path: path.read_text(encoding="utf-8") for path in MODULES.values()}
+    declared = _declared([ast.parse(s) for s in sources.values()])
+    found = [hit for path, s in sources.items() for hit in undeclared(s, str(path.relative_to(ROOT)), declared)]
+    assert not found, "\n".join(found)
+
+
+def test_the_undeclared_attribute_check_catches_what_it_forbids():
+    bad = ("class Page:\n    def __init__(self):\n        self.serial = 0\n"
+           "def watch(page, target):\n    page.load_watch = 1\n    page.serial = 2\n"
+           "    return getattr(target, 'load_hooked', False)\n")
+    found = undeclared(bad, "bad.py", _declared([ast.parse(bad)]))
+    assert [f.split(" ", 1)[1] for f in found] == ["sets 'load_watch', which no class declares",
+                                                   "getattr 'load_hooked', which no class declares"], found
+
+
 def test_the_package_root_holds_only_entry_points():
     layers = _layers()
     at_root = {p.name for p in PACKAGE.glob("*.py")}

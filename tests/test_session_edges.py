@@ -447,6 +447,24 @@ def test_session_list_shows_a_gone_browser_who_is_busy_and_aligns_long_names(env
     assert waiting.communicate(timeout=60)[0].strip() == "1"
 
 
+def test_session_commands_take_options_before_session_and_say_what_they_did_in_one_shape(env):
+    stop = run(env, "--json", "session", "stop", "nope")  # options before `session`, as before `run`
+    assert stop.returncode == 2 and stop.stderr == ""
+    said = json.loads(stop.stdout)
+    assert said["command"] == "session stop nope" and said["error"] == {"kind": "no_session",
+                                                                        "message": stop_message("nope")}
+    start = run(env, "--json", "session", "start", "far", "--connect", "http://127.0.0.1:9")
+    failed = json.loads(start.stdout.splitlines()[-1])
+    assert start.returncode == 1 and failed["command"] == "session start far"
+    assert failed["error"]["kind"] == "connect_failed" and failed["elapsed_ms"] > 0
+    client = run(env, "--json", "run", "--session", "nope", "eval 1")
+    assert json.loads(client.stdout)["command"] == "run --session nope"
+
+
+def stop_message(name: str) -> str:
+    return f"No session '{name}'. Start one with 'verdex session start {name}'."
+
+
 def test_an_attached_repl_gets_the_toolbar_and_the_live_refs(driver, demo):
     """The session server works out an attached REPL's status with the REPL's own functions: the
     toolbar's ref state, title and URL, and the refs and names completion offers (they were all

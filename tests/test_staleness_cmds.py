@@ -256,7 +256,8 @@ def test_diff_across_navigation_does_not_pair_different_elements(driver, demo):
 # -- one verdict everywhere ------------------------------------------------------------------------------
 
 def test_refs_inspect_and_actions_give_one_verdict(shop):
-    """`refs`, `inspect` and an action ask the same classify(): they never disagree about a ref."""
+    """`refs`, `inspect` and an action ask the same classify(): they never disagree about a ref (and
+    inspect, like a snapshot line, is what the user was shown)."""
     driver, s1 = shop
     mug, notebook, lamp, phones = (r for r, i in s1.data["refs"].items() if i["name"] == "Add to cart")
     driver.ok("eval document.getElementById('add-notebook').textContent = 'Sold out'")   # changed
@@ -265,9 +266,11 @@ def test_refs_inspect_and_actions_give_one_verdict(shop):
     table = rows(driver)
     want = {mug: "live", notebook: "changed", lamp: "removed", phones: "hidden"}
     assert {r: table[r]["status"] for r in want} == want
+    assert driver.fail(f"click {notebook}").kind == "changed"
     for ref, status in want.items():
         assert driver.ok(f"inspect {ref}").data["status"] == status
-    assert driver.fail(f"click {notebook}").kind == "changed"
+    # inspect showed the notebook's button as it is now ('Sold out'): a ref acts on what you were shown
+    assert driver.ok(f"click {notebook}").data["name"] == "Sold out"
     assert driver.fail(f"click {lamp}").kind == "removed"
     assert driver.fail(f"click {phones}").kind == "not_actionable"
     assert rows(driver)[lamp]["status"] == "removed"  # the action's verdict is the one recorded

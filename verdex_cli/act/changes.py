@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 from ..base.timing import phase
@@ -198,7 +199,7 @@ def _settle(page, limit: float, stop, mark: bool, started: list | None) -> bool:
         deadline = min(deadline, page.acted_at + limit)  # (timer_watch.CHAIN_MS), so the bound is said
     if page.acted_at and page.settle_gave_up == page.acted_at:
         deadline = 0.0
-    loads: LoadWatch | None = getattr(page, "load_watch", None)
+    loads: LoadWatch | None = _WATCHES.get(id(page))
     known = bool(page.acted_at) and page.settled_for == page.acted_at
     while True:
         if stop is not None and stop():
@@ -317,7 +318,7 @@ class LoadWatch:
             seen.add(id(t))
             _hook(t)
             timer_watch.install(t)  # an out-of-process frame's documents (the tab's has it already)
-            t.load_watch = self
+            _WATCHES[id(t)] = self
             try:
                 # shared with the answers a command hears; not waited for: the target handles its calls
                 # in order, so the domain is on before the input (in-page, the timer watcher counts the
@@ -325,8 +326,8 @@ class LoadWatch:
                 t.hold_network()
                 self.targets.append(t)
             except (CDPError, CDPTimeout, ConnectionLost):
-                t.load_watch = None
-        page.load_watch = self
+                _WATCHES.pop(id(t), None)
+        _WATCHES[id(page)] = self
 
     def sent(self, target, requestId: str = "", type: str = "", **_) -> None:
         if type in LATE_IGNORED:
@@ -348,12 +349,11 @@ class LoadWatch:
         return young, since
 
     def stop(self) -> None:
-        if getattr(self.page, "load_watch", None) is self:
-            self.page.load_watch = None
+        for key in [id(self.page), *(id(t) for t in self.targets)]:
+            if _WATCHES.get(key) is self:
+                del _WATCHES[key]
         with phase("changes: watch loads"):
             for t in self.targets:
-                if getattr(t, "load_watch", None) is self:
-                    t.load_watch = None
                 t.release_network()
 
 
@@ -366,16 +366,21 @@ def watch_loads(page) -> LoadWatch | None:
         return None
 
 
+# the LoadWatch of each page and target being watched (by id, while it watches: stop() removes it), and
+# the targets whose network events are routed to theirs: this module's own state, not hung on them
+_WATCHES: dict[int, "LoadWatch"] = {}
+_HOOKED: "weakref.WeakSet" = weakref.WeakSet()
+
+
 def _hook(target) -> None:
     """Route the target's network events to its current LoadWatch (handlers cannot be removed)."""
-    if getattr(target, "load_hooked", False):
+    if target in _HOOKED:
         return
-    target.load_hooked = True
-    target.load_watch = None
+    _HOOKED.add(target)
 
     def route(kind):
         def handler(**kw):
-            w = getattr(target, "load_watch", None)
+            w = _WATCHES.get(id(target))
             if w is not None:
                 getattr(w, kind)(target, **kw)
         return handler
