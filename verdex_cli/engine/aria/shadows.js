@@ -48,9 +48,17 @@
   function closedWanted() {
     if (closedKey === null || later) { later = false; return null; }
     ask('c');
-    if (scan === null) scan = ask('L') || !ask('?');
+    // (a frame's document is looked through only when it has custom elements, which is where closed
+    // roots are made: each frame's look costs its capture several round trips in turn, and an
+    // out-of-process frame's watcher is installed as it attaches, before its scripts as a rule)
+    if (scan === null) scan = (ask('L') || !ask('?')) && (window.top === window || hasCustom());
     if (waiting.length) waiting = waiting.filter((h) => !closedRoots.has(h));
     return waiting.length || scan ? { closed: waiting.length, scan } : null;
+  }
+
+  function hasCustom() {
+    for (const el of document.getElementsByTagName('*')) if (el.localName.includes('-')) return true;
+    return false;
   }
 
   function closedHost(i) { return waiting[i] || null; }
