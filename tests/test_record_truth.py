@@ -158,3 +158,11 @@ def test_a_row_the_page_recycles_as_the_pointer_comes_in_is_not_clicked(d):
     out = d.fail(f"click {delete_ref_of(text, 'Zoe')}", "not_actionable")
     assert "now in another record" in out.message, out.message
     assert log(d) == []  # Adam, now in Zoe's row, was not deleted
+
+
+def test_a_double_click_whose_frame_navigates_after_the_first_click_is_not_ok(d):
+    # truth fuzzer seed 9793 action 199: the second click reached the next page's 'Comment' label
+    open_page(d, "next_frame.html")
+    out = d.run("dblclick button:Next")
+    # ok only when both clicks reached Next before its page went away
+    assert (not out.ok and out.kind == "not_applied") or log(d) == ["next", "next"], (out.ok, log(d))

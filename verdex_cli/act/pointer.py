@@ -72,6 +72,9 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
                 raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
                                     "mouse events); take a new snapshot.")
             # read back from a document the guard was never armed in: its frame navigated right after
+            if action == "dblclick":  # the second click went to whatever the new document has there
+                raise NotApplied(f"Element {res.label}: its frame's document was replaced during the double click "
+                                 "(it navigated), so the second click may have reached the new page there.")
             notes.append("Its frame's document was replaced right after the click (it navigated), so what the "
                          "click reached could not be read back.")
     except BaseException:
