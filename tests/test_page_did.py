@@ -12,6 +12,7 @@ from http.server import ThreadingHTTPServer
 import pytest
 
 from quiet_http import QuietHandler
+from short_tmp import third_party_env
 
 PAGE = b"""<!doctype html><title>Shop API</title>
 <script>
@@ -182,7 +183,7 @@ def test_a_har_written_by_verdex_replays_in_playwright(driver, site, tmp_path):
         assert {"size", "mimeType"} <= set(e["response"]["content"])
     posted = len(Api.posted)
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"], env=third_party_env())
         page = browser.new_page()
         page.route_from_har(str(har), not_found="abort")
         page.goto(site)
