@@ -115,7 +115,6 @@ def _engine_functions() -> set[tuple[str, str]]:
     """(namespace, function) pairs the bridge client calls."""
     src = BRIDGE.read_text(encoding="utf-8")
     pairs = set(re.findall(r'"(bridge|fields|targets|structure)", "(\w+)"', src))
-    pairs |= {("bridge", fn) for fn in re.findall(r'_posted\("(\w+)"\)', src)}
     pairs |= {("structure", fn) for fn in ("text", "container", "siblings", "anchors")}
     pairs |= {("bridge", fn) for fn in ("snapshot", "check")}
     return pairs

@@ -203,10 +203,7 @@ class Asked:
             except Exception:  # noqa: BLE001 - the world or the session ended: not asked again
                 return None
             return None if "exceptionDetails" in res else res["result"].get("value")
-        if self.sent is None:
-            out = self.frames.run(self.fr, self.call, self.timeout)["value"]
-        else:
-            out = self.frames.finish(self.fr, self.sent, self.call)["value"]
+        out = self.frames.run(self.fr, self.call, self.timeout, self.sent)["value"]
         return self.then(out) if self.then is not None else out
 
     def drop(self) -> None:
@@ -223,11 +220,11 @@ def _engine(space: str, fn: str, timeout: float | None = None, then=None):
     return method
 
 
-def _posted(fn: str):
-    """A :class:`Bridge` method calling the engine's ``bridge.fn`` without waiting (the frame's next
+def _posted(space: str, fn: str):
+    """A :class:`Bridge` method calling the engine's ``space.fn`` without waiting (the frame's next
     call finds it done)."""
     def method(self, fr, *args: Any) -> None:
-        self.post(fr, "bridge", fn, *args)
+        self.post(fr, space, fn, *args)
     return method
 
 
@@ -341,10 +338,10 @@ class Bridge:
         return start(target, invocation_on(object_id, "bridge", "ownerHit", q, quad))
 
     # -- snapshots and refs (bookkeeping posted: no wait) ----------------------------------------
-    tag_owners = _posted("tagOwners")  # (found): which frame each owner showed, for the next snapshots
-    show = _posted("show")  # (ns): the user was shown refs ns as the last capture saw them
-    show_now = _posted("showNow")  # (n): the user was shown ref n as it is now (inspect)
-    carry = _posted("carry")  # (gone): the refs a capture whose answer was not used let go of
+    tag_owners = _posted("bridge", "tagOwners")  # (found): which frame each owner showed, for the next snapshots
+    show = _posted("bridge", "show")  # (ns): the user was shown refs ns as the last capture saw them
+    show_now = _posted("bridge", "showNow")  # (n): the user was shown ref n as it is now (inspect)
+    carry = _posted("bridge", "carry")  # (gone): the refs a capture whose answer was not used let go of
     # (cap): the tree of the frame's capture ``cap`` as JSON while its page holds it (None after
     # another capture, or when it kept none: see incremental.js)
     held_tree = _engine("bridge", "heldTree")
