@@ -267,7 +267,7 @@
       if (now !== e.sig) return attrChange(e.sig, now, 'attr');
     }
     const url = location.href;
-    if (url !== e.surl) {
+    if (url !== e.surl && !Aria.isHidden(el)) {  // (inert behind a modal: so are the headings it had)
       const h = headText(headingBefore(el));
       if (h !== e.shead) {
         changeKind = 'route';
