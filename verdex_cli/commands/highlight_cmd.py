@@ -36,7 +36,7 @@ def _headless(session) -> bool:
     return "Headless" in version.get("userAgent", "") or "Headless" in version.get("product", "")
 
 
-@command("highlight", params="REF", tool=False,
+@command("highlight", group="actions", params="REF", tool=False,
          help="Outline the element in the browser for two seconds (visible in a headed browser).", effect="read")
 def highlight_cmd(ctx, args, flags):
     page = ctx.page
@@ -63,7 +63,7 @@ def highlight_cmd(ctx, args, flags):
                              "seconds": SECONDS, "visible": not headless}, notes)
 
 
-@command("timings", needs_browser=False, tool=False,
+@command("timings", group="snapshot", needs_browser=False, tool=False,
          help="Show the phases of the last command with milliseconds (what --trace prints for every command).",
          effect="read")
 def timings_cmd(ctx, args, flags):

@@ -47,7 +47,7 @@ class Command:
     flags: tuple[str, ...] = ()
     ref_args: tuple[int, ...] = ()  # positions that take a ref (for completion)
     needs_browser: bool = True
-    group: str = ""  # for `help`: navigation, snapshot, actions, refs, tabs, session (see meta.py)
+    group: str = "session"  # for `help`: navigation, snapshot, actions, refs, tabs, session (see meta.py)
     value_flags: tuple[str, ...] = ()  # options that take the next word as their value (flags.values)
     # what running it does to the pages: "read" leaves them as they were (the snapshot cache survives);
     # "action" acts on an element (its result carries the changes it made); "navigate" loads a document;
@@ -175,7 +175,10 @@ class Registry:
                     value = next(it, None)
                     if value is None:
                         raise UsageError(f"Option {w} needs a value. Usage: {cmd.usage}")
-                    flags.values[w] = value
+                    typed = cmd.signature.option_value(w, value) if cmd.signature else (value, 0)
+                    if typed is None:
+                        raise UsageError(f"{w} must be a whole number, 0 or more (got {value!r}). Usage: {cmd.usage}")
+                    flags.values[w] = typed[0]
             else:
                 args.append(w)
         return args, flags
@@ -294,7 +297,7 @@ REGISTRY = Registry()
 
 
 def command(name: str, *, params: str | tuple[str, ...] = "", options: tuple[str, ...] = (), help: str,
-            aliases: tuple[str, ...] = (), needs_browser: bool = True, group: str = "", effect: str = "change",
+            aliases: tuple[str, ...] = (), needs_browser: bool = True, group: str = "session", effect: str = "change",
             logged: bool | None = None, accepts: frozenset | None = None, min_args: int | None = None,
             tool: bool = True):
     """Decorator registering a handler ``(ctx, args, flags) -> Result``. ``params``: the command's
@@ -313,7 +316,7 @@ def command(name: str, *, params: str | tuple[str, ...] = "", options: tuple[str
 
 def forms(name: str, params: tuple[str, ...] | dict[str, Callable[..., Result]], handler=None, *,
           options: tuple[str, ...] = (), help: str, aliases: tuple[str, ...] = (), needs_browser: bool = True,
-          group: str = "", effect: str = "change", logged: bool | None = None, accepts: frozenset | None = None,
+          group: str = "session", effect: str = "change", logged: bool | None = None, accepts: frozenset | None = None,
           min_args: int | None = None, tool: bool = True) -> None:
     """Register a command; ``params`` as a dict routes each form (its text, as declared) to its own
     handler ``(ctx, args, flags)``."""

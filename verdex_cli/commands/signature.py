@@ -23,6 +23,7 @@ KINDS = {"REF": "target", "TARGET": "target", "TEXT": "text", "JS": "script", "U
          "COMMAND": "command"}
 
 NAMES = {"REF": "ref", "TARGET": "ref", "FILE": "path"}
+NUMBERS = ("N", "MS")  # an option's METAVAR that takes a number (`--level LEVEL` takes a name)
 _WHOLE = re.compile(r"#?\d+")
 _NUMBER = re.compile(r"\d+(\.\d+)?")
 
@@ -171,8 +172,6 @@ class Signature:
                 return f"{wrong[0][0]} must be {what}, 0 or more (got {wrong[0][1]!r}). "
         return ""
 
-        return ""
-
     @property
     def min_args(self) -> int:
         return min(sum(1 for p in ps if not p.optional) for ps in self._params())
@@ -211,3 +210,8 @@ class Signature:
     @property
     def value_flags(self) -> tuple[str, ...]:
         return tuple(o.split()[0] for o in self.options if len(o.split(": ")[0].split()) > 1)
+
+    def option_value(self, flag: str, word: str):
+        """(an option's value, converted when its METAVAR is a number: `--depth N`), or None."""
+        metavar = self.option_help()[flag][0]
+        return Param(0, (metavar,), False, False).convert(word, frozenset()) if metavar in NUMBERS else (word, 0)

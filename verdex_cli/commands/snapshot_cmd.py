@@ -16,25 +16,11 @@ from .registry import Result, command, usage_of
 REPL_MAX_CHARS = 200_000  # the REPL's default cut; one-shot and JSON output are whole unless asked
 
 
-def max_chars(ctx, args: list[str], flags) -> int:
+def max_chars(ctx, flags) -> int:
     """The --max-chars limit (0 = none)."""
-    if args:
-        raise UsageError(f"Usage: {usage_of('snapshot')}")
     if "--max-chars" not in flags:
         return REPL_MAX_CHARS if getattr(ctx, "interactive", False) else 0
-    value = flags.values.get("--max-chars", "")
-    if not value.isdigit():
-        raise UsageError(f"--max-chars needs a number of characters (0 = no limit). Usage: {usage_of('snapshot')}")
-    return int(value)
-
-
-def _depth(flags) -> int | None:
-    if "--depth" not in flags:
-        return None
-    value = flags.values.get("--depth", "")
-    if not value.isdigit() or int(value) < 1:
-        raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {usage_of('snapshot')}")
-    return int(value)
+    return flags.values["--max-chars"]
 
 
 def cut_text(text: str, limit: int) -> tuple[str, str | None]:
@@ -73,10 +59,11 @@ def frame_scope(ctx, flags):
 @command("snapshot", options=OPTIONS, group="snapshot",
          help=f"Show the page as an accessibility tree with refs ({'; '.join(OPTIONS)}).", effect="read")
 def snapshot_cmd(ctx, args, flags):
-    args = list(args)
     frame = frame_scope(ctx, flags)
-    limit = max_chars(ctx, args, flags)
-    depth = _depth(flags)
+    limit = max_chars(ctx, flags)
+    depth = flags.values.get("--depth")
+    if depth == 0:
+        raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {usage_of('snapshot')}")
     page = ctx.page
     if page.ask_targets is not None:  # the after-command question (tabs opened or closed) goes with the capture
         page.ask_targets()

@@ -11,7 +11,7 @@ import shlex
 
 from ..base.errors import UsageError
 from .registry import REGISTRY, Command
-from .signature import KINDS, Param, parse_form
+from .signature import KINDS, NUMBERS, Param, parse_form
 
 # what each parameter is, by name (the tool's description carries the command's usage line)
 ABOUT = {
@@ -49,7 +49,7 @@ def _option_schema(flag: str, metavar: str | None, text: str) -> dict:
     about = text or f"The {flag} option."
     if metavar is None:
         return {"type": "boolean", "description": about}
-    return {"type": "integer" if metavar in ("N", "MS") else "string", "description": about}  # --level LEVEL: a name
+    return {"type": "integer" if metavar in NUMBERS else "string", "description": about}
 
 
 def _option_name(flag: str) -> str:

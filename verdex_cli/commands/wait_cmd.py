@@ -198,5 +198,6 @@ def _wanted(args, name: str) -> str:
 
 forms("wait", {"text TEXT": wait_text, "REF": wait_visible, "gone REF": wait_gone, "url TEXT": wait_url,
                "MS": wait_time},
+      group="navigation",
       help="Wait until TEXT appears, a ref is visible or gone, the URL contains TEXT, or for MS milliseconds.",
       effect="read", logged=True)
