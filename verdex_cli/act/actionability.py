@@ -19,11 +19,9 @@ SLICE = 0.25  # seconds of in-page waiting per bridge call, so the wait can be r
 
 
 class Ahead:
-    """A pointer action's first actionability check, sent with the ref's resolution (one round trip
-    for both). The page does it only for the element exactly as the ref's snapshot showed it (role,
-    name, identity), in a tab that draws (act.js ``prepare``'s ``expect``); otherwise it answers
-    ``check`` having done nothing, and the action runs its checks in order as usual. Its answer is
-    used only once the resolution said the ref is good (:meth:`take`)."""
+    """A pointer action's first actionability check, sent with the ref's resolution (one round trip).
+    The page does it only for the element exactly as the snapshot showed it, in a tab that draws (act.js
+    ``prepare``'s ``expect``), else answers ``check``; the answer is used only once the ref resolved."""
 
     def __init__(self, page: Page, store, raw: str, arm: bool):
         self.page, self.started, self.fr, self.n, self.opts = page, None, None, 0, {}
@@ -167,10 +165,8 @@ def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tup
 
 
 def _still_in_frame(page: Page, res: Resolved, pointer: bool) -> tuple[float, float] | None:
-    """An element in a frame checked with its resolution (Ahead): its click point when it and every
-    frame on the way were still and in view and every owner gets the point (two round trips however
-    deep: the check and the owners' measurement, then the hit tests); None to check in order instead
-    (any guard the check armed taken down)."""
+    """An element in a frame checked with its resolution (Ahead): its click point when it and every frame
+    on the way were still and in view and every owner gets the point; None to check in order instead."""
     (levels, measuring), res.above = res.above, None
     ahead = res.prepared
     if not pointer or ahead is None or ahead.get("status") != "ok" or not ahead.get("still"):
@@ -211,12 +207,8 @@ def _tell(page: Page, res: Resolved, reason: str, told: list) -> None:
 
 
 def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, told: list, arm: bool = False) -> dict:
-    """Poll the bridge's `prepare` in short slices until the element is actionable or time is up.
-
-    Each time the reason for waiting is new, the progress listener (timing.tell; the REPL shows it)
-    hears "waiting for ...: reason". The box measured in
-    one slice goes to the next, so stability is always judged on two measurements.
-    """
+    """Poll the bridge's `prepare` in short slices until the element is actionable or time is up (a new
+    reason for waiting is told: timing.tell); each slice's box goes to the next (stability: two measurements)."""
     last = None
     live = res.live or {}
     seed = {"box": live["box"], "at": live["at"]} if live.get("box") and live.get("at") is not None else None

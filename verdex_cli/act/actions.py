@@ -1,9 +1,5 @@
 """focus, check/uncheck, select and scroll: trusted input on refs (CDP Input events only, never
-element.click() or .value), each result read back from the element itself.
-
-Every action prepares the element in its own frame first (actionability.py); mouse events go out
-through pointer.py (guarded: none reaches another element). Nothing here prints.
-"""
+element.click() or .value), each result read back from the element itself."""
 
 from __future__ import annotations
 
@@ -136,13 +132,8 @@ def _selected_index(page: Page, res: Resolved) -> int:
 
 
 def _select_single(page: Page, res: Resolved, target: int, f: Focus) -> None:
-    """Keyboard selection on the focused select, trusted input only.
-
-    The option list is opened (Alt+ArrowDown), the highlight moved over the
-    enabled options, and Enter commits: the page sees one input/change event.
-    If that did not land (a platform without the popup), step with arrows on
-    the closed select instead.
-    """
+    """Keyboard selection on the focused select: open the list (Alt+ArrowDown), move over the enabled
+    options and commit with Enter (one input/change event); without the popup, arrows on the closed select."""
     opts = page.bridge.options(res.frame, res.ref.n)["options"]
     current = next((o["index"] for o in opts if o["selected"]), -1)
     if current == target:

@@ -1,7 +1,5 @@
-"""File choosers the page opened: a button whose handler clicks a hidden ``<input type=file>`` asks the
-browser for a chooser, which verdex is told of instead of a dialog (``Page.setInterceptFileChooserDialog``,
-browser/frames.py). The command's result says so and gives the input a ref to answer with ``upload REF PATH``:
-never dropped silently. Nothing here prints."""
+"""File choosers the page opened (a handler clicking a hidden ``<input type=file>``; intercepted in
+browser/frames.py): the command's result says so and gives the input a ref for ``upload REF PATH``."""
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """fill, type, press and upload: keyboard and file input that only ever reaches the ref's own element.
 
-Text-like fields get trusted input (select all + ``Input.insertText``, or key
-events); picker inputs (range, color, date, ...) get their value set the way
-a picker sets it; file inputs get files through ``DOM.setFileInputFiles``.
-Every result carries the field's value read back afterwards; a password's
-value is never echoed (see :data:`MASK`).  Nothing here prints.
+Text fields get trusted input (select all + ``Input.insertText``, or key events); pickers (range, color,
+date, ...) their value set as a picker sets it; file inputs files. Every result carries the value read
+back afterwards; a password's value is never echoed (:data:`MASK`).
 """
 
 from __future__ import annotations
@@ -100,9 +98,7 @@ def _value(page: Page, res: Resolved):
 
 
 def _read_back(page: Page, res: Resolved, watch: FieldWatch, nav_before: int, grace: float) -> tuple:
-    """(value once the page settled, the value the browser gave at the last input (None: unknown),
-    notes). Read right away when the field's document went away; of the control the page put in its
-    place when it re-rendered the field; none when the page removed it with nothing like it there."""
+    """(value once the page settled, the value the browser gave at the last input or None, notes)."""
     right_away = _value(page, res)
     nav = after_input(page, nav_before, grace)
     back = watch.read()

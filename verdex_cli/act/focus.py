@@ -1,11 +1,8 @@
 """Keyboard focus, verified deep (shadow roots and frames), and key input that never lands elsewhere.
 
-CDP key events and ``Input.insertText`` go to whatever element has focus, so
-before every batch of keys :class:`Focus` checks in the isolated world that
-the target is the deep active element of its document and that every
-ancestor document's active element is the iframe leading to it.  While keys
-are sent, a guard in those documents stops any key event that would reach
-another element.  Nothing here prints.
+Key events go to whatever has focus, so before every batch :class:`Focus` checks that the target is
+the deep active element of its document and every ancestor document's active element is the iframe
+leading to it; while keys are sent, a guard in those documents stops any that would reach another element.
 """
 
 from __future__ import annotations
@@ -92,13 +89,9 @@ class Focus:
 
     # -- checks ------------------------------------------------------------------------------------
     def problem(self, prefix: str = "Nothing was sent") -> str | None:
-        """None when the target holds focus; else a description of where focus is.
-
-        The frames are checked from the top down, so the answer names the element that really
-        has focus (an ancestor document's own element, or one inside another frame). The field
-        replaced by the page (a re-render; followed while a read-back watches it) counts when the
-        new one has focus, once the page settled; else the keys stop there (``prefix``: how many went in).
-        """
+        """None when the target holds focus; else where focus is (checked from the top down, so it names
+        what really has focus). A field the page re-rendered counts when the new one has focus once the
+        page settled; else the keys stop there (``prefix``: how many went in)."""
         for parent, obj in reversed(self.owners):
             got = self.page.bridge.holds_focus(parent.target, obj)
             if got is not True:

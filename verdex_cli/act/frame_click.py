@@ -1,8 +1,6 @@
-"""click, dblclick and hover on a frame's owner element (iframe, frame): the mouse events land in the
-document the frame shows, not on the element, so the element's own guard (guard.js ``arm``, in its
-document) sees none of them. The frame's document, and every captured document nested in it, watches
-instead (frame_watch.js ``watchDoc``): the action is ok only when the events really reached one of them, and
-the result names the element they reached there. Nothing here prints."""
+"""click, dblclick and hover on a frame's owner element (iframe): the events land in the document the
+frame shows, which the element's own guard never sees, so that document and every captured one nested
+in it watch instead (frame_watch.js ``watchDoc``): ok only when the events reached one of them."""
 
 from __future__ import annotations
 
@@ -88,9 +86,8 @@ class Inside:
             pass
 
     def verdict(self, action: str, reads: list[tuple[Frame, dict | None]], parent: dict) -> tuple[str, dict]:
-        """(the result's note, its ``inside``: the frame whose document got the input and the element it
-        reached there) when the input reached the frame's documents as asked; else the refusal, saying
-        what happened."""
+        """(the result's note, ``inside``: the frame and element the input reached) when it reached the
+        frame's documents as asked; else the refusal, saying what happened."""
         label, where = self.res.label, f"frame f{self.child.index}"
         if action == "hover":
             moved = [(fr, r) for fr, r in reads if r and any(t in MOVES for t in r["got"])]
@@ -137,10 +134,8 @@ class Inside:
 
 
 def watch_inside(page: Page, res: Resolved, action: str) -> Inside:
-    """The frame the owner element shows, the frames nested in it that its click point reaches (found
-    by hit tests, one document after the other) and every other captured frame nested in it, watching
-    for the action's mouse events. Refused (nothing sent) when the element shows no document, or a
-    blank one."""
+    """The frame the owner shows and every captured frame nested in it, watching for the action's mouse
+    events. Refused (nothing sent) when the element shows no document, or a blank one."""
     child = child_frame(page, res)
     chain, answers, at = [child], [], None
     while True:

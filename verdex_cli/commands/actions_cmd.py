@@ -47,9 +47,8 @@ def _front(ctx) -> list[str]:
 
 
 def _act(ctx, fn, res, *args):
-    """Run the action on its resolved element. A frame whose connection ends during the action (its
-    document was replaced or the frame removed) is reported as the ref's own status, not as a lost
-    browser connection."""
+    """Run the action on its resolved element; a frame whose connection ends meanwhile is reported as
+    the ref's own status, not as a lost browser connection."""
     try:
         return fn(ctx.page, res, *args)
     except ConnectionLost:
@@ -110,9 +109,8 @@ def _masked(value, secret: str):
 
 
 def _split_guard(verb: str, raw: str, res, text: str) -> None:
-    """`fill label=First name Ada` splits as target `label=First`, text `name Ada`; when the element the
-    target found goes on, after the target's words, with the text's first words ("First name"), that
-    split was not meant: refuse before anything is typed, with the quoted line."""
+    """`fill label=First name Ada` splits as `label=First` + `name Ada`; when the element found goes on
+    with the text's first words ("First name"), that was not meant: refuse, with the quoted line."""
     t = parse_target(raw)
     if t.kind == "ref" or raw.lstrip()[:1] in "'\"" or raw.startswith("role="):
         return

@@ -1,9 +1,6 @@
-"""One command registry: it feeds the REPL, `help`, completion and one-shot mode.
-
-A command line splits like a shell line, except that `eval` takes the rest of
-the line verbatim and the TEXT of `type`/`fill` is the rest of the line after
-the target (quotes around it optional).
-"""
+"""One command registry: it feeds the REPL, `help`, completion and one-shot mode. A line splits like a
+shell line, except that `eval` takes the rest verbatim and the TEXT of `type`/`fill` is the rest after
+the target (quotes optional)."""
 
 from __future__ import annotations
 
@@ -300,10 +297,8 @@ def command(name: str, *, params: str | tuple[str, ...] = "", options: tuple[str
             aliases: tuple[str, ...] = (), needs_browser: bool = True, group: str = "session", effect: str = "change",
             logged: bool | None = None, accepts: frozenset | None = None, min_args: int | None = None,
             tool: bool = True):
-    """Decorator registering a handler ``(ctx, args, flags) -> Result``. ``params``: the command's
-    form, or its forms, and ``options`` in the grammar of commands/signature.py; the usage line, the
-    argument counts, the parsing mode, completion and the typed ``args.values`` come from them
-    (``min_args`` only where a declared parameter may be left empty)."""
+    """Decorator registering a handler ``(ctx, args, flags) -> Result``; ``params`` (its forms) and
+    ``options`` in the grammar of signature.py (``min_args``: where a parameter may be left empty)."""
 
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
         forms(name, params if isinstance(params, tuple) else (params,), fn, options=options, help=help,

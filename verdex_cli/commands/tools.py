@@ -1,9 +1,6 @@
-"""The commands as tools for an agent (MCP): each tool's input schema comes from its command's declared
-forms and options (signature.py), and a tool call's arguments become the command line it stands for.
-
-A parameter is named as in signature.py (`ref`, `text`, `url`, `key`, `js`, `path`, `n`, `ms`,
-`values`, `paths`; `action` for a sub-verb); an option is its flag without dashes, `-` as `_`.
-"""
+"""The commands as tools for an agent (MCP): each input schema comes from the command's declared forms
+and options (parameters named as in signature.py; an option is its flag without dashes, `-` as `_`),
+and a tool call's arguments become the command line it stands for."""
 
 from __future__ import annotations
 
