@@ -14,7 +14,7 @@ from ..base.errors import CDPError, ErrorKind, JSError, NotActionable, NotApplie
 from ..browser import timer_watch
 from ..browser.page import Page
 from .actions import focus
-from .focus import label_of, where_focus
+from .focus import element_object, label_of, where_focus
 from .keys import char_events, parse_key
 from .readback import RERENDERED, FieldWatch, after_input, quoted, settle_page, still_changing
 from .resolve import Resolved
@@ -287,18 +287,11 @@ def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
     if len(paths) > 1 and not info.get("multiple"):
         raise UsageError(f"Element {res.label} takes one file, not {len(paths)} (it has no 'multiple' attribute).")
     nav_before = page.nav_count
-    obj = page.bridge.element(res.frame, res.ref.n)
-    if "objectId" not in obj:
-        raise NotActionable(f"Element {res.label} was removed.", kind=ErrorKind.REMOVED)
-    try:
-        res.frame.target.call("DOM.setFileInputFiles", files=[str(p) for p in paths], objectId=obj["objectId"])
-    except CDPError as exc:
-        raise NotActionable(f"Could not set the files of {res.label}: {exc.details.get('detail', exc)}.") from exc
-    finally:
+    with element_object(page, res, f"Element {res.label} was removed.") as obj:
         try:
-            res.frame.target.call("Runtime.releaseObject", objectId=obj["objectId"], timeout=2)
-        except CDPError:
-            pass
+            res.frame.target.call("DOM.setFileInputFiles", files=[str(p) for p in paths], objectId=obj)
+        except CDPError as exc:
+            raise NotActionable(f"Could not set the files of {res.label}: {exc.details.get('detail', exc)}.") from exc
     names = page.bridge.files(res.frame, res.ref.n)
     if names != [p.name for p in paths]:
         raise NotApplied(f"Element {res.label} holds {names or 'no files'} instead of the files given "

@@ -7,7 +7,9 @@ leading to it; while keys are sent, a guard in those documents stops any that wo
 
 from __future__ import annotations
 
-from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable, NotApplied
+from contextlib import contextmanager
+
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable, NotApplied, VerdexError
 from ..browser.frames import Frame
 from ..browser.page import Page
 from ..refs.store import describe
@@ -51,18 +53,30 @@ def _focused_child(page: Page, fr: Frame) -> Frame | None:
     try:
         node = fr.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
     finally:
-        _release(fr, obj["objectId"])
+        release_object(fr, obj["objectId"])
     child = page.frames.by_id.get(node.get("frameId", ""))
     if child is None or child.detached:
         return None
     return child
 
 
-def _release(fr: Frame, object_id: str) -> None:
+def release_object(fr: Frame, object_id: str) -> None:
     try:
         fr.target.call("Runtime.releaseObject", objectId=object_id, timeout=2)
-    except (CDPError, CDPTimeout, ConnectionLost):
+    except VerdexError:
         pass
+
+
+@contextmanager
+def element_object(page: Page, res: Resolved, missing: str):
+    """The element's object id for a protocol call, let go of afterwards (``missing``: the error if none)."""
+    obj = page.bridge.element(res.frame, res.ref.n)
+    if "objectId" not in obj:
+        raise VerdexError(missing, kind=ErrorKind.REMOVED)
+    try:
+        yield obj["objectId"]
+    finally:
+        release_object(res.frame, obj["objectId"])
 
 
 def focus_label(page: Page) -> str:

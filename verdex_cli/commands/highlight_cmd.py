@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from ..base.errors import ErrorKind, VerdexError
+from ..act.focus import element_object
+from ..base.errors import VerdexError
 from .actions_cmd import resolve_arg
 from .registry import Result, command
 
@@ -42,18 +43,9 @@ def highlight_cmd(ctx, args, flags):
     page = ctx.page
     res = resolve_arg(ctx, args[0])
     fr = res.frame
-    obj = page.bridge.element(fr, res.ref.n)
-    if "objectId" not in obj:
-        raise VerdexError(f"Element {res.label} could not be highlighted: it is not in the document.",
-                          kind=ErrorKind.REMOVED)
-    try:
+    with element_object(page, res, f"Element {res.label} could not be highlighted: it is not in the document.") as obj:
         fr.target.call("Overlay.enable")
-        fr.target.call("Overlay.highlightNode", highlightConfig=STYLE, objectId=obj["objectId"])
-    finally:
-        try:
-            fr.target.call("Runtime.releaseObject", objectId=obj["objectId"], timeout=2)
-        except VerdexError:
-            pass
+        fr.target.call("Overlay.highlightNode", highlightConfig=STYLE, objectId=obj)
     _hide_later(fr.target)
     headless = _headless(ctx.ensure_session())
     notes = list(res.notes)
