@@ -3,6 +3,7 @@ receiving pointer events at its click point), in its own frame's isolated world.
 
 from __future__ import annotations
 
+from contextlib import suppress
 import time
 
 from ..base.errors import CDPError, ErrorKind, NotActionable, VerdexError
@@ -102,10 +103,8 @@ class Ahead:
             return
         started, self.started = self.started, None
         self._unmeasure()
-        try:
+        with suppress(VerdexError):
             self._disarm(started.value())
-        except VerdexError:
-            pass
 
     def _unmeasure(self) -> None:
         """Let the answers nobody will read go: the owners' measurement and the locator's call."""
@@ -118,10 +117,8 @@ class Ahead:
 
     def _disarm(self, out) -> None:
         if isinstance(out, dict) and out.get("armed"):
-            try:
+            with suppress(VerdexError):
                 self.page.bridge.disarm(self.fr)
-            except VerdexError:
-                pass
 
 
 def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) -> tuple[float, float]:
@@ -141,10 +138,8 @@ def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tup
     # the frames above it a moment later (another process), so scrolls sent together can still be
     # moving the page when the point is measured (the press then lands elsewhere)
     for parent, owner in reversed(owners(page, res.frame, res.label)):
-        try:
+        with suppress(CDPError):  # an owner that cannot scroll: the hit tests say what is wrong
             parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
-        except CDPError:
-            pass  # an owner that cannot scroll: the hit tests say what is wrong
     deadline = time.monotonic() + page.timeout
     told: list = [None]
     while True:
@@ -179,10 +174,8 @@ def _still_in_frame(page: Page, res: Resolved, pointer: bool) -> tuple[float, fl
         point = None
     if point is None:
         if ahead.get("armed"):
-            try:
+            with suppress(VerdexError):  # its document is gone: the checks in order say so
                 page.bridge.disarm(res.frame)
-            except VerdexError:
-                pass  # its document is gone: the checks in order say so
         return None
     res.armed = bool(ahead.get("armed"))
     res.still = True

@@ -170,9 +170,6 @@ def _select_multiple(page: Page, res: Resolved, wanted: list[dict]) -> None:
         mouse(page, "mouseReleased", x, y, button="left", clickCount=1, modifiers=mods)
 
 
-# wait two frames so the wheel scroll has been applied, then read the position
-
-
 def scroll(page: Page, res: Resolved | None, direction: str | None) -> dict:
     if res is not None:
         prepare(page, res, pointer=False)

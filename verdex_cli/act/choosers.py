@@ -3,6 +3,7 @@ browser/frames.py): the command's result says so and gives the input a ref for `
 
 from __future__ import annotations
 
+from contextlib import suppress
 from ..base.errors import VerdexError
 from ..browser.frames import Frame
 from ..browser.page import Page
@@ -39,7 +40,5 @@ def _input(page: Page, fr: Frame, backend) -> dict | None:
     except (VerdexError, KeyError):
         return None
     finally:
-        try:
+        with suppress(VerdexError):
             fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-chooser", timeout=2)
-        except VerdexError:
-            pass

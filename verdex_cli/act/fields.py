@@ -7,6 +7,7 @@ back afterwards; a password's value is never echoed (:data:`MASK`).
 
 from __future__ import annotations
 
+from contextlib import suppress
 import os
 from pathlib import Path
 
@@ -135,8 +136,6 @@ def _differs_note(info: dict, value, wanted: str) -> list[str]:
             "changed what was entered)."]
 
 
-# -- fill ---------------------------------------------------------------------------------------------
-
 def fill(page: Page, res: Resolved, text: str) -> dict:
     info = field_info(page, res)
     _refuse_kind(res, info, "fill")
@@ -173,10 +172,8 @@ def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
     if not settle_page(page):
         nav = [still_changing(page)] + nav
     if not res.frame.detached and res.frame.loader_id == loader:
-        try:
+        with suppress(CDPError, JSError):
             value = _value(page, res)
-        except (CDPError, JSError):
-            pass
     result = _base("fill", res, info, value)
     notes = list(res.notes) + [f"Set like a picker would: the {kind} input's value was set, then input and "
                                "change events fired (no keys were typed)."]
@@ -200,8 +197,6 @@ def _picker_problem(res: Resolved, info: dict, text: str, check: dict) -> str:
         return f"{head}: it does not match the input's step ({check.get('step')})."
     return f"{head}: expected {FORMATS.get(kind, 'a valid value')}."
 
-
-# -- type -------------------------------------------------------------------------------------------------
 
 def type_text(page: Page, res: Resolved, text: str) -> dict:
     info = field_info(page, res)
@@ -235,8 +230,6 @@ def _holds(page: Page, res: Resolved, info: dict) -> str:
     return f"The field now holds {quoted(_shown(info, value))}."
 
 
-# -- press --------------------------------------------------------------------------------------------------
-
 def press(page: Page, res: Resolved | None, spec: str) -> dict:
     key = parse_key(spec)
     nav_before = page.nav_count
@@ -259,8 +252,6 @@ def press(page: Page, res: Resolved | None, spec: str) -> dict:
 def _ref_of(page: Page, fr, who: dict):
     return f"{page.prefix}f{fr.index}e{who['n']}" if who.get("n") else None
 
-
-# -- upload -------------------------------------------------------------------------------------------------
 
 def check_paths(paths: list[str]) -> list[Path]:
     """Every path must be a readable regular file; one clear usage error otherwise."""

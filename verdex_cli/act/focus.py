@@ -7,7 +7,7 @@ leading to it; while keys are sent, a guard in those documents stops any that wo
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable, NotApplied, VerdexError
 from ..browser.frames import Frame
@@ -61,10 +61,8 @@ def _focused_child(page: Page, fr: Frame) -> Frame | None:
 
 
 def release_object(fr: Frame, object_id: str) -> None:
-    try:
+    with suppress(VerdexError):
         fr.target.call("Runtime.releaseObject", objectId=object_id, timeout=2)
-    except VerdexError:
-        pass
 
 
 @contextmanager
@@ -101,7 +99,6 @@ class Focus:
         self.prefix = "Nothing was sent"  # how much got through, for a refusal during the current batch
         self.replaced = False  # the page re-rendered the field; the keys go on into the new one (it has focus)
 
-    # -- checks ------------------------------------------------------------------------------------
     def problem(self, prefix: str = "Nothing was sent") -> str | None:
         """None when the target holds focus; else where focus is (checked from the top down, so it names
         what really has focus). A field the page re-rendered counts when the new one has focus once the
@@ -145,7 +142,6 @@ class Focus:
         if where is not None:
             raise self.refuse(where, f"Nothing was {verb}")
 
-    # -- the guard -----------------------------------------------------------------------------------
     def arm(self) -> None:
         self.page.bridge.arm_keys(self.res.frame, self.res.ref.n)
         for parent, _ in self.owners:
@@ -169,13 +165,10 @@ class Focus:
     def close(self) -> list[str]:
         blocked = self.disarm()
         for parent, _ in self.owners:
-            try:
+            with suppress(CDPError, CDPTimeout, ConnectionLost):
                 parent.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-focus", timeout=2)
-            except (CDPError, CDPTimeout, ConnectionLost):
-                pass
         return blocked
 
-    # -- sending ------------------------------------------------------------------------------------------
     def _stop(self, where: str, prefix: str) -> NotActionable:
         blocked = self.disarm()
         if blocked:  # the previous batch already met the moved focus: the guard stopped it there

@@ -4,6 +4,7 @@ in it watch instead (frame_watch.js ``watchDoc``): ok only when the events reach
 
 from __future__ import annotations
 
+from contextlib import suppress
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied, VerdexError
 from ..browser.frames import Frame
 from ..browser.page import Page
@@ -29,23 +30,13 @@ class Inside:
         self.child = frames[0]
         self.loaders = {fr.index: fr.loader_id for fr in frames}
 
+    def _ask(self, start) -> list[dict | None]:
+        """_ask_all in the watched documents; None for one that went away (what it got is lost)."""
+        return [None if fr.detached or fr.loader_id != self.loaders[fr.index] else got
+                for fr, got in zip(self.frames, _ask_all(self.frames, start))]
+
     def _states(self) -> list[dict | None]:
-        """Each watched document's FrameWatch.watchState (None: no answer): one round trip for all."""
-        started = []
-        for fr in self.frames:
-            try:
-                started.append(self.page.bridge.watch_state(fr, later=True))
-            except VerdexError:
-                started.append(None)
-        out = []
-        for fr, st in zip(self.frames, started):
-            try:
-                out.append(st.value() if st is not None and st.sent is not None else None)
-            except (CDPError, JSError, CDPTimeout, ConnectionLost):
-                out.append(None)
-            if fr.loader_id != self.loaders[fr.index]:
-                out[-1] = None
-        return out
+        return self._ask(lambda fr: self.page.bridge.watch_state(fr, later=True))
 
     def pointer_in(self) -> bool:
         """After the move: the pointer came into one of the watched documents and stayed there."""
@@ -57,33 +48,14 @@ class Inside:
         return any(s is None or s.get("nav") for s in states[:1]) or any(s and s.get("nav") for s in states)
 
     def read(self, settle: bool = False) -> list[tuple[Frame, dict | None]]:
-        """What reached each watched document (None: it went away, unread); every watch ends. One
-        round trip for all (``settle``: a hover's, two animation frames after the move)."""
-        started = []
-        for fr in self.frames:
-            try:
-                started.append(self.page.bridge.unwatch_doc(fr, settle, later=True))
-            except VerdexError:
-                started.append(None)
-        out: list[tuple[Frame, dict | None]] = []
-        for fr, st in zip(self.frames, started):
-            got = None
-            if st is not None and st.sent is not None:
-                try:
-                    got = st.value()
-                except (CDPError, JSError, CDPTimeout, ConnectionLost):
-                    got = None
-            if fr.detached or fr.loader_id != self.loaders[fr.index]:
-                got = None  # another document now: the watched one went away (what it got is lost)
-            out.append((fr, got))
-        return out
+        """What reached each watched document (None: it went away); every watch ends (``settle``: a
+        hover's, two animation frames after the move)."""
+        return list(zip(self.frames, self._ask(lambda fr: self.page.bridge.unwatch_doc(fr, settle, later=True))))
 
     def end(self) -> None:
         """Stop watching, nothing read (the action failed before its input was judged)."""
-        try:
+        with suppress(VerdexError):
             self.read()
-        except VerdexError:
-            pass
 
     def verdict(self, action: str, reads: list[tuple[Frame, dict | None]], parent: dict) -> tuple[str, dict]:
         """(the result's note, ``inside``: the frame and element the input reached) when it reached the
@@ -153,17 +125,7 @@ def watch_inside(page: Page, res: Resolved, action: str) -> Inside:
         chain.append(nested)
         at = into
     others = [fr for fr in _nested(page, child) if fr not in chain]
-    started = []
-    for fr in others:
-        try:
-            started.append(page.bridge.watch_doc(fr, None, later=True))
-        except VerdexError:
-            started.append(None)
-    for fr, st in zip(others, started):
-        try:
-            answers.append(st.value() if st is not None and st.sent is not None else None)
-        except (CDPError, JSError, CDPTimeout):
-            answers.append(None)
+    answers += _ask_all(others, lambda fr: page.bridge.watch_doc(fr, None, later=True))
     frames = chain + others
     inside = Inside(page, res, [fr for fr, a in zip(frames, answers) if a is not None])
     first = answers[0]
@@ -174,6 +136,24 @@ def watch_inside(page: Page, res: Resolved, action: str) -> Inside:
         raise NotActionable(f"Element {res.label} is not actionable: its frame (f{child.index}) {why}; "
                             "no mouse event was sent.")
     return inside
+
+
+def _ask_all(frames: list[Frame], start) -> list[dict | None]:
+    """``start(frame)`` in every frame at once (one round trip): each answer, or None."""
+    started = []
+    for fr in frames:
+        try:
+            started.append(start(fr))
+        except VerdexError:
+            started.append(None)
+    out = []
+    for st in started:
+        got = None
+        if st is not None and st.sent is not None:
+            with suppress(CDPError, JSError, CDPTimeout, ConnectionLost):
+                got = st.value()
+        out.append(got)
+    return out
 
 
 def child_frame(page: Page, res: Resolved) -> Frame:
@@ -211,10 +191,8 @@ def _shown(page: Page, parent: Frame, obj: dict) -> tuple[Frame | None, str | No
     except (CDPError, CDPTimeout):
         node = {}
     finally:
-        try:
+        with suppress(ConnectionLost):
             parent.target.send("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
-        except ConnectionLost:
-            pass
     frame_id = node.get("frameId")
     if not frame_id:
         return None, None

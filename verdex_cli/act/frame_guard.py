@@ -9,6 +9,7 @@ their answers are waited for before any input, and what they stopped is read bac
 
 from __future__ import annotations
 
+from contextlib import suppress
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 from ..browser.frames import Frame
 from ..browser import bridge
@@ -39,19 +40,15 @@ class Denial:
         went away meanwhile is left out: there is nothing to click in."""
         sent, self.sent = self.sent, []
         for fid, session, ctx, pending in sent:
-            try:
+            with suppress(VerdexError):
                 if pending.result().get("result", {}).get("value") is True:
                     self.armed.append((fid, session, ctx))
-            except (VerdexError, CDPError, CDPTimeout, ConnectionLost):
-                pass
 
     def start_read(self) -> None:
         """Ask every guard what it stopped (answers taken by :meth:`blocked`, with the target's)."""
         for fid, session, ctx in self.armed:
-            try:
+            with suppress(CDPError, CDPTimeout, ConnectionLost):
                 self.reading.append((fid, bridge.start(session, bridge.guard_read().at(ctx), 5)))
-            except (CDPError, CDPTimeout, ConnectionLost):
-                pass
         self.armed = []
 
     def blocked(self) -> list[str]:
@@ -62,7 +59,7 @@ class Denial:
         for fid, pending in reading:
             try:
                 seen = pending.result().get("result", {}).get("value")
-            except (VerdexError, CDPError, CDPTimeout, ConnectionLost):
+            except VerdexError:
                 continue  # its document went away: nothing of the click can have stayed there
             fr = self.page.frames.by_id.get(fid)
             where = f"frame f{fr.index}" if fr is not None and not fr.detached else "another frame"

@@ -12,6 +12,7 @@ local-root coordinates; the parent's own owner quad maps them back into the pare
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, NotActionable, VerdexError
@@ -142,10 +143,8 @@ def _climb(page: Page, levels: list, measured: tuple, pt: Point, check: bool) ->
         return (pt.x, pt.y), still
     finally:
         for target in {id(p.target): p.target for _c, p, _b in levels}.values():
-            try:
+            with suppress(ConnectionLost):
                 target.send("Runtime.releaseObjectGroup", objectGroup="verdex-hit")
-            except ConnectionLost:
-                pass
 
 
 def _climb_each(page: Page, levels: list, quads: dict, objs: dict, pt: Point, check: bool) -> tuple[float, float] | str:

@@ -9,6 +9,7 @@ none is `no_match`. A resolved target becomes the same :class:`Resolved` a ref g
 
 from __future__ import annotations
 
+from contextlib import suppress
 import json
 import re
 from dataclasses import dataclass
@@ -160,8 +161,6 @@ def _parse_one(text: str, raw: str) -> Target:
     return Target("ref", str(parse_ref(text)))
 
 
-# ---- searching the live page ---------------------------------------------------------------
-
 @dataclass
 class Hit:
     frame: Frame
@@ -185,10 +184,8 @@ def _child(page: Page, fr: Frame, n: int, tree: dict, via: str) -> Frame | None:
     try:
         return child_frame(page, fr, n, tree, via=via)
     finally:
-        try:
+        with suppress(VerdexError):
             fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
-        except VerdexError:
-            pass
 
 
 def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int] | None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 import re
 import time
 
@@ -87,10 +88,8 @@ def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
 
 def _note(ctx, raw: str) -> None:
     """The stable target of the awaited element, for 'export' (when it can be resolved now)."""
-    try:
+    with suppress(VerdexError):
         note_target(ctx, resolve_target(ctx.page, ctx.page_state().store, raw), raw)
-    except VerdexError:
-        pass
 
 
 def _is_target(word: str) -> bool:
