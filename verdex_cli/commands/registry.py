@@ -293,17 +293,12 @@ def _unquote(text: str) -> str:
 REGISTRY = Registry()
 
 
-def command(name: str, *, params: str | tuple[str, ...] = "", options: tuple[str, ...] = (), help: str,
-            aliases: tuple[str, ...] = (), needs_browser: bool = True, group: str = "session", effect: str = "change",
-            logged: bool | None = None, accepts: frozenset | None = None, min_args: int | None = None,
-            tool: bool = True):
-    """Decorator registering a handler ``(ctx, args, flags) -> Result``; ``params`` (its forms) and
-    ``options`` in the grammar of signature.py (``min_args``: where a parameter may be left empty)."""
+def command(name: str, *, params: str | tuple[str, ...] = "", **declared):
+    """Decorator registering a handler ``(ctx, args, flags) -> Result``: its form(s) and the rest of
+    its declaration as :func:`forms` takes them."""
 
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
-        forms(name, params if isinstance(params, tuple) else (params,), fn, options=options, help=help,
-              aliases=aliases, needs_browser=needs_browser, group=group, effect=effect, logged=logged,
-              accepts=accepts, min_args=min_args, tool=tool)
+        forms(name, params if isinstance(params, tuple) else (params,), fn, **declared)
         return fn
 
     return wrap
@@ -313,8 +308,8 @@ def forms(name: str, params: tuple[str, ...] | dict[str, Callable[..., Result]],
           options: tuple[str, ...] = (), help: str, aliases: tuple[str, ...] = (), needs_browser: bool = True,
           group: str = "session", effect: str = "change", logged: bool | None = None, accepts: frozenset | None = None,
           min_args: int | None = None, tool: bool = True) -> None:
-    """Register a command; ``params`` as a dict routes each form (its text, as declared) to its own
-    handler ``(ctx, args, flags)``."""
+    """Register a command: ``params`` (its forms; as a dict, each routed to its own handler) and
+    ``options`` in the grammar of signature.py (``min_args``: where a parameter may be left empty)."""
     sig = Signature(tuple(params), options)
     REGISTRY.add(Command(name, dict(params) if handler is None else handler, sig.usage(name), help, aliases,
                          sig.min_args if min_args is None else min_args, sig.max_args, sig.rest, sig.flags,
