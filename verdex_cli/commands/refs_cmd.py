@@ -5,8 +5,7 @@ from __future__ import annotations
 from ..act.fields import MASK
 from ..act.locators import stable_locator
 from ..act.resolve import changed_error, check_scope, locate, restarted_note, unknown
-from ..act.targets import resolve_target
-from ..act.targets import parse_target
+from ..act.targets import parse_target, resolve_target
 from ..base.errors import RefError
 from ..refs import story
 from ..refs.staleness import classify

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..act.targets import resolve_target
-from ..act.targets import adopt
+from ..act.targets import adopt, resolve_target
 from ..base.errors import UsageError
 from ..refs.store import RefStore
 from ..snapshot import filters
@@ -14,13 +13,6 @@ from ..snapshot.render_text import TextRenderer
 from .registry import Result, command, usage_of
 
 REPL_MAX_CHARS = 200_000  # the REPL's default cut; one-shot and JSON output are whole unless asked
-
-
-def max_chars(ctx, flags) -> int:
-    """The --max-chars limit (0 = none)."""
-    if "--max-chars" not in flags:
-        return REPL_MAX_CHARS if getattr(ctx, "interactive", False) else 0
-    return flags.values["--max-chars"]
 
 
 def cut_text(text: str, limit: int) -> tuple[str, str | None]:
@@ -60,7 +52,7 @@ def frame_scope(ctx, flags):
          help=f"Show the page as an accessibility tree with refs ({'; '.join(OPTIONS)}).", effect="read")
 def snapshot_cmd(ctx, args, flags):
     frame = frame_scope(ctx, flags)
-    limit = max_chars(ctx, flags)
+    limit = flags.values.get("--max-chars", REPL_MAX_CHARS if getattr(ctx, "interactive", False) else 0)  # 0: none
     depth = flags.values.get("--depth")
     if depth == 0:
         raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {usage_of('snapshot')}")

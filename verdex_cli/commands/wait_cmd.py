@@ -7,8 +7,7 @@ import re
 import time
 
 from ..act.resolve import locate
-from ..act.targets import resolve_target
-from ..act.targets import parse_target
+from ..act.targets import parse_target, resolve_target
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefError, UsageError, VerdexError
 from ..browser import bridge
 from ..browser.frames import frame_url
