@@ -11,6 +11,12 @@ for their answers in queues of their own, its events are handled on a thread of 
 thread owns the socket and routes answers and events by ``sessionId`` into the session's queues; it
 never runs a handler, so a busy handler cannot hold up answers (``Runtime.terminateExecution`` to a
 busy page included). Each session's events are handled in order by its own event thread.
+
+Chrome attaches a new frame or worker paused (``waitForDebuggerOnStart``): the handlers of its
+``Target.attachedToTarget`` send its set-up (network log, watcher) without waiting for answers, and
+then, whatever they did, it is told to run (``Runtime.runIfWaitingForDebugger``); a session handles its
+calls in order, so the set-up is in place before its first line. Nothing waits for the paused target
+(a service worker answers nothing before it runs), and a target that detaches meanwhile runs anyway.
 """
 
 from __future__ import annotations
@@ -26,15 +32,7 @@ from .transport import PipeTransport, WsTransport
 
 LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: the session ended
 
-AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True}
-
-
-class CallFailed(Exception):
-    """The browser answered a call with an error: ``"calling method: METHOD error: DETAIL"``."""
-
-
-class CallTimedOut(Exception):
-    """No answer within the call's time-out."""
+AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True}
 
 
 class SessionEnded(Exception):
@@ -52,9 +50,6 @@ class _Out:
         if self.session_id is not None:
             payload = payload[:-1] + ', "sessionId": ' + json.dumps(self.session_id) + "}"
         self.conn.send_raw(payload)
-
-
-WAIT_SLICE = 0.1  # a call's wait for its answer, in slices of this many seconds
 
 
 class FlatSession:
@@ -90,47 +85,12 @@ class FlatSession:
             except Exception:  # (cdp.Target's handlers keep their own failures)
                 pass
             finally:
+                if event["method"] == "Target.attachedToTarget":
+                    self.conn.resume(event.get("params") or {})
                 self.event_queue.task_done()
 
     def set_listener(self, event: str, callback) -> None:
         self.event_handlers[event] = callback
-
-    def call_method(self, method: str, _timeout: float | None = None, **params: Any) -> dict:
-        """The call's result; CallFailed, CallTimedOut or SessionEnded."""
-        if self._stopped.is_set():
-            raise SessionEnded("Tab has been stopped")
-        answer = self._send({"method": method, "params": params}, timeout=_timeout)
-        if "result" not in answer and "error" in answer:
-            raise CallFailed(f"calling method: {method} error: {answer['error'].get('message', '')}")
-        return answer.get("result", {})
-
-    def _send(self, message, timeout=None):
-        """Send a call and wait for its answer, the end of the session (LOST_SENTINEL) or the time-out.
-        An answer that came before the session ended counts, however late the caller looks (a page that
-        closes itself right after answering must not lose the answer on a loaded machine)."""
-        mid = message["id"] = self.conn.next_id()  # unique on the socket, whichever session sends
-        box = self.method_results[mid] = queue.Queue()
-        depth = self.conn.call_started()
-        deadline = None if timeout is None else time.monotonic() + timeout
-        try:
-            self._ws.send(json.dumps(message))
-            while True:  # in short slices: Ctrl-C (KeyboardInterrupt) is heard between two of them
-                if self._stopped.is_set() and box.empty():  # it ended before the call was seen by end()
-                    result = LOST_SENTINEL
-                    break
-                left = WAIT_SLICE if deadline is None else min(WAIT_SLICE, deadline - time.monotonic())
-                try:
-                    result = box.get(timeout=max(left, 0.0))
-                    break
-                except queue.Empty:
-                    if deadline is not None and time.monotonic() >= deadline:
-                        raise CallTimedOut("Calling %s timeout" % message["method"]) from None
-        finally:
-            self.method_results.pop(mid, None)
-            self.conn.call_ended(depth)
-        if result is LOST_SENTINEL:
-            raise SessionEnded("The session ended while calling %s" % message["method"])
-        return result
 
     def post(self, method: str, params: dict) -> None:
         """Send without waiting for (or keeping) the answer."""
@@ -266,6 +226,15 @@ class Connection:
             except Exception:
                 pass
 
+    def resume(self, params: dict) -> None:
+        """The target of ``Target.attachedToTarget`` ``params`` runs, if it was paused (never raises)."""
+        session = self.sessions.get(params.get("sessionId")) if params.get("waitingForDebugger") else None
+        try:
+            if session is not None:
+                session.post("Runtime.runIfWaitingForDebugger", {})
+        except Exception:  # (it ended: nothing is paused)
+            pass
+
     def on_detached(self, sid: str | None) -> None:
         if sid is None:
             return
@@ -294,6 +263,8 @@ class Connection:
                 if method is not None:
                     if method == "Target.attachedToTarget":
                         self._on_attached(sid, message.get("params") or {})
+                        if session is None or not session.event_handlers:  # no handler to set it up
+                            self.resume(message.get("params") or {})
                     elif method == "Target.detachedFromTarget":
                         self.on_detached((message.get("params") or {}).get("sessionId"))
                     if session is not None and session.event_handlers:
