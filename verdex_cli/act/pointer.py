@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from contextlib import suppress
 import time
 from contextlib import suppress
 
