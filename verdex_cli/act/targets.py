@@ -1,10 +1,7 @@
 """Targets by meaning: parse `testid=`, `label=`, `text=`, `role=ROLE[name="..."]`, `ROLE:NAME`
-(optionally scoped: `SCOPE >> TARGET`) or a ref, and resolve them against the live page.
-
-Resolution searches every frame of the page (each frame's own bridge, engine/targets.js).
-The best match level wins: exact (whitespace-normalised) name, then equal ignoring case, then a
-case-insensitive substring; several elements at the winning level are `ambiguous` (each gets a ref),
-none is `no_match`. A resolved target becomes the same :class:`Resolved` a ref gives.
+(optionally `SCOPE >> TARGET`) or a ref, and resolve them in every frame (engine/targets.js). The best
+match level wins (exact name, then equal ignoring case, then a substring); several at it are
+`ambiguous` (each gets a ref), none is `no_match`; a resolved target is the same :class:`Resolved` a ref gives.
 """
 
 from __future__ import annotations
