@@ -347,11 +347,8 @@ class RefStore:
         """A ref issued for an earlier document of its frame (by the tab's numbering) and no longer
         recorded, as a record of status 'navigated'; None for a number of the frame's latest document
         or one never issued."""
-        m = REF_RE.match(ref)
-        if m is None or not ref.startswith(self.prefix + "f"):
-            return None
-        frame, n = int(m.group(3)), int(m.group(4))
-        found = self.numbers.document_of(frame, n)
+        frame, n = self._numbers_of(ref)
+        found = self.numbers.document_of(frame, n) if n else None
         if found is None:
             return None
         doc, latest = found
@@ -400,11 +397,8 @@ class RefStore:
 
     def tombstone(self, ref: str) -> RefRecord | None:
         """A removed ref whose record was let go of, as a record of status 'removed' (else None)."""
-        m = REF_RE.match(ref)
-        if m is None or not ref.startswith(self.prefix + "f"):
-            return None
-        frame, n = int(m.group(3)), int(m.group(4))
-        bits = self.tombs.get(frame)
+        frame, n = self._numbers_of(ref)
+        bits = self.tombs.get(frame) if n else None
         if not bits or (n >> 3) >= len(bits) or not bits[n >> 3] >> (n & 7) & 1:
             return None
         rec = RefRecord(ref, "", "", frame, self.frame_loaders.get(frame, ""), 1, 0, 0, status="removed")
@@ -444,8 +438,9 @@ class RefStore:
         return [(r.ref, r.role, r.name) for r in self.records.values() if r.status in ("live", "changed") and r.shown]
 
     def completions(self) -> list[tuple[str, str]]:
-        out = []
-        for ref, rec in self.records.items():
-            if rec.status in ("live", "changed") and rec.shown:
-                out.append((ref, describe(rec.role, rec.name[:60])))
-        return out
+        return [(ref, describe(role, name[:60])) for ref, role, name in self.elements()]
+
+    def _numbers_of(self, ref: str) -> tuple[int, int]:
+        """(frame, element number) of a ref of this page; (0, 0) for any other string."""
+        m = REF_RE.match(ref)
+        return (int(m[3]), int(m[4])) if m is not None and ref.startswith(self.prefix + "f") else (0, 0)

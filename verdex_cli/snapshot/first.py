@@ -164,7 +164,13 @@ def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tre
                                                                and n.known.loader_id == n.info.get("loaderId", ""))]
     fresh_ids = {n.frame_id for n in fresh}
     children = [n for n in nodes.values() if n.parent in fresh_ids]
-    # 2: worlds and owners
+    _worlds_and_owners(fresh, children, nodes, out)
+    _load_and_capture(page, fresh, children, nodes, expr_of, out)
+    _tag_owners(children, nodes, out)
+
+
+def _worlds_and_owners(fresh: list[_Node], children: list[_Node], nodes: dict[str, _Node], out: Primed) -> None:
+    """Round trip 2: an isolated world in each fresh frame, each child frame's owner element."""
     worlds = _each(fresh, lambda n: n.target.start("Page.createIsolatedWorld", **new_world(n.frame_id)))
     owners = _each(children, lambda n: nodes[n.parent].target.start("DOM.getFrameOwner", frameId=n.frame_id))
     for n, res in _answers(worlds):
@@ -173,7 +179,12 @@ def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tre
         n.backend = res.get("backendNodeId")
         if n.backend:
             out.backends[n.frame_id] = n.backend
-    # 3: engines and captures, owner elements
+
+
+def _load_and_capture(page: Page, fresh: list[_Node], children: list[_Node], nodes: dict[str, _Node], expr_of,
+                      out: Primed) -> None:
+    """Round trip 3: the engine loaded, numbered and captured in each new world; owners resolved."""
+    frames = page.frames
     loads = []
     for n in fresh:
         if n.world is None:
@@ -207,7 +218,10 @@ def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tre
             out.captures[n.frame_id] = (n.capture, n.target, n.world, n.info.get("loaderId", ""))
     for n, res in _answers(resolving):
         n.owner = res.get("object", {}).get("objectId")
-    # 4: owners named (after their parent's capture, as always)
+
+
+def _tag_owners(children: list[_Node], nodes: dict[str, _Node], out: Primed) -> None:
+    """Round trip 4: each owner element told its frame (after its parent's capture, as always)."""
     held = {}
     for n in children:
         parent = nodes[n.parent]
@@ -217,7 +231,10 @@ def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tre
             if pending is not None:
                 out.tags.setdefault(parent.frame_id, []).append((n.frame_id, pending))
     for target in held.values():
-        _post(target, "Runtime.releaseObjectGroup", objectGroup=OWNERS)
+        try:
+            target.send("Runtime.releaseObjectGroup", objectGroup=OWNERS)
+        except VerdexError:
+            pass
 
 
 def _forest(page: Page, tree: dict, targets: list[Target], trees: Trees, out: Primed) -> dict[str, _Node]:
@@ -277,13 +294,6 @@ def _unused(pending: Pending, target: Target, world: int) -> None:
     pending.drop()
     try:
         bridge.post(target, invocation("bridge", "reset", False).at(world))
-    except VerdexError:
-        pass
-
-
-def _post(target: Target, method: str, **params) -> None:
-    try:
-        target.send(method, **params)
     except VerdexError:
         pass
 
