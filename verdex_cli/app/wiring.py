@@ -21,7 +21,7 @@ from ..browser.urls import normalize_url
 from ..commands.context import Workspace
 from ..commands.runner import Outcome, execute, failure, parse_all
 from ..ui.render import Renderer
-from ..base.script_input import live_lines, read_script, script_lines  # noqa: F401 (app.read_script etc. stay importable)
+from ..base.script_input import live_lines, read_script
 from ..snapshot.capture import bridge_source
 
 

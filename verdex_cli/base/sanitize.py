@@ -63,16 +63,6 @@ def clean_data(value: Any) -> Any:
     return value
 
 
-def json_text(value: Any, **kwargs: Any) -> str:
-    """``json.dumps`` whose output is safe to print: DEL, C1, U+2028/9 escaped as ``\\uXXXX``."""
-    kwargs.setdefault("ensure_ascii", False)
-    kwargs.setdefault("default", str)
-    text = json.dumps(value, **kwargs)
-    if _JSON_UNSAFE.search(text) is None:
-        return text
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 def json_quote(text: str) -> str:
     """A JSON string literal (non-ASCII kept) with every control character escaped as ``\\uXXXX``."""
     out = encode_basestring(text)
@@ -82,5 +72,7 @@ def json_quote(text: str) -> str:
 
 
 def json_line(obj: Any) -> str:
-    """One JSON Lines record (no newline inside, no raw control character)."""
-    return json_text(obj)
+    """One JSON Lines record (no newline inside, no raw control character: DEL, C1, U+2028/9 escaped
+    as ``\\uXXXX``)."""
+    text = json.dumps(obj, ensure_ascii=False, default=str)
+    return text if _JSON_UNSAFE.search(text) is None else _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

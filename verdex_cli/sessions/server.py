@@ -19,6 +19,7 @@ import socket
 import sys
 import threading
 import time
+from contextlib import suppress
 
 from . import names
 from ..app.wiring import AppOptions, make_workspace, open_first
@@ -63,14 +64,8 @@ class SessionServer:
         self.lock_fd = fd
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
-        try:
-            os.unlink(names.ended_path(self.name, self.directory))  # an earlier server's end is history now
-        except FileNotFoundError:
-            pass
-        try:
-            os.unlink(self.sock_path)  # a dead server's leftover (we hold the name now)
-        except FileNotFoundError:
-            pass
+        # an earlier server's end is history now; a dead server's socket a leftover (we hold the name now)
+        _unlink(names.ended_path(self.name, self.directory), self.sock_path)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o177)  # the socket is born 0600: no moment in which others could connect
         try:
@@ -132,12 +127,10 @@ class SessionServer:
         minutes = self.idle_s / 60.0
         text = (f"ended at {time.strftime('%H:%M:%S')} after {minutes:g} minutes without a client "
                 "(--idle-timeout)")
-        try:
+        with suppress(OSError):
             fd = os.open(names.ended_path(self.name, self.directory), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
-        except OSError:
-            pass
 
     def _on_sigint(self, signum, frame):
         if self.interruptible:  # only a client's cancel of the running command (see _cancel)
@@ -347,29 +340,24 @@ class SessionServer:
     def shutdown(self) -> None:
         """No new client gets in, the browser closes, then every client sees the end (EOF)."""
         if self.listener is not None:
-            try:
-                os.unlink(self.sock_path)
-            except FileNotFoundError:
-                pass
+            _unlink(self.sock_path)
             self.listener.close()
-        try:
+        with suppress(Exception):
             self.ctx.close()
-        except Exception:
-            pass
         for c in self._clients():
             c.gone = True
-            try:
+            with suppress(OSError):
                 c.channel.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             c.channel.close()
         if self.lock_fd is not None:
-            for path in (names.log_path(self.name, self.directory), names.lock_path(self.name, self.directory)):
-                try:
-                    os.unlink(path)
-                except FileNotFoundError:
-                    pass
+            _unlink(names.log_path(self.name, self.directory), names.lock_path(self.name, self.directory))
             os.close(self.lock_fd)
+
+
+def _unlink(*paths: str) -> None:
+    for path in paths:
+        with suppress(FileNotFoundError):
+            os.unlink(path)
 
 
 def _tell(outcome: Outcome, note: str | None) -> None:

@@ -12,6 +12,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from ...base.sanitize import clean
+from ...base.words import age
 from ...browser.status import page_status
 from ...commands import REGISTRY
 from ...commands.context import Workspace
@@ -72,9 +73,9 @@ def toolbar_line(ctx: Workspace, status: dict) -> str:
     ref_state = state.status(page) if state is not None and page is not None else None
     parts = []
     if ref_state is not None:
-        age = _age(time.monotonic() - ref_state["taken_at"])
-        parts.append(f"refs stale: new page since snapshot #{ref_state['snapshot']} ({age} ago)"
-                     if ref_state["navigated"] else f"{ref_state['live']} refs, snapshot #{ref_state['snapshot']} {age} ago")
+        ago = age(time.monotonic() - ref_state["taken_at"])
+        parts.append(f"refs stale: new page since snapshot #{ref_state['snapshot']} ({ago} ago)"
+                     if ref_state["navigated"] else f"{ref_state['live']} refs, snapshot #{ref_state['snapshot']} {ago} ago")
     if session is not None:
         c, t = session.current
         parts.append(f"c{c} tab {t}")
@@ -161,11 +162,3 @@ class Repl:
                     if self.ctx.quit_requested:
                         return 0
                     self._refresh_status()
-
-
-def _age(seconds: float) -> str:
-    if seconds < 60:
-        return f"{seconds:.0f}s"
-    if seconds < 3600:
-        return f"{seconds / 60:.0f}m"
-    return f"{seconds / 3600:.1f}h"
