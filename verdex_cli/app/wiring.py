@@ -1,9 +1,5 @@
-"""Wiring: options -> session -> REPL or one-shot run, with clean shutdown.
-
-Every failure, start-up included, goes through the runner's error boundary and
-comes out as an Outcome: one line (or one JSON object) and the contract's exit
-code (:class:`~verdex_cli.base.errors.ExitStatus`).
-"""
+"""Wiring: options -> session -> REPL or one-shot run, with clean shutdown. Every failure, start-up
+included, comes out of the runner's error boundary as an Outcome (one line or JSON object, an exit code)."""
 
 from __future__ import annotations
 

@@ -1,20 +1,9 @@
-"""The one gate between page-originated text and the terminal (or a JSON line).
+"""The one gate between page text (untrusted) and the terminal or a JSON line.
 
-Page text is untrusted. Before it is printed, every character a terminal would
-act on instead of showing becomes a visible escape:
-
-- C0 controls except tab (NUL, BEL, BS, ESC, ...), DEL and the C1 controls
-  (U+0080-U+009F, e.g. the 8-bit CSI U+009B) become ``\\x1b``-style escapes;
-  so an ESC/CSI/OSC/DCS sequence shows whole and inert (``\\x1b]0;title\\x07``);
-- line and paragraph separators (U+2028, U+2029) become ``\\u2028``/``\\u2029``;
-- with ``one_line=True`` (values, names, titles, URLs, messages) a newline or
-  carriage return becomes ``\\n``/``\\r``, so one item stays one line.
-
-JSON lines carry the real strings: :func:`json_line` relies on ``json.dumps``
-for quotes, backslashes and C0, and additionally writes DEL, C1 and the two
-separators as ``\\uXXXX``, so a JSON line is valid JSON that a terminal can
-print safely and that never spans two lines.
-"""
+Text: C0 controls but tab, DEL and C1 (the 8-bit CSI U+009B ...) become visible ``\\x1b``-style escapes,
+so an escape sequence shows whole and inert; U+2028/9 become ``\\u2028``/``\\u2029``; ``one_line`` also
+escapes newlines (one item, one line). JSON lines keep the real strings (``json.dumps``) and also write
+DEL, C1 and U+2028/9 as ``\\uXXXX``: valid JSON, safe to print, never two lines."""
 
 from __future__ import annotations
 
@@ -39,11 +28,8 @@ def _escape(match: re.Match) -> str:
 
 
 def clean(text: str, one_line: bool = True) -> str:
-    """``text`` with every terminal control character shown as a visible escape.
-
-    ``one_line=False`` keeps newlines (for multi-line output that we formatted
-    ourselves, such as the snapshot tree, whose names are already one line).
-    """
+    """``text`` with every terminal control character shown as a visible escape; ``one_line=False`` keeps
+    newlines (output we formatted ourselves, such as the snapshot tree)."""
     if not isinstance(text, str):
         text = str(text)
     pattern = _CONTROL_ONE_LINE if one_line else _CONTROL

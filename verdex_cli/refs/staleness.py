@@ -67,14 +67,10 @@ def main_navigated(page: Page, store: RefStore) -> bool:
 
 
 def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = False) -> dict[str, Verdict]:
-    """The verdict for each record (by ref), written into the store. ``detail``: ask the page for the
-    full description of each live element (tag, attributes, box, states), as actions and `inspect` need;
-    otherwise a brief one (role, name, hidden). A frame the page cannot be asked about right now keeps
-    its records' last status (no verdict for them).
-
-    Everything is asked at once (one round trip): the frame trees that say which document each frame
-    shows, and each frame's bridge about its elements; an answer from a document the trees say is no
-    longer there is not used (the bridge of the document shown is asked then)."""
+    """The verdict for each record (by ref), written into the store. ``detail``: the page's full description
+    of each live element (tag, attributes, box, states: actions, `inspect`), else a brief one. A frame that
+    cannot be asked now keeps its records' last status. One round trip: the frame trees (which document
+    each frame shows) and each frame's bridge; an answer from a document no longer shown is not used."""
     frames = {rec.frame: page.frames.get(rec.frame) for rec in recs if not rec.retired}
     frames = {fi: fr for fi, fr in frames.items() if fr is not None and not fr.detached}
     trees = Trees([page.frames.main.target] + [fr.target for fr in frames.values()])

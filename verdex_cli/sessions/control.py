@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import suppress
 from dataclasses import asdict
 from typing import List, Optional
 
@@ -228,7 +229,7 @@ def _ask_to_stop(name: str, pid: int) -> None:
         channel.sock.settimeout(STOP_WAIT)
         while channel.recv() is not None:
             pass
-    except OSError:
+    except OSError:  # the server went while we listened: stopped
         pass
     finally:
         channel.close()
@@ -243,10 +244,8 @@ def _kill_server(name: str, pid: int) -> None:
         ours = pid > 0
     if not ours:
         raise VerdexError(f"Session '{name}': pid {pid} is not its server; not killed.", ErrorKind.USAGE)
-    try:
+    with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 @attach_app.command(help="Open the REPL on session NAME (default: $VERDEX_SESSION, else 'default'): commands "

@@ -1,10 +1,5 @@
-"""`verdex session list [--json]` (light: neither Typer nor Rich; it starts as fast as the run client).
-
-One row per running session: name, pid, tabs, clients (attached ones counted apart), busy (the command
-running and whose it is) and queued (how many wait), idle time, browser (``launched``, or the masked
-``--connect`` URL; ``(gone)`` when that browser died). A session that does not answer within a moment
-is listed as such (``busy`` then means its server is stuck, not its browser).
-"""
+"""`verdex session list [--json]` (light: neither Typer nor Rich, so it starts as fast as the run client).
+A session that does not answer within a moment is listed as such (``?``: its server is stuck)."""
 
 from __future__ import annotations
 

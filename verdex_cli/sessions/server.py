@@ -1,13 +1,8 @@
-"""The session server: one process per session name, holding the browser and the whole workspace.
-
-Started by ``verdex session start`` as ``python -m verdex_cli.sessions.server`` in a session of its
-own (its settings arrive on stdin; it answers one JSON line on stdout when ready, then closes it).
-Commands from every client run one at a time, in arrival order, in the main thread, through the same
-runner as one-shot mode (runner.execute on a Workspace from app.make_workspace). A client's ``cancel``
-interrupts only its own command (SIGINT to the main thread, raised only while that command runs),
-then stops any page script still running, as a time-out does. A launched browser runs under the
-watchdog with this process as its parent, so a server killed with SIGKILL takes it along.
-"""
+"""The session server (``python -m verdex_cli.sessions.server``, started by `session start`): one
+process per name, holding the browser and the workspace; settings on stdin, one ready line on stdout.
+Every client's commands run one at a time, in arrival order, in the main thread (runner.execute). A
+client's ``cancel`` interrupts only its own command (SIGINT while it runs), then stops a page script
+still running. A launched browser's watchdog has this process as parent: a SIGKILL takes it along."""
 
 from __future__ import annotations
 
@@ -26,9 +21,9 @@ from ..app.wiring import AppOptions, make_workspace, open_first
 from ..base.errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError, exit_status
 from ..commands.runner import Outcome, execute, failure, parse_all
 from ..browser.busy import stop_busy_scripts
+from ..ui.repl.app import status_of
 from .clients import Client, Job, same_user_peer
 from .outcomes import masked_endpoint, render_for, to_wire
-from .status import status_of
 from .tabs import ClientTabs
 
 

@@ -1,19 +1,10 @@
-"""The first capture of a page's document: every frame set up at once, in as many round trips however many
-frames there are and however deep they nest (later captures find the frames ready: capture.py).
+"""The first capture of a page's document: every frame set up at once, in four round trips however many
+frames there are and however deep they nest (later captures find them ready: capture.py).
 
-1. with the page's frame tree (read by every capture): the frame tree of each out-of-process frame's
-   session, its domains turned on (``ask``);
-2. an isolated world in every frame whose document has none, and each child frame's owner element, asked
-   of its parent's session (``DOM.getFrameOwner``);
-3. in each new world the engine loaded and numbered, and the frame's capture; each owner element
-   resolved in its parent's world;
-4. each owner element told which frame it shows (``tagOwner``, as after any capture): its answer, the
-   owner's slot in its parent's capture, is waited for only when that capture shows frames.
-
-The captures are stitched as always (capture.py), with the frame of each owner known (``fid``): no
-owner is looked up, and a frame new to the page gets its index when it is stitched in (document order,
-depth first); its world and its capture's answer wait for it here (``take``). A frame that could not
-be set up here (or appeared meanwhile) is set up the usual way when stitched."""
+The captures are stitched as always, with the frame of each owner known from its tagOwner answer
+(``Primed.fid``): no owner is looked up; a frame new to the page gets its index when stitched in
+(document order, depth first), its world and capture waiting for it here (``Primed.take``). A frame not
+set up here (or new meanwhile) is set up the usual way when stitched."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""Tab completion: command names (help as meta), flags, paths, live refs and element names.
-
-At a target position it offers refs (role and name as meta) and, for a name that contains the typed
-text, the target by meaning (`"button:Save"`, the ref as meta) when that names one element. Refs are
-filtered by what the command accepts: `select` offers comboboxes and listboxes, `check` checkboxes,
-radios and switches, `fill`/`type` text fields.
-"""
+"""Tab completion: command names (help as meta), flags, paths, live refs and element names. At a target
+position: refs of the roles the command accepts (`select`: comboboxes, listboxes), and, for a name
+holding the typed text, the target by meaning (`"button:Save"`) when it names one element."""
 
 from __future__ import annotations
 
@@ -19,10 +15,6 @@ from ...commands.registry import Registry
 
 RefSource = Callable[[], Iterable[tuple[str, str]]]  # (ref, "role \"name\"")
 ElementSource = Callable[[], Iterable[tuple[str, str, str]]]  # (ref, role, name)
-
-
-def _role_of(meta: str) -> str:
-    return meta.split(" ", 1)[0]
 
 
 class VerdexCompleter(Completer):
@@ -67,11 +59,9 @@ class VerdexCompleter(Completer):
             yield from self._targets(cmd.accepts, prefix)
 
     def _targets(self, accepts: frozenset | None, prefix: str):
-        if self.elements is not None:
-            items = [(r, role, name) for r, role, name in self.elements()]
-        else:
-            items = [(r, _role_of(meta), "") for r, meta in self.refs()]
         metas = dict(self.refs()) if self.elements is None else {}
+        items = list(self.elements()) if self.elements is not None else [
+            (r, meta.split(" ", 1)[0], "") for r, meta in metas.items()]  # (ref, role, name)
         items = [it for it in items if accepts is None or it[1] in accepts]
         want = prefix.lstrip("'\"").casefold()
         pairs: dict[tuple[str, str], int] = {}
