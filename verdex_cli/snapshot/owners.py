@@ -12,9 +12,8 @@ from ..browser.page import Page
 
 
 class OwnerLookup:
-    """Owner element -> frame through the DOM (owner object, DOM.describeNode, the frame trees),
-    made only when needed and for all owners at once; the frame ids it finds (also those whose
-    frame is not there) are told to the bridge (tagOwners) at the end, without waiting."""
+    """Owner element -> frame, looked up only when needed and for all owners at once; the frame ids found
+    (also of frames not there) are told to the bridge (tagOwners) at the end, without waiting."""
 
     def __init__(self, page: Page, fr: Frame, local_tree: dict | None = None):
         self.page, self.fr = page, fr
