@@ -128,9 +128,11 @@ def _effect_done(ev: Evidence) -> bool:
     click on it, or text went into the field."""
     mine = [e for e in ev.handled if e.get("trusted") and ev.oid and _on(e, ev.oid)
             and (ev.shown_rec is None or e.get("rec") == ev.shown_rec)]
-    types = {e["type"] for e in mine}
-    if ev.op in ("click", "dblclick"):
-        return ev.op in types
+    types = [e["type"] for e in mine]
+    if ev.op == "dblclick":  # both clicks and the dblclick (a press another frame took: one click only)
+        return "dblclick" in types and types.count("click") >= 2
+    if ev.op == "click":
+        return "click" in types
     if ev.op in ("check", "uncheck"):
         state = (ev.probe or {}).get("state") or {}
         return "click" in types and state.get("c") == (ev.op == "check") and (ev.probe or {}).get("type") == "checkbox"

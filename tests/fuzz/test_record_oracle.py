@@ -71,3 +71,6 @@ def test_an_error_after_the_page_handled_the_whole_click_is_a_false_failure():
     err = {"ok": False, "error": {"kind": "not_applied", "message": "was not clicked"}}
     assert judge(_ev("click", [_did("click", "oid-3-9", "g1")]), err)[0] == FALSE_FAILURE
     assert judge(_ev("dblclick", [_did("click", "oid-3-9", "g1")]), err)[0] != FALSE_FAILURE  # one click of two
+    one = [_did("click", "oid-3-9", "g1"), _did("dblclick", "oid-3-9", "g1")]  # the first press went elsewhere
+    assert judge(_ev("dblclick", one), err)[0] != FALSE_FAILURE
+    assert judge(_ev("dblclick", [_did("click", "oid-3-9", "g1")] + one), err)[0] == FALSE_FAILURE

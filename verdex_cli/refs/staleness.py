@@ -223,7 +223,7 @@ def _number(rec: RefRecord) -> int:
 def _judge(rec: RefRecord, live: dict) -> Verdict:
     status = live.get("status")
     if status == REMOVED:
-        return Verdict(REMOVED)
+        return Verdict(REMOVED, live=live)  # what it was when last shown, while the page holds it
     if status not in (LIVE, HIDDEN):
         return Verdict(UNKNOWN)
     id_change = live.get("idChange") or ""
