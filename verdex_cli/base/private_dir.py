@@ -38,10 +38,7 @@ def candidates(preferred: tuple[str, ...] = ()) -> list[str]:
 def short_base(room: int, preferred: tuple[str, ...] = ()) -> str | None:
     """The first candidate directory under which ``room`` more bytes of path still make a socket
     path (None when none does)."""
-    for path in candidates(preferred):
-        if len(path.encode()) + room <= MAX_SOCKET_PATH:
-            return path
-    return None
+    return next((path for path in candidates(preferred) if len(path.encode()) + room <= MAX_SOCKET_PATH), None)
 
 
 def ensure_private(path: str) -> str:

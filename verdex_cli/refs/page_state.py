@@ -86,18 +86,13 @@ class PageState:
 
     def latest(self, scope: str | None = None) -> Shot | None:
         """The newest kept snapshot (of that scope: "page", "frame fN", "page without frames")."""
-        for shot in reversed(self.history):
-            if scope is None or shot.scope == scope:
-                return shot
-        return None
+        return next((shot for shot in reversed(self.history) if scope is None or shot.scope == scope), None)
 
     def last_seen(self) -> Shot | None:
         """The whole-page snapshot the user last saw (a snapshot, or an action's changes), while kept;
         else the newest whole-page one."""
-        for shot in reversed(self.history):
-            if shot.number == self.seen and shot.scope == "page":
-                return shot
-        return self.latest("page")
+        seen = (shot for shot in reversed(self.history) if shot.number == self.seen and shot.scope == "page")
+        return next(seen, None) or self.latest("page")
 
     def shot(self, number: int) -> Shot:
         for s in self.history:

@@ -45,10 +45,6 @@ class RemoteWorkspace:
     def __init__(self):
         self.quit_requested = False
         self.progress = None
-        self.session = None
-
-    def peek_state(self):
-        return None
 
 
 class AttachRepl(Repl):

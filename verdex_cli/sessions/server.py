@@ -102,11 +102,9 @@ class SessionServer:
             except queue.Empty:
                 self._watch_browser()
                 continue
-            if job is None:
-                continue
-            if callable(job):
+            if callable(job):  # (None: a wake-up)
                 job()
-            else:
+            elif job is not None:
                 self._run(job)
         return reason
 

@@ -8,6 +8,7 @@ set up here (or new meanwhile) is set up the usual way when stitched."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
@@ -222,10 +223,8 @@ def _tag_owners(children: list[_Node], nodes: dict[str, _Node], out: Primed) -> 
             if pending is not None:
                 out.tags.setdefault(parent.frame_id, []).append((n.frame_id, pending))
     for target in held.values():
-        try:
+        with suppress(VerdexError):
             target.send("Runtime.releaseObjectGroup", objectGroup=OWNERS)
-        except VerdexError:
-            pass
 
 
 def _forest(page: Page, tree: dict, targets: list[Target], trees: Trees, out: Primed) -> dict[str, _Node]:
@@ -266,27 +265,22 @@ def _forest(page: Page, tree: dict, targets: list[Target], trees: Trees, out: Pr
 def _each(nodes: list[_Node], send) -> list[tuple[_Node, Pending | None]]:
     out = []
     for n in nodes:
-        try:
+        with suppress(CDPError, CDPTimeout, ConnectionLost):
             out.append((n, send(n)))
-        except (CDPError, CDPTimeout, ConnectionLost):
-            continue
     return out
 
 
 def _start(target: Target, call: Call) -> Pending | None:
-    try:
+    with suppress(CDPError, CDPTimeout, ConnectionLost):
         return bridge.start(target, call)
-    except (CDPError, CDPTimeout, ConnectionLost):
-        return None
+    return None
 
 
 def _unused(pending: Pending, target: Target, world: int) -> None:
     """A capture nobody will take: let go unread, and the refs it issued forgotten (see Primed.drop)."""
     pending.drop()
-    try:
+    with suppress(VerdexError):
         bridge.post(target, invocation("bridge", "reset", False).at(world))
-    except VerdexError:
-        pass
 
 
 def _answers(started: list[tuple[_Node, Pending | None]], failed: set | None = None):

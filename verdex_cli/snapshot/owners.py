@@ -4,6 +4,7 @@ session), looked up for many owners at once."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
 from ..base.timing import phase
@@ -80,12 +81,10 @@ class OwnerLookup:
     def done(self) -> None:
         if not self.looked:
             return
-        try:
+        with suppress(VerdexError):
             self.fr.target.send("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
             if self.found and self.fr.world_id is not None:
                 self.page.bridge.tag_owners(self.fr, {str(k): v for k, v in self.found.items()})
-        except VerdexError:
-            pass
 
 
 def child_frame(page: Page, parent: Frame, slot: int, local_tree: dict, via: str = "owner") -> Frame | None:

@@ -1,12 +1,7 @@
-"""The snapshot text format (a contract: see the README, "Snapshot text format").
-
-    - role "name" [state]... [frame=fN] [ref=cXpYfZeN]: value
-      - child ...
-
-Text runs of a node are shown after ``: `` when they are its only content, as
-``- text: ...`` lines otherwise; a name that came from content makes its
-plain text children redundant, so they are dropped.
-"""
+"""The snapshot text format (a contract: the README's "Snapshot text format"):
+``- role "name" [state]... [frame=fN] [ref=cXpYfZeN]: value``, children indented by two. A node's
+text runs follow ``: `` when they are its only content, else they are ``- text: ...`` lines; a name that
+came from content makes its plain text children redundant (dropped)."""
 
 from __future__ import annotations
 

@@ -219,15 +219,14 @@ def frames(r, d: dict) -> None:
 
 def tabs(r, d: dict) -> None:
     several = len({t.get("context", 0) for t in d["tabs"]}) > 1  # tab 0 of context 0 and of context 1
+    rows = []
     for t in d["tabs"]:
-        mark = "*" if t["current"] else " "
         where = f"context {t.get('context', 0)}  " if several else ""
-        line = Text(f"{mark} {where}tab {t['index']}  ", style="bold" if t["current"] else "")
-        line.append(t["title"] or "(no title)")
-        line.append(f"  {t['url']}", style="dim")
-        r.out.print(line)
-    for t in d.get("browser_tabs", ()):
-        line = Text(f"  tab {t['index']}  (not adopted; 'tab {t['index']}' adopts it)  ", style="dim")
+        rows.append((Text(f"{'*' if t['current'] else ' '} {where}tab {t['index']}  ",
+                          style="bold" if t["current"] else ""), t))
+    rows += [(Text(f"  tab {t['index']}  (not adopted; 'tab {t['index']}' adopts it)  ", style="dim"), t)
+             for t in d.get("browser_tabs", ())]
+    for line, t in rows:
         line.append(t["title"] or "(no title)")
         line.append(f"  {t['url']}", style="dim")
         r.out.print(line)
