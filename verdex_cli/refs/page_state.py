@@ -1,10 +1,10 @@
 """Everything verdex keeps about one tab (owned by the Workspace, dropped with its tab): its ref store,
-its recent snapshots and the last one."""
+its recent snapshots and the last one. A ref's status is decided by staleness.classify alone and
+written only by the ref store."""
 
 from __future__ import annotations
 
 from collections import deque
-from contextlib import suppress
 from dataclasses import dataclass
 
 from ..base.errors import UsageError, VerdexError
@@ -74,15 +74,20 @@ class PageState:
             by_frame.setdefault(info.frame, []).append(int(ref[ref.rindex("e") + 1:]))
         for fi, ns in by_frame.items():
             fr = page.frames.get(fi)
-            if fr is not None and not fr.detached and fr.loader_id == snap.loaders.get(fi):
-                with suppress(VerdexError):  # a frame going away: its refs go with it
-                    page.bridge.show(fr, ns)
+            if fr is None or fr.detached or fr.loader_id != snap.loaders.get(fi):
+                continue
+            try:
+                page.bridge.show(fr, ns)
+            except VerdexError:
+                pass  # a frame going away: its refs go with it
 
     def show_live(self, page, fr, ref: str, role: str, name: str) -> None:
         """The user was shown ``ref`` as it is now (``inspect``): acting on it compares with that."""
         self.store.show_live(ref, role, name)
-        with suppress(VerdexError):  # a frame going away: its refs go with it
+        try:
             page.bridge.show_now(fr, int(ref[ref.rindex("e") + 1:]))
+        except VerdexError:
+            pass  # a frame going away: its refs go with it
 
     def latest(self, scope: str | None = None) -> Shot | None:
         """The newest kept snapshot (of that scope: "page", "frame fN", "page without frames")."""
