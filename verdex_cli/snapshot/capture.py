@@ -278,12 +278,10 @@ NOT_AVAILABLE = "frame content is not available (not loaded yet or blocked)"
 
 
 def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
-    """Find and capture the frame behind each frame owner of ``fr``'s tree. An owner the bridge
-    remembers (``fid``: the frame id found for that element before, same browsing context) costs no
-    lookup, also when its frame was not there (failed, blocked); the others are looked up through
-    the DOM, all at once, and remembered for next time. The captures of the child frames already
-    known are all sent before any answer is waited for; frames new to the registry get their
-    indices in document order, depth first."""
+    """Find and capture the frame behind each frame owner of ``fr``'s tree: an owner the bridge remembers
+    (``fid``) costs no lookup, also when its frame was not there; the others are looked up through the DOM
+    all at once, and remembered. The child frames' captures are all sent before any answer is waited for;
+    frames new to the registry get their indices in document order, depth first."""
     page = ctx.page
     lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else ctx.primed.tree(fr.target))
     ctx.primed.inform(lookup)
