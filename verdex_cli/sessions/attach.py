@@ -80,10 +80,7 @@ class AttachRepl(Repl):
 
     # -- the session's messages -------------------------------------------------------------------
     def _read(self) -> None:
-        while True:
-            msg = self.channel.recv()
-            if msg is None:
-                break
+        while (msg := self.channel.recv()) is not None:
             op = msg.get("op")
             if op == "result":
                 self.results.put(msg)

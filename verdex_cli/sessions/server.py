@@ -244,10 +244,7 @@ class SessionServer:
 
     def _serve_client(self, client: Client) -> None:
         try:
-            while True:
-                msg = client.channel.recv()
-                if msg is None:
-                    break
+            while (msg := client.channel.recv()) is not None:
                 if msg.get("op") != "info":  # `session list` looking in does not keep a session alive
                     self.last_spoke = time.monotonic()
                 self._handle(client, msg)

@@ -57,15 +57,11 @@ def parse_line(line: str, hidden_ref: str | None = None) -> Node:
     role, pos, name = body[:end], end, ""
     if body.startswith(' "', pos):
         try:
-            name, stop = _DECODE(body, pos + 1)
-            pos = stop
+            name, pos = _DECODE(body, pos + 1)
         except ValueError:
             pass
     states, ref = [], hidden_ref
-    while True:
-        m = _STATE.match(body, pos)
-        if m is None:
-            break
+    while (m := _STATE.match(body, pos)) is not None:
         token = m.group(1)
         if token.startswith("ref="):
             ref = token[4:]

@@ -30,10 +30,9 @@ class VerdexCompleter(Completer):
         at_new_word = text.endswith(" ") or not text
         if len(words) == 0 or (len(words) == 1 and not at_new_word):
             prefix = words[0] if words else ""
-            for cmd in self.registry.commands():
-                for name in (cmd.name, *cmd.aliases):
-                    if name.startswith(prefix):
-                        yield Completion(name, start_position=-len(prefix), display_meta=cmd.help)
+            yield from (Completion(name, start_position=-len(prefix), display_meta=cmd.help)
+                        for cmd in self.registry.commands() for name in (cmd.name, *cmd.aliases)
+                        if name.startswith(prefix))
             return
         cmd = self.registry.get(words[0])
         if cmd is None or cmd.rest == "line":
@@ -41,18 +40,15 @@ class VerdexCompleter(Completer):
         prefix = "" if at_new_word else words[-1]
         position = len(words) - 1 if at_new_word else len(words) - 2
         if prefix.startswith("-"):
-            for flag in cmd.flags:
-                if flag.startswith(prefix):
-                    yield Completion(flag, start_position=-len(prefix))
+            yield from (Completion(flag, start_position=-len(prefix)) for flag in cmd.flags if flag.startswith(prefix))
             return
         sig = cmd.signature  # what each position takes, as the command declares it
         if sig is not None and sig.takes("path", position):
             yield from self.paths.get_completions(Document(prefix, len(prefix)), complete_event)
             return
         if sig is not None and sig.takes("command", position):
-            for name in self.registry.names():
-                if name.startswith(prefix):
-                    yield Completion(name, start_position=-len(prefix), display_meta=self.registry.get(name).help)
+            yield from (Completion(name, start_position=-len(prefix), display_meta=self.registry.get(name).help)
+                        for name in self.registry.names() if name.startswith(prefix))
             return
         before = words[-1] if at_new_word else (words[-2] if len(words) > 1 else "")
         if position in cmd.ref_args or before == "--within":  # snapshot --within TARGET
