@@ -12,7 +12,7 @@ class FieldCalls:
 
     frames: Any
 
-    def _value(self, fr, space: str, fn: str, *args: Any, timeout: float | None = None):  # pragma: no cover
+    def _value(self, fr, space: str, fn: str, *args: Any, timeout: float | None = None, later: bool = False):  # pragma: no cover
         raise NotImplementedError
 
     def _object(self, fr, space: str, fn: str, *args: Any, group: str | None = None) -> dict:  # pragma: no cover
@@ -22,6 +22,9 @@ class FieldCalls:
         raise NotImplementedError
 
     def _kept(self, fr, space: str, fn: str, *args: Any):  # pragma: no cover
+        raise NotImplementedError
+
+    def post(self, fr, space: str, fn: str, *args: Any) -> None:  # pragma: no cover
         raise NotImplementedError
 
     # -- fields and focus ----------------------------------------------------------------------------
@@ -54,9 +57,10 @@ class FieldCalls:
         """The names of the files a file input holds."""
         return self._value(fr, "fields", "files", n) or []
 
-    def watch_field(self, fr, n: int) -> bool:
-        """Start recording every state the browser gives the field (read back by unwatch_field)."""
-        return bool(self._value(fr, "fields", "watchField", n))
+    def watch_field(self, fr, n: int) -> None:
+        """Start recording every state the browser gives the field (read back by unwatch_field, which
+        says whether it watched); no wait."""
+        self.post(fr, "fields", "watchField", n)
 
     def unwatch_field(self, fr, n: int, timeout: float = 5) -> Any:
         return self._value(fr, "fields", "unwatchField", n, timeout=timeout)
@@ -83,9 +87,9 @@ class FieldCalls:
     def focus(self, fr, n: int) -> dict:
         return self._value(fr, "fields", "focus", n)
 
-    def arm_keys(self, fr, n: int) -> Any:
+    def arm_keys(self, fr, n: int, later: bool = False) -> Any:
         """Guard the document: key events that would reach another element than ref ``n`` are stopped."""
-        return self._value(fr, "fields", "armKeys", n)
+        return self._value(fr, "fields", "armKeys", n, later=later)
 
     def disarm_keys(self, fr, timeout: float = 2) -> list:
         """Take the key guard down; the key events it stopped (each with where it would have gone)."""
