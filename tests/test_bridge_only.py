@@ -12,7 +12,6 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "verdex_cli"
 BRIDGE = PKG / "browser" / "bridge.py"
-FIELDS = PKG / "browser" / "bridge_fields.py"  # the client's typed calls of three namespaces
 # the engine's loader composes the engine's own files (the manifest, the page scripts): it wraps them
 LOADER = PKG / "engine" / "loader.py"
 SCRIPT_KEYS = {"expression", "functionDeclaration", "source"}
@@ -22,7 +21,7 @@ JS_MARKS = re.compile(r"__verdex\b|globalThis|\bfunction\s*\(|=>\s*[{(]|\b(docum
 
 
 def _modules():
-    return [p for p in sorted(PKG.rglob("*.py")) if p not in (BRIDGE, FIELDS)]
+    return [p for p in sorted(PKG.rglob("*.py")) if p != BRIDGE]
 
 
 def _strings(node: ast.AST) -> list[str]:
@@ -87,8 +86,7 @@ def test_no_module_but_the_bridge_client_sends_or_formats_javascript():
 
 
 def test_the_bridge_client_holds_no_javascript_either():
-    found = [o for p in (BRIDGE, FIELDS) for o in javascript(p.read_text(encoding="utf-8"), p.name)
-             if "JavaScript" in o]
+    found = [o for o in javascript(BRIDGE.read_text(encoding="utf-8"), BRIDGE.name) if "JavaScript" in o]
     assert not found, "\n".join(found)
 
 
@@ -115,7 +113,7 @@ def test_the_checker_catches_what_it_forbids():
 
 def _engine_functions() -> set[tuple[str, str]]:
     """(namespace, function) pairs the bridge client calls."""
-    src = BRIDGE.read_text(encoding="utf-8") + FIELDS.read_text(encoding="utf-8")
+    src = BRIDGE.read_text(encoding="utf-8")
     pairs = set(re.findall(r'"(bridge|fields|targets|structure)", "(\w+)"', src))
     pairs |= {("structure", fn) for fn in ("text", "container", "siblings", "anchors")}
     pairs |= {("bridge", fn) for fn in ("snapshot", "check")}

@@ -69,7 +69,7 @@ def test_a_crash_during_a_command_ends_it_at_once(driver, chrome_http):
 
     def crash_once_waiting():
         assert until(lambda: target_title(chrome_http, target.id) == "waiting", 10)  # the eval runs
-        target._tab.call_method("Page.navigate", url="chrome://crash", _timeout=5)
+        target.send("Page.navigate", url="chrome://crash")
 
     threading.Thread(target=crash_once_waiting, daemon=True).start()
     start = time.monotonic()

@@ -166,3 +166,33 @@ def test_a_double_click_whose_frame_navigates_after_the_first_click_is_not_ok(d)
     out = d.run("dblclick button:Next")
     # ok only when both clicks reached Next before its page went away
     assert (not out.ok and out.kind == "not_applied") or log(d) == ["next", "next"], (out.ok, log(d))
+
+
+def test_headings_behind_a_modal_count_as_when_the_ref_was_shown(d):
+    # truth fuzzer 802429e run, 10 false refusals: after a pushState route with a modal dialog open, a
+    # control shown under "Shop 0" was 'changed' ("its heading from "Shop 0" to none"): the heading was inert
+    text = open_page(d, "route_modal.html")
+    support = ref_in(text, 'button "Contact support"')
+    d.ok('click "button:Switch user"')
+    close = ref_in(d.ok("snapshot").data["text"], 'button "Close"')
+    d.ok('click "button:Bob"')  # routes; the modal stays open
+    out = d.fail(f"click {support}", "not_actionable")  # inert behind the modal, not another record
+    assert "changed" not in out.message, out.message
+    d.ok(f"click {close}")  # shown in the dialog, which no heading outside it heads
+    d.ok(f"click {support}")
+    assert log(d) == ["close", "support"]
+
+
+def test_a_double_click_whose_first_press_a_sweeping_frame_took_says_so(d):
+    # truth fuzzer seed 9748 action 11: 'was clicked once, then the page moved ... the rest was stopped'
+    # while the page got the second click and the dblclick (the ad frame swept under the pointer for the
+    # first press only): the first click is the part that did not happen
+    open_page(d, "jump_ad.html")
+    out = d.run('dblclick "button:Open file"')
+    assert not out.ok
+    if log(d):
+        assert log(d) == ["click 2", "dblclick"]
+        assert out.kind == "not_applied" and "(the second click of the double click, with its dblclick): the " \
+            "first click would have reached <p> in frame f1, so it was stopped." in out.message, out.message
+    else:  # nothing of it reached the button (a loaded machine: the frame stayed for both presses)
+        assert "was clicked once" not in out.message, out.message

@@ -183,3 +183,26 @@ def test_the_toolbar_agrees_with_a_click_after_a_back_forward_restore(ctx, conso
     assert bar.startswith(" refs stale: new page since snapshot #1"), bar
     out = execute(ctx, "click c0p0f0e1")
     assert out.kind == "navigated", out.message
+
+
+def test_a_ref_removed_by_another_command_keeps_what_it_was_last_shown_as(driver, site):
+    """Never inspected nor acted on: its last-known element, box, record and locator are what the
+    page's registry kept from when it was shown; the story names the command that removed it."""
+    text = opened(driver, site)
+    zoe, adam = ref_in(text, 'button "Delete Zoe"'), ref_in(text, 'button "Delete Adam"')
+    driver.ok("click " + zoe)  # the page renders its whole list anew: Adam's button is another element
+    assert page_log(driver) == ["delete 7"]
+    d = driver.ok("inspect " + adam).data
+    assert d["status"] == "removed"
+    known = d["story"]["known"]
+    assert known["tag"] == "button" and known["attributes"]["aria-label"] == "Delete Adam", known
+    assert known["snapshot"] == 1 and "box" not in known  # (no layout read per ref at each snapshot)
+    assert known["record"] == 'list item "Adam" (data-id 3)' and known["heading"] == "Team", known
+    assert known["locator"] == "label=Delete Adam"
+    assert d["story"]["stale"]["by"]["command"] == "click " + zoe
+    adam = ref_in(driver.ok("snapshot").data["text"], 'button "Delete Adam"')
+    driver.ok("eval state.people = []; render()")  # another script empties the list
+    d = driver.ok("inspect " + adam).data
+    assert d["status"] == "removed" and d["story"]["known"]["attributes"]["aria-label"] == "Delete Adam"
+    stale = d["story"]["stale"]  # found by inspect; the eval (or the page itself) did it
+    assert stale["by"]["command"] == "inspect" and [s["command"] for s in stale["since_seen"]] == ["eval state.people = []; render()"]

@@ -174,6 +174,9 @@ def _stopped(res: Resolved, guard: dict) -> NotActionable | NotApplied:
     if not got:
         return NotActionable(f"Element {res.label} was not clicked: the events would have reached {other} "
                              "instead, so they were stopped.")
+    if "dblclick" in got:  # the first click's press went elsewhere (a frame swept under the pointer), not the second
+        return NotApplied(f"Element {res.label} was clicked once (the second click of the double click, with its "
+                          f"dblclick): the first click would have reached {other}, so it was stopped.")
     events = ", ".join(dict.fromkeys(got))
     part = ("was clicked once" if "click" in got else f"got the press ({events})" if "mousedown" in got
             else f"got only part of the click ({events})")

@@ -153,6 +153,7 @@ def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefR
         raise RefError(f"Ref '{text}' is from a previous page ({came_from(store, rec, verdict.where)}). "
                        "Take a new snapshot.", kind=ErrorKind.NAVIGATED, earlier_visit=verdict.earlier_visit)
     if verdict.status == REMOVED:
+        store.know(rec, verdict.live)
         fr = page.frames.get(ref.frame)
         successors = [] if verdict.frame_gone or fr is None else _successors(page, store, fr, ref, rec)
         gone = store.log.since(rec.frame, rec.loader)[-1:] if verdict.frame_gone else []

@@ -25,7 +25,6 @@ from typing import Any
 from ..base.errors import VerdexError
 from ..engine import loader
 from . import closed_roots
-from .bridge_fields import FieldCalls
 
 EVALUATE = "Runtime.evaluate"
 CALL_FUNCTION = "Runtime.callFunctionOn"
@@ -204,10 +203,7 @@ class Asked:
             except Exception:  # noqa: BLE001 - the world or the session ended: not asked again
                 return None
             return None if "exceptionDetails" in res else res["result"].get("value")
-        if self.sent is None:
-            out = self.frames.run(self.fr, self.call, self.timeout)["value"]
-        else:
-            out = self.frames.finish(self.fr, self.sent, self.call)["value"]
+        out = self.frames.run(self.fr, self.call, self.timeout, self.sent)["value"]
         return self.then(out) if self.then is not None else out
 
     def drop(self) -> None:
@@ -216,11 +212,32 @@ class Asked:
             self.sent[0].drop()
 
 
-class Bridge(FieldCalls):
+def _engine(space: str, fn: str, timeout: float | None = None, then=None):
+    """A :class:`Bridge` method calling the engine's ``space.fn`` with the arguments it is given after
+    the frame: its value (``then`` applied), or its :class:`Asked` with ``later=True``."""
+    def method(self, fr, *args: Any, timeout: float | None = timeout, later: bool = False):
+        return self._value(fr, space, fn, *args, timeout=timeout, later=later, then=then)
+    return method
+
+
+def _posted(space: str, fn: str):
+    """A :class:`Bridge` method calling the engine's ``space.fn`` without waiting (the frame's next
+    call finds it done)."""
+    def method(self, fr, *args: Any) -> None:
+        self.post(fr, space, fn, *args)
+    return method
+
+
+def _list(value) -> list:
+    return value or []
+
+
+class Bridge:
     """Typed calls of one tab's engine. ``frames`` is the tab's ``FrameRegistry`` (it owns the
     isolated worlds: ``run``/``start``/``finish`` send an invocation into a frame's world, setting the
     world up first when its document is new). Results are plain values unless said otherwise; a call
-    asked ``later`` returns its :class:`Asked` (one shape for every pipelined call)."""
+    asked ``later`` returns its :class:`Asked` (one shape for every pipelined call). Each plain call
+    below takes the frame, then the engine function's arguments (named in its comment)."""
 
     def __init__(self, frames: Any):
         self.frames = frames
@@ -246,6 +263,64 @@ class Bridge(FieldCalls):
         """Call without waiting for the answer at all (bookkeeping a later call finds done)."""
         post(fr.target, invocation(space, fn, *args).at(fr.world_id))
 
+    # -- fields and focus (fields.js) ------------------------------------------------------------
+    field_info = _engine("fields", "info")  # (n): kind, type, read-only, disabled, value: how fill/type may set it
+    field_value = _engine("fields", "value")  # (n): the field's value and state now
+    select_all = _engine("fields", "selectAll", then=bool)  # (n): typed text replaces it; False: no text
+    caret_to_end = _engine("fields", "caretToEnd")  # (n): typing then appends
+    check_picker = _engine("fields", "checkPicker")  # (n, text): a value the field's own picker could set?
+    # (n, value, key): set as the field's picker does (value, input and change events); ``key`` names
+    # the timer watcher, so what the page's handlers start is waited for
+    set_picker = _engine("fields", "setPicker")
+    files = _engine("fields", "files", then=_list)  # (n): the names of the files a file input holds
+    watch_field = _posted("fields", "watchField")  # (n): record every state the browser gives it (unwatch: if it did)
+    unwatch_field = _engine("fields", "unwatchField", timeout=5)  # (n): the states recorded
+    options_now = _engine("fields", "optionsNow")  # (n): select n's options now, or its replacement's
+    checked_now = _engine("fields", "checkedNow")  # (n): the checked state now, or its replacement's
+    focused = _engine("fields", "focused")  # (): the document's deep focused element, described
+    focus_state = _engine("fields", "focusState")  # (n): is n the deep focused element, or where is focus?
+    focus = _engine("fields", "focus")  # (n)
+    arm_keys = _engine("fields", "armKeys")  # (n): key events bound elsewhere than n are stopped
+    disarm_keys = _engine("fields", "disarmKeys", timeout=2, then=_list)  # (): the key events stopped
+
+    def focused_element(self, fr) -> dict:
+        return self._object(fr, "fields", "focusedElement")
+
+    def chooser_input(self, target, object_id: str) -> dict | None:
+        """A ref for the file input ``object_id`` whose chooser the page opened, and what it is."""
+        return ask(target, invocation_on(object_id, "fields", "chooser"))["result"].get("value")
+
+    def holds_focus(self, target, object_id: str) -> Any:
+        """True when the frame owner ``object_id`` is its document's focused element, else where focus is."""
+        return ask(target, invocation_on(object_id, "fields", "holds"))["result"].get("value")
+
+    # -- targets by meaning (targets.js) and structure (structure.js) ----------------------------
+    issue = _engine("targets", "issue")  # (indices)
+    facts = _engine("targets", "facts")  # (n)
+
+    def search(self, fr, spec: dict) -> dict:
+        again = lambda: self._value(fr, "targets", "search", spec)  # noqa: E731
+        return self._closed_first(fr, again(), again)
+
+    def locate(self, fr, n: int, kept: bool = False):
+        """Element ``n``'s facts and stable-locator candidates, each checked in its own document
+        (``{"facts": ..., "candidates": [{kind, value, role, name, scope, ok}]}``; None: gone).
+        ``kept``: sent now (it runs before any later call to the frame), its Asked answered much later
+        (None when its document went away before it ran: not asked again, the element is gone)."""
+        return self._kept(fr, "targets", "locate", n) if kept else self._value(fr, "targets", "locate", n)
+
+    def owner_attrs(self, fr, frame_id: str):
+        """Sent now, a kept Asked: the owner element of child frame ``frame_id`` in ``fr`` as a test
+        names it (``{tag, id, title, name}``, null when the last snapshot did not tag it)."""
+        return self._kept(fr, "bridge", "ownerAttrs", frame_id)
+
+    def structure(self, fr, fn: str, n: int, *args: Any) -> Any:
+        """``text``, ``container``, ``siblings`` or ``anchors`` of ref number ``n``."""
+        if fn not in ("text", "container", "siblings", "anchors"):
+            raise ValueError(f"no structure function {fn!r}")
+        return self._value(fr, "structure", fn, n, *args)
+
+    # -- frame owners ----------------------------------------------------------------------------
     def owner_calls(self, ctx: int, slots: list[int]) -> list[tuple[str, dict]]:
         """``call_many`` items asking for the frame owner elements ``slots`` (remote objects)."""
         calls = [invocation("bridge", "owner", k, by_value=False, group="verdex-owners").at(ctx) for k in slots]
@@ -257,22 +332,24 @@ class Bridge(FieldCalls):
         space, fn = {"owner": ("bridge", "owner"), "search": ("targets", "owner"), "element": ("bridge", "element")}[via]
         return self._object(fr, space, fn, slot, group="verdex-owners")
 
-    def tag_owners(self, fr, found: dict) -> None:
-        """Tell the bridge which frame each owner showed (remembered for the next snapshots); no wait."""
-        self.post(fr, "bridge", "tagOwners", found)
+    def owner_hit(self, target, object_id: str, q: list[float], quad: list[float] | None):
+        """The frame owner ``object_id`` maps ``q`` into its viewport and is hit-tested there: sent now,
+        its ``Pending`` answer read with ``.result()["result"].get("value")``."""
+        return start(target, invocation_on(object_id, "bridge", "ownerHit", q, quad))
 
-    def show(self, fr, ns: list[int]) -> None:
-        """Tell the registry the user was shown refs ``ns`` as the last capture saw them; no wait (the
-        frame's next call finds it done)."""
-        self.post(fr, "bridge", "show", ns)
-
-    def show_now(self, fr, n: int) -> None:
-        """Tell the registry the user was shown ref ``n`` as it is now (inspect); no wait."""
-        self.post(fr, "bridge", "showNow", n)
-
-    def carry(self, fr, gone: list) -> None:
-        """Hand back the refs a capture whose answer was not used let go of; no wait."""
-        self.post(fr, "bridge", "carry", gone)
+    # -- snapshots and refs (bookkeeping posted: no wait) ----------------------------------------
+    tag_owners = _posted("bridge", "tagOwners")  # (found): which frame each owner showed, for the next snapshots
+    show = _posted("bridge", "show")  # (ns): the user was shown refs ns as the last capture saw them
+    show_now = _posted("bridge", "showNow")  # (n): the user was shown ref n as it is now (inspect)
+    carry = _posted("bridge", "carry")  # (gone): the refs a capture whose answer was not used let go of
+    # (cap): the tree of the frame's capture ``cap`` as JSON while its page holds it (None after
+    # another capture, or when it kept none: see incremental.js)
+    held_tree = _engine("bridge", "heldTree")
+    describe = _engine("bridge", "describe")  # (n)
+    brief = _engine("bridge", "brief")  # (ns)
+    successors = _engine("bridge", "successors", then=_list)  # (n, role, name)
+    reset = _engine("bridge", "reset")  # (keep_counter)
+    title = _engine("bridge", "title")  # (): the document's title, read in the isolated world
 
     def settle_calls(self, frs: list, opts: dict, timeout: float, whats: dict | None = None,
                      caps: dict | None = None) -> list:
@@ -292,7 +369,6 @@ class Bridge(FieldCalls):
                 continue
         return out
 
-    # -- bridge: snapshots and refs -----------------------------------------------------------------
     def capture(self, fr, what: tuple, later: bool = False, sent: tuple | None = None):
         """A capture's JSON text: ``what`` is ``("snapshot",)``, ``("snapshot", n)`` (ref n's subtree),
         ``("snapshot", 0, cap)`` (patches to capture ``cap``), ``("snapshot", 0, cap, view, frame)`` (the
@@ -302,11 +378,6 @@ class Bridge(FieldCalls):
         again = lambda: self._value(fr, "bridge", *_capture(what))  # noqa: E731
         return self._value(fr, "bridge", *_capture(what), later=later, sent=sent,
                            then=lambda answer: self._closed_first(fr, answer, again))
-
-    def held_tree(self, fr, cap: int, later: bool = False):
-        """The tree of the frame's capture ``cap`` as JSON, while its page still holds it (None after
-        another capture, or when it kept none: see incremental.js)."""
-        return self._value(fr, "bridge", "heldTree", cap, later=later)
 
     def dirty(self, fr, cap: int, timeout: float | None = None, later: bool = False):
         """Has the frame changed since its capture ``cap`` (the frame's last capture, as the caller
@@ -341,87 +412,36 @@ class Bridge(FieldCalls):
         """Hand the closed roots ``object_ids`` (objects of the frame's world) to its engine."""
         ask(fr.target, adopt_closed(object_ids).at(fr.world_id))
 
-    def describe(self, fr, n: int, later: bool = False):
-        return self._value(fr, "bridge", "describe", n, later=later)
-
-    def brief(self, fr, ns: list[int], later: bool = False):
-        return self._value(fr, "bridge", "brief", ns, later=later)
-
-    def successors(self, fr, n: int, role: str, name: str) -> list:
-        return self._value(fr, "bridge", "successors", n, role, name) or []
-
     def element(self, fr, n: int) -> dict:
         """The element of ref number ``n`` as a remote object (``objectId``), or no object."""
         return self._object(fr, "bridge", "element", n)
 
-    def reset(self, fr, keep_counter: bool) -> None:
-        self._value(fr, "bridge", "reset", keep_counter)
-
-    # -- bridge: acting ----------------------------------------------------------------------------
+    # -- acting (act.js) -------------------------------------------------------------------------
     def prepare(self, fr, n: int, opts: dict, timeout: float, later: bool = False):
         return self._value(fr, "bridge", "prepare", n, opts, timeout=timeout, later=later)
 
-    def arm(self, fr, n: int) -> Any:
-        return self._value(fr, "bridge", "arm", n)
-
-    def disarm(self, fr, timeout: float = 2, later: bool = False) -> Any:
-        """What the click guard saw (it stops guarding)."""
-        return self._value(fr, "bridge", "disarm", timeout=timeout, later=later)
-
-    def watch_doc(self, fr, at: list | None, timeout: float = 2, later: bool = False):
-        """Watch the trusted mouse events that reach the frame's document (an iframe element's click
-        lands there; ``at``: the point in its viewport, None: the centre): the document's URL, whether
-        it is blank, what is at the point and, an iframe there, the point in its viewport (``into``)."""
-        return self._value(fr, "bridge", "watchDoc", at, timeout=timeout, later=later)
+    arm = _engine("bridge", "arm")  # (n)
+    disarm = _engine("bridge", "disarm", timeout=2)  # (): what the click guard saw (it stops guarding)
+    # (at): watch the trusted mouse events that reach the frame's document (an iframe element's click
+    # lands there; ``at``: the point in its viewport, None: the centre): the document's URL, whether it
+    # is blank, what is at the point and, an iframe there, the point in its viewport (``into``)
+    watch_doc = _engine("bridge", "watchDoc", timeout=2)
+    watch_state = _engine("bridge", "watchState", timeout=2)  # (): the pointer moved into the document, and stayed?
+    # (settle): what reached the watched document (its watch ends; ``settle``: two animation frames later)
+    unwatch_doc = _engine("bridge", "unwatchDoc", timeout=2)
+    navigating = _engine("bridge", "navigating", timeout=2, then=bool)  # ()
+    options = _engine("bridge", "options")  # (n)
+    option_point = _engine("bridge", "optionPoint")  # (n, index)
+    viewport = _engine("bridge", "viewport")  # (): the frame's viewport size ([width, height])
+    nav_status = _engine("bridge", "navStatus", then=lambda v: v or 0)  # (): the document's HTTP status (0: unknown)
+    visibility = _engine("bridge", "visibility")  # (): document.visibilityState (the tab's, from any frame)
 
     def watched_frame(self, fr) -> dict:
         """The iframe at the watched point as a remote object (group ``verdex-owners``), or no object."""
         return self._object(fr, "bridge", "watchedFrame", group="verdex-owners")
 
-    def watch_state(self, fr, timeout: float = 2, later: bool = False):
-        """Has the pointer moved into the watched document, and stayed?"""
-        return self._value(fr, "bridge", "watchState", timeout=timeout, later=later)
-
-    def unwatch_doc(self, fr, settle: bool = False, timeout: float = 2, later: bool = False):
-        """What reached the watched document (its watch ends; ``settle``: two animation frames later)."""
-        return self._value(fr, "bridge", "unwatchDoc", settle, timeout=timeout, later=later)
-
-    def navigating(self, fr, timeout: float = 2) -> bool:
-        return bool(self._value(fr, "bridge", "navigating", timeout=timeout))
-
     def hovered(self, fr, n: int, timeout: float = 2, late: bool = False) -> Any:
         return self._value(fr, "bridge", "hovered", n, late, timeout=timeout)
-
-    def options(self, fr, n: int) -> dict:
-        return self._value(fr, "bridge", "options", n)
-
-    def option_point(self, fr, n: int, index: int) -> dict:
-        return self._value(fr, "bridge", "optionPoint", n, index)
-
-    def owner_hit(self, target, object_id: str, q: list[float], quad: list[float] | None):
-        """The frame owner ``object_id`` maps ``q`` into its viewport and is hit-tested there: sent now,
-        its ``Pending`` answer read with ``.result()["result"].get("value")``."""
-        return start(target, invocation_on(object_id, "bridge", "ownerHit", q, quad))
-
-    def viewport(self, fr, later: bool = False):
-        """The frame's viewport size ([width, height])."""
-        return self._value(fr, "bridge", "viewport", later=later)
-
-    def nav_status(self, fr, timeout: float | None = None) -> int:
-        """The HTTP status of the frame's document (0 when the browser does not know it)."""
-        return self._value(fr, "bridge", "navStatus", timeout=timeout) or 0
-
-    def chooser_input(self, target, object_id: str) -> dict | None:
-        """A ref for the file input ``object_id`` whose chooser the page opened, and what it is."""
-        return ask(target, invocation_on(object_id, "fields", "chooser"))["result"].get("value")
-
-    def holds_focus(self, target, object_id: str) -> Any:
-        """True when the frame owner ``object_id`` is its document's focused element, else where focus is."""
-        return ask(target, invocation_on(object_id, "fields", "holds"))["result"].get("value")
-
-    def visibility(self, fr) -> str:
-        """``document.visibilityState`` (the tab's, from any of its frames)."""
-        return self._value(fr, "bridge", "visibility")
 
     # -- refs drawn on a screenshot (marks.js) ----------------------------------------------------
     def ref_boxes(self, asks: list[tuple[Any, list[int], bool]]) -> list[dict | None]:
@@ -436,9 +456,5 @@ class Bridge(FieldCalls):
                 out.append(None)
         return out
 
-    def draw_marks(self, fr, items: list, whole: bool) -> int:
-        """Outline and label ``items`` ([label, x, y, w, h]) over the frame's page until erase_marks."""
-        return self._value(fr, "marks", "draw", items, whole)
-
-    def erase_marks(self, fr) -> None:
-        self._value(fr, "marks", "erase")
+    draw_marks = _engine("marks", "draw")  # (items, whole): outline and label [label, x, y, w, h] until erased
+    erase_marks = _engine("marks", "erase")  # ()

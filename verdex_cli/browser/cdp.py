@@ -17,7 +17,7 @@ import websocket
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, PageCrashed, VerdexError
 from .busy import stop_busy_scripts, timeout_message
-from .connection import AUTO_ATTACH, LOST_SENTINEL, CallFailed, CallTimedOut, Connection, FlatSession, SessionEnded
+from .connection import AUTO_ATTACH, LOST_SENTINEL, Connection, FlatSession, SessionEnded
 
 LOST = "Browser connection lost (the browser or the tab was closed)."
 
@@ -131,22 +131,8 @@ class Target:
         (``Runtime.terminateExecution``). ``None`` (the default) allows it only
         inside :func:`user_command`; read-only status calls pass ``False``.
         """
-        limit = self.timeout if timeout is None else timeout
-        if self.crashed and method not in RECOVERY_METHODS:
-            raise PageCrashed(method=method)
         try:
-            result = self._tab.call_method(method, _timeout=limit, **params)
-        except CallTimedOut as exc:
-            raise self.timed_out(method, limit, interrupt) from exc
-        except CallFailed as exc:
-            if self.crashed and method not in RECOVERY_METHODS:
-                raise PageCrashed(method=method) from exc
-            text = str(exc)
-            marker = " error: "
-            detail = text.split(marker, 1)[1] if marker in text else text
-            raise CDPError(f"{method} failed: {detail}", method=method, detail=detail) from exc
-        except (SessionEnded, websocket.WebSocketException, OSError) as exc:
-            raise ConnectionLost(LOST) from exc
+            result = self.start(method, timeout, interrupt=interrupt, **params).result()
         except KeyboardInterrupt:  # Ctrl-C stops the page's script exactly as a time-out does
             if self._may_interrupt(method, interrupt):
                 self.interrupt_script()
@@ -164,43 +150,24 @@ class Target:
         attribute says how many calls had answered before it; ``all_sent`` that every call had reached
         the browser and only the target went away (not the browser).
         """
-        limit = self.timeout if timeout is None else timeout
-        tab = self._tab
-        sent: list[tuple[int, str, queue.Queue]] = []
+        sent: list[Pending] = []
         results: list[dict] = []
         try:
-            try:
-                for method, params in calls:
-                    if self.crashed:
-                        raise PageCrashed(method=method)
-                    if tab.ended():
-                        raise ConnectionLost(LOST)
-                    mid = tab.conn.next_id()  # unique on the socket, whichever session sends
-                    box: queue.Queue = queue.Queue()
-                    tab.method_results[mid] = box
-                    sent.append((mid, method, box))
-                    tab.send_call(mid, method, params)
-                deadline = time.monotonic() + limit
-                depth = tab.conn.call_started()  # one round trip, for the transport's counters
-                try:
-                    for _mid, method, box in sent:
-                        try:
-                            results.append(self.reply(method, box, deadline))
-                        except CDPTimeout:
-                            raise self.timed_out(method, limit) from None
-                finally:
-                    tab.conn.call_ended(depth)
-            except (websocket.WebSocketException, OSError) as exc:
-                raise ConnectionLost(LOST) from exc
+            for method, params in calls:
+                if self.crashed:
+                    raise PageCrashed(method=method)
+                sent.append(self.start(method, timeout, **params))
+            for pending in sent:
+                results.append(pending.result())
         except (CDPError, CDPTimeout, ConnectionLost, PageCrashed) as exc:
             exc.done = len(results)
             # every call reached the browser and only this target's session ended (the browser is
             # still there): the target closed while handling them
-            exc.all_sent = len(sent) == len(calls) and not tab.conn.stopped.is_set()
+            exc.all_sent = len(sent) == len(calls) and not self.conn.stopped.is_set()
             raise
         finally:
-            for mid, _method, _box in sent:
-                tab.method_results.pop(mid, None)
+            for pending in sent:
+                pending.drop()
         return results
 
     def start(self, method: str, timeout: float | None = None, *, kept: bool = False, interrupt: bool | None = None,
@@ -300,7 +267,7 @@ class Target:
         """Stop a runaway script in this target (handled off the page's main thread; a page that
         runs no script is left as it is). Never raises, a second Ctrl-C included."""
         try:
-            self._tab.call_method("Runtime.terminateExecution", _timeout=2)
+            self.start("Runtime.terminateExecution", 2).result()
         except BaseException:
             pass
 

@@ -29,14 +29,6 @@ LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: th
 AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True}
 
 
-class CallFailed(Exception):
-    """The browser answered a call with an error: ``"calling method: METHOD error: DETAIL"``."""
-
-
-class CallTimedOut(Exception):
-    """No answer within the call's time-out."""
-
-
 class SessionEnded(Exception):
     """The session (or the whole connection) ended before or while calling."""
 
@@ -52,9 +44,6 @@ class _Out:
         if self.session_id is not None:
             payload = payload[:-1] + ', "sessionId": ' + json.dumps(self.session_id) + "}"
         self.conn.send_raw(payload)
-
-
-WAIT_SLICE = 0.1  # a call's wait for its answer, in slices of this many seconds
 
 
 class FlatSession:
@@ -94,43 +83,6 @@ class FlatSession:
 
     def set_listener(self, event: str, callback) -> None:
         self.event_handlers[event] = callback
-
-    def call_method(self, method: str, _timeout: float | None = None, **params: Any) -> dict:
-        """The call's result; CallFailed, CallTimedOut or SessionEnded."""
-        if self._stopped.is_set():
-            raise SessionEnded("Tab has been stopped")
-        answer = self._send({"method": method, "params": params}, timeout=_timeout)
-        if "result" not in answer and "error" in answer:
-            raise CallFailed(f"calling method: {method} error: {answer['error'].get('message', '')}")
-        return answer.get("result", {})
-
-    def _send(self, message, timeout=None):
-        """Send a call and wait for its answer, the end of the session (LOST_SENTINEL) or the time-out.
-        An answer that came before the session ended counts, however late the caller looks (a page that
-        closes itself right after answering must not lose the answer on a loaded machine)."""
-        mid = message["id"] = self.conn.next_id()  # unique on the socket, whichever session sends
-        box = self.method_results[mid] = queue.Queue()
-        depth = self.conn.call_started()
-        deadline = None if timeout is None else time.monotonic() + timeout
-        try:
-            self._ws.send(json.dumps(message))
-            while True:  # in short slices: Ctrl-C (KeyboardInterrupt) is heard between two of them
-                if self._stopped.is_set() and box.empty():  # it ended before the call was seen by end()
-                    result = LOST_SENTINEL
-                    break
-                left = WAIT_SLICE if deadline is None else min(WAIT_SLICE, deadline - time.monotonic())
-                try:
-                    result = box.get(timeout=max(left, 0.0))
-                    break
-                except queue.Empty:
-                    if deadline is not None and time.monotonic() >= deadline:
-                        raise CallTimedOut("Calling %s timeout" % message["method"]) from None
-        finally:
-            self.method_results.pop(mid, None)
-            self.conn.call_ended(depth)
-        if result is LOST_SENTINEL:
-            raise SessionEnded("The session ended while calling %s" % message["method"])
-        return result
 
     def post(self, method: str, params: dict) -> None:
         """Send without waiting for (or keeping) the answer."""

@@ -14,13 +14,11 @@ from urllib.parse import urlparse
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from .bridge import invocation
-from .cdp import Pending, Target
+from .cdp import Pending, Target, finish_all
 from .guard_world import GuardWorld
 from . import timer_watch
 from .numbering import RefNumbers
 from .worlds import Worlds
-
-
 
 
 def frame_url(frame: dict) -> str:
@@ -107,12 +105,9 @@ class FrameRegistry(Worlds):
         self._absorb(tree, self.target)
 
     def _absorb(self, node: dict, target: Target) -> None:
-        f = node["frame"]
-        fr = self.by_id.get(f["id"])
+        fr = self.by_id.get(node["frame"]["id"])
         if fr is not None:
-            fr.url = frame_url(f)
-            fr.name = f.get("name", "")
-            fr.loader_id = f.get("loaderId", "")
+            self._fill(fr, node["frame"])
         for child in node.get("childFrames", ()):
             self._absorb(child, target)
 
@@ -172,9 +167,7 @@ class FrameRegistry(Worlds):
             self._restored()
         fr = self.by_id.get(frame.get("id", ""))
         if fr is not None:
-            fr.url = frame_url(frame)
-            fr.name = frame.get("name", "")
-            fr.loader_id = frame.get("loaderId", fr.loader_id)
+            self._fill(fr, frame)
 
     def on_same_document(self, frameId: str = "", url: str = "", **_):
         fr = self.by_id.get(frameId)
@@ -282,17 +275,9 @@ class FrameRegistry(Worlds):
             ids = self.target.conn.frame_targets(self.target.id or "")
         except (AttributeError, ConnectionLost):
             return
-        waiting = []
-        for fid in ids:
-            session = self.target.child(fid)
-            if session is not None and not session.enabled:
-                waiting += [(session, p) for p in self.start_enable(session)]
-        for _session, pending in waiting:
-            try:
-                pending.result()
-            except (CDPError, CDPTimeout, ConnectionLost):
-                pass
-        for session in {id(s): s for s, _p in waiting}.values():
+        sessions = [s for s in map(self.target.child, ids) if s is not None and not s.enabled]
+        finish_all([p for s in sessions for p in self.start_enable(s)])
+        for session in sessions:
             session.drain_events(0.2)
 
     # -- refs the frame's bridge has issued --------------------------------------
@@ -325,12 +310,6 @@ class FrameRegistry(Worlds):
             except (CDPError, CDPTimeout, JSError, ConnectionLost):
                 fr.world_id = None
         self.numbers.reset(keep_counter, current)
-
-    def forget_connections(self) -> None:
-        """Drop cached world ids and cross-origin frame connections (rebuilt on demand)."""
-        for fr in self.by_id.values():
-            fr.world_id = None
-        self.close()
 
     def close(self) -> None:
         self._oopif_targets.clear()  # the sessions themselves live as long as their frames

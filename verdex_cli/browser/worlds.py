@@ -60,16 +60,12 @@ class Worlds:
             if then is not None:
                 pending = bridge.start(fr.target, then[0].at(ctx), then[1])
             outs = [p.result() for p in setup]
-        except CDPError:
+        except BaseException as exc:
             for p in setup + ([pending] if pending is not None else []):
                 p.drop()
-            if made is None:
+            if made is None or not isinstance(exc, CDPError):
                 raise
             return self._world(fr, then)  # the world made ahead is gone (the document changed): anew
-        except BaseException:
-            for p in setup + ([pending] if pending is not None else []):
-                p.drop()
-            raise
         failed = next((o for o in outs if "exceptionDetails" in o), None)
         if failed is not None:
             if pending is not None:
@@ -131,28 +127,34 @@ class Worlds:
     def forget_prepared(self) -> None:
         self._made.clear()
 
-    def run(self, fr: Any, call: Call, timeout: float | None = None) -> dict:
+    def run(self, fr: Any, call: Call, timeout: float | None = None, sent: tuple[Pending, str] | None = None,
+            again: bool = True) -> dict:
         """Send a bridge invocation (bridge.py) into the frame's isolated world, setting the world up
-        first when its document is new; returns the raw CDP result (its ``value``, or the remote
-        object when the call asked for one)."""
-        for attempt in (0, 1):
+        first when its document is new (``sent``: the call as :meth:`start` sent it); returns the raw CDP
+        result (its ``value``, or the remote object when the call asked for one). A world gone meanwhile
+        (the document changed) is set up again and the call made there."""
+        if sent is not None:
+            answer = sent[0].result
+        else:
             ctx, pending = self._world(fr, then=(call, timeout))
-            try:
-                res = pending.result() if pending is not None else bridge.ask(fr.target, call.at(ctx), timeout)
-            except CDPError as exc:
-                if attempt == 0 and "context" in str(exc).lower():
-                    fr.world_id = None
-                    self._reload_loader(fr)
-                    continue
+            answer = pending.result if pending is not None else lambda: bridge.ask(fr.target, call.at(ctx), timeout)
+        try:
+            res = answer()
+        except CDPError as exc:
+            if not again or "context" not in str(exc).lower():
                 raise
-            if "exceptionDetails" in res:
-                raise JSError(describe_exception(res["exceptionDetails"]))
-            return res["result"]
-        raise AssertionError("unreachable")  # pragma: no cover
+            fr.world_id = None
+            cur = self.current_loader(fr)
+            if cur:
+                fr.loader_id, fr.url = cur
+            return self.run(fr, call, timeout, again=sent is not None)
+        if "exceptionDetails" in res:
+            raise JSError(describe_exception(res["exceptionDetails"]))
+        return res["result"]
 
     def start(self, fr: Any, call: Call, timeout: float | None = None,
               kept: bool = False) -> tuple[Pending, str] | None:
-        """Send an invocation into the frame's isolated world without waiting (see :meth:`finish`):
+        """Send an invocation into the frame's isolated world without waiting (answered by :meth:`run`):
         only when the world is already set up (None otherwise, or when the call cannot be sent).
         Returns (the pending call, the document the world was made for)."""
         if fr.world_id is None or fr.world_loader != fr.loader_id or fr.detached or not fr.target.alive:
@@ -161,25 +163,3 @@ class Worlds:
             return bridge.start(fr.target, call.at(fr.world_id), timeout, kept=kept), fr.loader_id
         except (CDPError, CDPTimeout, ConnectionLost):
             return None
-
-    def finish(self, fr: Any, started: tuple[Pending, str], call: Call) -> dict:
-        """The result of :meth:`start`; a world gone meanwhile (the document changed) is set up
-        again and the call made there, as :meth:`run` does."""
-        pending, loader = started
-        try:
-            res = pending.result()
-        except CDPError as exc:
-            if "context" not in str(exc).lower():
-                raise
-            fr.world_id = None
-            self._reload_loader(fr)
-            return self.run(fr, call)
-        if "exceptionDetails" in res:
-            raise JSError(describe_exception(res["exceptionDetails"]))
-        return res["result"]
-
-    def _reload_loader(self, fr: Any) -> None:
-        cur = self.current_loader(fr)
-        if cur:
-            fr.loader_id, fr.url = cur
-

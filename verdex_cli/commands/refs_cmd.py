@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..act.fields import MASK
-from ..act.locators import stable_locator
+from ..act.locators import candidates, stable_locator
 from ..act.resolve import changed_error, check_scope, locate, restarted_note, unknown
 from ..act.targets import resolve_target
 from ..act.targets import parse_target
@@ -23,6 +23,14 @@ def _by(rec) -> dict | None:
     """The command that made a record stale (or during which it was found stale)."""
     step = rec.stale[1] if rec.stale else None
     return {"n": step.n, "command": step.line} if step is not None else None
+
+
+def _since(store: RefStore, rec) -> list[dict]:
+    """The commands that could change the page after the capture that last saw the ref, before the one
+    that found it stale: one of them, or the page itself, made it stale."""
+    step = rec.stale[1]
+    return [{"n": s.n, "command": s.line} for s in store.log.steps
+            if step is not None and s.before >= rec.last_seen and s.n < step.n and not s.reads]
 
 
 def _row(r) -> dict:
@@ -70,6 +78,7 @@ def inspect_cmd(ctx, args, flags):
     try:
         _, _, _, fr, live = locate(page, store, rec.ref)
     except RefError as exc:
+        _named(rec)
         return Result("inspect", _story(store, rec, {"status": exc.kind, "reason": exc.message}))
     attrs = dict(live.get("attrs", {}))
     if live.get("tag") == "input" and attrs.get("type", "").lower() == "password" and attrs.get("value"):
@@ -91,6 +100,18 @@ def inspect_cmd(ctx, args, flags):
     return Result("inspect", _story(store, rec, data))
 
 
+def _named(rec) -> None:
+    """A gone element verdex never saw live: its locator as its attributes and the name it was shown
+    with make it (not checked: it names nothing now)."""
+    known = rec.known
+    if known and "locator" not in known:
+        attrs = known["attributes"]
+        found = candidates({"testid": attrs.get("data-testid"), "labels": [attrs.get("aria-label", "")],
+                            "role": rec.role, "name": rec.name})
+        if found:
+            known.update(locator=str(found[0]), checked=False)
+
+
 def _story(store: RefStore, rec, data: dict) -> dict:
     """inspect's answer: what is known now (``data``), and the ref's story."""
     issued = store.log.step(rec.issued_by)
@@ -102,8 +123,8 @@ def _story(store: RefStore, rec, data: dict) -> dict:
                    "command_n": rec.issued_by or None, "url": store.log.urls.get(rec.loader)},
         "shown": {"snapshot": rec.shown_at or None, "role": rec.role, "name": rec.name},
         "known": rec.known,
-        "stale": {"status": rec.stale[0], "by": _by(rec), "after_snapshot": rec.stale[2]}
-        if rec.stale and rec.stale[0] != "hidden" else None,
+        "stale": {"status": rec.stale[0], "by": _by(rec), "after_snapshot": rec.stale[2],
+                  "since_seen": _since(store, rec)} if rec.stale and rec.stale[0] != "hidden" else None,
         "cause": story.explain(store.log.since(rec.frame, rec.loader, rec.main or rec.retired),
                                store.log.urls.get(rec.loader, "")) or None,
         "successor": rec.successor or None,

@@ -150,7 +150,8 @@ def _begin_step(ctx: Workspace, parsed: Parsed) -> None:
     """The tab's log (refs/story.py) opens a step for the command, after what the page did by itself."""
     page = ctx.page
     store = ctx.page_state().store
-    store.begin_step(parsed.command.name, story.documents(page))  # (its line, redacted, at the end)
+    # (its line, redacted, at the end)
+    store.begin_step(parsed.command.name, story.documents(page), parsed.command.effect == "read")
     ctx.step = (page, store)
 
 

@@ -28,23 +28,29 @@
 
   function hiddenInTree(el) { return Aria.isHidden(el); }
 
-  function describe(n) {
-    const st = Registry.status(n);
-    if (st !== 'live') return { status: st };
-    const el = Registry.get(n);
-    const cur = current(el);
-    const r = el.getBoundingClientRect();
+  function attrsOf(el) {
     const attrs = {};
-    for (const a of ['id', 'class', 'name', 'type', 'href', 'value', 'placeholder', 'aria-label', 'role', 'title']) {
+    for (const a of ['id', 'class', 'name', 'type', 'href', 'value', 'placeholder', 'aria-label', 'role', 'title', 'data-testid']) {
       const val = a === 'value' ? (el.value !== undefined && typeof el.value === 'string' ? el.value : null) : el.getAttribute(a);
       if (val !== null && val !== '') {
         attrs[a] = a === 'value' && el.localName === 'input' && el.type === 'password' ? Aria.MASK : String(val).slice(0, 200);
       }
     }
+    return attrs;
+  }
+
+  // A removed element the registry still holds: what it was when last shown (tag, attributes, box,
+  // record), for its story.
+  function describe(n) {
+    const st = Registry.status(n);
+    const el = Registry.get(n);
+    if (st !== 'live') return el === null ? { status: st } : Object.assign({ status: st, tag: el.localName, attrs: attrsOf(el) }, Registry.lastShown(n));
+    const cur = current(el);
+    const r = el.getBoundingClientRect();
     return {
       status: 'live', role: cur.role, name: cur.name, hidden: cur.hidden, states: cur.states,
       idChange: Registry.identityChange(n), idKind: Registry.changeKind,
-      tag: el.localName, attrs, box: { x: r.x, y: r.y, width: r.width, height: r.height }, at: performance.now(),
+      tag: el.localName, attrs: attrsOf(el), box: { x: r.x, y: r.y, width: r.width, height: r.height }, at: performance.now(),
     };
   }
 

@@ -121,6 +121,13 @@
     return true;
   }
 
+  // Where ref n's element (gone from the document) was when last shown: its record and heading (its
+  // box was not measured then: that would cost every snapshot a layout read per ref).
+  function lastShown(n) {
+    const e = entries.get(n);
+    return { record: e.srec === null ? '' : `${e.srec.w} ${recordText(e.srec)}`, heading: e.shead };
+  }
+
   // Ref n was shown to the user as it is now (inspect).
   function showNow(n) {
     const e = entries.get(n);
@@ -260,7 +267,7 @@
       if (now !== e.sig) return attrChange(e.sig, now, 'attr');
     }
     const url = location.href;
-    if (url !== e.surl) {
+    if (url !== e.surl && !Aria.isHidden(el)) {  // (inert behind a modal: so are the headings it had)
       const h = headText(headingBefore(el));
       if (h !== e.shead) {
         changeKind = 'route';
@@ -567,6 +574,6 @@
     if (keepCounter) floor = counter; else { counter = 0; floor = 0; }
   }
 
-  return { init, begin, end, tiers, issue, issueShown, show, showNow, get, status, identityChange, successors, reset,
+  return { init, begin, end, tiers, issue, issueShown, show, showNow, lastShown, get, status, identityChange, successors, reset,
     passHeading, seedHeading, around, moved, get changeKind() { return changeKind; },
     get counter() { return counter; }, get size() { return entries.size; } };

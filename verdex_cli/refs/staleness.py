@@ -221,7 +221,7 @@ def _earlier_visit(store: RefStore, rec: RefRecord) -> bool:
 def _judge(rec: RefRecord, live: dict) -> Verdict:
     status = live.get("status")
     if status == REMOVED:
-        return Verdict(REMOVED)
+        return Verdict(REMOVED, live=live)  # what it was when last shown, while the page holds it
     if status not in (LIVE, HIDDEN):
         return Verdict(UNKNOWN)
     id_change = live.get("idChange") or ""

@@ -272,10 +272,10 @@ class RefStore:
             self.log.made_stale(rec.ref, step)
 
     # -- the tab's log --------------------------------------------------------
-    def begin_step(self, line: str, frames: dict) -> None:
+    def begin_step(self, line: str, frames: dict, reads: bool = False) -> None:
         """A command begins (frames: story.documents): what the page did by itself since the last one first."""
         self._left(self.log.watch(frames, self.snapshot_no, None))
-        self.log.begin(line, self.snapshot_no)
+        self.log.begin(line, self.snapshot_no, reads)
 
     def end_step(self, outcome: str, frames: dict, reloaded=None) -> None:
         """The command ended: the refs of every document it made its frame leave are stale by it."""
@@ -295,10 +295,15 @@ class RefStore:
                     rec.status = status
 
     def know(self, rec: RefRecord, live: dict, locator: str | None = None) -> None:
-        """What verdex saw of the element live (inspect, an action): its last-known element."""
-        known = {k: live[k] for k in ("tag", "box") if live.get(k) is not None}
+        """What verdex saw of the element live (inspect, an action): its last-known element; or, of an
+        element gone from its document, what the page's registry kept of it when it was last shown,
+        unless verdex saw it live since."""
+        gone = live.get("status") == "removed"
+        if gone and (not live.get("tag") or (rec.known and rec.known["snapshot"] >= rec.shown_at)):
+            return
+        known = {k: live[k] for k in ("tag", "box", "record", "heading") if live.get(k)}
         known["attributes"] = {k: v for k, v in (live.get("attrs") or {}).items() if k != "value"}
-        known["snapshot"] = self.snapshot_no
+        known["snapshot"] = rec.shown_at if gone else self.snapshot_no
         if locator is None and rec.known:
             locator = rec.known.get("locator")
         if locator:

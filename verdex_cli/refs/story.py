@@ -32,6 +32,7 @@ class Step:
     message: str = ""           # the error's message
     stale: list[str] = field(default_factory=list)  # refs it made stale (or first found stale)
     more: int = 0               # stale refs beyond LISTED
+    reads: bool = False         # it only reads the page (snapshot, inspect, find...)
 
     @property
     def label(self) -> str:
@@ -82,9 +83,9 @@ class TabLog:
         self.urls: dict[str, str] = {}                    # loader -> its URL (bounded with docs)
         self.titles: dict[int, str] = {}                  # frame -> its iframe's name in the last snapshot
 
-    def begin(self, line: str, snapshot: int) -> Step:
+    def begin(self, line: str, snapshot: int, reads: bool = False) -> Step:
         self.count += 1
-        self.current = Step(self.count, line, snapshot)
+        self.current = Step(self.count, line, snapshot, reads=reads)
         self.steps.append(self.current)
         return self.current
 

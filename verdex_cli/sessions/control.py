@@ -69,7 +69,7 @@ def start_cmd(
                       no_color=no_color, debug=debug, pager=False, downloads=downloads,
                       trace=False, changes=not no_changes,
                       headers=connect_headers(connect_header, connect_header_env))
-    if url is None and name is not None and not names.NAME_RE.fullmatch(name):
+    if url is None and name is not None and not names.valid_name(name):
         # one word that is no name (`../x`, `x.y`, `localhost:8765/p.html`, ''): never guess which it is
         renderer = make_renderer(opts)
         raise typer.Exit(_fail(renderer, f"session start {name}", UsageError(

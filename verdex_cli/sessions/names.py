@@ -10,13 +10,17 @@ directory others may write to, a symlink -- is refused with one line.
 from __future__ import annotations
 
 import os
-import re
 import stat
 
 from ..base.errors import ErrorKind, UsageError, VerdexError
 from ..base.private_dir import MAX_SOCKET_PATH, Unsafe, candidates, check_private, short_base
 
-NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,40}")
+NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def valid_name(name: str | None) -> bool:
+    """1 to 40 letters, digits, '_' or '-' (checked without `re`: the light client starts without it)."""
+    return bool(name) and len(name) <= 40 and set(name) <= NAME_CHARS
 DEFAULT = "default"
 ENV = "VERDEX_SESSION"
 
@@ -44,7 +48,7 @@ def why_ended(name: str, directory: str) -> str | None:
 
 
 def check_name(name: str) -> str:
-    if not NAME_RE.fullmatch(name or ""):
+    if not valid_name(name):
         raise UsageError(f"Bad session name '{name}': use 1 to 40 letters, digits, '_' or '-'.")
     return name
 
@@ -183,7 +187,7 @@ def known_names(directory: str) -> list[str]:
     except OSError:
         return []
     names = {e.rsplit(".", 1)[0] for e in entries if e.endswith((".lock", ".sock"))}
-    return sorted(n for n in names if NAME_RE.fullmatch(n))
+    return sorted(n for n in names if valid_name(n))
 
 
 def _remove(path: str) -> None:

@@ -11,8 +11,22 @@ client's command with its outcome), ``queued`` (a run waits behind another clien
 from __future__ import annotations
 
 import _socket  # the C module: `socket` would pull in selectors and more (the light client starts fast)
-import json
 import os
+
+try:  # the C codec that `json` wraps: `json` itself imports `re` and `enum`, a quarter of a light call
+    from _json import encode_basestring_ascii, make_encoder, make_scanner
+except ImportError:  # another Python than CPython
+    from json import JSONDecoder, JSONEncoder
+
+    _encode = JSONEncoder(ensure_ascii=True, separators=(",", ":"), default=str).iterencode
+    _scan = JSONDecoder().scan_once
+else:
+    class _Decoding:  # what the C scanner reads from `json.JSONDecoder`
+        strict, object_hook, object_pairs_hook = True, None, None
+        parse_float, parse_int, parse_constant = float, int, float
+
+    _encode = make_encoder(None, str, encode_basestring_ascii, None, ":", ",", False, False, True)
+    _scan = make_scanner(_Decoding())
 
 from ..base.env_text import env_of_line
 from .names import NoSession, check_socket, session_dir, socket_path, why_ended
@@ -21,7 +35,19 @@ MAX_LINE = 64 * 1024 * 1024
 
 
 def encode(obj: dict) -> bytes:
-    return (json.dumps(obj, ensure_ascii=True, separators=(",", ":"), default=str) + "\n").encode("ascii")
+    return ("".join(_encode(obj, 0)) + "\n").encode("ascii")
+
+
+def decode(line: bytes) -> object:
+    """One JSON value (ValueError when the line is not exactly one)."""
+    text = line.decode("utf-8").strip()
+    try:
+        obj, end = _scan(text, 0)
+    except StopIteration:
+        raise ValueError("not JSON") from None
+    if end != len(text):
+        raise ValueError("extra data")
+    return obj
 
 
 class Channel:
@@ -40,7 +66,7 @@ class Channel:
             if cut >= 0:
                 line, self._buf = self._buf[:cut], self._buf[cut + 1:]
                 try:
-                    obj = json.loads(line)
+                    obj = decode(line)
                 except ValueError:
                     return None
                 return obj if isinstance(obj, dict) else None

@@ -161,12 +161,20 @@ def _story(r, s: dict, live: bool) -> None:
         where = f"  box: x={box['x']:.0f} y={box['y']:.0f} {box['width']:.0f}x{box['height']:.0f}" if box else ""
         r.plain(f"  last known (after snapshot #{known['snapshot']}): <{known.get('tag', '?')}"
                 f"{' ' + attrs if attrs else ''}>{where}")
+        where = ([f"in its {known['record']}"] if known.get("record") else []) + (
+            [f'under heading "{known["heading"]}"'] if known.get("heading") else [])
+        if where:
+            r.plain("  " + ", ".join(where))
         if known.get("locator"):
-            r.plain("  last locator: " + known["locator"])
+            r.plain("  last locator: " + known["locator"] + (" (from its attributes; not checked)"
+                                                            if known.get("checked") is False else ""))
     stale = s.get("stale")
     if stale:
-        r.plain(f"  stale: {stale['status']} during {_by(stale['by']) or 'no command'} "
+        since = stale.get("since_seen")
+        r.plain(f"  stale: {stale['status']} {'found ' if since else ''}during {_by(stale['by']) or 'no command'} "
                 f"(after snapshot #{stale['after_snapshot']})", style="yellow")
+        if since:
+            r.plain("  ran since it was last seen: " + ", ".join(_by(s) for s in since), style="yellow")
     if s.get("cause"):
         r.plain("  cause: " + s["cause"], style="yellow")
     if s.get("successor"):
