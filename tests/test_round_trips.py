@@ -177,3 +177,20 @@ def test_a_tab_the_page_opens_is_still_reported_after_a_snapshot(driver, tmp_pat
     time.sleep(1.0)
     result = driver.ok("snapshot --fresh")
     assert any("A new tab opened: tab 1" in n for n in result.notes), result.notes
+
+
+def test_form_actions_take_few_round_trips(driver, demo):
+    """The agent's form (bench_agent.py): fill, select and check each make a bounded chain of calls.
+    A key chord's events go in one batch, the key guard is armed with the next call, the field watch is
+    not waited for, the field's facts are read once, select reuses the options it read: fill took 17
+    sequential round trips, select 24, check 9."""
+    driver.ok("open " + demo.url("form.html"))
+    data = driver.ok("snapshot").data
+    ref = {(i["role"], i["name"]): r for r, i in data["refs"].items()}
+    bounds = {f"fill {ref['textbox', 'Name']} Ada Lovelace": 14, f"select {ref['combobox', 'Country']} France": 17,
+              f"check {ref['checkbox', 'Subscribe']}": 8}
+    counts = {line: trips(driver, line)[0] for line in bounds}
+    assert all(counts[line] <= bound for line, bound in bounds.items()), counts
+    got = driver.js("[document.getElementById('name').value, document.getElementById('country').selectedOptions[0].text,"
+                    " document.getElementById('subscribe').checked]")
+    assert got == ["Ada Lovelace", "France", True]

@@ -51,8 +51,7 @@ def field_info(page: Page, res: Resolved) -> dict:
 
 
 def is_password(page: Page, res: Resolved) -> bool:
-    """(The answer is kept for the action's own field_info, asked next.)"""
-    res.field = field_info(page, res)
+    res.field = field_info(page, res)  # kept for the action's own first look
     return bool(res.field.get("password"))
 
 

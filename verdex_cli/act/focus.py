@@ -86,8 +86,7 @@ class Focus:
             obj = parent.target.call("DOM.resolveNode", backendNodeId=backend, objectGroup="verdex-focus",
                                      executionContextId=page.frames.world(parent))["object"]
             self.owners.append((parent, obj["objectId"]))
-        self.armed = False
-        self.arming: list = []  # the guard's calls, answered before the first key (see arm)
+        self.armed, self.arming = False, []  # arming: the guard's calls, answered before the first key
         self.prefix = "Nothing was sent"  # how much got through, for a refusal during the current batch
         self.replaced = False  # the page re-rendered the field; the keys go on into the new one (it has focus)
 
@@ -178,23 +177,18 @@ class Focus:
             where, prefix = blocked[0], self.prefix
         return self.refuse(where, prefix)
 
-    def _check(self, prefix: str) -> None:
-        """Before a batch of keys: the guard is up and the target holds focus right now."""
+    def keys(self, events: list[dict], prefix: str, method: str = "Input.dispatchKeyEvent") -> None:
+        """One batch of key events, sent only once the guard is up and the target holds focus right now."""
         while self.arming:
             self.arming.pop(0).value()
         where = self.problem(prefix)
         if where is not None:
             raise self._stop(where, prefix)
         self.prefix = prefix
-
-    def keys(self, events: list[dict], prefix: str) -> None:
-        """One batch of key events, sent only if the target holds focus right now."""
-        self._check(prefix)
-        self.page.target.call_many([("Input.dispatchKeyEvent", ev) for ev in events])
+        self.page.target.call_many([(method, ev) for ev in events])
 
     def insert(self, text: str, prefix: str) -> None:
-        self._check(prefix)
-        self.page.target.call("Input.insertText", text=text)
+        self.keys([{"text": text}], prefix, "Input.insertText")
 
     def __enter__(self) -> "Focus":
         return self
