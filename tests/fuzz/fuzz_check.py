@@ -137,7 +137,7 @@ def _effect_done(ev: Evidence) -> bool:
         state = (ev.probe or {}).get("state") or {}
         return "click" in types and state.get("c") == (ev.op == "check") and (ev.probe or {}).get("type") == "checkbox"
     if ev.op == "type":  # every character (a field removed after 2 of 4: part of it)
-        return types.count("input") >= len(ev.arg or "")
+        return types.count("input") >= max(1, len(ev.arg or ""))  # (typing "": no effect to have happened)
     return ev.op == "fill" and "input" in types
 
 

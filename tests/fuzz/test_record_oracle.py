@@ -83,3 +83,5 @@ def test_a_type_error_is_a_false_failure_only_when_every_character_went_in():
     two = [_did("input", "oid-3-9", "g1")] * 2
     assert judge(_ev("type", two, probe=gone, arg="12ab"), err) == (REFUSED_OK, "")
     assert judge(_ev("type", two * 2, probe=gone, arg="12ab"), err)[0] == FALSE_FAILURE
+    nav = {"ok": False, "error": {"kind": "navigated", "message": "Ref is from a previous page."}}
+    assert judge(_ev("type", [], probe=gone, arg="", doc_gone=True), nav)[0] != FALSE_FAILURE  # seed 9920 action 14
