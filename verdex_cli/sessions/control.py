@@ -110,9 +110,8 @@ def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minu
 
 def spawn_server(opts: AppOptions, name: str, directory: str, url: str | None,
                  idle_minutes: float) -> tuple[dict, subprocess.Popen]:
-    """Start the server of session ``name`` in the background and wait until it is ready: its ready
-    line (``ok``, else the failure's ``outcome`` and ``exit``) and its process; UsageError when it did
-    not start."""
+    """Start session ``name``'s server in the background and wait until it is ready: (its ready line: ``ok``,
+    else the failure's ``outcome`` and ``exit``; its process). UsageError when it did not start."""
     if downloads := opts.downloads:
         opts.downloads = os.path.abspath(downloads)
     config = {"name": name, "directory": directory, "idle_minutes": idle_minutes, "url": url,
@@ -196,9 +195,8 @@ def stop_cmd(name: Optional[str] = typer.Argument(None, metavar="NAME", help="De
 
 
 def stop_session(name: str, force: bool = False) -> None:
-    """Ask the server to stop and wait until it has (its browser closed); NoSession if none runs; a
-    server that does not answer within ANSWER_WAIT s is one line naming --force (or, with ``force``,
-    is killed: its browser's watchdog takes the browser along)."""
+    """Ask the server to stop and wait until it has (its browser closed); NoSession if none runs. A server
+    silent for ANSWER_WAIT s is one line naming --force; ``force`` kills it (its browser's watchdog follows)."""
     directory = names.session_dir()
     pid = names.running_pid(name, directory)
     if pid is None:

@@ -37,9 +37,9 @@ mcp_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
 
 
 class SessionLink:
-    """The connection to the session, made by ``connect`` in the background (starting a session may
-    take seconds; the agent's client is answered meanwhile). Each call goes out with its own id and
-    waits for its result, which a reader thread hands over (None when the session ended first)."""
+    """The connection to the session, made by ``connect`` in the background (the agent is answered while a
+    session starts). Each call waits for the result with its id, handed over by a reader thread (None when
+    the session ended first)."""
 
     def __init__(self, connect):
         self.lock = threading.Lock()
