@@ -31,6 +31,7 @@ from .transport import PipeTransport, WsTransport
 LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: the session ended
 
 AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True}
+PAUSE_MAX = 1.0  # seconds a new frame or worker waits for its set-up at most
 
 
 class SessionEnded(Exception):
@@ -225,6 +226,10 @@ class Connection:
                 pass
         if parent is None or not parent.event_handlers:  # no handler to set it up: it runs now
             self.resume(params)
+        elif params.get("waitingForDebugger"):  # else after its handlers, or PAUSE_MAX s, whatever holds them up
+            late = threading.Timer(PAUSE_MAX, self.resume, (params,))
+            late.daemon = True
+            late.start()
 
     def resume(self, params: dict) -> None:
         """The target of ``Target.attachedToTarget`` ``params`` runs, if it was paused (never raises)."""
