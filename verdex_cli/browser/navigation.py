@@ -46,23 +46,21 @@ class Navigation:
 
     def _on_requested(self, frameId: str = "", disposition: str = "currentTab", **_):
         if frameId == self.frames.main_id and disposition == "currentTab":
-            if not self._loading:
-                self._commits_at_start = self._commits  # (a navigation a dismissed dialog cancels never starts)
-            self._nav_count += 1
-            self._requested_at = time.monotonic()  # loading starts a moment later (or never: cancelled)
-            self._load_event.clear()
-            self.content_at = 0.0
+            self._began(time.monotonic())  # loading starts a moment later (or never: cancelled)
 
     def _on_started(self, frameId: str = "", **_):
         if frameId == self.frames.main_id:
             self._doc_failed = ""
-            if not self._loading:
-                self._commits_at_start = self._commits
-            self._nav_count += 1
+            self._began(0.0)
             self._loading = True
-            self._requested_at = 0.0
-            self._load_event.clear()
-            self.content_at = 0.0
+
+    def _began(self, requested_at: float) -> None:
+        if not self._loading:
+            self._commits_at_start = self._commits  # (a navigation a dismissed dialog cancels never starts)
+        self._nav_count += 1
+        self._requested_at = requested_at
+        self._load_event.clear()
+        self.content_at = 0.0
 
     def _on_navigating(self, frameId: str = "", navigationType: str = "", **_):
         """Page.frameStartedNavigating (newer Chrome; any initiator): a navigation to another document began."""
@@ -133,6 +131,7 @@ class Navigation:
     def _watching_responses(self):
         self._doc_status.clear()
         self._last_doc_loader = None
+        self._load_event.clear()
         self.watch_responses()
         try:
             yield
@@ -201,7 +200,6 @@ class Navigation:
     def navigate(self, url: str) -> dict:
         asked = self._nav_count
         with self._watching_responses():
-            self._load_event.clear()
             try:
                 res = self.target.call("Page.navigate", url=url)
             except CDPTimeout:
@@ -228,7 +226,6 @@ class Navigation:
         before = None if self.target.crashed else self.frames.current_loader(self.frames.main)
         asked = self._nav_count
         with self._watching_responses():
-            self._load_event.clear()
             self._guarded(lambda: self.target.call("Page.reload", ignoreCache=False))
             info = self._after_navigation(None, asked)
         after = self.frames.current_loader(self.frames.main)
@@ -245,7 +242,6 @@ class Navigation:
             raise NavigationFailed(f"There is no {word} page in this tab's history.")
         asked, commits = self._nav_count, self._commits
         with self._watching_responses():
-            self._load_event.clear()
             self._guarded(lambda: self.target.call("Page.navigateToHistoryEntry", entryId=entries[index]["id"]))
             info = self._after_navigation(None, asked)
         if self._commits == commits and not info.get("stayed"):  # a step between entries of one document
@@ -266,10 +262,9 @@ class Navigation:
         """A navigation that did not happen: ``open`` of a file the browser saves instead of showing
         (the session reports the download with this command), or one the page's leave-page dialog
         cancelled. ``note(url)``: what happened, given the URL the tab stays on."""
-        self.frames.refresh()
-        info = self.info()
+        info = self.info(refresh=True)
         info["status"] = self._status(info["url"], "")
-        info["notes"] = [note(info["url"])] + self.take_notes()
+        info["notes"] = [note(info["url"])]
         info["stayed"] = True
         return info
 
@@ -277,9 +272,8 @@ class Navigation:
         """A step within the same document (a fragment, a pushState history entry): nothing was loaded,
         so there is no HTTP status."""
         self.target.drain_events()  # the document's new URL (Page.navigatedWithinDocument)
-        self.frames.refresh()
-        info = self.info()
-        info.update(status=None, same_document=True, notes=self.take_notes())
+        info = self.info(refresh=True)
+        info.update(status=None, same_document=True, notes=[])
         return info
 
     def _guarded(self, fn):
@@ -297,12 +291,11 @@ class Navigation:
             notes.append(self._unloaded())
         if self._refused_since(asked) and self._commits == self._commits_at_start:
             return self._stayed(self.cancelled_note)
-        self.frames.refresh()
-        info = self.info()
+        info = self.info(refresh=True)
         status = self._status(info["url"], loader)
         info["status"] = status
         notes += _status_note(status)
-        info["notes"] = notes + self.take_notes()
+        info["notes"] = notes
         return info
 
     def reloaded_since(self, old_loader: str | None, new_loader: str | None) -> bool:
@@ -382,7 +375,7 @@ class Navigation:
                 notes += [f"The browser could not load it: {failed}."] if failed else _status_note(self._status(url, None))
             elif self._refused_since(nav_before):
                 notes.append(self.cancelled_note(self.info()["url"]))
-        return notes + self.take_notes()
+        return notes
 
     @property
     def nav_count(self) -> int:
