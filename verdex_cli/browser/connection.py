@@ -120,10 +120,9 @@ class Connection:
         self.sessions: dict[str | None, FlatSession] = {None: self.root}
         self.by_target: dict[str, FlatSession] = {}
         self.attached = threading.Condition(self._lock)
-        # round-trip accounting (benchmarks): waves of calls and the time with one or more outstanding,
-        # and the depth of the chain of calls (call_started)
+        # round-trip accounting (benchmarks): the time with one or more calls outstanding, and the depth
+        # of the chain of calls (call_started)
         self.outstanding = 0
-        self.waves = 0
         self.depth_done = 0
         self.depth_max = 0
         self.busy = 0.0
@@ -145,7 +144,6 @@ class Connection:
         answered before it was sent (the calls it may have waited for)."""
         with self._lock:
             if self.outstanding == 0:
-                self.waves += 1
                 self._busy_since = time.perf_counter()
             self.outstanding += 1
             depth = self.depth_done + 1

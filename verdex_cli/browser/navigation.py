@@ -57,7 +57,7 @@ class Navigation:
     def _began(self, requested_at: float) -> None:
         if not self._loading:
             self._commits_at_start = self._commits  # (a navigation a dismissed dialog cancels never starts)
-        self._nav_count += 1
+        self.nav_count += 1
         self._requested_at = requested_at
         self._load_event.clear()
         self.content_at = 0.0
@@ -65,7 +65,7 @@ class Navigation:
     def _on_navigating(self, frameId: str = "", navigationType: str = "", **_):
         """Page.frameStartedNavigating (newer Chrome; any initiator): a navigation to another document began."""
         if frameId == self.frames.main_id and navigationType not in ("sameDocument", "historySameDocument"):
-            self._nav_count += 1
+            self.nav_count += 1
 
     def _on_stopped(self, frameId: str = "", **_):
         if frameId == self.frames.main_id:
@@ -75,7 +75,7 @@ class Navigation:
     def on_dialog_answered(self, record: dict) -> None:
         """A dialog of this tab is being answered: a dismissed leave-page dialog cancels the navigation."""
         if record["type"] == "beforeunload" and not record["accepted"]:
-            self.unload_refused = self._nav_count
+            self.unload_refused = self.nav_count
 
     def _refused_since(self, nav_before: int) -> bool:
         """Was a navigation begun after ``nav_before`` cancelled by a dismissed leave-page dialog?"""
@@ -86,7 +86,7 @@ class Navigation:
         """A navigation was requested under a second ago, and the page's leave-page dialog was not
         dismissed since (it may start loading a moment later)."""
         at = self._requested_at
-        return at > 0 and time.monotonic() - at < 1.0 and self.unload_refused < self._nav_count
+        return at > 0 and time.monotonic() - at < 1.0 and self.unload_refused < self.nav_count
 
     def _busy(self) -> bool:
         """Loading, or a navigation was requested and has not started yet."""
@@ -198,7 +198,7 @@ class Navigation:
         return True
 
     def navigate(self, url: str) -> dict:
-        asked = self._nav_count
+        asked = self.nav_count
         with self._watching_responses():
             try:
                 res = self.target.call("Page.navigate", url=url)
@@ -224,7 +224,7 @@ class Navigation:
 
     def reload(self) -> dict:
         before = None if self.target.crashed else self.frames.current_loader(self.frames.main)
-        asked = self._nav_count
+        asked = self.nav_count
         with self._watching_responses():
             self._guarded(lambda: self.target.call("Page.reload", ignoreCache=False))
             info = self._after_navigation(None, asked)
@@ -240,7 +240,7 @@ class Navigation:
         if not 0 <= index < len(entries):
             word = "previous" if delta < 0 else "next"
             raise NavigationFailed(f"There is no {word} page in this tab's history.")
-        asked, commits = self._nav_count, self._commits
+        asked, commits = self.nav_count, self._commits
         with self._watching_responses():
             self._guarded(lambda: self.target.call("Page.navigateToHistoryEntry", entryId=entries[index]["id"]))
             info = self._after_navigation(None, asked)
@@ -352,7 +352,7 @@ class Navigation:
         without it, the whole grace. ``acted``: ``acted_at`` was set when the input was sent."""
         if not acted:
             self.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
-        started = lambda: self._nav_count != nav_before  # noqa: E731
+        started = lambda: self.nav_count != nav_before  # noqa: E731
         with phase("navigation check"):
             self.target.drain_events()
             if not started() and grace > 0:
@@ -376,10 +376,6 @@ class Navigation:
             elif self._refused_since(nav_before):
                 notes.append(self.cancelled_note(self.info()["url"]))
         return notes
-
-    @property
-    def nav_count(self) -> int:
-        return self._nav_count
 
 
 def _status_note(status: int | None) -> list[str]:

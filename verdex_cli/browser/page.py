@@ -34,7 +34,7 @@ class Page(Navigation):
     bridge: Bridge = field(init=False)  # typed calls of the in-page engine (bridge.py)
     netlog: NetLog = field(init=False)  # the tab's requests and console messages (netlog.py)
     _load_event: threading.Event = field(default_factory=threading.Event)
-    _nav_count: int = 0
+    nav_count: int = 0  # main-frame navigations begun so far (navigation.py)
     _loading: bool = False
     _requested_at: float = 0.0
     _commits: int = 0
