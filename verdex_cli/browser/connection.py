@@ -33,19 +33,6 @@ class SessionEnded(Exception):
     """The session (or the whole connection) ended before or while calling."""
 
 
-class _Out:
-    """A session's sending end: sends stamped with the session id."""
-
-    def __init__(self, conn: "Connection", session_id: str | None):
-        self.conn = conn
-        self.session_id = session_id
-
-    def send(self, payload: str) -> None:
-        if self.session_id is not None:
-            payload = payload[:-1] + ', "sessionId": ' + json.dumps(self.session_id) + "}"
-        self.conn.send_raw(payload)
-
-
 class FlatSession:
     """One flat session: its calls waiting for answers (``method_results``, by message id) and its events,
     handled in order by its own thread (``event_handlers``, by event name)."""
@@ -62,7 +49,6 @@ class FlatSession:
         self.event_handlers: dict[str, Any] = {}
         self.method_results: dict[int, queue.Queue] = {}
         self.event_queue: queue.Queue = queue.Queue()
-        self._ws = _Out(conn, session_id)
         self._stopped = threading.Event()
         threading.Thread(target=self._handle_events, daemon=True, name="verdex-cdp-events").start()
 
@@ -92,7 +78,10 @@ class FlatSession:
 
     def send_call(self, mid: int, method: str, params: dict) -> None:
         """Send call ``mid`` (its answer box, when one is wanted, is the caller's to register)."""
-        self._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
+        message = {"id": mid, "method": method, "params": params}
+        if self.session_id is not None:  # stamped with the session it is for
+            message["sessionId"] = self.session_id
+        self.conn.send_raw(json.dumps(message))
 
     def ended(self) -> bool:
         return self._stopped.is_set()
