@@ -192,14 +192,9 @@ class Session(BrowserContexts):
         """Ids of the out-of-process frame targets inside ``page`` (any depth), parents first."""
         infos = [i for i in self._targets() if i.get("type") == "iframe"]
         inside, found = {page.target.id}, []
-        grew = True
-        while grew:
-            grew = False
-            for i in infos:
-                if i["targetId"] not in inside and i.get("parentId") in inside:
-                    inside.add(i["targetId"])
-                    found.append(i["targetId"])
-                    grew = True
+        while more := [i["targetId"] for i in infos if i["targetId"] not in inside and i.get("parentId") in inside]:
+            inside.update(more)
+            found += more
         return found
 
     def scan_frames(self, page: Page) -> list:
