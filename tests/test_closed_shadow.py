@@ -74,6 +74,17 @@ def test_a_component_made_after_the_first_snapshot_is_shown_and_clicked(d, site,
     assert until(lambda: "remove 1" in log(d))
 
 
+def test_a_closed_root_a_cross_origin_frame_attaches_to_a_plain_element_at_once(d, site):
+    # a widget's first script hides its markup in a closed root on a plain <div> (no custom element):
+    # the frame's watcher is there before that script (the frame waits for verdex as it starts)
+    d.ok("open " + site.url("plain.html"))
+    text = d.ok("snapshot").data["text"]
+    for team in range(1, 9):  # eight such frames at once
+        assert f'button "Chat with Ana {team}"' in text and f'button "Chat with Ben {team}"' in text, text
+    d.ok(f"click {ref(text, 'button', 'Chat with Ben 8')}")
+    assert until(lambda: log(d) == ["chat 82"])
+
+
 def test_a_closed_root_the_protocol_cannot_resolve_is_named_in_a_note(d, site, monkeypatch):
     # a root the protocol cannot resolve cannot be made for real: the look-up is made to find none
     monkeypatch.setattr(closed_roots, "_closed_in", lambda node, out: None)

@@ -39,6 +39,7 @@ function cors() { fetch('%(other)s/api/private').catch(() => { out.textContent =
 
 class Api(QuietHandler):
     posted: list = []
+    asked: list = []  # the paths answered 404, as the server received them
 
     def do_GET(self):  # noqa: N802
         if self.path == "/":
@@ -48,12 +49,40 @@ class Api(QuietHandler):
         elif self.path == "/framed":  # a cross-origin frame that asks its own server
             self._send(200, b"<!doctype html><p>framed</p><script>setTimeout(() => { fetch('/from-frame'); "
                             b"console.warn('frame says'); }, 300)</script>")
+        elif self.path.startswith("/at-once"):  # a frame and a worker that ask at their first line
+            self._send(200, b"<!doctype html><title>At once</title><script>function start(n) {"
+                            b" const f = document.createElement('iframe'); f.src = '%s/first-frame?' + n;"
+                            b" document.body.append(f);"
+                            b" new Worker('/first-worker.js?' + n).onmessage = (e) => { log.textContent += e.data; }; }"
+                            b"addEventListener('message', (e) => { log.textContent += e.data; });</script>"
+                            b"<body onload='start(1)'><button onclick='start(2)'>Again</button><p id=log></p>"
+                            % self.server.other.encode())
+        elif self.path.startswith("/first-frame"):
+            n = self.path.split("?")[1]
+            self._send(200, b"<!doctype html><script>fetch('/frame-asked?%s').then(() => "
+                            b"parent.postMessage(' frame %s', '*'))</script><p>first</p>" % (n.encode(), n.encode()))
+        elif self.path.startswith("/first-worker.js"):
+            n = self.path.split("?")[1]
+            self._send(200, b"fetch('/worker-asked?%s').then(() => postMessage(' worker %s'))" % (n.encode(), n.encode()),
+                       "text/javascript")
+        elif self.path == "/with-sw":  # a page that starts a service worker and a worker inside a frame
+            self._send(200, b"<!doctype html><title>Offline</title><p id=log></p><script>"
+                            b"navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)"
+                            b".then(() => { log.textContent += ' sw ready'; });"
+                            b"addEventListener('message', (e) => { log.textContent += e.data; });</script>"
+                            b"<iframe src='%s/framed-worker'></iframe>" % self.server.other.encode())
+        elif self.path == "/sw.js":
+            self._send(200, b"self.addEventListener('install', (e) => e.waitUntil(fetch('/sw-asked')));", "text/javascript")
+        elif self.path == "/framed-worker":
+            self._send(200, b"<!doctype html><script>new Worker('/first-worker.js?3').onmessage = "
+                            b"(e) => parent.postMessage(e.data, '*');</script>")
         elif self.path.startswith("/poll"):
             self._send(200, b"<!doctype html><p id=n>0</p><script>setInterval(() => fetch('/tick').then(() => "
                             b"n.textContent++), 40)</script>")
         elif self.path == "/api/private":
             self._send(200, b'{"secret": 1}', "application/json")  # no CORS header: the browser blocks it
         else:
+            Api.asked.append(self.path)
             self._send(404, b"not found", "text/plain")
 
     def do_POST(self):  # noqa: N802
@@ -155,6 +184,36 @@ def test_workers_and_cross_origin_frames_are_heard(driver, site):
     urls = [r["url"] for r in driver.ok("requests from-").data["requests"]]
     assert site + "/from-worker" in urls and any(u.endswith("/from-frame") and not u.startswith(site) for u in urls)
     assert any(m["text"] == "frame says" for m in driver.ok("console --level warning").data["messages"])
+
+
+def test_what_a_new_frame_and_worker_ask_at_their_first_line_is_heard(driver, site):
+    """A cross-origin frame and a dedicated worker that fetch in their first line (on load, and again
+    made by a click): each fetch the server received is in `requests`, with its frame's origin."""
+    other = site.replace("127.0.0.1", "localhost").rsplit(":", 1)[0]
+    driver.ok("open " + site + "/at-once")
+    driver.ok("wait text frame 1")
+    driver.ok("wait text worker 1")
+    driver.ok("snapshot")
+    driver.ok("click button:Again")
+    driver.ok("wait text frame 2")
+    driver.ok("wait text worker 2")
+    for n in (1, 2):
+        assert f"/frame-asked?{n}" in Api.asked and f"/worker-asked?{n}" in Api.asked  # the page's own record
+    urls = [r["url"] for r in driver.ok("requests asked").data["requests"]]
+    for n in (1, 2):
+        assert site + f"/worker-asked?{n}" in urls, urls
+        assert any(u.startswith(other) and u.endswith(f"/frame-asked?{n}") for u in urls), urls
+
+
+def test_a_service_worker_and_a_worker_in_a_frame_start_and_run(driver, site):
+    """Each new target waits for verdex as it starts, and is always let go: a service worker's install
+    (which waits on its own fetch) and a worker started by a cross-origin frame finish."""
+    driver.ok("open " + site + "/with-sw")
+    driver.ok("wait text sw ready")
+    driver.ok("wait text worker 3")
+    assert "/sw-asked" in Api.asked and "/worker-asked?3" in Api.asked
+    urls = [r["url"] for r in driver.ok("requests asked").data["requests"]]
+    assert site + "/sw-asked" in urls and any(u.endswith("/worker-asked?3") and not u.startswith(site) for u in urls), urls
 
 
 def test_a_page_that_polls_keeps_a_bounded_log(driver, site):

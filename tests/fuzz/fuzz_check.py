@@ -125,7 +125,7 @@ def _other_record(ev: Evidence) -> dict | None:
 def _effect_done(ev: Evidence) -> bool:
     """The whole effect of an action that reported an error is in the page's log: the click (double
     click) reached the ref's element in the record shown, or the box ended as asked after a trusted
-    click on it, or text went into the field."""
+    click on it, or the text went into the field (typed: each of its characters)."""
     mine = [e for e in ev.handled if e.get("trusted") and ev.oid and _on(e, ev.oid)
             and (ev.shown_rec is None or e.get("rec") == ev.shown_rec)]
     types = [e["type"] for e in mine]
@@ -136,9 +136,9 @@ def _effect_done(ev: Evidence) -> bool:
     if ev.op in ("check", "uncheck"):
         state = (ev.probe or {}).get("state") or {}
         return "click" in types and state.get("c") == (ev.op == "check") and (ev.probe or {}).get("type") == "checkbox"
-    if ev.op in ("fill", "type"):
-        return "input" in types
-    return False
+    if ev.op == "type":  # every character (a field removed after 2 of 4: part of it)
+        return types.count("input") >= max(1, len(ev.arg or ""))  # (typing "": no effect to have happened)
+    return ev.op == "fill" and "input" in types
 
 
 # ---------------------------------------------------------------- ok results

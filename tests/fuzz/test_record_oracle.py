@@ -74,3 +74,14 @@ def test_an_error_after_the_page_handled_the_whole_click_is_a_false_failure():
     one = [_did("click", "oid-3-9", "g1"), _did("dblclick", "oid-3-9", "g1")]  # the first press went elsewhere
     assert judge(_ev("dblclick", one), err)[0] != FALSE_FAILURE
     assert judge(_ev("dblclick", [_did("click", "oid-3-9", "g1")] + one), err)[0] == FALSE_FAILURE
+
+
+def test_a_type_error_is_a_false_failure_only_when_every_character_went_in():
+    # seed 9793 action 2: the field went away after 2 of 4 characters; 'removed' was counted false
+    err = {"ok": False, "error": {"kind": "removed", "message": "Element removed; no field like it took its place."}}
+    gone = {"known": True, "connected": False, "rec": "g1", "text": ""}
+    two = [_did("input", "oid-3-9", "g1")] * 2
+    assert judge(_ev("type", two, probe=gone, arg="12ab"), err) == (REFUSED_OK, "")
+    assert judge(_ev("type", two * 2, probe=gone, arg="12ab"), err)[0] == FALSE_FAILURE
+    nav = {"ok": False, "error": {"kind": "navigated", "message": "Ref is from a previous page."}}
+    assert judge(_ev("type", [], probe=gone, arg="", doc_gone=True), nav)[0] != FALSE_FAILURE  # seed 9920 action 14

@@ -102,7 +102,7 @@ def select(page: Page, res: Resolved, values: list[str]) -> dict:
         if info["multiple"]:
             _select_multiple(page, res, wanted)
         else:
-            _select_single(page, res, wanted[0]["index"], f)
+            _select_single(page, res, wanted[0]["index"], f, opts)
     nav = after_input(page, nav_before)
     settle_page(page)  # read back once settled: a handler may have changed the selection back
     final = page.bridge.options_now(res.frame, res.ref.n)  # (of the select the page put in its place)
@@ -135,15 +135,14 @@ def _selected_index(page: Page, res: Resolved) -> int:
     return next((o["index"] for o in opts if o["selected"]), -1)
 
 
-def _select_single(page: Page, res: Resolved, target: int, f: Focus) -> None:
+def _select_single(page: Page, res: Resolved, target: int, f: Focus, opts: list[dict]) -> None:
     """Keyboard selection on the focused select, trusted input only.
 
     The option list is opened (Alt+ArrowDown), the highlight moved over the
     enabled options, and Enter commits: the page sees one input/change event.
     If that did not land (a platform without the popup), step with arrows on
-    the closed select instead.
+    the closed select instead. ``opts``: the options as read just before.
     """
-    opts = page.bridge.options(res.frame, res.ref.n)["options"]
     current = next((o["index"] for o in opts if o["selected"]), -1)
     if current == target:
         return

@@ -5,6 +5,7 @@ Nothing here prints."""
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied, VerdexError
 from ..base.timing import phase
@@ -130,10 +131,8 @@ def _watch_inside(page: Page, res: Resolved, action: str) -> Inside:
         return watch_inside(page, res, action)
     except BaseException:
         if res.armed:
-            try:
+            with suppress(CDPError, JSError, CDPTimeout, ConnectionLost):
                 page.bridge.disarm(res.frame)
-            except (CDPError, JSError, CDPTimeout, ConnectionLost):
-                pass
         raise
 
 
@@ -348,10 +347,8 @@ def move_onto(page: Page, res: Resolved, action: str, move: dict, inside: Inside
         if under is not False:
             return
     if action != "hover":
-        try:
+        with suppress(CDPError, JSError, CDPTimeout, ConnectionLost):
             page.bridge.disarm(res.frame)
-        except (CDPError, JSError, CDPTimeout, ConnectionLost):
-            pass
     if inside is not None:
         raise NotActionable(f"Element {res.label} is not under the pointer at its click point: the pointer did not "
                             f"get into the document of its frame (f{inside.child.index}) there (the browser puts it "

@@ -80,6 +80,8 @@ def open_first(ctx: Workspace, url: str) -> Outcome:
         return failure(line, exc)
     outcome = execute(ctx, "open " + shlex.quote(target))
     outcome.line = line
+    if outcome.result is not None:
+        outcome.result.data["asked"] = url  # as the user gave it (the URL a path became is shown)
     return outcome
 
 

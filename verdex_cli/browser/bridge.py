@@ -274,7 +274,7 @@ class Bridge:
     # the timer watcher, so what the page's handlers start is waited for
     set_picker = _engine("fields", "setPicker")
     files = _engine("fields", "files", then=_list)  # (n): the names of the files a file input holds
-    watch_field = _engine("fields", "watchField", then=bool)  # (n): record every state the browser gives it
+    watch_field = _posted("fields", "watchField")  # (n): record every state the browser gives it (unwatch: if it did)
     unwatch_field = _engine("fields", "unwatchField", timeout=5)  # (n): the states recorded
     options_now = _engine("fields", "optionsNow")  # (n): select n's options now, or its replacement's
     checked_now = _engine("fields", "checkedNow")  # (n): the checked state now, or its replacement's

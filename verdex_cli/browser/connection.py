@@ -11,6 +11,12 @@ for their answers in queues of their own, its events are handled on a thread of 
 thread owns the socket and routes answers and events by ``sessionId`` into the session's queues; it
 never runs a handler, so a busy handler cannot hold up answers (``Runtime.terminateExecution`` to a
 busy page included). Each session's events are handled in order by its own event thread.
+
+Chrome attaches a new frame or worker paused (``waitForDebuggerOnStart``): the handlers of its
+``Target.attachedToTarget`` send its set-up (network log, watcher) without waiting for answers, and
+then, whatever they did, it is told to run (``Runtime.runIfWaitingForDebugger``); a session handles its
+calls in order, so the set-up is in place before its first line. Nothing waits for the paused target
+(a service worker answers nothing before it runs), and a target that detaches meanwhile runs anyway.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from .transport import PipeTransport, WsTransport
 
 LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: the session ended
 
-AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True}
+AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True}
 
 
 class SessionEnded(Exception):
@@ -65,6 +71,8 @@ class FlatSession:
             except Exception:  # (cdp.Target's handlers keep their own failures)
                 pass
             finally:
+                if event["method"] == "Target.attachedToTarget":
+                    self.conn.resume(event.get("params") or {})
                 self.event_queue.task_done()
 
     def set_listener(self, event: str, callback) -> None:
@@ -205,6 +213,15 @@ class Connection:
             except Exception:
                 pass
 
+    def resume(self, params: dict) -> None:
+        """The target of ``Target.attachedToTarget`` ``params`` runs, if it was paused (never raises)."""
+        session = self.sessions.get(params.get("sessionId")) if params.get("waitingForDebugger") else None
+        try:
+            if session is not None:
+                session.post("Runtime.runIfWaitingForDebugger", {})
+        except Exception:  # (it ended: nothing is paused)
+            pass
+
     def on_detached(self, sid: str | None) -> None:
         if sid is None:
             return
@@ -233,6 +250,8 @@ class Connection:
                 if method is not None:
                     if method == "Target.attachedToTarget":
                         self._on_attached(sid, message.get("params") or {})
+                        if session is None or not session.event_handlers:  # no handler to set it up
+                            self.resume(message.get("params") or {})
                     elif method == "Target.detachedFromTarget":
                         self.on_detached((message.get("params") or {}).get("sessionId"))
                     if session is not None and session.event_handlers:

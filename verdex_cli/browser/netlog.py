@@ -125,8 +125,7 @@ class NetLog:
         self.watch(child)
         if info.get("type") != "iframe":  # a frame's Runtime is turned on by the frame registry
             try:
-                child.send("Runtime.enable")
-                child.send("Runtime.runIfWaitingForDebugger")
+                child.send("Runtime.enable")  # (before it runs: connection.py resumes it after this)
             except VerdexError:
                 pass
 

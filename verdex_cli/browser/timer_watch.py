@@ -35,9 +35,9 @@ LOAD_GRACE_MS = 30  # as changes.LOAD_GRACE_MS
 
 
 def follow(target) -> None:
-    """Install the watcher in ``target`` and, as each out-of-process frame attaches to it, in that
-    frame's session at once: there before the frame's document runs its scripts, as a rule (closed
-    shadow roots attached by them are then handed over, not looked for: closed_roots.py)."""
+    """Install the watcher in ``target`` and, as each out-of-process frame attaches to it (paused until
+    then: connection.py), in that frame's session: there before the frame's document runs its scripts
+    (closed shadow roots attached by them are then handed over, not looked for: closed_roots.py)."""
     install(target)
     if "timer_watch follows" in target.scripts:
         return
@@ -49,6 +49,7 @@ def _attached(parent, info: dict) -> None:
     if info.get("type") == "iframe":
         child = parent.child(info.get("targetId", ""))
         if child is not None:
+            child.send("Page.enable")  # (else its next document misses the script)
             follow(child)
 
 

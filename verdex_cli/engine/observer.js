@@ -72,7 +72,7 @@
   let roots = new Map();
   let overflow = false;
   // whose doing a change was (ownTasks, below): the places the page's own tasks touched, and the others
-  let own = 0, ownName = null, inOwn = false, unsure = false;
+  let own = 0, ownName = null, inOwn = false, ownOpen = 0, unsure = false;
   let ownSet = new Set(), otherSet = new Set();
   function touch(node, kind) {
     if (node && !unsure) {  // whose doing it was (ownTasks); too many places: not told apart
@@ -138,6 +138,7 @@
       if (settled && (r.type !== 'attributes' || r.attributeName !== 'style')) { changedAt = performance.now(); settled = false; beat(changedAt); }
       note(r);
     }
+    if (inOwn && !settled) own++;
   }
   // A script can set a field's value, checked or selected state with no mutation and no event (a
   // "select all" checkbox checking the others): each field a capture showed is kept with its state,
@@ -238,15 +239,13 @@
   function ownTasks(name) {
     if (ownName !== null) return;
     ownName = name;
-    window.addEventListener(name, () => {
+    const opts = { capture: true, passive: true };
+    window.addEventListener(name + '(', () => { ownOpen++; inOwn = true; }, opts);  // one began ...
+    window.addEventListener(name, () => {  // ... and ended, with its promise continuations
       const pending = mo ? mo.takeRecords() : [];
-      if (!pending.length) return;
       inOwn = true;
-      try { changed(pending); } finally { inOwn = false; }
-      for (let i = 0; i < pending.length; i++) {
-        if (pending[i].type !== 'attributes' || pending[i].attributeName !== 'style') { own++; return; }
-      }
-    }, { capture: true, passive: true });
+      try { if (pending.length) changed(pending); } finally { ownOpen = Math.max(0, ownOpen - 1); inOwn = ownOpen > 0; }
+    }, opts);
   }
   const ownChanges = () => own;
   const inside = (n, root) => { for (; n; n = n.parentNode || n.host) if (n === root) return true; return false; };

@@ -14,11 +14,11 @@
   // a request the input started has just been answered: its handlers (promise continuations, which
   // no timer wrapper sees running) belong to the same chain for the grace that follows (see request)
   let answeredOrigin = null, answeredUntil = 0;
-  function cause() {
+  function cause(event = true) {
     if (origin !== null) return origin;
     if (answeredOrigin !== null && now() < answeredUntil) return answeredOrigin;
     if (flightOrigin !== null) return flightOrigin;
-    return here(0) ? now() : null;
+    return event && here(0) ? now() : null;
   }
   // Is trusted input being dispatched here (window.event; or, for an event in a shadow tree, where
   // window.event stays empty, the last trusted event a capture listener saw, while its dispatch lasts),
@@ -45,10 +45,21 @@
   const listen = (t) => { for (const type of TYPES) t.addEventListener(type, see, { capture: true, passive: true }); };
   listen(window);
   const wrap = (fn, make) => new Proxy(fn, { apply: make });
-  // a timer, interval or animation frame the page set on its own (no input behind it): after its
-  // callback, the change watcher (snapshot/observer.js) takes what it changed as the page's own doing
-  const ownEvent = new Event(KEY + 'o');
-  const owned = (cb) => function (...a) { try { return Reflect.apply(cb, this, a); } finally { window.dispatchEvent(ownEvent); } };
+  // a timer, interval or animation frame the page set on its own (no input behind it), a message that
+  // came with none (below), an answer to a request the page made on its own: from its callback's start
+  // to a few microtask hops after it (its promise continuations; a promise adopting another takes two
+  // hops), the change watcher (snapshot/observer.js) takes what changes as the page's own doing
+  const ownEvent = new Event(KEY + 'o'), ownBegin = new Event(KEY + 'o(');
+  const micro = window.queueMicrotask;
+  let turns = 0;  // own turns under way
+  function ownTurn() {
+    window.dispatchEvent(ownBegin);
+    turns++;
+    let hops = 6;
+    const end = () => { if (--hops > 0) micro.call(window, end); else { turns--; window.dispatchEvent(ownEvent); } };
+    micro.call(window, end);
+  }
+  const owned = (cb) => function (...a) { ownTurn(); return Reflect.apply(cb, this, a); };
   const NativePromise = Promise, settleAlso = Promise.prototype.finally;
   const st = window.setTimeout, ct = window.clearTimeout, raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
   // Quiescence (KEY + 'q', and part of KEY + 'f'): is anything of the page's own -- caused by input or
@@ -175,20 +186,39 @@
     st.call(window, () => live.delete(id), Math.max(0, org + CHAIN - now()));
     return end;
   }
+  // (a request made in such a turn, a poll: its answer and its body are read in the page's own turn)
+  const ownAnswers = new WeakSet(), nativeThen = NativePromise.prototype.then;
+  const ownAnswer = (p) => { Reflect.apply(nativeThen, p, [ownTurn, () => {}]); return p; };
   if (typeof window.fetch === 'function') {
     window.fetch = wrap(window.fetch, (target, self, args) => {
       const org = cause();
       const p = Reflect.apply(target, self, args);
+      if (!(p instanceof NativePromise)) return p;
       // the page gets p's own outcome through a promise of its own (finally: p's rejection, if any,
       // stays the page's to handle; an uncaught one still reaches 'unhandledrejection')
-      if (org !== null && p instanceof NativePromise) return Reflect.apply(settleAlso, p, [request(org)]);
-      return p;
+      if (org !== null) return Reflect.apply(settleAlso, p, [request(org)]);
+      if (!turns) return p;
+      Reflect.apply(nativeThen, p, [(r) => ownAnswers.add(r), () => {}]);
+      return ownAnswer(p);
     });
+    for (const name of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
+      const read = window.Response && Response.prototype[name];
+      if (typeof read === 'function') {
+        Response.prototype[name] = wrap(read, (target, self, args) => {
+          const p = Reflect.apply(target, self, args);
+          return ownAnswers.has(self) && p instanceof NativePromise ? ownAnswer(p) : p;
+        });
+      }
+    }
   }
+  // when the input's chain sent a message or a request (to a worker, a socket, a port, a server), no
+  // message or answer for CHAIN_MS after is taken as the page's own
+  let chainSent = -1e9;
+  const sent = () => { const org = cause(); if (org !== null) chainSent = now(); return org; };
   if (window.XMLHttpRequest) {
     const XP = XMLHttpRequest.prototype;
     XP.send = wrap(XP.send, (target, self, args) => {
-      const org = cause();
+      const org = sent();
       if (org !== null) { const end = request(org); self.addEventListener('loadend', end); }
       return Reflect.apply(target, self, args);
     });
@@ -260,7 +290,7 @@
   let inFlight = 0, flightOrigin = null;
   const posted = (target, self, args) => {
     postedAt = now();
-    const org = cause();
+    const org = sent();
     const out = Reflect.apply(target, self, args);
     if (org !== null && nativePost && (self === window || self instanceof MessagePort)) {
       const id = 'm' + (++holds), marker = new MC();
@@ -272,6 +302,48 @@
   };
   if (nativePost) MessagePort.prototype.postMessage = wrap(nativePost, posted);
   if (typeof window.postMessage === 'function') window.postMessage = wrap(window.postMessage, posted);
+  for (const [C, name] of [[window.Worker, 'postMessage'], [window.WebSocket, 'send']]) {
+    const fn = C && C.prototype[name];
+    if (typeof fn === 'function') C.prototype[name] = wrap(fn, (target, self, args) => { sent(); return Reflect.apply(target, self, args); });
+  }
+  // A message (a worker's, a socket's, a server's event stream, another tab's, the page's own posts; not
+  // another window's) whose handler runs with no input behind it, when the input's chain sent nothing
+  // lately, is the page's own
+  const handlers = new WeakMap();  // the page's handler -> the one registered
+  const TAKES = new Set(['message', 'load', 'readystatechange']);
+  function handlerOf(cb) {
+    let h = handlers.get(cb);
+    if (h === undefined) {
+      h = function (...a) {
+        const e = a[0], away = this === window && e && e.source !== window;
+        if (!away && cause(false) === null && now() - chainSent >= CHAIN) ownTurn();  // (the event is trusted)
+        return Reflect.apply(cb, this, a);
+      };
+      handlers.set(cb, h);
+    }
+    return h;
+  }
+  const takes = (self, type, cb) => typeof cb === 'function' && TAKES.has(type) && (type === 'message' || self instanceof XMLHttpRequest);
+  EventTarget.prototype.addEventListener = wrap(addL, (target, self, args) =>
+    Reflect.apply(target, self, takes(self, args[0], args[1]) ? [args[0], handlerOf(args[1]), ...args.slice(2)] : args));
+  EventTarget.prototype.removeEventListener = wrap(removeL, (target, self, args) =>
+    Reflect.apply(target, self, takes(self, args[0], args[1]) ? [args[0], handlerOf(args[1]), ...args.slice(2)] : args));
+  for (const [o, names] of [[window, ['onmessage']], [window.Worker, ['onmessage']], [window.WebSocket, ['onmessage']],
+    [window.EventSource, ['onmessage']], [window.BroadcastChannel, ['onmessage']], [window.MessagePort, ['onmessage']],
+    [window.XMLHttpRequest, ['onload', 'onreadystatechange']]]) {
+    const at = o === window ? window : o && o.prototype;
+    for (const name of at ? names : []) {
+      const d = Object.getOwnPropertyDescriptor(at, name) || Object.getOwnPropertyDescriptor(Object.getPrototypeOf(at), name);
+      if (!d || !d.set) continue;
+      const pages = new WeakMap();  // the object -> the page's handler
+      Object.defineProperty(at, name, { ...d,
+        get: wrap(d.get, (target, self) => (pages.has(self) ? pages.get(self) : Reflect.apply(target, self, []))),
+        set: wrap(d.set, (target, self, args) => {
+          pages.set(self, args[0]);
+          return Reflect.apply(target, self, [typeof args[0] === 'function' ? handlerOf(args[0]) : args[0]]);
+        }) });
+    }
+  }
   window.addEventListener(KEY + 'q', (e) => { if (!quiescent()) e.preventDefault(); }, true);
   window.addEventListener(KEY + 'f', (e) => { if (observing || window.length > 0 || now() - postedAt < 1000 || !quiescent()) e.preventDefault(); }, true);
   window.addEventListener(KEY + '+', () => { acting++; }, true);

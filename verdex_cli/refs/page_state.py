@@ -43,6 +43,7 @@ class PageState:
         self.last: Snapshot | None = None  # the last snapshot shown or captured (for `find`)
         self.told_no_baseline: str | None = None  # the document whose actions were told "no snapshot yet"
         self.seen: int | None = None  # the last whole-page snapshot the user saw (or saw the changes of)
+        self.shown: Snapshot | None = None  # the snapshot whose refs were all shown last, nothing shown since
 
     def snapshot(self, page, all_refs: bool = False, fresh: bool = False, frame=None, follow: bool = True,
                  trust_observer: bool = False, tree: bool = False) -> tuple[Snapshot, bool]:
@@ -62,7 +63,7 @@ class PageState:
                                      ids=snap.ids, long=snap.long))
             while len(self.history) > 2 and sum(len(h.text) for h in self.history) > HISTORY_CHARS:
                 self.history.popleft()
-        if not trust_observer:
+        if not trust_observer and not (cached and snap is self.shown):  # (shown again: nothing to tell)
             self.show(page, snap, snap.refs, store=cached)
             if frame is None and follow and not tree:  # (find's capture shows only what matched)
                 self.seen = snap.number
@@ -71,6 +72,7 @@ class PageState:
     def show(self, page, snap: Snapshot, refs: dict, store: bool = True) -> None:
         """The user was shown ``refs`` (ref -> its RefInfo in ``snap``) as ``snap`` saw them: from now on
         acting on one compares with that (its record and heading in the page's registry too)."""
+        self.shown = snap if refs is snap.refs else None
         if store:
             self.store.show(refs)
         by_frame: dict[int, list[int]] = {}
@@ -87,6 +89,7 @@ class PageState:
 
     def show_live(self, page, fr, ref: str, role: str, name: str) -> None:
         """The user was shown ``ref`` as it is now (``inspect``): acting on it compares with that."""
+        self.shown = None
         self.store.show_live(ref, role, name)
         try:
             page.bridge.show_now(fr, int(ref[ref.rindex("e") + 1:]))

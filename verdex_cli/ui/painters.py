@@ -4,6 +4,8 @@ Painters receive data already cleaned to one line per item (render._paintable)."
 
 from __future__ import annotations
 
+import json
+
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -17,6 +19,8 @@ from .render_changes import paint_before, paint_changes, paint_diff
 def navigation(r, d: dict) -> None:
     title = d.get("title") or "(no title)"
     verb = "Stayed on " if d.get("stayed") else "Opened "  # 'open' of a file to save (a download)
+    if d.get("url") == d.get("asked") and d.get("title") and not d.get("stayed"):  # the URL as given: not echoed
+        return r.out.print(Text.assemble((verb, "green"), (json.dumps(title, ensure_ascii=False), "dim")))
     r.out.print(Text.assemble((verb, "green"), (d.get("url", ""), "bold"), ("  " + title, "dim")))
 
 
