@@ -352,11 +352,8 @@ class RefStore:
         """A ref issued for an earlier document of its frame (by the tab's numbering) and no longer
         recorded, as a record of status 'navigated'; None for a number of the frame's latest document
         or one never issued."""
-        m = REF_RE.match(ref)
-        if m is None or not ref.startswith(self.prefix + "f"):
-            return None
-        frame, n = int(m.group(3)), int(m.group(4))
-        found = self.numbers.document_of(frame, n)
+        frame, n = self._number(ref)
+        found = self.numbers.document_of(frame, n) if n else None
         if found is None:
             return None
         doc, latest = found
@@ -405,16 +402,18 @@ class RefStore:
 
     def tombstone(self, ref: str) -> RefRecord | None:
         """A removed ref whose record was let go of, as a record of status 'removed' (else None)."""
-        m = REF_RE.match(ref)
-        if m is None or not ref.startswith(self.prefix + "f"):
-            return None
-        frame, n = int(m.group(3)), int(m.group(4))
+        frame, n = self._number(ref)
         bits = self.tombs.get(frame)
         if not bits or (n >> 3) >= len(bits) or not bits[n >> 3] >> (n & 7) & 1:
             return None
         rec = RefRecord(ref, "", "", frame, self.frame_loaders.get(frame, ""), 1, 0, 0, status="removed")
         rec.history.append("removed; only a tombstone is kept")
         return rec
+
+    def _number(self, ref: str) -> tuple[int, int]:
+        """(frame, number) of a ref of this page; (0, 0) for another page's or a malformed one."""
+        m = REF_RE.match(ref)
+        return (int(m.group(3)), int(m.group(4))) if m and ref.startswith(self.prefix + "f") else (0, 0)
 
     def reset(self, restart: bool = False) -> None:
         """reset-refs: every record is dropped (kept in ``gone`` with status 'reset'); ``restart``:
