@@ -38,19 +38,6 @@ class SessionEnded(Exception):
     """The session (or the whole connection) ended before or while calling."""
 
 
-class _Out:
-    """A session's sending end: sends stamped with the session id."""
-
-    def __init__(self, conn: "Connection", session_id: str | None):
-        self.conn = conn
-        self.session_id = session_id
-
-    def send(self, payload: str) -> None:
-        if self.session_id is not None:
-            payload = payload[:-1] + ', "sessionId": ' + json.dumps(self.session_id) + "}"
-        self.conn.send_raw(payload)
-
-
 class FlatSession:
     """One flat session: its calls waiting for answers (``method_results``, by message id) and its events,
     handled in order by its own thread (``event_handlers``, by event name)."""
@@ -67,7 +54,6 @@ class FlatSession:
         self.event_handlers: dict[str, Any] = {}
         self.method_results: dict[int, queue.Queue] = {}
         self.event_queue: queue.Queue = queue.Queue()
-        self._ws = _Out(conn, session_id)
         self._stopped = threading.Event()
         threading.Thread(target=self._handle_events, daemon=True, name="verdex-cdp-events").start()
 
@@ -99,7 +85,10 @@ class FlatSession:
 
     def send_call(self, mid: int, method: str, params: dict) -> None:
         """Send call ``mid`` (its answer box, when one is wanted, is the caller's to register)."""
-        self._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
+        message = {"id": mid, "method": method, "params": params}
+        if self.session_id is not None:  # stamped with the session it is for
+            message["sessionId"] = self.session_id
+        self.conn.send_raw(json.dumps(message))
 
     def ended(self) -> bool:
         return self._stopped.is_set()
@@ -127,10 +116,9 @@ class Connection:
         self.sessions: dict[str | None, FlatSession] = {None: self.root}
         self.by_target: dict[str, FlatSession] = {}
         self.attached = threading.Condition(self._lock)
-        # round-trip accounting (benchmarks): waves of calls and the time with one or more outstanding,
-        # and the depth of the chain of calls (call_started)
+        # round-trip accounting (benchmarks): the time with one or more calls outstanding, and the depth
+        # of the chain of calls (call_started)
         self.outstanding = 0
-        self.waves = 0
         self.depth_done = 0
         self.depth_max = 0
         self.busy = 0.0
@@ -152,7 +140,6 @@ class Connection:
         answered before it was sent (the calls it may have waited for)."""
         with self._lock:
             if self.outstanding == 0:
-                self.waves += 1
                 self._busy_since = time.perf_counter()
             self.outstanding += 1
             depth = self.depth_done + 1
