@@ -196,3 +196,14 @@ def test_a_double_click_whose_first_press_a_sweeping_frame_took_says_so(d):
             "first click would have reached <p> in frame f1, so it was stopped." in out.message, out.message
     else:  # nothing of it reached the button (a loaded machine: the frame stayed for both presses)
         assert "was clicked once" not in out.message, out.message
+
+
+def test_a_ref_listed_by_an_ambiguous_target_keeps_the_row_it_was_shown_in(d):
+    # truth fuzzer seed 9902 action 15: the refusal of 'button:Delete' listed the refs (role and name, no
+    # row); the next hover through Zoe's ref, now in Adam's row, was ok
+    text = open_page(d, "sort.html")
+    zoe = delete_ref_of(text, "Zoe")
+    d.ok("eval document.getElementById('sort').click()")  # the page sorts: Zoe's button is in Adam's row
+    assert zoe in d.fail('click "button:Delete"', "ambiguous").message
+    d.fail(f"click {zoe}", "changed")
+    assert log(d) == []

@@ -402,3 +402,11 @@ def test_forms_are_typed_and_routed_to_their_handler(line, form, values, handler
     parsed = REGISTRY.parse(line)
     assert (parsed.args.form, parsed.args.values, parsed.handler.__name__) == (form, values, handler)
 
+
+
+@pytest.mark.parametrize("line,meant", [("snapshot --depht 2", "--depth"), ("snapshot --interactiv", "--interactive"),
+                                        ("refs --stal", "--stale")])
+def test_did_you_mean_for_a_mistyped_option(line, meant):
+    with pytest.raises(UsageError) as info:
+        REGISTRY.parse(line)
+    assert f"Did you mean '{meant}'?" in info.value.message, info.value.message

@@ -98,7 +98,7 @@ def select(page: Page, res: Resolved, values: list[str]) -> dict:
         if info["multiple"]:
             _select_multiple(page, res, wanted)
         else:
-            _select_single(page, res, wanted[0]["index"], f)
+            _select_single(page, res, wanted[0]["index"], f, opts)
     nav = after_input(page, nav_before)
     settle_page(page)  # read back once settled: a handler may have changed the selection back
     final = page.bridge.options_now(res.frame, res.ref.n)  # (of the select the page put in its place)
@@ -131,10 +131,10 @@ def _selected_index(page: Page, res: Resolved) -> int:
     return next((o["index"] for o in opts if o["selected"]), -1)
 
 
-def _select_single(page: Page, res: Resolved, target: int, f: Focus) -> None:
-    """Keyboard selection on the focused select: open the list (Alt+ArrowDown), move over the enabled
-    options and commit with Enter (one input/change event); without the popup, arrows on the closed select."""
-    opts = page.bridge.options(res.frame, res.ref.n)["options"]
+def _select_single(page: Page, res: Resolved, target: int, f: Focus, opts: list[dict]) -> None:
+    """Keyboard selection on the focused select (``opts``: its options as read just before): open the
+    list (Alt+ArrowDown), move over the enabled options and commit with Enter (one input/change event);
+    without the popup, arrows on the closed select."""
     current = next((o["index"] for o in opts if o["selected"]), -1)
     if current == target:
         return

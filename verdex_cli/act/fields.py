@@ -41,7 +41,7 @@ HINTS = {
 
 
 def field_info(page: Page, res: Resolved) -> dict:
-    info = page.bridge.field_info(res.frame, res.ref.n)
+    info, res.field = res.field or page.bridge.field_info(res.frame, res.ref.n), None
     if info.get("status") == "removed":
         raise NotActionable(f"Element {res.label} was removed.", kind=ErrorKind.REMOVED)
     if info.get("status") != "ok":
@@ -50,7 +50,8 @@ def field_info(page: Page, res: Resolved) -> dict:
 
 
 def is_password(page: Page, res: Resolved) -> bool:
-    return bool(field_info(page, res).get("password"))
+    res.field = field_info(page, res)  # kept for the action's own first look
+    return bool(res.field.get("password"))
 
 
 def _shown(info: dict, value):

@@ -95,7 +95,7 @@ class Focus:
             obj = parent.target.call("DOM.resolveNode", backendNodeId=backend, objectGroup="verdex-focus",
                                      executionContextId=page.frames.world(parent))["object"]
             self.owners.append((parent, obj["objectId"]))
-        self.armed = False
+        self.armed, self.arming = False, []  # arming: the guard's calls, answered before the first key
         self.prefix = "Nothing was sent"  # how much got through, for a refusal during the current batch
         self.replaced = False  # the page re-rendered the field; the keys go on into the new one (it has focus)
 
@@ -143,13 +143,15 @@ class Focus:
             raise self.refuse(where, f"Nothing was {verb}")
 
     def arm(self) -> None:
-        self.page.bridge.arm_keys(self.res.frame, self.res.ref.n)
-        for parent, _ in self.owners:
-            self.page.bridge.arm_keys(parent, 0)
+        """Guard the documents; sent with the next call, answered (a failure raised) before any key goes."""
+        self.arming = [self.page.bridge.arm_keys(fr, n, later=True)
+                       for fr, n in [(self.res.frame, self.res.ref.n)] + [(p, 0) for p, _ in self.owners]]
         self.armed = True
 
     def disarm(self) -> list[str]:
         """Stop guarding; the labels of elements whose key events were stopped."""
+        while self.arming:  # no key went: the guard's answers are not needed
+            self.arming.pop().drop()
         if not self.armed:
             return []
         self.armed = False
@@ -175,21 +177,18 @@ class Focus:
             where, prefix = blocked[0], self.prefix
         return self.refuse(where, prefix)
 
-    def keys(self, events: list[dict], prefix: str) -> None:
-        """One batch of key events, sent only if the target holds focus right now."""
+    def keys(self, events: list[dict], prefix: str, method: str = "Input.dispatchKeyEvent") -> None:
+        """One batch of key events, sent only once the guard is up and the target holds focus right now."""
+        while self.arming:
+            self.arming.pop(0).value()
         where = self.problem(prefix)
         if where is not None:
             raise self._stop(where, prefix)
         self.prefix = prefix
-        for ev in events:
-            self.page.target.call("Input.dispatchKeyEvent", **ev)
+        self.page.target.call_many([(method, ev) for ev in events])
 
     def insert(self, text: str, prefix: str) -> None:
-        where = self.problem(prefix)
-        if where is not None:
-            raise self._stop(where, prefix)
-        self.prefix = prefix
-        self.page.target.call("Input.insertText", text=text)
+        self.keys([{"text": text}], prefix, "Input.insertText")
 
     def __enter__(self) -> "Focus":
         return self

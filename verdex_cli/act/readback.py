@@ -57,7 +57,8 @@ class FieldWatch:
     def __init__(self, page: Page, res: Resolved):
         self.page, self.res = page, res
         self.loader = res.frame.loader_id
-        self.open = bool(page.bridge.watch_field(res.frame, res.ref.n))
+        page.bridge.watch_field(res.frame, res.ref.n)  # not waited for: the read-back says if it watched
+        self.open = True
         self.settled = True  # False when the page was still changing at the read-back
         self.removed = False  # the field was removed, and nothing like it took its place
 

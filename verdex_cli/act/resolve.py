@@ -31,6 +31,7 @@ class Resolved:
     above: tuple | None = None  # in a frame: the frames above and their owners' measurement, started with it
     still: bool = False  # in a frame: it and every frame above were still and in view (no scroll was needed)
     denial: object = None  # the other frames' guards, sent with the check (frame_guard.Denial)
+    field: dict | None = None  # the field's facts just read (fields.is_password), for the action's own first look
 
     @property
     def label(self) -> str:

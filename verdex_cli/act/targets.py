@@ -269,14 +269,15 @@ def _frame_of(page: Page, scope: Target, notes: list[str]) -> Frame:
 
 
 def _issue(page: Page, store: RefStore, hits: list[Hit], target: Target) -> list[RefRecord]:
-    """Give each hit a ref in its frame's bridge and in the page's ref store."""
+    """Give each hit a ref in its frame's bridge and in the page's ref store (several: listed by an
+    ambiguous target's refusal, without their rows: a ref issued before keeps what it was shown as)."""
     by_frame: dict[int, list[Hit]] = {}
     for h in hits:
         by_frame.setdefault(h.frame.index, []).append(h)
     records = {}
     for hs in by_frame.values():
         fr = hs[0].frame
-        out = page.bridge.issue(fr, [h.i for h in hs])
+        out = page.bridge.issue(fr, [h.i for h in hs], len(hits) > 1)
         page.frames.note_issued(fr, out["counter"])
         for h, n in zip(hs, out["numbers"]):
             records[id(h)] = adopt(store, fr, n, h.role, h.name, h.tier, f"for target {target}")

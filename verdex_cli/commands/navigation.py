@@ -15,7 +15,7 @@ def _nav_result(info: dict) -> Result:
          help="Open a URL or a local file in the current tab.", effect="navigate")
 def open_cmd(ctx, args, flags):
     page = ctx.page
-    return _nav_result(page.navigate(normalize_url(args[0], base=page.frames.main.url)))
+    return _nav_result(dict(page.navigate(normalize_url(args[0], base=page.frames.main.url)), asked=args[0]))
 
 
 @command("back", group="navigation", help="Go back one page in the tab's history.", effect="navigate")

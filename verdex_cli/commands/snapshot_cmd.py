@@ -68,7 +68,7 @@ def snapshot_cmd(ctx, args, flags):
                                       follow="--no-frames" not in flags,
                                       tree="--interactive" in flags or depth is not None)  # views filtered here
         data, root, compact = snap.as_json(), snap.root, snap.compact
-        data["notes"] = list(data.get("notes", [])) + page.take_notes()
+        data["notes"] = list(data.get("notes", []))
         data["cached"] = cached
         if cached:
             data["notes"].append(f"The page has not changed since snapshot #{snap.number}: shown from the cache "

@@ -182,9 +182,10 @@
 
   function owner(k) { return owners[k] || null; }
 
-  // Issue refs (the bridge's registry) for candidates of the last search.
-  function issue(indices) {
-    const out = indices.map((i) => (found[i] ? B.issue(found[i]) : 0));
+  // Issue refs (the bridge's registry) for candidates of the last search; `listed` (an ambiguous
+  // target's candidates, named without their rows): a ref issued before keeps what it was shown as
+  function issue(indices, listed) {
+    const out = indices.map((i) => (found[i] ? (listed ? B.issueListed : B.issue)(found[i]) : 0));
     return { numbers: out, counter: B.counter };
   }
 
