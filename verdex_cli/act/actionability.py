@@ -43,19 +43,16 @@ class Ahead:
         self.opts = {"pointer": True, "timeoutMs": int(SLICE * 1000), "last": None, "seed": None,
                      "arm": arm, "expect": {"role": rec.role, "name": rec.name}, "key": timer_watch.KEY}
         if fr.parent is not None:
-            # in a frame: only when nothing needs scrolling -- the element, and every frame on the way,
-            # still for two frames' time and in view (act.js `noScroll`); the owners are
-            # measured at the same time (frame_points.start_measure). Else the frames above are
-            # scrolled into view first, in order, as usual
+            # in a frame: only when nothing needs scrolling (act.js `noScroll`), the owners measured at
+            # the same time (frame_points.start_measure); else the frames above scroll first, in order
             self.levels = remembered(page, fr)
             if self.levels is None:
                 self.fr = None
                 return
             self.opts.update(noScroll=True)
         try:
-            # the stable locator's question first: it must see the element before the action's input,
-            # which can overtake a call to the page sent with it (input takes another road in), but not
-            # one sent before the check whose answer the input waits for
+            # the stable locator's question first: the input can overtake a call sent with the check
+            # (it takes another road in), not one sent before the check whose answer it waits for
             self.locating = page.bridge.locate(fr, ref.n, kept=True)
             self.started = page.bridge.prepare(fr, ref.n, self.opts, SLICE + 5, later=True)
             if self.started.sent is None:
@@ -134,9 +131,8 @@ def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tup
         point = _still_in_frame(page, res, pointer)
         if point is not None:
             return point
-    # every frame's owner into view, outermost first, one after the other: a frame's scroll reaches
-    # the frames above it a moment later (another process), so scrolls sent together can still be
-    # moving the page when the point is measured (the press then lands elsewhere)
+    # every owner into view, outermost first, one after the other: a frame's scroll reaches the frames
+    # above a moment later, so scrolls sent together can still be moving when the point is measured
     for parent, owner in reversed(owners(page, res.frame, res.label)):
         with suppress(CDPError):  # an owner that cannot scroll: the hit tests say what is wrong
             parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)

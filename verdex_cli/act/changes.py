@@ -268,8 +268,7 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
             drop_ahead(page, earlier.frames)  # its captures reset their watchers: the cache cannot vouch
             page.own_places = None  # ... nor can they say any more whose doing a change was
         ahead = cache.Ahead(page.acted_at, frames)
-        # only a round in which every frame settled can stand for the page; else what was captured
-        # is recorded and the cache dropped (the frames' watchers were reset by those captures)
+        # only a round in which every frame settled stands for the page; else the cache is dropped
         if verdict != "settled" or len(frames) != len(calls) or not cache.keep_ahead(page, ahead):
             drop_ahead(page, frames)
             page.own_places = None
