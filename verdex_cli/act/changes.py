@@ -268,7 +268,8 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
             drop_ahead(page, earlier.frames)  # its captures reset their watchers: the cache cannot vouch
             page.own_places = None  # ... nor can they say any more whose doing a change was
         ahead = cache.Ahead(page.acted_at, frames)
-        # only a round in which every frame settled stands for the page; else the cache is dropped
+        # only a round in which every frame settled stands for the page; else the cache is dropped (those
+        # captures reset the frames' watchers)
         if verdict != "settled" or len(frames) != len(calls) or not cache.keep_ahead(page, ahead):
             drop_ahead(page, frames)
             page.own_places = None
