@@ -12,11 +12,9 @@ thread owns the socket and routes answers and events by ``sessionId`` into the s
 never runs a handler, so a busy handler cannot hold up answers (``Runtime.terminateExecution`` to a
 busy page included). Each session's events are handled in order by its own event thread.
 
-Chrome attaches a new frame or worker paused (``waitForDebuggerOnStart``): the handlers of its
-``Target.attachedToTarget`` send its set-up (network log, watcher) without waiting for answers, and
-then, whatever they did, it is told to run (``Runtime.runIfWaitingForDebugger``); a session handles its
-calls in order, so the set-up is in place before its first line. Nothing waits for the paused target
-(a service worker answers nothing before it runs), and a target that detaches meanwhile runs anyway.
+A new frame or worker waits (``waitForDebuggerOnStart``) until the handlers of its attachment have sent
+its set-up, unanswered (a service worker answers nothing before it runs): then, whatever they did, it is
+told to run, after the set-up (a session handles its calls in order). A target that detaches runs anyway.
 """
 
 from __future__ import annotations
@@ -33,6 +31,7 @@ from .transport import PipeTransport, WsTransport
 LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: the session ended
 
 AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True}
+PAUSE_MAX = 1.0  # seconds a new frame or worker waits for its set-up at most
 
 
 class SessionEnded(Exception):
@@ -212,6 +211,12 @@ class Connection:
                 session.post("Target.setAutoAttach", dict(AUTO_ATTACH))
             except Exception:
                 pass
+        if parent is None or not parent.event_handlers:  # no handler to set it up: it runs now
+            self.resume(params)
+        elif params.get("waitingForDebugger"):  # else after its handlers, or PAUSE_MAX s, whatever holds them up
+            late = threading.Timer(PAUSE_MAX, self.resume, (params,))
+            late.daemon = True
+            late.start()
 
     def resume(self, params: dict) -> None:
         """The target of ``Target.attachedToTarget`` ``params`` runs, if it was paused (never raises)."""
@@ -250,8 +255,6 @@ class Connection:
                 if method is not None:
                     if method == "Target.attachedToTarget":
                         self._on_attached(sid, message.get("params") or {})
-                        if session is None or not session.event_handlers:  # no handler to set it up
-                            self.resume(message.get("params") or {})
                     elif method == "Target.detachedFromTarget":
                         self.on_detached((message.get("params") or {}).get("sessionId"))
                     if session is not None and session.event_handlers:
