@@ -5,6 +5,7 @@ All servers run at once and take turns, flow by flow (and page by page on the re
 that goes first changing each time: the ratios compare runs under the same machine load.
 
     python benchmarks/bench_agent.py [--runs 1] [--no-real] [--real-limit N] [--only verdex,playwright,devtools]
+                                     [--flows shop,form,frames,list,real]
 
 No model: each flow is a fixed sequence of intents ("click the button "Add to cart" after the heading
 "Notebook""); the ref for each is read from that server's own text (its latest answers first, then
@@ -54,6 +55,7 @@ NPM_DIR = Path.home() / ".cache" / "verdex-bench-npm"
 PACKAGES = {"playwright": ("@playwright/mcp@0.0.83", "playwright-mcp"),
             "devtools": ("chrome-devtools-mcp@1.11", "chrome-devtools-mcp")}
 REAL = Path("/tmp/realpages/real-pages")
+TRACE = False  # --trace: each counted call on stderr (tool, arguments, ms, characters)
 LIST_PAGE = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Fruit list</title></head>
 <body><main><h1>Fruit</h1><p id="picked" role="status">Picked: none</p><ul id="list"></ul></main><script>
 var names = ["Apple", "Banana", "Cherry", "Date", "Elderberry", "Fig", "Grape", "Honeydew"], turn = 0;
@@ -149,6 +151,9 @@ class Agent:
         self.chars += len(text)
         self.errors += error
         self.read.append(text)
+        if TRACE:
+            print(f"  {self.which} {name} {json.dumps(args)[:80]}: {(time.perf_counter() - start) * 1000:.0f} ms, "
+                  f"{len(text)} chars{' (error)' if error else ''}", file=sys.stderr)
         return text, error
 
     # -- the tools, per server ---------------------------------------------------------------------
@@ -406,14 +411,19 @@ def main() -> int:
     ap.add_argument("--no-real", action="store_true")
     ap.add_argument("--real-limit", type=int, default=0, help="only the first N real pages (0: all)")
     ap.add_argument("--only", default="verdex,playwright,devtools")
+    ap.add_argument("--flows", default=",".join(FLOWS), help="the flows to run, comma-separated")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--trace", action="store_true", help="each counted call on stderr")
     args = ap.parse_args()
+    global TRACE
+    TRACE = args.trace
     base = tempfile.mkdtemp(prefix="vxa-", dir="/tmp")
     os.mkdir(os.path.join(base, "rt"), 0o700)
     site = Path(base) / "list"
     site.mkdir()
     (site / "list.html").write_text(LIST_PAGE)
-    flows = ["shop", "form", "frames", "list"]
+    flows = [f for f in args.flows.split(",") if f != "real"]
+    args.no_real |= "real" not in args.flows.split(",")
     real = sorted(REAL.glob("*.html")) if REAL.is_dir() and not args.no_real else []
     if not args.no_real and not real:
         print(f"real: {REAL} is missing; the real-pages flow is skipped")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -159,7 +160,19 @@ def test_toolbar_shows_title_and_url(ctx, console, demo):
         toolbar = repl._toolbar()
     assert "Demo Shop" in toolbar
     assert url in toolbar
-    assert f"Opened {url}" in console.file.getvalue()
+    assert 'Opened "Demo Shop"' in console.file.getvalue()  # the URL as typed is not echoed
+
+
+def test_open_shows_the_url_only_when_it_is_not_the_one_given(chrome_http, demo, tmp_path):
+    """Whoever gave the whole URL (an agent, mostly) reads the title; a URL the page ended up at that is
+    not the one given is shown, and the JSON result has both."""
+    shop, form = demo.url("shop.html"), demo.url("form.html")
+    odd = form.replace("/form.html", "/./form.html")  # the browser's URL for it is `form`
+    proc = verdex("--connect", chrome_http, "--no-color", shop, tmp=tmp_path, input=f"open {form}\nopen {odd}\n")
+    assert proc.stdout.splitlines() == ['Opened "Demo Shop"', 'Opened "Form controls"', f"Opened {form}  Form controls"]
+    proc = verdex("--connect", chrome_http, "--json", shop, tmp=tmp_path, input=f"open {odd}\n")
+    result = json.loads(proc.stdout.splitlines()[-1])["result"]
+    assert (result["url"], result["asked"], result["title"]) == (form, odd, "Form controls")
 
 
 def test_toolbar_follows_navigation(ctx, console, demo):

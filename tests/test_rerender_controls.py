@@ -126,11 +126,11 @@ def test_a_watched_field_is_followed_after_the_registry_forgot_the_replaced_elem
     n = int(driver.ref('textbox "Nickname"').rsplit("e", 1)[1])
     page = driver.ctx.session.pages[driver.ctx.session.current]
     main = page.frames.get(0)
-    assert page.bridge.watch_field(main, n)
+    page.bridge.watch_field(main, n)  # not waited for: the read-back says whether it watched
     driver.js("(() => { const el = document.getElementById('nick'); el.value = 'ada';"
               " el.dispatchEvent(new Event('input')); })()")  # the page re-renders its form
     for _ in range(6):
         driver.ok("snapshot --fresh")
     back = page.bridge.unwatch_field(main, n)
     assert driver.js("state.nick") == "ada"
-    assert back["now"] == "ada" and back["replaced"] and not back["removed"], back
+    assert back["watched"] and back["now"] == "ada" and back["replaced"] and not back["removed"], back

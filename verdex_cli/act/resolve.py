@@ -1,9 +1,6 @@
-"""Resolve a ref against the live page, in the contract's order of checks.
-
-invalid_ref -> context/page mismatch -> unknown_ref -> navigated -> removed -> changed.
-What the element is now is decided by :func:`verdex_cli.refs.staleness.classify`; this module turns the
-verdict into the contract's errors. (not_actionable is decided when acting, in :mod:`verdex_cli.act.actions`.)
-"""
+"""Resolve a ref against the live page in the contract's order of checks (invalid_ref -> context/page
+mismatch -> unknown_ref -> navigated -> removed -> changed): refs/staleness.classify decides, this
+module turns the verdict into the contract's errors."""
 
 from __future__ import annotations
 
@@ -34,6 +31,7 @@ class Resolved:
     above: tuple | None = None  # in a frame: the frames above and their owners' measurement, started with it
     still: bool = False  # in a frame: it and every frame above were still and in view (no scroll was needed)
     denial: object = None  # the other frames' guards, sent with the check (frame_guard.Denial)
+    field: dict | None = None  # the field's facts just read (fields.is_password), for the action's own first look
 
     @property
     def label(self) -> str:

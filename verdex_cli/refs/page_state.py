@@ -1,10 +1,6 @@
-"""Everything verdex keeps about one tab: its ref store, its recent snapshots and the last one.
-
-One PageState per page (context, tab), owned by the Workspace (commands/context.py) and dropped
-with its tab. The snapshot cache itself rides on the browser's Page object (snapshot/cache.py), so
-it goes away with the tab too. A ref's status is written only by the ref store (refs.py), decided
-by one function (staleness.classify).
-"""
+"""Everything verdex keeps about one tab (owned by the Workspace, dropped with its tab): its ref store,
+its recent snapshots and the last one. A ref's status is decided by staleness.classify alone and
+written only by the ref store."""
 
 from __future__ import annotations
 
@@ -43,6 +39,7 @@ class PageState:
         self.last: Snapshot | None = None  # the last snapshot shown or captured (for `find`)
         self.told_no_baseline: str | None = None  # the document whose actions were told "no snapshot yet"
         self.seen: int | None = None  # the last whole-page snapshot the user saw (or saw the changes of)
+        self.shown: Snapshot | None = None  # the snapshot whose refs were all shown last, nothing shown since
 
     def snapshot(self, page, all_refs: bool = False, fresh: bool = False, frame=None, follow: bool = True,
                  trust_observer: bool = False, tree: bool = False) -> tuple[Snapshot, bool]:
@@ -62,7 +59,7 @@ class PageState:
                                      ids=snap.ids, long=snap.long))
             while len(self.history) > 2 and sum(len(h.text) for h in self.history) > HISTORY_CHARS:
                 self.history.popleft()
-        if not trust_observer:
+        if not trust_observer and not (cached and snap is self.shown):  # (shown again: nothing to tell)
             self.show(page, snap, snap.refs, store=cached)
             if frame is None and follow and not tree:  # (find's capture shows only what matched)
                 self.seen = snap.number
@@ -71,6 +68,7 @@ class PageState:
     def show(self, page, snap: Snapshot, refs: dict, store: bool = True) -> None:
         """The user was shown ``refs`` (ref -> its RefInfo in ``snap``) as ``snap`` saw them: from now on
         acting on one compares with that (its record and heading in the page's registry too)."""
+        self.shown = snap if refs is snap.refs else None
         if store:
             self.store.show(refs)
         by_frame: dict[int, list[int]] = {}
@@ -87,6 +85,7 @@ class PageState:
 
     def show_live(self, page, fr, ref: str, role: str, name: str) -> None:
         """The user was shown ``ref`` as it is now (``inspect``): acting on it compares with that."""
+        self.shown = None
         self.store.show_live(ref, role, name)
         try:
             page.bridge.show_now(fr, int(ref[ref.rindex("e") + 1:]))
@@ -95,18 +94,13 @@ class PageState:
 
     def latest(self, scope: str | None = None) -> Shot | None:
         """The newest kept snapshot (of that scope: "page", "frame fN", "page without frames")."""
-        for shot in reversed(self.history):
-            if scope is None or shot.scope == scope:
-                return shot
-        return None
+        return next((shot for shot in reversed(self.history) if scope is None or shot.scope == scope), None)
 
     def last_seen(self) -> Shot | None:
         """The whole-page snapshot the user last saw (a snapshot, or an action's changes), while kept;
         else the newest whole-page one."""
-        for shot in reversed(self.history):
-            if shot.number == self.seen and shot.scope == "page":
-                return shot
-        return self.latest("page")
+        seen = (shot for shot in reversed(self.history) if shot.number == self.seen and shot.scope == "page")
+        return next(seen, None) or self.latest("page")
 
     def shot(self, number: int) -> Shot:
         for s in self.history:
