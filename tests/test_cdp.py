@@ -169,6 +169,20 @@ def test_events_reach_every_handler(tab):
     assert seen_b == ["log", "log"]
 
 
+def test_a_new_frame_runs_while_the_handler_of_its_attachment_is_held_up(tab, demo):
+    # new frames wait for their set-up as they start; a handler that never returns holds them up no longer
+    # than a bound: the page (two cross-origin frames, one inside the other) loads while it is held
+    held = threading.Event()
+    tab.on("Target.attachedToTarget", lambda **_: held.wait(60))
+    try:
+        tab.call("Page.navigate", url=demo.url("frames.html"))
+        loaded = until(lambda: tab.call("Runtime.evaluate", expression="document.readyState")["result"]["value"]
+                       == "complete", 20)
+        assert loaded and not held.is_set()
+    finally:
+        held.set()
+
+
 def _one_shot_ws_server(on_message: bytes) -> tuple[str, "threading.Thread"]:
     """A minimal WebSocket server: handshake, then answer the first frame with ``on_message`` raw bytes."""
     import base64

@@ -12,6 +12,8 @@ from http.server import ThreadingHTTPServer
 import pytest
 
 from quiet_http import QuietHandler
+from verdex_cli.browser import timer_watch
+from verdex_cli.browser.netlog import NetLog
 from short_tmp import third_party_env
 
 PAGE = b"""<!doctype html><title>Shop API</title>
@@ -203,6 +205,17 @@ def test_what_a_new_frame_and_worker_ask_at_their_first_line_is_heard(driver, si
     for n in (1, 2):
         assert site + f"/worker-asked?{n}" in urls, urls
         assert any(u.startswith(other) and u.endswith(f"/frame-asked?{n}") for u in urls), urls
+
+
+def test_a_new_frame_or_worker_runs_even_when_setting_it_up_fails(driver, site, monkeypatch):
+    # every handler of the new target's attachment fails: it is told to run all the same (no hang)
+    def broken(*_a, **_k):
+        raise RuntimeError("set-up failed")
+    monkeypatch.setattr(NetLog, "_attached", broken)
+    monkeypatch.setattr(timer_watch, "_attached", broken)
+    driver.ok("open " + site + "/at-once")
+    driver.ok("wait text frame 1")
+    driver.ok("wait text worker 1")
 
 
 def test_a_service_worker_and_a_worker_in_a_frame_start_and_run(driver, site):

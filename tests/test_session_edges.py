@@ -469,7 +469,7 @@ def test_an_attached_repl_gets_the_toolbar_and_the_live_refs(driver, demo):
     """The session server works out an attached REPL's status with the REPL's own functions: the
     toolbar's ref state, title and URL, and the refs and names completion offers (they were all
     empty: the server borrowed the REPL's methods, one of which needed its terminal)."""
-    from verdex_cli.sessions.status import status_of
+    from verdex_cli.ui.repl.app import status_of
 
     driver.ok("open " + demo.url("shop.html"))
     snap = driver.ok("snapshot").data

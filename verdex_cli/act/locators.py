@@ -1,15 +1,10 @@
 """Stable locators: the best target by meaning for one element, and its Playwright equivalent.
 
-Preference: a unique test id, then a unique label, then a unique role:name, then role:name scoped to
-its nearest named landmark or container (`"article:Coffee mug >> button:Add to cart"`), then each of
-the unscoped ones within its frame (`role=document >> ...`, `iframe:NAME >> ...`). A candidate must
-name this element alone, by exact name.
-
-One engine call (``targets.locate``) builds the candidates in the page and checks each in the
-element's own document. That settles the choice when the tab has one frame; with several, a candidate
-must also match nothing in the other frames: :meth:`Found.choose` checks that (a search of the page)
-when asked, which can be long after the element was located (`export`), so an action only starts the
-call and pays no round trip for it (commands/session_log.py).
+Preference: a unique test id, label, role:name, then role:name scoped to its nearest named landmark or
+container (`"article:Coffee mug >> button:Add to cart"`), then the unscoped ones within its frame
+(`role=document >> ...`, `iframe:NAME >> ...`); a candidate must name this element alone, exactly.
+One engine call (``targets.locate``) builds and checks them in the element's document; with several
+frames :meth:`Found.choose` also searches the others, when asked (`export`): an action only starts the call.
 """
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 import http.server
 import threading
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine import loader
-
 
 
 def demo_root() -> Path:
@@ -37,28 +37,24 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if path.startswith("/download/"):  # a server-made file, sent as an attachment
             name = "".join(c for c in path.rsplit("/", 1)[-1] if c.isalnum() or c in "._-") or "report.csv"
             body = "".join(f"{i},item {i},{i * 7 % 100}\n" for i in range(1, 201)).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/csv")
-            self.send_header("Content-Disposition", f'attachment; filename="{name}"')
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        if self.path.split("?", 1)[0] == "/origins.js":
-            body = self.origins_js
-            self.send_response(200)
-            self.send_header("Content-Type", "text/javascript")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        super().do_GET()
+            self._send(body, "text/csv", f'attachment; filename="{name}"')
+        elif path == "/origins.js":
+            self._send(self.origins_js, "text/javascript")
+        else:
+            super().do_GET()
+
+    def _send(self, body: bytes, content_type: str, disposition: str = "") -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        if disposition:
+            self.send_header("Content-Disposition", disposition)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def handle(self):
-        try:
+        with suppress(ConnectionResetError, BrokenPipeError):
             super().handle()
-        except (ConnectionResetError, BrokenPipeError):
-            pass
 
 
 @dataclass

@@ -1,9 +1,5 @@
-"""Wiring: options -> session -> REPL or one-shot run, with clean shutdown.
-
-Every failure, start-up included, goes through the runner's error boundary and
-comes out as an Outcome: one line (or one JSON object) and the contract's exit
-code (:class:`~verdex_cli.base.errors.ExitStatus`).
-"""
+"""Wiring: options -> session -> REPL or one-shot run, with clean shutdown. Every failure, start-up
+included, comes out of the runner's error boundary as an Outcome (one line or JSON object, an exit code)."""
 
 from __future__ import annotations
 
@@ -21,7 +17,7 @@ from ..browser.urls import normalize_url
 from ..commands.context import Workspace
 from ..commands.runner import Outcome, execute, failure, parse_all
 from ..ui.render import Renderer
-from ..base.script_input import live_lines, read_script, script_lines  # noqa: F401 (app.read_script etc. stay importable)
+from ..base.script_input import live_lines, read_script
 from ..snapshot.capture import bridge_source
 
 

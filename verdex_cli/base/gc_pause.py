@@ -1,8 +1,5 @@
-"""Keep the cyclic garbage collector out of the way while many small acyclic objects are made.
-
-A big snapshot builds tens of thousands of dicts and ref records at once; each collection the
-allocations would set off also walks everything just built, and finds nothing (they make no cycles).
-"""
+"""Keep the cyclic garbage collector out of the way while a big snapshot builds tens of thousands of
+small acyclic objects: each collection they set off would walk them all and find nothing."""
 
 from __future__ import annotations
 

@@ -1,16 +1,13 @@
-"""Short private directories for Unix sockets (light: the session client uses it).
-
-A Unix socket's path is at most 107 bytes; a long ``$TMPDIR`` (pytest's ``tmp_path``, a CI runner's
-workspace) would make every socket under it fail. So sockets -- the session's, and the browser's
-singleton socket that Chrome makes under its profile -- live in the first of ``preferred`` (the
-user's choice), ``$TMPDIR`` and ``/tmp`` under which ``room`` more bytes still fit: there in a
-directory ``verdex-UID`` of mode 0700 owned by the user.
-"""
+"""Short private directories for Unix sockets (light: the session client uses it). A socket path is at
+most 107 bytes and a long ``$TMPDIR`` (pytest's ``tmp_path``, a CI workspace) would fail every socket
+under it, so sockets (the session's, Chrome's singleton socket) live in ``verdex-UID`` (mode 0700, the
+user's own) under the first of ``preferred``, ``$TMPDIR`` and ``/tmp`` where ``room`` more bytes fit."""
 
 from __future__ import annotations
 
 import os
 import stat
+from contextlib import suppress
 
 MAX_SOCKET_PATH = 107  # sun_path is 108 bytes with the terminating NUL
 
@@ -41,17 +38,12 @@ def candidates(preferred: tuple[str, ...] = ()) -> list[str]:
 def short_base(room: int, preferred: tuple[str, ...] = ()) -> str | None:
     """The first candidate directory under which ``room`` more bytes of path still make a socket
     path (None when none does)."""
-    for path in candidates(preferred):
-        if len(path.encode()) + room <= MAX_SOCKET_PATH:
-            return path
-    return None
+    return next((path for path in candidates(preferred) if len(path.encode()) + room <= MAX_SOCKET_PATH), None)
 
 
 def ensure_private(path: str) -> str:
     """``path`` created with mode 0700 if missing, and checked (Unsafe otherwise); OSError passes."""
-    try:
+    with suppress(FileExistsError):
         os.mkdir(path, 0o700)
-    except FileExistsError:
-        pass
     check_private(path, os.lstat(path))
     return path

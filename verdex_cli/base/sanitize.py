@@ -1,20 +1,9 @@
-"""The one gate between page-originated text and the terminal (or a JSON line).
+"""The one gate between page text (untrusted) and the terminal or a JSON line.
 
-Page text is untrusted. Before it is printed, every character a terminal would
-act on instead of showing becomes a visible escape:
-
-- C0 controls except tab (NUL, BEL, BS, ESC, ...), DEL and the C1 controls
-  (U+0080-U+009F, e.g. the 8-bit CSI U+009B) become ``\\x1b``-style escapes;
-  so an ESC/CSI/OSC/DCS sequence shows whole and inert (``\\x1b]0;title\\x07``);
-- line and paragraph separators (U+2028, U+2029) become ``\\u2028``/``\\u2029``;
-- with ``one_line=True`` (values, names, titles, URLs, messages) a newline or
-  carriage return becomes ``\\n``/``\\r``, so one item stays one line.
-
-JSON lines carry the real strings: :func:`json_line` relies on ``json.dumps``
-for quotes, backslashes and C0, and additionally writes DEL, C1 and the two
-separators as ``\\uXXXX``, so a JSON line is valid JSON that a terminal can
-print safely and that never spans two lines.
-"""
+Text: C0 controls but tab, DEL and C1 (the 8-bit CSI U+009B ...) become visible ``\\x1b``-style escapes,
+so an escape sequence shows whole and inert; U+2028/9 become ``\\u2028``/``\\u2029``; ``one_line`` also
+escapes newlines (one item, one line). JSON lines keep the real strings (``json.dumps``) and also write
+DEL, C1 and U+2028/9 as ``\\uXXXX``: valid JSON, safe to print, never two lines."""
 
 from __future__ import annotations
 
@@ -39,11 +28,8 @@ def _escape(match: re.Match) -> str:
 
 
 def clean(text: str, one_line: bool = True) -> str:
-    """``text`` with every terminal control character shown as a visible escape.
-
-    ``one_line=False`` keeps newlines (for multi-line output that we formatted
-    ourselves, such as the snapshot tree, whose names are already one line).
-    """
+    """``text`` with every terminal control character shown as a visible escape; ``one_line=False`` keeps
+    newlines (output we formatted ourselves, such as the snapshot tree)."""
     if not isinstance(text, str):
         text = str(text)
     pattern = _CONTROL_ONE_LINE if one_line else _CONTROL
@@ -63,16 +49,6 @@ def clean_data(value: Any) -> Any:
     return value
 
 
-def json_text(value: Any, **kwargs: Any) -> str:
-    """``json.dumps`` whose output is safe to print: DEL, C1, U+2028/9 escaped as ``\\uXXXX``."""
-    kwargs.setdefault("ensure_ascii", False)
-    kwargs.setdefault("default", str)
-    text = json.dumps(value, **kwargs)
-    if _JSON_UNSAFE.search(text) is None:
-        return text
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 def json_quote(text: str) -> str:
     """A JSON string literal (non-ASCII kept) with every control character escaped as ``\\uXXXX``."""
     out = encode_basestring(text)
@@ -82,5 +58,7 @@ def json_quote(text: str) -> str:
 
 
 def json_line(obj: Any) -> str:
-    """One JSON Lines record (no newline inside, no raw control character)."""
-    return json_text(obj)
+    """One JSON Lines record (no newline inside, no raw control character: DEL, C1, U+2028/9 escaped
+    as ``\\uXXXX``)."""
+    text = json.dumps(obj, ensure_ascii=False, default=str)
+    return text if _JSON_UNSAFE.search(text) is None else _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

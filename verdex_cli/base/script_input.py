@@ -14,20 +14,15 @@ def read_script(script: str) -> list[str]:
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise UsageError(f"Cannot read script {script}: {reason}") from exc
-    return script_lines(text)
-
-
-def script_lines(text: str) -> list[str]:
     return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
 
 
-def live_lines(stream=None):
-    """Command lines from a pipe, each handed over as soon as it arrives (never read ahead): a program
+def live_lines():
+    """Command lines from stdin, each handed over as soon as it arrives (never read ahead): a program
     can write a line, read its result, and decide the next. End of input ends the run."""
-    stream = sys.stdin if stream is None else stream
     while True:
         try:
-            raw = stream.readline()
+            raw = sys.stdin.readline()
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"Cannot read commands from stdin: {getattr(exc, 'strerror', None) or exc}") from exc
         if not raw:

@@ -1,16 +1,11 @@
-"""Phase timings of one command (for --trace and `timings`): the core marks phases, nobody prints here.
-
-    with phase("capture f0"):
-        ...
-
-A phase outside a command (no trace running) costs one context-variable read.
-"""
+"""Phase timings of one command (for --trace and `timings`): ``with phase("capture f0"): ...``. Outside
+a command (no trace running) a phase costs one context-variable read."""
 
 from __future__ import annotations
 
 import contextvars
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Callable, Iterator
 
 _CURRENT: contextvars.ContextVar["Timings | None"] = contextvars.ContextVar("verdex_timings", default=None)
@@ -31,12 +26,9 @@ def reporting(callback: Callable[[str], None] | None) -> Iterator[None]:
 def tell(text: str) -> None:
     """Report progress of a long wait to whoever listens (never fails the command)."""
     callback = _PROGRESS.get()
-    if callback is None:
-        return
-    try:
-        callback(text)
-    except Exception:  # a display problem must not break the action
-        pass
+    if callback is not None:
+        with suppress(Exception):  # a display problem must not break the action
+            callback(text)
 
 
 class Timings:

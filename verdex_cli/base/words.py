@@ -12,6 +12,13 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
+def age(seconds: float) -> str:
+    """'42s', '5m', '1.5h'."""
+    if seconds < 60:
+        return f"{seconds:.0f}s"
+    return f"{seconds / 60:.0f}m" if seconds < 3600 else f"{seconds / 3600:.1f}h"
+
+
 def scan(text: str, i: int, stop: Callable[[str, int], bool]) -> int:
     """The first index from ``i`` where ``stop(text, index)`` holds outside quotes and brackets (a
     backslash escapes the next character inside quotes), or ``len(text)``."""

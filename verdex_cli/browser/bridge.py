@@ -89,11 +89,16 @@ def capture_call(what: tuple) -> Call:
 WANT_CLOSED = '{"wantClosed":'  # how a capture answers that closed roots are to be resolved first
 
 
+def _function(name: str, *values: Any, **params: Any) -> Call:
+    """A call of the engine's page function ``name`` (engine/functions) given ``values``, by value."""
+    return Call(CALL_FUNCTION, {"functionDeclaration": loader.function(name), "returnByValue": True,
+                                "arguments": [{"value": v} for v in values], **params})
+
+
 def adopt_closed(object_ids: list[str]) -> Call:
     """Hand the closed shadow roots ``object_ids`` (remote objects of a world: ``at``;
     browser/closed_roots.py) to the engine, which walks them from then on."""
-    return Call(CALL_FUNCTION, {"functionDeclaration": loader.function("adopt_closed"), "returnByValue": True,
-                                "arguments": [{"objectId": o} for o in object_ids]})
+    return _function("adopt_closed", arguments=[{"objectId": o} for o in object_ids])
 
 
 def tag_owner(object_id: str, frame_id: str) -> Call:
@@ -125,27 +130,23 @@ def user_expression(expression: str) -> Call:
 
 def by_value_of(object_id: str) -> Call:
     """The object ``object_id`` itself, by value."""
-    return Call(CALL_FUNCTION, {"objectId": object_id, "functionDeclaration": loader.function("by_value"),
-                                "returnByValue": True})
+    return _function("by_value", objectId=object_id)
 
 
 def has_text(text: str) -> Call:
     """Is ``text`` in the visible text of the world's (``at``) document?"""
-    return Call(CALL_FUNCTION, {"functionDeclaration": loader.function("has_text"), "returnByValue": True,
-                                "arguments": [{"value": text}]})
+    return _function("has_text", text)
 
 
 def guard_deny(ms: int) -> Call:
     """The guard of a guard world (``at``; browser/guard_world.py) stops every trusted press, release
     and click for ``ms`` (or until read); its value: true when it does."""
-    return Call(CALL_FUNCTION, {"functionDeclaration": loader.function("guard_call"), "returnByValue": True,
-                                "arguments": [{"value": "deny"}, {"value": int(ms)}]})
+    return _function("guard_call", "deny", int(ms))
 
 
 def guard_read() -> Call:
     """What the guard of a guard world (``at``) stopped (it stands down)."""
-    return Call(CALL_FUNCTION, {"functionDeclaration": loader.function("guard_call"), "returnByValue": True,
-                                "arguments": [{"value": "read"}]})
+    return _function("guard_call", "read")
 
 
 def document_script(name: str, *values: Any, world: str | None = None) -> Call:
@@ -233,11 +234,11 @@ def _list(value) -> list:
 
 
 class Bridge:
-    """Typed calls of one tab's engine. ``frames`` is the tab's ``FrameRegistry`` (it owns the
-    isolated worlds: ``run``/``start``/``finish`` send an invocation into a frame's world, setting the
-    world up first when its document is new). Results are plain values unless said otherwise; a call
-    asked ``later`` returns its :class:`Asked` (one shape for every pipelined call). Each plain call
-    below takes the frame, then the engine function's arguments (named in its comment)."""
+    """Typed calls of one tab's engine. ``frames`` is the tab's ``FrameRegistry``: it owns the isolated
+    worlds (``run`` sends an invocation into a frame's world, setting the world up first when its
+    document is new). Results are plain values unless said otherwise; a call asked ``later`` returns its
+    :class:`Asked` (one shape for every pipelined call). Each plain call below takes the frame, then the
+    engine function's arguments (named in its comment)."""
 
     def __init__(self, frames: Any):
         self.frames = frames

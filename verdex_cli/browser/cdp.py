@@ -1,8 +1,6 @@
-"""A thin, safe handle on one DevTools session (over the one browser socket: connection.py).
-
-Every call carries a timeout; protocol errors, time-outs and a dropped socket
-come out as the project's own exceptions with human messages.
-"""
+"""A thin, safe handle on one DevTools session (over the one browser socket: connection.py). Every
+call carries a timeout; protocol errors, time-outs and a dropped socket come out as the project's own
+exceptions with human messages."""
 
 from __future__ import annotations
 
@@ -44,9 +42,8 @@ def user_command() -> Iterator[None]:
 
 class Target:
     """A handle on one DevTools session (the browser itself, a page, an out-of-process frame or a
-    worker) on the connection's one WebSocket or pipe (connection.py). ``Target(url)`` (or
-    ``Target(transport=...)``) opens a connection and is its browser-level (root) session; the sessions on it come from :meth:`attach` and
-    :meth:`child`."""
+    worker) on the connection's one WebSocket or pipe. ``Target(url)`` (or ``Target(transport=...)``)
+    opens a connection and is its root session; the sessions on it come from :meth:`attach`/:meth:`child`."""
 
     def __init__(self, ws_url: str | None = None, timeout: float = 10.0, target_id: str | None = None,
                  kind: str = "browser", headers: list[str] | tuple = (), session: FlatSession | None = None,
@@ -126,11 +123,8 @@ class Target:
     # -- calls -------------------------------------------------------------
     def call(self, method: str, timeout: float | None = None, interrupt: bool | None = None, **params: Any) -> dict:
         """Call a protocol method; raise CDPError / CDPTimeout / ConnectionLost / PageCrashed.
-
-        ``interrupt``: whether a time-out may stop the page's running script
-        (``Runtime.terminateExecution``). ``None`` (the default) allows it only
-        inside :func:`user_command`; read-only status calls pass ``False``.
-        """
+        ``interrupt``: whether a time-out may stop the page's running script (``None``: only inside
+        :func:`user_command`; read-only status calls pass ``False``)."""
         try:
             result = self.start(method, timeout, interrupt=interrupt, **params).result()
         except KeyboardInterrupt:  # Ctrl-C stops the page's script exactly as a time-out does
@@ -142,14 +136,9 @@ class Target:
         return result
 
     def call_many(self, calls: list[tuple[str, dict]], timeout: float | None = None) -> list[dict]:
-        """Send several calls at once and wait for every reply (one round trip instead of one each).
-
-        Chrome handles a target's calls in the order sent, so this is for calls that do not depend on
-        each other's answers (a mouse move, press and release: sent one by one, the move alone waits
-        for the next animation frame). Errors come out as from :meth:`call`; the exception's ``done``
-        attribute says how many calls had answered before it; ``all_sent`` that every call had reached
-        the browser and only the target went away (not the browser).
-        """
+        """Send several calls at once and wait for every reply (one round trip instead of one each: a
+        mouse move, press and release sent one by one wait for an animation frame each). Errors come
+        out as from :meth:`call`, with ``done``: how many calls had answered before it."""
         sent: list[Pending] = []
         results: list[dict] = []
         try:
@@ -290,10 +279,8 @@ class Target:
             self._tab.set_listener(event, dispatch)
 
     def drain_events(self, timeout: float = 0.5) -> None:
-        """Wait (bounded) until the event thread has handled every event received so far.
-
-        Events are queued before the reply of a later call, so after a call returns this makes
-        the handlers' view of the events it caused complete."""
+        """Wait (bounded) until the event thread has handled every event received so far (events are
+        queued before the reply of a later call: the handlers then know what a returned call caused)."""
         q = self._tab.event_queue
         deadline = time.monotonic() + timeout
         while q.unfinished_tasks and time.monotonic() < deadline and self.alive:

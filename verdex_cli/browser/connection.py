@@ -12,11 +12,9 @@ thread owns the socket and routes answers and events by ``sessionId`` into the s
 never runs a handler, so a busy handler cannot hold up answers (``Runtime.terminateExecution`` to a
 busy page included). Each session's events are handled in order by its own event thread.
 
-Chrome attaches a new frame or worker paused (``waitForDebuggerOnStart``): the handlers of its
-``Target.attachedToTarget`` send its set-up (network log, watcher) without waiting for answers, and
-then, whatever they did, it is told to run (``Runtime.runIfWaitingForDebugger``); a session handles its
-calls in order, so the set-up is in place before its first line. Nothing waits for the paused target
-(a service worker answers nothing before it runs), and a target that detaches meanwhile runs anyway.
+A new frame or worker waits (``waitForDebuggerOnStart``) until the handlers of its attachment have sent
+its set-up, unanswered (a service worker answers nothing before it runs): then, whatever they did, it is
+told to run, after the set-up (a session handles its calls in order). A target that detaches runs anyway.
 """
 
 from __future__ import annotations
@@ -33,23 +31,11 @@ from .transport import PipeTransport, WsTransport
 LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: the session ended
 
 AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True}
+PAUSE_MAX = 1.0  # seconds a new frame or worker waits for its set-up at most
 
 
 class SessionEnded(Exception):
     """The session (or the whole connection) ended before or while calling."""
-
-
-class _Out:
-    """A session's sending end: sends stamped with the session id."""
-
-    def __init__(self, conn: "Connection", session_id: str | None):
-        self.conn = conn
-        self.session_id = session_id
-
-    def send(self, payload: str) -> None:
-        if self.session_id is not None:
-            payload = payload[:-1] + ', "sessionId": ' + json.dumps(self.session_id) + "}"
-        self.conn.send_raw(payload)
 
 
 class FlatSession:
@@ -68,7 +54,6 @@ class FlatSession:
         self.event_handlers: dict[str, Any] = {}
         self.method_results: dict[int, queue.Queue] = {}
         self.event_queue: queue.Queue = queue.Queue()
-        self._ws = _Out(conn, session_id)
         self._stopped = threading.Event()
         threading.Thread(target=self._handle_events, daemon=True, name="verdex-cdp-events").start()
 
@@ -100,7 +85,10 @@ class FlatSession:
 
     def send_call(self, mid: int, method: str, params: dict) -> None:
         """Send call ``mid`` (its answer box, when one is wanted, is the caller's to register)."""
-        self._ws.send(json.dumps({"id": mid, "method": method, "params": params}))
+        message = {"id": mid, "method": method, "params": params}
+        if self.session_id is not None:  # stamped with the session it is for
+            message["sessionId"] = self.session_id
+        self.conn.send_raw(json.dumps(message))
 
     def ended(self) -> bool:
         return self._stopped.is_set()
@@ -128,10 +116,9 @@ class Connection:
         self.sessions: dict[str | None, FlatSession] = {None: self.root}
         self.by_target: dict[str, FlatSession] = {}
         self.attached = threading.Condition(self._lock)
-        # round-trip accounting (benchmarks): waves of calls and the time with one or more outstanding,
-        # and the depth of the chain of calls (call_started)
+        # round-trip accounting (benchmarks): the time with one or more calls outstanding, and the depth
+        # of the chain of calls (call_started)
         self.outstanding = 0
-        self.waves = 0
         self.depth_done = 0
         self.depth_max = 0
         self.busy = 0.0
@@ -153,7 +140,6 @@ class Connection:
         answered before it was sent (the calls it may have waited for)."""
         with self._lock:
             if self.outstanding == 0:
-                self.waves += 1
                 self._busy_since = time.perf_counter()
             self.outstanding += 1
             depth = self.depth_done + 1
@@ -225,6 +211,12 @@ class Connection:
                 session.post("Target.setAutoAttach", dict(AUTO_ATTACH))
             except Exception:
                 pass
+        if parent is None or not parent.event_handlers:  # no handler to set it up: it runs now
+            self.resume(params)
+        elif params.get("waitingForDebugger"):  # else after its handlers, or PAUSE_MAX s, whatever holds them up
+            late = threading.Timer(PAUSE_MAX, self.resume, (params,))
+            late.daemon = True
+            late.start()
 
     def resume(self, params: dict) -> None:
         """The target of ``Target.attachedToTarget`` ``params`` runs, if it was paused (never raises)."""
@@ -263,8 +255,6 @@ class Connection:
                 if method is not None:
                     if method == "Target.attachedToTarget":
                         self._on_attached(sid, message.get("params") or {})
-                        if session is None or not session.event_handlers:  # no handler to set it up
-                            self.resume(message.get("params") or {})
                     elif method == "Target.detachedFromTarget":
                         self.on_detached((message.get("params") or {}).get("sessionId"))
                     if session is not None and session.event_handlers:

@@ -32,19 +32,15 @@ class DialogAnswers:
         """Event handler (the session's event thread): log the dialog, tell ``answering(record)`` (the tab) how
         it is answered, then answer it."""
         with self._lock:
-            if self.pending is not None:
-                accept, text = self.pending
-                self.pending = None
-                chosen = True
-            else:
-                accept, text, chosen = DEFAULT_ACCEPT.get(type, True), None, False
+            chosen, self.pending = self.pending, None
+        accept, text = chosen or (DEFAULT_ACCEPT.get(type, True), None)
         params: dict = {"accept": accept}
         if type == "prompt" and accept:
             text = defaultPrompt if text is None else text
             params["promptText"] = text
         else:
             text = None
-        record = {"type": type, "message": message, "accepted": accept, "text": text, "chosen": chosen}
+        record = {"type": type, "message": message, "accepted": accept, "text": text, "chosen": chosen is not None}
         with self._lock:
             self.log.append(record)
         if answering is not None:

@@ -174,32 +174,30 @@ class Downloads:
             guids, keep = list(self._unreported), []
         for guid in guids:
             item = self._items[guid]
-            if item.state == "completed" and not self._here(item):
-                name = safe_name(item.suggested)
+            name, state = safe_name(item.suggested), item.state
+            record = {"name": name, "path": None, "size": item.received, "url": item.url, "state": state}
+            if state == "completed" and not self._here(item):
                 there = str(self._source(item))
                 notes.append(f"{name} ({human_size(item.received)}) was downloaded on the browser's machine, not "
                              f"this one: it is {there} there.")
                 records.append({"name": name, "path": None, "remote_path": there, "guid": item.guid,
                                 "size": item.received, "url": item.url, "state": "completed"})
-            elif item.state == "completed":
+            elif state == "completed":
                 path = self._finish(item)
                 size = path.stat().st_size if path.exists() else item.received
                 notes.append(f"downloaded {path.name} ({human_size(size)}) to {path}")
-                records.append({"name": path.name, "path": str(path), "size": size, "url": item.url,
-                                "state": "completed"})
-            elif item.state == "canceled":
-                notes.append(f"The download of {safe_name(item.suggested)!r} was cancelled.")
-                records.append({"name": safe_name(item.suggested), "path": None, "size": item.received,
-                                "url": item.url, "state": "canceled"})
+                records.append(dict(record, name=path.name, path=str(path), size=size))
+            elif state == "canceled":
+                notes.append(f"The download of {name!r} was cancelled.")
+                records.append(record)
             else:
                 keep.append(guid)
                 if not item.reported_waiting:
                     item.reported_waiting = True
                     total = f" of {human_size(item.total)}" if item.total else ""
-                    notes.append(f"{safe_name(item.suggested)!r} is still downloading ({human_size(item.received)}"
+                    notes.append(f"{name!r} is still downloading ({human_size(item.received)}"
                                  f"{total} after {timeout:g} s) to {self.directory}; a later command reports it.")
-                    records.append({"name": safe_name(item.suggested), "path": None, "size": item.received,
-                                    "url": item.url, "state": "in_progress"})
+                    records.append(dict(record, state="in_progress"))
         with self._lock:
             self._unreported = keep + [g for g in self._unreported if g not in guids]
         return notes, records

@@ -8,16 +8,14 @@ a message: they are shown as ``***``.
 
 from __future__ import annotations
 
-import json
 import urllib.error
 import urllib.parse
-import urllib.request
 
 import websocket
 
 from ..base.errors import ConnectFailed, UsageError
 from .cdp import Target
-from .launch import ChromeProcess
+from .launch import ChromeProcess, http_json
 
 
 def mask(url: str) -> str:
@@ -61,12 +59,6 @@ def _without_credentials(url: str) -> tuple[str, str | None]:
     token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment)), \
         f"Authorization: Basic {token}"
-
-
-def _http_json(url: str, headers: list[str], timeout: float):
-    req = urllib.request.Request(url, headers=dict(h.split(": ", 1) for h in headers))
-    with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - the user's own endpoint
-        return json.loads(resp.read().decode("utf-8"))
 
 
 def _why(exc: BaseException) -> str:
@@ -123,7 +115,7 @@ def connect(url: str, timeout: float = 10.0, headers: list[str] | tuple = ()) ->
     unreachable = False
     for path in ("/json/version", "/json/list"):
         try:
-            info = _http_json(base + path, headers, timeout)
+            info = http_json(base + path, timeout, headers)
         except Exception as exc:
             tried.append(f"{path} ({_why(exc)})")
             unreachable = isinstance(exc, urllib.error.URLError) and not isinstance(exc, urllib.error.HTTPError)

@@ -204,20 +204,21 @@ class FrameRegistry(Worlds):
             fr.world_id, fr.renumber = None, True
 
     # -- frame owners ------------------------------------------------------------
+    def _owner_key(self, fr: Frame) -> tuple | None:
+        parent = self.by_index.get(fr.parent) if fr.parent is not None else None
+        return None if parent is None else (fr.frame_id, parent.loader_id, id(parent.target))
+
     def owner_of(self, fr: Frame) -> int | None:
         """The backend node id of the iframe element showing ``fr`` in its parent, when known for
         both documents as they are now (and the parent's session)."""
-        parent = self.by_index.get(fr.parent) if fr.parent is not None else None
-        if parent is None:
-            return None
-        return self._owner_ids.get((fr.frame_id, parent.loader_id, id(parent.target)))
+        return self._owner_ids.get(self._owner_key(fr))
 
     def remember_owner(self, fr: Frame, backend: int) -> None:
-        parent = self.by_index.get(fr.parent) if fr.parent is not None else None
-        if parent is not None:
+        key = self._owner_key(fr)
+        if key is not None:
             if len(self._owner_ids) > 500:
                 self._owner_ids.clear()
-            self._owner_ids[(fr.frame_id, parent.loader_id, id(parent.target))] = backend
+            self._owner_ids[key] = backend
 
     # -- cross-origin (out-of-process) frames ----------------------------------
     def oopif_target(self, frame_id: str, wait: float | None = None) -> Target | None:

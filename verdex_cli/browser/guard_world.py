@@ -32,8 +32,8 @@ class GuardWorld:
         self._watched.append(target)
         target.on("Runtime.executionContextCreated", lambda context=None, **_: self._created(target, context))
         target.on("Runtime.executionContextDestroyed",
-                  lambda executionContextId=None, **_: self._destroyed(target, executionContextId))
-        target.on("Runtime.executionContextsCleared", lambda **_: self._cleared(target))
+                  lambda executionContextId=-1, **_: self._forget(target, executionContextId))
+        target.on("Runtime.executionContextsCleared", lambda **_: self._forget(target))
         try:
             bridge.post(target, bridge.document_script("guard_world", world=WORLD))
         except ConnectionLost:
@@ -44,14 +44,10 @@ class GuardWorld:
         if context and context.get("name") == WORLD and aux.get("frameId"):
             self.contexts[aux["frameId"]] = (target, context["id"])
 
-    def _destroyed(self, target, ctx_id: int | None) -> None:
+    def _forget(self, target, ctx_id: int | None = None) -> None:
+        """The world ``ctx_id`` of ``target`` is gone (None: all of its worlds)."""
         for fid, (t, ctx) in list(self.contexts.items()):
-            if t is target and ctx == ctx_id:
-                del self.contexts[fid]
-
-    def _cleared(self, target) -> None:
-        for fid, (t, _ctx) in list(self.contexts.items()):
-            if t is target:
+            if t is target and ctx_id in (None, ctx):
                 del self.contexts[fid]
 
     def others(self, frame_id: str) -> list[tuple[str, object, int]]:

@@ -155,5 +155,4 @@ def display_lines(data: dict) -> list[tuple[str, str]]:
 def describe_exception(details: dict) -> str:
     exc = details.get("exception") or {}
     text = exc.get("description") or details.get("text") or "Script error"
-    first = text.strip().splitlines()[0] if text.strip() else "Script error"
-    return first
+    return text.strip().splitlines()[0] if text.strip() else "Script error"

@@ -66,20 +66,20 @@ def chrome_args(executable: str, profile: str, headless: bool, extra: tuple[str,
                 debug_port: bool = False) -> list[str]:
     args = [executable, f"--user-data-dir={profile}", *(PORT_FLAGS if debug_port else PIPE_FLAGS),
             *BASE_FLAGS, *extra]
-    if headless:
-        args += ["--headless", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,900"]
-    else:
-        args += ["--window-size=1280,900"]
+    args += ["--headless", "--disable-gpu", "--hide-scrollbars"] if headless else []
+    args.append("--window-size=1280,900")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--no-sandbox")
     args.append("about:blank")
     return args
 
 
-def _http_json(url: str, timeout: float):
+def http_json(url: str, timeout: float, headers: list[str] | tuple = ()):
+    """The JSON a DevTools HTTP endpoint answers (``headers``: ``Name: value`` lines to send)."""
     import urllib.request
 
-    with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - loopback only
+    req = urllib.request.Request(url, headers=dict(h.split(": ", 1) for h in headers))
+    with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - a DevTools endpoint
         return json.loads(resp.read().decode("utf-8"))
 
 
@@ -100,7 +100,7 @@ class ChromeProcess:
         """``/json/version``'s fields (Browser, Protocol-Version, User-Agent), over the connection
         when there is no HTTP endpoint (a pipe)."""
         if self.http_endpoint:
-            return _http_json(self.http_endpoint + "/json/version", timeout)
+            return http_json(self.http_endpoint + "/json/version", timeout)
         info = self.link.call("Browser.getVersion", timeout=timeout, interrupt=False)
         return {"Browser": info.get("product", ""), "Protocol-Version": info.get("protocolVersion", ""),
                 "User-Agent": info.get("userAgent", ""), "V8-Version": info.get("jsVersion", "")}
@@ -123,14 +123,11 @@ class ChromeProcess:
         """Is the browser still there: process alive (if owned) and its DevTools socket answering."""
         if not self.alive():
             return False
-        link = self.link
         try:
-            if link is None:
-                if not self.http_endpoint:
-                    return True
+            if self.link is not None:
+                self.link.call("Browser.getVersion", timeout=timeout, interrupt=False)
+            elif self.http_endpoint:
                 self.version(timeout=timeout)
-            else:
-                link.call("Browser.getVersion", timeout=timeout, interrupt=False)
         except Exception:
             return False
         return True

@@ -46,28 +46,26 @@ class Navigation:
 
     def _on_requested(self, frameId: str = "", disposition: str = "currentTab", **_):
         if frameId == self.frames.main_id and disposition == "currentTab":
-            if not self._loading:
-                self._commits_at_start = self._commits  # (a navigation a dismissed dialog cancels never starts)
-            self._nav_count += 1
-            self._requested_at = time.monotonic()  # loading starts a moment later (or never: cancelled)
-            self._load_event.clear()
-            self.content_at = 0.0
+            self._began(time.monotonic())  # loading starts a moment later (or never: cancelled)
 
     def _on_started(self, frameId: str = "", **_):
         if frameId == self.frames.main_id:
             self._doc_failed = ""
-            if not self._loading:
-                self._commits_at_start = self._commits
-            self._nav_count += 1
+            self._began(0.0)
             self._loading = True
-            self._requested_at = 0.0
-            self._load_event.clear()
-            self.content_at = 0.0
+
+    def _began(self, requested_at: float) -> None:
+        if not self._loading:
+            self._commits_at_start = self._commits  # (a navigation a dismissed dialog cancels never starts)
+        self.nav_count += 1
+        self._requested_at = requested_at
+        self._load_event.clear()
+        self.content_at = 0.0
 
     def _on_navigating(self, frameId: str = "", navigationType: str = "", **_):
         """Page.frameStartedNavigating (newer Chrome; any initiator): a navigation to another document began."""
         if frameId == self.frames.main_id and navigationType not in ("sameDocument", "historySameDocument"):
-            self._nav_count += 1
+            self.nav_count += 1
 
     def _on_stopped(self, frameId: str = "", **_):
         if frameId == self.frames.main_id:
@@ -77,7 +75,7 @@ class Navigation:
     def on_dialog_answered(self, record: dict) -> None:
         """A dialog of this tab is being answered: a dismissed leave-page dialog cancels the navigation."""
         if record["type"] == "beforeunload" and not record["accepted"]:
-            self.unload_refused = self._nav_count
+            self.unload_refused = self.nav_count
 
     def _refused_since(self, nav_before: int) -> bool:
         """Was a navigation begun after ``nav_before`` cancelled by a dismissed leave-page dialog?"""
@@ -88,7 +86,7 @@ class Navigation:
         """A navigation was requested under a second ago, and the page's leave-page dialog was not
         dismissed since (it may start loading a moment later)."""
         at = self._requested_at
-        return at > 0 and time.monotonic() - at < 1.0 and self.unload_refused < self._nav_count
+        return at > 0 and time.monotonic() - at < 1.0 and self.unload_refused < self.nav_count
 
     def _busy(self) -> bool:
         """Loading, or a navigation was requested and has not started yet."""
@@ -133,6 +131,7 @@ class Navigation:
     def _watching_responses(self):
         self._doc_status.clear()
         self._last_doc_loader = None
+        self._load_event.clear()
         self.watch_responses()
         try:
             yield
@@ -199,9 +198,8 @@ class Navigation:
         return True
 
     def navigate(self, url: str) -> dict:
-        asked = self._nav_count
+        asked = self.nav_count
         with self._watching_responses():
-            self._load_event.clear()
             try:
                 res = self.target.call("Page.navigate", url=url)
             except CDPTimeout:
@@ -226,9 +224,8 @@ class Navigation:
 
     def reload(self) -> dict:
         before = None if self.target.crashed else self.frames.current_loader(self.frames.main)
-        asked = self._nav_count
+        asked = self.nav_count
         with self._watching_responses():
-            self._load_event.clear()
             self._guarded(lambda: self.target.call("Page.reload", ignoreCache=False))
             info = self._after_navigation(None, asked)
         after = self.frames.current_loader(self.frames.main)
@@ -243,9 +240,8 @@ class Navigation:
         if not 0 <= index < len(entries):
             word = "previous" if delta < 0 else "next"
             raise NavigationFailed(f"There is no {word} page in this tab's history.")
-        asked, commits = self._nav_count, self._commits
+        asked, commits = self.nav_count, self._commits
         with self._watching_responses():
-            self._load_event.clear()
             self._guarded(lambda: self.target.call("Page.navigateToHistoryEntry", entryId=entries[index]["id"]))
             info = self._after_navigation(None, asked)
         if self._commits == commits and not info.get("stayed"):  # a step between entries of one document
@@ -266,10 +262,9 @@ class Navigation:
         """A navigation that did not happen: ``open`` of a file the browser saves instead of showing
         (the session reports the download with this command), or one the page's leave-page dialog
         cancelled. ``note(url)``: what happened, given the URL the tab stays on."""
-        self.frames.refresh()
-        info = self.info()
+        info = self.info(refresh=True)
         info["status"] = self._status(info["url"], "")
-        info["notes"] = [note(info["url"])] + self.take_notes()
+        info["notes"] = [note(info["url"])]
         info["stayed"] = True
         return info
 
@@ -277,9 +272,8 @@ class Navigation:
         """A step within the same document (a fragment, a pushState history entry): nothing was loaded,
         so there is no HTTP status."""
         self.target.drain_events()  # the document's new URL (Page.navigatedWithinDocument)
-        self.frames.refresh()
-        info = self.info()
-        info.update(status=None, same_document=True, notes=self.take_notes())
+        info = self.info(refresh=True)
+        info.update(status=None, same_document=True, notes=[])
         return info
 
     def _guarded(self, fn):
@@ -297,12 +291,11 @@ class Navigation:
             notes.append(self._unloaded())
         if self._refused_since(asked) and self._commits == self._commits_at_start:
             return self._stayed(self.cancelled_note)
-        self.frames.refresh()
-        info = self.info()
+        info = self.info(refresh=True)
         status = self._status(info["url"], loader)
         info["status"] = status
         notes += _status_note(status)
-        info["notes"] = notes + self.take_notes()
+        info["notes"] = notes
         return info
 
     def reloaded_since(self, old_loader: str | None, new_loader: str | None) -> bool:
@@ -359,7 +352,7 @@ class Navigation:
         without it, the whole grace. ``acted``: ``acted_at`` was set when the input was sent."""
         if not acted:
             self.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
-        started = lambda: self._nav_count != nav_before  # noqa: E731
+        started = lambda: self.nav_count != nav_before  # noqa: E731
         with phase("navigation check"):
             self.target.drain_events()
             if not started() and grace > 0:
@@ -382,11 +375,7 @@ class Navigation:
                 notes += [f"The browser could not load it: {failed}."] if failed else _status_note(self._status(url, None))
             elif self._refused_since(nav_before):
                 notes.append(self.cancelled_note(self.info()["url"]))
-        return notes + self.take_notes()
-
-    @property
-    def nav_count(self) -> int:
-        return self._nav_count
+        return notes
 
 
 def _status_note(status: int | None) -> list[str]:

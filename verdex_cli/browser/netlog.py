@@ -123,11 +123,8 @@ class NetLog:
         if child is None:
             return
         self.watch(child)
-        if info.get("type") != "iframe":  # a frame's Runtime is turned on by the frame registry
-            try:
-                child.send("Runtime.enable")  # (before it runs: connection.py resumes it after this)
-            except VerdexError:
-                pass
+        if info.get("type") != "iframe":  # (a frame's Runtime is turned on by the frame registry)
+            child.send("Runtime.enable")  # before it runs (connection.py)
 
     def navigated(self, url: str) -> None:
         """The main frame shows a new document (a separator in the list)."""

@@ -33,9 +33,8 @@ class Page(Navigation):
     frames: FrameRegistry = field(init=False)
     bridge: Bridge = field(init=False)  # typed calls of the in-page engine (bridge.py)
     netlog: NetLog = field(init=False)  # the tab's requests and console messages (netlog.py)
-    notes: list[str] = field(default_factory=list)
     _load_event: threading.Event = field(default_factory=threading.Event)
-    _nav_count: int = 0
+    nav_count: int = 0  # main-frame navigations begun so far (navigation.py)
     _loading: bool = False
     _requested_at: float = 0.0
     _commits: int = 0
@@ -129,10 +128,6 @@ class Page(Navigation):
             if target.alive and not target.crashed:
                 target.interrupt_script()
 
-    def take_notes(self) -> list[str]:
-        out, self.notes = self.notes, []
-        return out
-
     # -- main-world evaluation ---------------------------------------------
     def evaluate(self, expression: str, timeout: float | None = None):
         """Evaluate like the DevTools console and return the plain value (None for undefined)."""
@@ -183,17 +178,17 @@ class Page(Navigation):
             data["console"] = logged
         return data
 
-    def info(self) -> dict:
-        """Current URL and title (from the target list, no page JS involved)."""
+    def info(self, refresh: bool = False) -> dict:
+        """Current URL and title (no page JS involved); ``refresh``: the frames re-read from the same tree."""
         tree = self.frames.tree()
-        frame = tree["frame"]
+        if refresh:
+            self.frames.refresh(tree)
         try:
             title = bridge.ask(self.target, page_read("title"), min(self.timeout, 2.0),
                                interrupt=False)["result"].get("value", "")
         except (CDPError, CDPTimeout):
             title = ""
-        url = frame_url(frame)
-        return {"url": url, "title": title or ""}
+        return {"url": frame_url(tree["frame"]), "title": title or ""}
 
     def screenshot(self, path: str, full_page: bool = False, cap: int | None = None) -> dict:
         """Save the viewport (``full_page``: the whole page, up to MAX_SHOT_HEIGHT) to ``path``; with
@@ -221,11 +216,8 @@ class Page(Navigation):
         if cap and long_side > cap:
             scale = cap / long_side
             notes.append(f"Scaled to {cap} px on its long side (it was {long_side:.0f} px); --full keeps every pixel.")
-        params: dict = {"format": fmt, "clip": dict(clip, scale=scale)}
-        if full_page:
-            params["captureBeyondViewport"] = True
-        data = self.target.call("Page.captureScreenshot", timeout=max(self.timeout, 30.0), **params)["data"]
-        raw = base64.b64decode(data)
+        raw = base64.b64decode(self.target.call("Page.captureScreenshot", timeout=max(self.timeout, 30.0), format=fmt,
+                                                clip=dict(clip, scale=scale), captureBeyondViewport=full_page)["data"])
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(raw)

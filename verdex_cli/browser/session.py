@@ -136,7 +136,7 @@ class Session(BrowserContexts):
     def discover(self) -> list[Page]:
         """Attach to tabs our pages opened (popups, target=_blank); returns the new ones."""
         asked, self._targets_asked = self._targets_asked, None
-        infos = (asked.result() if asked is not None else self.browser().call("Target.getTargets"))["targetInfos"]
+        infos = asked.result()["targetInfos"] if asked is not None else self._targets()
         self.browser().drain_events()  # the popups announced before the answer (PopupWatch)
         alive = {i["targetId"] for i in infos}
         gone = []
@@ -151,16 +151,12 @@ class Session(BrowserContexts):
             self.current = min((k for k in self.pages if k[0] == was_current[0]), default=min(self.pages))
             self.page.bring_to_front()
         for key in gone:
-            if key == was_current:
-                self._tab_notes.append(f"Tab {key[1]} closed itself; tab {self.current[1]} is now current.")
-            else:
-                self._tab_notes.append(f"Tab {key[1]} closed itself.")
+            now = f"; tab {self.current[1]} is now current" if key == was_current else ""
+            self._tab_notes.append(f"Tab {key[1]} closed itself{now}.")
         known = {p.target.id: p.context for p in self.pages.values()}
         new = []
         for info in infos:
-            if info.get("type") != "page" or info["targetId"] in known:
-                continue
-            if info.get("openerId") not in known:
+            if info.get("type") != "page" or info["targetId"] in known or info.get("openerId") not in known:
                 continue
             if self.popups is not None:
                 self.popups.adopted(info["targetId"])
@@ -175,8 +171,7 @@ class Session(BrowserContexts):
             new.append(page)
             url = info.get("url", "")
             try:  # the browser's view, which no pending navigation holds up
-                url = next((i.get("url", url) for i in self.browser().call("Target.getTargets")["targetInfos"]
-                            if i["targetId"] == info["targetId"]), url)
+                url = next((i.get("url", url) for i in self._targets() if i["targetId"] == info["targetId"]), url)
             except VerdexError:
                 pass
             self._tab_notes.append(f"A new tab opened: tab {page.index} ({url}). Switch with 'tab {page.index}'.")
@@ -195,21 +190,16 @@ class Session(BrowserContexts):
 
     def frame_target_ids(self, page: Page) -> list[str]:
         """Ids of the out-of-process frame targets inside ``page`` (any depth), parents first."""
-        infos = [i for i in self.browser().call("Target.getTargets")["targetInfos"] if i.get("type") == "iframe"]
+        infos = [i for i in self._targets() if i.get("type") == "iframe"]
         inside, found = {page.target.id}, []
-        grew = True
-        while grew:
-            grew = False
-            for i in infos:
-                if i["targetId"] not in inside and i.get("parentId") in inside:
-                    inside.add(i["targetId"])
-                    found.append(i["targetId"])
-                    grew = True
+        while more := [i["targetId"] for i in infos if i["targetId"] not in inside and i.get("parentId") in inside]:
+            inside.update(more)
+            found += more
         return found
 
     def scan_frames(self, page: Page) -> list:
         """Every frame of ``page`` from the frame trees (no snapshot): see FrameRegistry.scan."""
-        infos = {i["targetId"]: i for i in self.browser().call("Target.getTargets")["targetInfos"]}
+        infos = {i["targetId"]: i for i in self._targets()}
         return page.frames.scan([infos[t] for t in self.frame_target_ids(page) if t in infos])
 
     def after_failure(self, kind: str) -> str:
@@ -277,7 +267,7 @@ class Session(BrowserContexts):
         ours = {p.target.id for p in self.pages.values()}
         contexts = {c for c in self.contexts.values() if c}
         rows = []
-        for info in self.browser().call("Target.getTargets")["targetInfos"]:
+        for info in self._targets():
             tid = info["targetId"]
             if info.get("type") != "page" or tid in ours or info.get("browserContextId") in contexts:
                 continue

@@ -87,8 +87,7 @@ def remove_profile(profile: str) -> None:
     except OSError:
         target = ""
     socket_dir = os.path.dirname(target)
-    if os.path.basename(socket_dir).startswith(".org.chromium.") or \
-            os.path.basename(socket_dir).startswith("org.chromium."):
+    if os.path.basename(socket_dir).removeprefix(".").startswith("org.chromium."):
         shutil.rmtree(socket_dir, ignore_errors=True)
     shutil.rmtree(profile, ignore_errors=True)
 

@@ -1,10 +1,6 @@
-"""Everything verdex keeps about one tab: its ref store, its recent snapshots and the last one.
-
-One PageState per page (context, tab), owned by the Workspace (commands/context.py) and dropped
-with its tab. The snapshot cache itself rides on the browser's Page object (snapshot/cache.py), so
-it goes away with the tab too. A ref's status is written only by the ref store (refs.py), decided
-by one function (staleness.classify).
-"""
+"""Everything verdex keeps about one tab (owned by the Workspace, dropped with its tab): its ref store,
+its recent snapshots and the last one. A ref's status is decided by staleness.classify alone and
+written only by the ref store."""
 
 from __future__ import annotations
 
@@ -98,18 +94,13 @@ class PageState:
 
     def latest(self, scope: str | None = None) -> Shot | None:
         """The newest kept snapshot (of that scope: "page", "frame fN", "page without frames")."""
-        for shot in reversed(self.history):
-            if scope is None or shot.scope == scope:
-                return shot
-        return None
+        return next((shot for shot in reversed(self.history) if scope is None or shot.scope == scope), None)
 
     def last_seen(self) -> Shot | None:
         """The whole-page snapshot the user last saw (a snapshot, or an action's changes), while kept;
         else the newest whole-page one."""
-        for shot in reversed(self.history):
-            if shot.number == self.seen and shot.scope == "page":
-                return shot
-        return self.latest("page")
+        seen = (shot for shot in reversed(self.history) if shot.number == self.seen and shot.scope == "page")
+        return next(seen, None) or self.latest("page")
 
     def shot(self, number: int) -> Shot:
         for s in self.history:

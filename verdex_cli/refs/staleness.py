@@ -67,14 +67,10 @@ def main_navigated(page: Page, store: RefStore) -> bool:
 
 
 def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = False) -> dict[str, Verdict]:
-    """The verdict for each record (by ref), written into the store. ``detail``: ask the page for the
-    full description of each live element (tag, attributes, box, states), as actions and `inspect` need;
-    otherwise a brief one (role, name, hidden). A frame the page cannot be asked about right now keeps
-    its records' last status (no verdict for them).
-
-    Everything is asked at once (one round trip): the frame trees that say which document each frame
-    shows, and each frame's bridge about its elements; an answer from a document the trees say is no
-    longer there is not used (the bridge of the document shown is asked then)."""
+    """The verdict for each record (by ref), written into the store. ``detail``: the page's full description
+    of each live element (tag, attributes, box, states: actions, `inspect`), else a brief one. A frame that
+    cannot be asked now keeps its records' last status. One round trip: the frame trees (which document
+    each frame shows) and each frame's bridge; an answer from a document no longer shown is not used."""
     frames = {rec.frame: page.frames.get(rec.frame) for rec in recs if not rec.retired}
     frames = {fi: fr for fi, fr in frames.items() if fr is not None and not fr.detached}
     trees = Trees([page.frames.main.target] + [fr.target for fr in frames.values()])
@@ -83,7 +79,7 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
         for fi, fr in frames.items():
             if not page.frames.ready(fr):
                 continue
-            ns = [int(rec.ref.rsplit("e", 1)[1]) for rec in recs if rec.frame == fi and not rec.retired]
+            ns = [_number(rec) for rec in recs if rec.frame == fi and not rec.retired]
             calls = [page.bridge.describe(fr, n, later=True) for n in ns] if detail else [page.bridge.brief(fr, ns, later=True)]
             asked[fi] = (fr.world_loader, ns, calls)
         return _classify(page, store, recs, detail, trees, asked)
@@ -94,7 +90,7 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
                 started.drop()
 
 
-def _asked(page: Page, fr, asked: tuple | None, loader: str, ns: list[int], detail: bool) -> list | None:
+def _asked(asked: tuple | None, loader: str, ns: list[int], detail: bool) -> list | None:
     """The answers asked ahead for ``ns`` in ``fr``, when they came from the document ``loader``."""
     if asked is None or asked[0] != loader or any(c.sent is None for c in asked[2]):
         return None
@@ -125,60 +121,62 @@ def _classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool, 
         else:
             by_frame.setdefault(rec.frame, []).append(rec)
     for fi, group in by_frame.items():
-        fr = page.frames.get(fi)
-        current = page.frames.current_loader(fr, trees) if fr is not None and not fr.detached else None
-        if current is None:
-            for rec in group:  # its frame went away: with the page it was in (an earlier visit), or alone
-                if store.numbers.main_left_since(rec.frame, int(rec.ref.rsplit("e", 1)[1])):
-                    verdicts[rec.ref] = Verdict(NAVIGATED, f"now at {page.frames.main.url}", earlier_visit=True)
-                else:
-                    verdicts[rec.ref] = Verdict(REMOVED, frame_gone=True)
-            continue
-        loader, url = current
-        stale = [rec for rec in group if rec.loader != loader]
-        if stale:
-            page.frames.note_document(fr, loader, url)
-            for rec in stale:
-                where = _where(page, rec.loader, loader, url) if fi == 0 else f"now at {url}"
-                verdicts[rec.ref] = Verdict(NAVIGATED, where)
-            group = [rec for rec in group if rec.loader == loader]
-        if not group:
-            continue
-        ns = [int(rec.ref.rsplit("e", 1)[1]) for rec in group]
-        try:
-            found = _asked(page, fr, asked.pop(fi, None), loader, ns, detail)
-            if found is None and detail:
-                found = [page.bridge.describe(fr, n) for n in ns]
-            elif found is None:
-                found = page.bridge.brief(fr, ns)
-        except ConnectionLost:
-            if not ((fr.oopif or fr.target is not page.target) and page.target.alive):
-                if detail:
-                    raise
-                continue
-            # its frame's process went away while we asked (the frame navigated or was removed): the
-            # element is gone with its document; say which when the frame tree tells
-            now = page.frames.current_loader(fr)
-            if now is not None and now[0] != loader:
-                verdicts.update((rec.ref, Verdict(NAVIGATED, f"now at {now[1]}")) for rec in group)
-            else:
-                verdicts.update((rec.ref, Verdict(REMOVED, frame_gone=True)) for rec in group)
-            continue
-        except VerdexError:
-            if detail:
-                raise
-            continue
-        for rec, live in zip(group, found):
-            verdict = _judge(rec, live or {})
-            if verdict.status == UNKNOWN and _earlier_visit(store, rec):
-                # the same document came back (back/forward cache): its bridge numbered anew, so a
-                # ref of the earlier visit is of a page the frame left
-                verdict = Verdict(NAVIGATED, f"now at {url}", earlier_visit=True)
-            verdicts[rec.ref] = verdict
+        _classify_frame(page, store, fi, group, detail, trees, asked.get(fi), verdicts)
     for ref, verdict in verdicts.items():
         store.set_status(ref, verdict.status)
-
     return verdicts
+
+
+def _classify_frame(page: Page, store: RefStore, fi: int, group: list[RefRecord], detail: bool, trees: Trees,
+                    asked: tuple | None, verdicts: dict[str, Verdict]) -> None:
+    """The verdicts of the records of frame ``fi`` (added to ``verdicts``)."""
+    fr = page.frames.get(fi)
+    current = page.frames.current_loader(fr, trees) if fr is not None and not fr.detached else None
+    if current is None:
+        for rec in group:  # its frame went away: with the page it was in (an earlier visit), or alone
+            if store.numbers.main_left_since(rec.frame, _number(rec)):
+                verdicts[rec.ref] = Verdict(NAVIGATED, f"now at {page.frames.main.url}", earlier_visit=True)
+            else:
+                verdicts[rec.ref] = Verdict(REMOVED, frame_gone=True)
+        return
+    loader, url = current
+    stale = [rec for rec in group if rec.loader != loader]
+    if stale:
+        page.frames.note_document(fr, loader, url)
+        for rec in stale:
+            where = _where(page, rec.loader, loader, url) if fi == 0 else f"now at {url}"
+            verdicts[rec.ref] = Verdict(NAVIGATED, where)
+        group = [rec for rec in group if rec.loader == loader]
+    if not group:
+        return
+    ns = [_number(rec) for rec in group]
+    try:
+        found = _asked(asked, loader, ns, detail)
+        if found is None:
+            found = [page.bridge.describe(fr, n) for n in ns] if detail else page.bridge.brief(fr, ns)
+    except ConnectionLost:
+        if not ((fr.oopif or fr.target is not page.target) and page.target.alive):
+            if detail:
+                raise
+            return
+        # its frame's process went away while we asked (the frame navigated or was removed): the
+        # element is gone with its document; say which when the frame tree tells
+        now = page.frames.current_loader(fr)
+        navigated = now is not None and now[0] != loader
+        verdicts.update((rec.ref, Verdict(NAVIGATED, f"now at {now[1]}") if navigated
+                         else Verdict(REMOVED, frame_gone=True)) for rec in group)
+        return
+    except VerdexError:
+        if detail:
+            raise
+        return
+    for rec, live in zip(group, found):
+        verdict = _judge(rec, live or {})
+        if verdict.status == UNKNOWN and _earlier_visit(store, rec):
+            # the same document came back (back/forward cache): its bridge numbered anew, so a
+            # ref of the earlier visit is of a page the frame left
+            verdict = Verdict(NAVIGATED, f"now at {url}", earlier_visit=True)
+        verdicts[rec.ref] = verdict
 
 
 def _back(page: Page, rec: RefRecord, main_now: tuple[str, str] | None, trees: Trees) -> bool:
@@ -214,8 +212,12 @@ def _shown_anew(page: Page, fr) -> str | None:
 
 def _earlier_visit(store: RefStore, rec: RefRecord) -> bool:
     """Was the ref issued before its frame's latest numbered visit of a document?"""
-    found = store.numbers.document_of(rec.frame, int(rec.ref.rsplit("e", 1)[1]))
+    found = store.numbers.document_of(rec.frame, _number(rec))
     return found is not None and not found[1]
+
+
+def _number(rec: RefRecord) -> int:
+    return int(rec.ref.rsplit("e", 1)[1])
 
 
 def _judge(rec: RefRecord, live: dict) -> Verdict:

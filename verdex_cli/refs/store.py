@@ -1,8 +1,5 @@
-"""Refs: parsing, the per-page ref store with history, and staleness classification.
-
-The store is pure data; resolving a ref against the live page happens in
-:mod:`verdex_cli.act.resolve`.
-"""
+"""Refs: parsing, and the per-page ref store with each ref's history (pure data: refs are resolved
+against the live page in act/resolve.py, classified in staleness.py)."""
 
 from __future__ import annotations
 
@@ -115,18 +112,12 @@ GONE = 5000         # records kept whole after their element or document went (o
 
 
 class RefStore:
-    """All refs of one page and their history (the snapshots themselves: page_state.py).
-
-    Memory stays bounded on pages that re-render all the time: when the page's registry drops a
-    long-gone element (see engine/registry.js) its record here becomes a tombstone -- one bit per
-    frame and ref number -- so the ref still resolves to `removed`, never to `unknown_ref`. The most
-    recent GONE records of refs gone stale for good (buried, of a document its frame left, dropped by
-    reset-refs) are kept whole in ``gone``, with their story; ``log`` is the tab's (refs/story.py).
-
-    A frame's refs are let go of when it shows another document; since numbers only grow per frame
-    index in a tab (``numbers``, shared with the tab's frame registry: browser/numbering.py), each
-    such ref is still known to be of an earlier document and reports `navigated` for good.
-    """
+    """All refs of one page and their history (the snapshots: page_state.py). Memory stays bounded on pages
+    that re-render all the time: when the page's registry drops a long-gone element (engine/registry.js)
+    its record becomes a tombstone (one bit per frame and number), so its ref still says `removed`, never
+    `unknown_ref`; the last GONE records gone stale for good are kept whole in ``gone``, with their story.
+    Numbers only grow per frame index in a tab (``numbers``: browser/numbering.py), so a ref of a document
+    its frame left is still known as such: `navigated` for good."""
 
     def __init__(self, prefix: str, numbers: RefNumbers | None = None):
         self.prefix = prefix
@@ -352,11 +343,8 @@ class RefStore:
         """A ref issued for an earlier document of its frame (by the tab's numbering) and no longer
         recorded, as a record of status 'navigated'; None for a number of the frame's latest document
         or one never issued."""
-        m = REF_RE.match(ref)
-        if m is None or not ref.startswith(self.prefix + "f"):
-            return None
-        frame, n = int(m.group(3)), int(m.group(4))
-        found = self.numbers.document_of(frame, n)
+        frame, n = self._number(ref)
+        found = self.numbers.document_of(frame, n) if n else None
         if found is None:
             return None
         doc, latest = found
@@ -405,16 +393,18 @@ class RefStore:
 
     def tombstone(self, ref: str) -> RefRecord | None:
         """A removed ref whose record was let go of, as a record of status 'removed' (else None)."""
-        m = REF_RE.match(ref)
-        if m is None or not ref.startswith(self.prefix + "f"):
-            return None
-        frame, n = int(m.group(3)), int(m.group(4))
+        frame, n = self._number(ref)
         bits = self.tombs.get(frame)
         if not bits or (n >> 3) >= len(bits) or not bits[n >> 3] >> (n & 7) & 1:
             return None
         rec = RefRecord(ref, "", "", frame, self.frame_loaders.get(frame, ""), 1, 0, 0, status="removed")
         rec.history.append("removed; only a tombstone is kept")
         return rec
+
+    def _number(self, ref: str) -> tuple[int, int]:
+        """(frame, number) of a ref of this page; (0, 0) for another page's or a malformed one."""
+        m = REF_RE.match(ref)
+        return (int(m.group(3)), int(m.group(4))) if m and ref.startswith(self.prefix + "f") else (0, 0)
 
     def reset(self, restart: bool = False) -> None:
         """reset-refs: every record is dropped (kept in ``gone`` with status 'reset'); ``restart``:
@@ -449,8 +439,4 @@ class RefStore:
         return [(r.ref, r.role, r.name) for r in self.records.values() if r.status in ("live", "changed") and r.shown]
 
     def completions(self) -> list[tuple[str, str]]:
-        out = []
-        for ref, rec in self.records.items():
-            if rec.status in ("live", "changed") and rec.shown:
-                out.append((ref, describe(rec.role, rec.name[:60])))
-        return out
+        return [(ref, describe(role, name[:60])) for ref, role, name in self.elements()]

@@ -1,16 +1,13 @@
-"""`verdex attach [NAME]`: the REPL (history, completion of live refs, toolbar) on a running session,
-with a live feed of the commands other clients run there, each marked with who ran it.
-
-Commands typed here run in the session like any client's; the server sends each Outcome whole and
-it is painted here by the one renderer. Ctrl-D detaches (the session keeps running); `quit` asks
-whether to stop the session too.
-"""
+"""`verdex attach [NAME]`: the REPL on a running session, with a live feed of the commands other clients
+run there, marked with who ran them. Ctrl-D detaches (the session keeps running); `quit` asks whether
+to stop the session too."""
 
 from __future__ import annotations
 
 import queue
 import sys
 import threading
+from contextlib import suppress
 
 from prompt_toolkit import PromptSession
 from rich.text import Text
@@ -48,10 +45,6 @@ class RemoteWorkspace:
     def __init__(self):
         self.quit_requested = False
         self.progress = None
-        self.session = None
-
-    def peek_state(self):
-        return None
 
 
 class AttachRepl(Repl):
@@ -87,10 +80,7 @@ class AttachRepl(Repl):
 
     # -- the session's messages -------------------------------------------------------------------
     def _read(self) -> None:
-        while True:
-            msg = self.channel.recv()
-            if msg is None:
-                break
+        while (msg := self.channel.recv()) is not None:
             op = msg.get("op")
             if op == "result":
                 self.results.put(msg)
@@ -157,10 +147,8 @@ class AttachRepl(Repl):
             except KeyboardInterrupt:  # Ctrl-C cancels this command only, in the session
                 if not cancelled:
                     cancelled = True
-                    try:
+                    with suppress(OSError):
                         self.channel.send({"op": "cancel", "id": job_id})
-                    except OSError:
-                        pass
                 continue
             if msg is None:
                 return failure(line, names.NoSession(self.name, f"Session '{self.name}' ended before "
@@ -176,18 +164,13 @@ class AttachRepl(Repl):
         except (EOFError, KeyboardInterrupt):
             answer = ""
         if answer.strip().lower() in ("y", "yes"):
-            try:
+            with suppress(OSError):
                 self.channel.send({"op": "stop"})
-            except OSError:
-                pass
-            while not self.ended:
-                try:
-                    if self.results.get(timeout=30) is None:
-                        break
-                except queue.Empty:
-                    break
-            return Outcome(line, True, Result("quit", {}))
-        self.renderer.info(f"Detached; session '{self.name}' keeps running.")
+            with suppress(queue.Empty):  # until the session has ended (its browser closed)
+                while not self.ended and self.results.get(timeout=30) is not None:
+                    pass
+        else:
+            self.renderer.info(f"Detached; session '{self.name}' keeps running.")
         return Outcome(line, True, Result("quit", {}))
 
 

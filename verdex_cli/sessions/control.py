@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import suppress
 from dataclasses import asdict
 from typing import List, Optional
 
@@ -109,9 +110,8 @@ def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minu
 
 def spawn_server(opts: AppOptions, name: str, directory: str, url: str | None,
                  idle_minutes: float) -> tuple[dict, subprocess.Popen]:
-    """Start the server of session ``name`` in the background and wait until it is ready: its ready
-    line (``ok``, else the failure's ``outcome`` and ``exit``) and its process; UsageError when it did
-    not start."""
+    """Start session ``name``'s server in the background and wait until it is ready: (its ready line: ``ok``,
+    else the failure's ``outcome`` and ``exit``; its process). UsageError when it did not start."""
     if downloads := opts.downloads:
         opts.downloads = os.path.abspath(downloads)
     config = {"name": name, "directory": directory, "idle_minutes": idle_minutes, "url": url,
@@ -195,9 +195,8 @@ def stop_cmd(name: Optional[str] = typer.Argument(None, metavar="NAME", help="De
 
 
 def stop_session(name: str, force: bool = False) -> None:
-    """Ask the server to stop and wait until it has (its browser closed); NoSession if none runs; a
-    server that does not answer within ANSWER_WAIT s is one line naming --force (or, with ``force``,
-    is killed: its browser's watchdog takes the browser along)."""
+    """Ask the server to stop and wait until it has (its browser closed); NoSession if none runs. A server
+    silent for ANSWER_WAIT s is one line naming --force; ``force`` kills it (its browser's watchdog follows)."""
     directory = names.session_dir()
     pid = names.running_pid(name, directory)
     if pid is None:
@@ -228,7 +227,7 @@ def _ask_to_stop(name: str, pid: int) -> None:
         channel.sock.settimeout(STOP_WAIT)
         while channel.recv() is not None:
             pass
-    except OSError:
+    except OSError:  # the server went while we listened: stopped
         pass
     finally:
         channel.close()
@@ -243,10 +242,8 @@ def _kill_server(name: str, pid: int) -> None:
         ours = pid > 0
     if not ours:
         raise VerdexError(f"Session '{name}': pid {pid} is not its server; not killed.", ErrorKind.USAGE)
-    try:
+    with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 @attach_app.command(help="Open the REPL on session NAME (default: $VERDEX_SESSION, else 'default'): commands "

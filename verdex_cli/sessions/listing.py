@@ -1,10 +1,5 @@
-"""`verdex session list [--json]` (light: neither Typer nor Rich; it starts as fast as the run client).
-
-One row per running session: name, pid, tabs, clients (attached ones counted apart), busy (the command
-running and whose it is) and queued (how many wait), idle time, browser (``launched``, or the masked
-``--connect`` URL; ``(gone)`` when that browser died). A session that does not answer within a moment
-is listed as such (``busy`` then means its server is stuck, not its browser).
-"""
+"""`verdex session list [--json]` (light: neither Typer nor Rich, so it starts as fast as the run client).
+A session that does not answer within a moment is listed as such (``?``: its server is stuck)."""
 
 from __future__ import annotations
 
@@ -14,6 +9,7 @@ import time
 
 from . import names, wire
 from ..base.errors import VerdexError, error_json, exit_status
+from ..base.words import age
 
 INFO_WAIT = 3.0
 COLUMNS = ("NAME", "PID", "TABS", "CLIENTS", "BUSY", "QUEUED", "IDLE", "BROWSER")
@@ -58,7 +54,7 @@ def _cell(row: dict, column: str) -> str:
         return "?" if value is None else (str(row.get("running") or "yes") if value else "-")
     if column == "IDLE":
         value = row.get("idle_s")
-        return "?" if value is None else _age(value)
+        return "?" if value is None else age(value)
     return "?" if value is None else str(value)
 
 
@@ -71,12 +67,6 @@ def table(found: list[dict]) -> list[str]:
         parts = [line[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(line[1:-1], widths[1:])]
         lines.append("  ".join(parts + [line[-1]]).rstrip())
     return lines
-
-
-def _age(seconds: float) -> str:
-    if seconds < 60:
-        return f"{seconds:.0f}s"
-    return f"{seconds / 60:.0f}m" if seconds < 3600 else f"{seconds / 3600:.1f}h"
 
 
 def main(argv: list[str]) -> int:

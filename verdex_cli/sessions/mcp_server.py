@@ -1,14 +1,10 @@
-"""`verdex mcp [--session NAME] [global options]`: the commands as tools for an agent, over MCP on stdio.
+"""`verdex mcp [--session NAME]`: the commands as tools for an agent, over MCP on stdio.
 
-The server is one more client of a session, as `verdex run --session` and `verdex attach` are.
-Without --session it starts a session of its own named `mcp` (`mcp-2`, ... when taken): listed by
-`verdex session list`, joinable by `verdex attach`, and owned by this connection, so it ends (its
-browser with it) when this server goes, however it goes. With --session it serves that session.
-Each tool call becomes the command line it stands for (commands/tools.py), runs in the session one
-at a time with every other client's commands, shows in the attach feed as `[mcp]`, and comes back as
-what the REPL prints (plain) with the `--json` result as structuredContent; a failure is a tool error.
-stdout carries only protocol messages (the SDK points fd 1 at stderr while it serves).
-"""
+One more client of a session. Without --session it starts and owns a session of its own (`mcp`,
+`mcp-2` ... : listed, attachable), which ends with this connection however it ends. Each tool call runs
+as the command line it stands for (commands/tools.py), queued with every other client's, shown in the
+attach feed as `[mcp]`; it answers the REPL's text with the `--json` result as structuredContent, a
+failure as a tool error. stdout carries only protocol messages."""
 
 from __future__ import annotations
 
@@ -17,6 +13,7 @@ import queue
 import socket
 import sys
 import threading
+from contextlib import suppress
 from typing import Optional
 
 import typer
@@ -28,22 +25,21 @@ from ..base.errors import ErrorKind, ExitStatus, UsageError, VerdexError, exit_s
 from ..base.sanitize import clean
 from ..commands.runner import Outcome
 from ..commands.tools import line_for, tool_list
-from .control import spawn_server, stop_session
+from .control import STOP_WAIT, spawn_server, stop_session
 from .outcomes import from_wire, render_for
 
 MISSING = "verdex mcp needs the MCP SDK: pip install 'verdex-cli[mcp]'"
 PLAIN = {"json": False, "color": False, "err_color": False, "width": 120}
 OWN_NAMES = ["mcp"] + [f"mcp-{i}" for i in range(2, 100)]
-STOP_WAIT = 20.0
 
 mcp_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
                       context_settings={"help_option_names": ["-h", "--help"]})
 
 
 class SessionLink:
-    """The connection to the session, made by ``connect`` in the background (starting a session may
-    take seconds; the agent's client is answered meanwhile). Each call goes out with its own id and
-    waits for its result, which a reader thread hands over (None when the session ended first)."""
+    """The connection to the session, made by ``connect`` in the background (the agent is answered while a
+    session starts). Each call waits for the result with its id, handed over by a reader thread (None when
+    the session ended first)."""
 
     def __init__(self, connect):
         self.lock = threading.Lock()
@@ -104,10 +100,8 @@ class SessionLink:
         every call still waiting gets its answer; our own session ends with its owner's connection."""
         self.ready.wait()  # a session still starting is bounded by spawn_server's own deadline
         if self.channel is not None:
-            try:
+            with suppress(OSError):
                 self.channel.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             self.channel.close()
 
     def close(self) -> None:
@@ -118,10 +112,8 @@ class SessionLink:
         try:
             self.proc.wait(timeout=STOP_WAIT)
         except Exception:
-            try:
+            with suppress(VerdexError):
                 stop_session(self.name)
-            except VerdexError:
-                pass
             self.proc.kill()
 
 
@@ -230,9 +222,8 @@ def serve(opts: AppOptions, session: str | None) -> int:
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     try:
-        anyio.run(run)
-    except KeyboardInterrupt:
-        pass
+        with suppress(KeyboardInterrupt):
+            anyio.run(run)
     finally:
         link.close()
     return 0

@@ -30,9 +30,8 @@ def from_wire(d: dict) -> Outcome:
 
 
 def render_for(settings: dict, outcome: Outcome, extra: dict | None = None) -> tuple[str, str]:
-    """The outcome as a one-shot run would print it for this client (stdout text, stderr text):
-    JSON Lines (with ``extra`` keys, e.g. ``queued_ms``), or text with colour only when the client's
-    stdout is a colour terminal."""
+    """The outcome as a one-shot run would print it for this client: (stdout, stderr) texts, JSON Lines (with
+    ``extra`` keys such as ``queued_ms``) or text, coloured only for a colour terminal."""
     if settings.get("json"):  # what Renderer._json writes, without building two consoles per command
         return json_line({**outcome.as_json(), **(extra or {})}) + "\n", ""
     out, err = io.StringIO(), io.StringIO()

@@ -1,13 +1,8 @@
-"""The session server: one process per session name, holding the browser and the whole workspace.
-
-Started by ``verdex session start`` as ``python -m verdex_cli.sessions.server`` in a session of its
-own (its settings arrive on stdin; it answers one JSON line on stdout when ready, then closes it).
-Commands from every client run one at a time, in arrival order, in the main thread, through the same
-runner as one-shot mode (runner.execute on a Workspace from app.make_workspace). A client's ``cancel``
-interrupts only its own command (SIGINT to the main thread, raised only while that command runs),
-then stops any page script still running, as a time-out does. A launched browser runs under the
-watchdog with this process as its parent, so a server killed with SIGKILL takes it along.
-"""
+"""The session server (``python -m verdex_cli.sessions.server``, started by `session start`): one
+process per name, holding the browser and the workspace; settings on stdin, one ready line on stdout.
+Every client's commands run one at a time, in arrival order, in the main thread (runner.execute). A
+client's ``cancel`` interrupts only its own command (SIGINT while it runs), then stops a page script
+still running. A launched browser's watchdog has this process as parent: a SIGKILL takes it along."""
 
 from __future__ import annotations
 
@@ -19,15 +14,16 @@ import socket
 import sys
 import threading
 import time
+from contextlib import suppress
 
 from . import names
 from ..app.wiring import AppOptions, make_workspace, open_first
 from ..base.errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError, exit_status
 from ..commands.runner import Outcome, execute, failure, parse_all
 from ..browser.busy import stop_busy_scripts
+from ..ui.repl.app import status_of
 from .clients import Client, Job, same_user_peer
 from .outcomes import masked_endpoint, render_for, to_wire
-from .status import status_of
 from .tabs import ClientTabs
 
 
@@ -63,14 +59,8 @@ class SessionServer:
         self.lock_fd = fd
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
-        try:
-            os.unlink(names.ended_path(self.name, self.directory))  # an earlier server's end is history now
-        except FileNotFoundError:
-            pass
-        try:
-            os.unlink(self.sock_path)  # a dead server's leftover (we hold the name now)
-        except FileNotFoundError:
-            pass
+        # an earlier server's end is history now; a dead server's socket a leftover (we hold the name now)
+        _unlink(names.ended_path(self.name, self.directory), self.sock_path)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o177)  # the socket is born 0600: no moment in which others could connect
         try:
@@ -112,11 +102,9 @@ class SessionServer:
             except queue.Empty:
                 self._watch_browser()
                 continue
-            if job is None:
-                continue
-            if callable(job):
+            if callable(job):  # (None: a wake-up)
                 job()
-            else:
+            elif job is not None:
                 self._run(job)
         return reason
 
@@ -132,12 +120,10 @@ class SessionServer:
         minutes = self.idle_s / 60.0
         text = (f"ended at {time.strftime('%H:%M:%S')} after {minutes:g} minutes without a client "
                 "(--idle-timeout)")
-        try:
+        with suppress(OSError):
             fd = os.open(names.ended_path(self.name, self.directory), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
-        except OSError:
-            pass
 
     def _on_sigint(self, signum, frame):
         if self.interruptible:  # only a client's cancel of the running command (see _cancel)
@@ -258,10 +244,7 @@ class SessionServer:
 
     def _serve_client(self, client: Client) -> None:
         try:
-            while True:
-                msg = client.channel.recv()
-                if msg is None:
-                    break
+            while (msg := client.channel.recv()) is not None:
                 if msg.get("op") != "info":  # `session list` looking in does not keep a session alive
                     self.last_spoke = time.monotonic()
                 self._handle(client, msg)
@@ -347,29 +330,24 @@ class SessionServer:
     def shutdown(self) -> None:
         """No new client gets in, the browser closes, then every client sees the end (EOF)."""
         if self.listener is not None:
-            try:
-                os.unlink(self.sock_path)
-            except FileNotFoundError:
-                pass
+            _unlink(self.sock_path)
             self.listener.close()
-        try:
+        with suppress(Exception):
             self.ctx.close()
-        except Exception:
-            pass
         for c in self._clients():
             c.gone = True
-            try:
+            with suppress(OSError):
                 c.channel.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             c.channel.close()
         if self.lock_fd is not None:
-            for path in (names.log_path(self.name, self.directory), names.lock_path(self.name, self.directory)):
-                try:
-                    os.unlink(path)
-                except FileNotFoundError:
-                    pass
+            _unlink(names.log_path(self.name, self.directory), names.lock_path(self.name, self.directory))
             os.close(self.lock_fd)
+
+
+def _unlink(*paths: str) -> None:
+    for path in paths:
+        with suppress(FileNotFoundError):
+            os.unlink(path)
 
 
 def _tell(outcome: Outcome, note: str | None) -> None:

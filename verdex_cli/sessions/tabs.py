@@ -1,15 +1,11 @@
 """Each client of a session has its own current tab: another client's `tab new`, `tab N` or `context N`
-never moves it, so its refs keep acting on the page it chose.
-
-A client starts on the tab the session's last tab change made current (so `verdex run --session S
-'tab new URL'` followed by another invocation works on the new tab); after that only its own commands
-move it. When its tab was closed (by another client or by the page), it is moved to the tab the last
-change made current, and told so.
-"""
+never moves it, so its refs keep acting on the page it chose. A client starts on the tab the last tab
+change made current (`run --session S 'tab new URL'`, then another invocation, works on the new tab);
+when its tab was closed, it is moved there, and told so."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from ..base.errors import VerdexError
 
@@ -26,10 +22,8 @@ class ClientTabs:
         key, note = self._tab_of(session, client)
         if key != session.current:
             session.current = key
-            try:
+            with suppress(VerdexError):  # the browser is gone: the command itself will say so
                 session.pages[key].bring_to_front()
-            except VerdexError:  # the browser is gone: the command itself will say so
-                pass
         client.tab_before = session.current
         return note
 

@@ -4,6 +4,7 @@ uses it, handed back so that nothing it recorded is lost."""
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 
 from ..base.errors import VerdexError
 from ..browser.frames import Frame
@@ -37,13 +38,11 @@ class Answered:
 def unused(page: Page, fr: Frame, answer) -> None:
     """A capture's answer that no snapshot uses: the refs its bridge issued are recorded, and those it
     let go of are handed back to it, for the next capture to report."""
-    try:
+    with suppress(VerdexError, KeyError, TypeError, ValueError):
         data = parse_answer(answer() if callable(answer) else answer)
         page.frames.note_issued(fr, data["counter"])
         if data.get("gone"):
             page.bridge.carry(fr, data["gone"])
-    except (VerdexError, KeyError, TypeError, ValueError):
-        pass
 
 
 def drop_ahead(page: Page, ahead: dict[int, tuple]) -> bool:

@@ -1,16 +1,11 @@
 """The snapshot cache of one page: answer `snapshot` without a capture when nothing changed.
 
-Every captured frame's bridge keeps a change watcher (observer.js) that marks its document dirty on
-DOM mutations, user input, focus moves, <details> toggles, resizes, media-query changes and CSS
-animations/transitions (a frame with a running animation always counts as dirty). The cache check
-asks each frame of the last capture once (one small `Runtime.evaluate` per frame, no DOM walk):
-- no frame dirty: the last snapshot is the answer (`cached: true`);
-- some frames dirty: only those are captured again; the others' trees are stitched in unchanged;
-- anything the watchers cannot vouch for captures everything: another snapshot mode, a command that
-  may change the page (``Page.serial``, bumped by the command loop), a main-document navigation, a
-  frame detached, a frame whose check fails (its document or process changed), a frame owner the
-  last capture could not follow, or ``--fresh``.
-"""
+Each captured frame's bridge keeps a change watcher (observer.js) that marks its document dirty on
+mutations, input, focus moves, toggles, resizes, media-query changes and running animations. The check
+asks every frame of the last capture at once (no DOM walk): none dirty, the last snapshot is the answer;
+some dirty, only those are captured again. Anything the watchers cannot vouch for captures everything:
+another mode, a command that may change the page (``Page.serial``), a new main document, a frame
+detached or whose check fails, a frame owner not followed, ``--fresh``."""
 
 from __future__ import annotations
 

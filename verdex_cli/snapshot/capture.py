@@ -32,20 +32,14 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
                  prior: dict[int, dict] | None = None, check: bool = False,
                  ahead: dict[int, tuple] | None = None,
                  view: int = 0) -> tuple[dict | FrameView, list[FrameInfo], list[str]]:
-    """Return (stitched root, frames in index order, notes).
-
-    ``reuse``: frame index -> that frame's facts from an earlier capture (its tree under "root"), for
-    frames known unchanged (see snapshot/cache.py); their trees are stitched in without a capture.
-    ``facts`` (filled in): per captured frame, what the bridge said, its tree under "root".
-    ``start``: capture from this frame instead of the main frame; ``follow=False``: frame owners show
-    their frame index but no content. ``within`` (frame, ref number): only that element's subtree.
-    ``prior``: frame index -> facts of the last capture (all frames); a changed frame whose bridge
-    still holds that capture's tree answers with patches to it (incremental.js), spliced in here.
-    ``check``: capture every frame whole, leaving the bridges' change tracking as it was.
-    ``ahead``: captures already taken (``cache.Ahead.frames``: by the settle after an action), used
-    where they are what this capture would ask the same document for.
-    ``view`` (a whole-frame capture; see cache.view_of): 0 the frames answer their trees, stitched into
-    one; 1 or 2 their text (views.FrameView), the root's owners holding the frames inside it."""
+    """(stitched root, frames in index order, notes). ``reuse``: frame index -> facts of an earlier capture
+    of frames known unchanged (cache.py), stitched in without a capture. ``facts`` (filled in): per captured
+    frame, what the bridge said, its tree under "root". ``start``: from this frame, not the main frame;
+    ``follow=False``: frame owners show their index, no content; ``within`` (frame, ref number): only that
+    element's subtree. ``prior``: facts of the last capture: a changed frame whose bridge holds its tree
+    answers with patches (incremental.js). ``check``: every frame whole, change tracking left as it was.
+    ``ahead``: captures the settle after an action took (``cache.Ahead.frames``), used where they are what
+    this capture asks. ``view`` (cache.view_of): 0 the frames' trees; 1 or 2 their texts (views.FrameView)."""
     notes: list[str] = []
     seen: list[Frame] = []
     facts = {} if facts is None else facts
@@ -284,12 +278,10 @@ NOT_AVAILABLE = "frame content is not available (not loaded yet or blocked)"
 
 
 def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
-    """Find and capture the frame behind each frame owner of ``fr``'s tree. An owner the bridge
-    remembers (``fid``: the frame id found for that element before, same browsing context) costs no
-    lookup, also when its frame was not there (failed, blocked); the others are looked up through
-    the DOM, all at once, and remembered for next time. The captures of the child frames already
-    known are all sent before any answer is waited for; frames new to the registry get their
-    indices in document order, depth first."""
+    """Find and capture the frame behind each frame owner of ``fr``'s tree: an owner the bridge remembers
+    (``fid``) costs no lookup, also when its frame was not there; the others are looked up through the DOM
+    all at once, and remembered. The child frames' captures are all sent before any answer is waited for;
+    frames new to the registry get their indices in document order, depth first."""
     page = ctx.page
     lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else ctx.primed.tree(fr.target))
     ctx.primed.inform(lookup)

@@ -1,19 +1,12 @@
 """What differs between two snapshots of a page: every node, not only the ones with refs.
 
-Works on the snapshot text (the format in render_text.py), one node per line, plus the refs that
-compact mode did not print (``Snapshot.hidden``: line index -> ref) and each line's node identity
-(``Snapshot.ids``: the bridge's number for the DOM node, see render_text.node_key), so a history entry
-costs its text and one number per line. Nodes pair up by identity only:
-- a node with a ref is the same node exactly when its ref is the same (and its frame still shows the
-  same document);
-- a node without one (text, headings, cells) is the same node exactly when its identity is the same
-  DOM node (same frame document); a text run is the same when it is the same element's text run
-  at the same place among its runs (text set anew with textContent is the same run, changed);
-- anything else is removed and added, never "changed": two tab panels are two nodes, and a paragraph
-  a modal dialog made inert is gone from the snapshot, not renamed to the dialog's.
-Lines without any identity (media controls drawn by the browser, or texts from a caller that has no
-identities) pair only with an equal line, in order.
-"""
+Works on the snapshot text (one node per line), the refs compact mode did not print
+(``Snapshot.hidden``) and each line's node identity (``Snapshot.ids``: render_text.node_key), so a
+history entry costs its text and one number per line. Nodes pair up by identity only: the same ref, or
+the same DOM node (a text run: the same element's run at the same place), in a frame still showing the
+same document. Anything else is removed and added, never "changed": two tab panels are two nodes, and a
+paragraph a modal dialog made inert is gone, not renamed to the dialog's. Lines without identity (media
+controls, texts of a caller without identities) pair only with an equal line, in order."""
 
 from __future__ import annotations
 
@@ -64,15 +57,11 @@ def parse_line(line: str, hidden_ref: str | None = None) -> Node:
     role, pos, name = body[:end], end, ""
     if body.startswith(' "', pos):
         try:
-            name, stop = _DECODE(body, pos + 1)
-            pos = stop
+            name, pos = _DECODE(body, pos + 1)
         except ValueError:
             pass
     states, ref = [], hidden_ref
-    while True:
-        m = _STATE.match(body, pos)
-        if m is None:
-            break
+    while (m := _STATE.match(body, pos)) is not None:
         token = m.group(1)
         if token.startswith("ref="):
             ref = token[4:]

@@ -1,8 +1,5 @@
-"""Views of a stitched snapshot tree for reading big pages: interactive-only, depth-limited, and search.
-
-They work on copies of the bridge's compact node dicts (see model.py) and never change the tree
-that was recorded in the ref store.
-"""
+"""Views of a stitched snapshot tree for reading big pages: interactive-only, depth-limited, and search
+(on copies: the recorded tree never changes)."""
 
 from __future__ import annotations
 

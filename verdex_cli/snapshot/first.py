@@ -1,22 +1,14 @@
-"""The first capture of a page's document: every frame set up at once, in as many round trips however many
-frames there are and however deep they nest (later captures find the frames ready: capture.py).
+"""The first capture of a page's document: every frame set up at once, in four round trips however many
+frames there are and however deep they nest (later captures find them ready: capture.py).
 
-1. with the page's frame tree (read by every capture): the frame tree of each out-of-process frame's
-   session, its domains turned on (``ask``);
-2. an isolated world in every frame whose document has none, and each child frame's owner element, asked
-   of its parent's session (``DOM.getFrameOwner``);
-3. in each new world the engine loaded and numbered, and the frame's capture; each owner element
-   resolved in its parent's world;
-4. each owner element told which frame it shows (``tagOwner``, as after any capture): its answer, the
-   owner's slot in its parent's capture, is waited for only when that capture shows frames.
-
-The captures are stitched as always (capture.py), with the frame of each owner known (``fid``): no
-owner is looked up, and a frame new to the page gets its index when it is stitched in (document order,
-depth first); its world and its capture's answer wait for it here (``take``). A frame that could not
-be set up here (or appeared meanwhile) is set up the usual way when stitched."""
+The captures are stitched as always, with the frame of each owner known from its tagOwner answer
+(``Primed.fid``): no owner is looked up; a frame new to the page gets its index when stitched in
+(document order, depth first), its world and capture waiting for it here (``Primed.take``). A frame not
+set up here (or new meanwhile) is set up the usual way when stitched."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
@@ -170,7 +162,13 @@ def _prime(page: Page, tree: dict, asked: Sent, expr_of, depth_limit: int, out: 
         not frames.ready(n.known) and n.known.target is n.target and n.known.loader_id == n.info.get("loaderId", "")))]
     fresh_ids = {n.frame_id for n in fresh}
     children = [n for n in nodes.values() if n.parent in fresh_ids]
-    # 2: worlds and owners
+    _worlds_and_owners(fresh, children, nodes, out)
+    _load_and_capture(page, fresh, children, nodes, expr_of, out)
+    _tag_owners(children, nodes, out)
+
+
+def _worlds_and_owners(fresh: list[_Node], children: list[_Node], nodes: dict[str, _Node], out: Primed) -> None:
+    """Round trip 2: an isolated world in each fresh frame, each child frame's owner element."""
     worlds = _each(fresh, lambda n: n.target.start("Page.createIsolatedWorld", **new_world(n.frame_id)))
     owners = _each(children, lambda n: nodes[n.parent].target.start("DOM.getFrameOwner", frameId=n.frame_id))
     for n, res in _answers(worlds):
@@ -179,7 +177,12 @@ def _prime(page: Page, tree: dict, asked: Sent, expr_of, depth_limit: int, out: 
         n.backend = res.get("backendNodeId")
         if n.backend:
             out.backends[n.frame_id] = n.backend
-    # 3: engines and captures, owner elements
+
+
+def _load_and_capture(page: Page, fresh: list[_Node], children: list[_Node], nodes: dict[str, _Node], expr_of,
+                      out: Primed) -> None:
+    """Round trip 3: the engine loaded, numbered and captured in each new world; owners resolved."""
+    frames = page.frames
     loads = []
     for n in fresh:
         if n.world is None:
@@ -213,7 +216,10 @@ def _prime(page: Page, tree: dict, asked: Sent, expr_of, depth_limit: int, out: 
             out.captures[n.frame_id] = (n.capture, n.target, n.world, n.info.get("loaderId", ""))
     for n, res in _answers(resolving):
         n.owner = res.get("object", {}).get("objectId")
-    # 4: owners named (after their parent's capture, as always)
+
+
+def _tag_owners(children: list[_Node], nodes: dict[str, _Node], out: Primed) -> None:
+    """Round trip 4: each owner element told its frame (after its parent's capture, as always)."""
     held = {}
     for n in children:
         parent = nodes[n.parent]
@@ -223,7 +229,8 @@ def _prime(page: Page, tree: dict, asked: Sent, expr_of, depth_limit: int, out: 
             if pending is not None:
                 out.tags.setdefault(parent.frame_id, []).append((n.frame_id, pending))
     for target in held.values():
-        _post(target, "Runtime.releaseObjectGroup", objectGroup=OWNERS)
+        with suppress(VerdexError):
+            target.send("Runtime.releaseObjectGroup", objectGroup=OWNERS)
 
 
 def _forest(page: Page, tree: dict, targets: list[Target], trees: Trees, out: Primed) -> dict[str, _Node]:
@@ -264,10 +271,8 @@ def _forest(page: Page, tree: dict, targets: list[Target], trees: Trees, out: Pr
 def _each(nodes: list, send) -> list[tuple]:
     out = []
     for n in nodes:
-        try:
+        with suppress(CDPError, CDPTimeout, ConnectionLost):
             out.append((n, send(n)))
-        except (CDPError, CDPTimeout, ConnectionLost):
-            continue
     return out
 
 
@@ -278,26 +283,16 @@ def _unseen(size) -> bool:
 
 
 def _start(target: Target, call: Call) -> Pending | None:
-    try:
+    with suppress(CDPError, CDPTimeout, ConnectionLost):
         return bridge.start(target, call)
-    except (CDPError, CDPTimeout, ConnectionLost):
-        return None
+    return None
 
 
 def _unused(pending: Pending, target: Target, world: int) -> None:
     """A capture nobody will take: let go unread, and the refs it issued forgotten (see Primed.drop)."""
     pending.drop()
-    try:
+    with suppress(VerdexError):
         bridge.post(target, invocation("bridge", "reset", False).at(world))
-    except VerdexError:
-        pass
-
-
-def _post(target: Target, method: str, **params) -> None:
-    try:
-        target.send(method, **params)
-    except VerdexError:
-        pass
 
 
 def _answers(started: list[tuple[_Node, Pending | None]], failed: set | None = None):

@@ -4,6 +4,7 @@ session), looked up for many owners at once."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
 from ..base.timing import phase
@@ -12,9 +13,8 @@ from ..browser.page import Page
 
 
 class OwnerLookup:
-    """Owner element -> frame through the DOM (owner object, DOM.describeNode, the frame trees),
-    made only when needed and for all owners at once; the frame ids it finds (also those whose
-    frame is not there) are told to the bridge (tagOwners) at the end, without waiting."""
+    """Owner element -> frame, looked up only when needed and for all owners at once; the frame ids found
+    (also of frames not there) are told to the bridge (tagOwners) at the end, without waiting."""
 
     def __init__(self, page: Page, fr: Frame, local_tree: dict | None = None):
         self.page, self.fr = page, fr
@@ -81,12 +81,10 @@ class OwnerLookup:
     def done(self) -> None:
         if not self.looked:
             return
-        try:
+        with suppress(VerdexError):
             self.fr.target.send("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
             if self.found and self.fr.world_id is not None:
                 self.page.bridge.tag_owners(self.fr, {str(k): v for k, v in self.found.items()})
-        except VerdexError:
-            pass
 
 
 def child_frame(page: Page, parent: Frame, slot: int, local_tree: dict, via: str = "owner") -> Frame | None:

@@ -1,12 +1,7 @@
-"""The snapshot text format (a contract: see the README, "Snapshot text format").
-
-    - role "name" [state]... [frame=fN] [ref=cXpYfZeN]: value
-      - child ...
-
-Text runs of a node are shown after ``: `` when they are its only content, as
-``- text: ...`` lines otherwise; a name that came from content makes its
-plain text children redundant, so they are dropped.
-"""
+"""The snapshot text format (a contract: the README's "Snapshot text format"):
+``- role "name" [state]... [frame=fN] [ref=cXpYfZeN]: value``, children indented by two. A node's
+text runs follow ``: `` when they are its only content, else they are ``- text: ...`` lines; a name that
+came from content makes its plain text children redundant (dropped)."""
 
 from __future__ import annotations
 
@@ -62,12 +57,10 @@ MEMO_DEPTH = 40  # subtrees are remembered down to this many levels (bounds the 
 
 
 class Memo:
-    """The rendered lines of a snapshot's subtrees, so the next render of a tree that shares them (a
-    patched tree: snapshot/capture.py splices copies, untouched subtrees are the same objects) copies
-    their lines instead of rendering them again. id(node) -> (node, indent, frame, lines, refs,
-    hidden lines relative to the subtree's first line, node identities of the lines). Subtrees
-    holding a frame are not kept (their frame's content is stitched in place and may change).
-    Entries of nodes no longer in the tree are dropped when they outnumber the lines (see prune)."""
+    """The rendered lines of a snapshot's subtrees, so that rendering a tree that shares them (a patched
+    tree: untouched subtrees are the same objects) copies their lines. id(node) -> (node, indent, frame,
+    lines, refs, hidden lines relative to the first, line identities); subtrees holding a frame are not
+    kept. Entries of nodes gone from the tree are dropped when they outnumber the lines (prune)."""
 
     def __init__(self, prefix: str, compact: bool):
         self.prefix, self.compact = prefix, compact

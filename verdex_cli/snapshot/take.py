@@ -70,21 +70,13 @@ def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool
         return hit, True
     if reuse is not None:  # the watchers vouch for the page: changed frames may be patched
         prior = page.snapshot_cache.facts
-    return take_snapshot(page, number, all_refs, reuse=reuse, frame=frame, follow=follow, prior=prior,
-                         ahead=ahead.frames if ahead is not None else None, tree=tree), False
-
-
+    with gc_paused():  # a big page makes tens of thousands of small dicts at once
+        return _take(page, number, all_refs, reuse, frame, follow, prior, ahead.frames if ahead is not None else None,
+                     tree), False
 
 
 def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True, tree: bool = False) -> tuple:
     return ("all-refs" if all_refs else "default", frame.index if frame is not None else 0, follow, tree)
-
-
-def take_snapshot(page: Page, number: int, all_refs: bool = False, reuse: dict | None = None,
-                  frame: Frame | None = None, follow: bool = True, prior: dict | None = None,
-                  ahead: dict | None = None, tree: bool = False) -> Snapshot:
-    with gc_paused():  # a big page makes tens of thousands of small dicts at once
-        return _take(page, number, all_refs, reuse, frame, follow, prior, ahead, tree)
 
 
 def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Frame | None,
@@ -121,11 +113,7 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
                      f"(list items, options, rows, cells) exist. 'snapshot --all-refs' shows them.")
     if empty:
         notes.append("The page has no accessible content (it is blank, or everything on it is hidden).")
-    loaders = {}
-    for f in frames:
-        fr = page.frames.get(f.index)
-        if fr is not None:
-            loaders[f.index] = fr.loader_id
+    loaders = {f.index: fr.loader_id for f in frames if (fr := page.frames.get(f.index)) is not None}
     if CHECK_PATCHES and (views is not None or any(f.get("patched") for f in facts.values())):
         _check_patched(page, text, compact, frame, follow, ids, refs if views is not None else None,
                        hidden if views is not None else None)

@@ -1,10 +1,9 @@
 """A frame's snapshot text as the page rendered it (text.js), and the page's text stitched from them.
 
-A capture answers each frame's text, not its tree: the page renders it in a few milliseconds where
-rendering the tree here took many times that, and the tree, which the page keeps anyway, is fetched
-only when a command needs it (take.tree_of). A frame that changed answers only the lines that differ
-from the render kept here (``FrameView.follow``). The stitched text is the one render_text.py makes
-of the stitched tree; tests check that (``take.CHECK_PATCHES``)."""
+The page renders its text in a few milliseconds where rendering the tree here took many times that;
+the tree, which the page keeps anyway, is fetched only when a command needs it (take.tree_of). A frame
+that changed answers only the lines that differ from the render kept here (``FrameView.follow``). The
+stitched text is the one render_text.py makes of the stitched tree (``take.CHECK_PATCHES`` checks it)."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from rich.text import Text
 from . import render_network, render_targets, tree_lines
 from ..base.words import counted
 from ..browser.js_values import display_lines
+from ..refs.store import describe
 from .render_changes import paint_before, paint_changes, paint_diff
 
 
@@ -44,10 +45,6 @@ def dialog(r, d: dict) -> None:
 def screenshot(r, d: dict) -> None:
     marked = f", {counted(len(d['refs']), 'ref')} marked" if "refs" in d else ""
     r.out.print(Text(f"Saved {d['path']} ({d['width']}x{d['height']}, {d['bytes']:,} bytes{marked})", style="green"))
-
-
-def quit(r, d: dict) -> None:
-    pass
 
 
 def help_all(r, d: dict) -> None:
@@ -134,10 +131,10 @@ def inspect(r, d: dict) -> None:
         attrs = " ".join(f'{k}="{v}"' for k, v in d.get("attributes", {}).items())
         r.plain(f"  element: <{d['tag']}{' ' + attrs if attrs else ''}>")
     if d.get("box"):
-        b = d["box"]
-        r.plain(f"  box: x={b['x']:.0f} y={b['y']:.0f} {b['width']:.0f}x{b['height']:.0f}")
-    if d.get("states"):
-        r.plain("  states: " + " ".join(_state(k, v) for k, v in d["states"].items() if v not in (False, None)))
+        r.plain(_box(d["box"]))
+    if d.get("states"):  # as a snapshot line shows them: [selected], [level=2], [checked=mixed]
+        r.plain("  states: " + " ".join(f"[{k}]" if v is True else f"[{k}={v}]" for k, v in d["states"].items()
+                                        if v not in (False, None)))
     r.plain(f"  frame: f{d['frame']}   seen in snapshots #{d['first_seen']}..#{d['last_seen']}")
     if "locator" in d:
         r.plain("  locator: " + (d["locator"] or "(none unique: use the ref)"))
@@ -157,12 +154,11 @@ def _story(r, s: dict, live: bool) -> None:
         r.plain(f"  issued: snapshot #{issued['snapshot']}{by}{at}")
     shown = s.get("shown") or {}
     if shown.get("snapshot"):
-        r.plain(f"  last shown: snapshot #{shown['snapshot']} as {_as(shown['role'], shown['name'])}")
+        r.plain(f"  last shown: snapshot #{shown['snapshot']} as {describe(shown['role'], shown['name'])}")
     known = s.get("known")
     if known and not live:
         attrs = " ".join(f'{k}="{v}"' for k, v in known.get("attributes", {}).items())
-        box = known.get("box")
-        where = f"  box: x={box['x']:.0f} y={box['y']:.0f} {box['width']:.0f}x{box['height']:.0f}" if box else ""
+        where = _box(known["box"]) if known.get("box") else ""
         r.plain(f"  last known (after snapshot #{known['snapshot']}): <{known.get('tag', '?')}"
                 f"{' ' + attrs if attrs else ''}>{where}")
         where = ([f"in its {known['record']}"] if known.get("record") else []) + (
@@ -189,8 +185,8 @@ def _by(step: dict | None) -> str:
     return f"{step['n']} '{step['command'][:40]}'" if step else ""
 
 
-def _as(role: str, name: str) -> str:
-    return f'{role} "{name}"' if name else role
+def _box(b: dict) -> str:
+    return f"  box: x={b['x']:.0f} y={b['y']:.0f} {b['width']:.0f}x{b['height']:.0f}"
 
 
 def log(r, d: dict) -> None:
@@ -211,15 +207,6 @@ def log(r, d: dict) -> None:
                     style="yellow")
 
 
-def _state(key: str, value) -> str:
-    """A state as a snapshot line shows it: [selected], [level=2], [checked=mixed]."""
-    return f"[{key}]" if value is True else f"[{key}={value}]"
-
-
-def diff(r, d: dict) -> None:
-    paint_diff(r, d)
-
-
 def reset(r, d: dict) -> None:
     how = ("numbering restarts at 1: old ref strings will name new elements" if d["restart"] else
            "numbering goes on: no ref string will name another element")
@@ -236,15 +223,14 @@ def frames(r, d: dict) -> None:
 
 def tabs(r, d: dict) -> None:
     several = len({t.get("context", 0) for t in d["tabs"]}) > 1  # tab 0 of context 0 and of context 1
+    rows = []
     for t in d["tabs"]:
-        mark = "*" if t["current"] else " "
         where = f"context {t.get('context', 0)}  " if several else ""
-        line = Text(f"{mark} {where}tab {t['index']}  ", style="bold" if t["current"] else "")
-        line.append(t["title"] or "(no title)")
-        line.append(f"  {t['url']}", style="dim")
-        r.out.print(line)
-    for t in d.get("browser_tabs", ()):
-        line = Text(f"  tab {t['index']}  (not adopted; 'tab {t['index']}' adopts it)  ", style="dim")
+        rows.append((Text(f"{'*' if t['current'] else ' '} {where}tab {t['index']}  ",
+                          style="bold" if t["current"] else ""), t))
+    rows += [(Text(f"  tab {t['index']}  (not adopted; 'tab {t['index']}' adopts it)  ", style="dim"), t)
+             for t in d.get("browser_tabs", ())]
+    for line, t in rows:
         line.append(t["title"] or "(no title)")
         line.append(f"  {t['url']}", style="dim")
         r.out.print(line)
@@ -271,7 +257,7 @@ def contexts(r, d: dict) -> None:
 
 
 PAINTERS = {"navigation": navigation, "value": value, "wait": wait, "dialog": dialog, "screenshot": screenshot,
-            "quit": quit, "help_all": help_all, "help_one": help_one, "snapshot": snapshot, "action": action,
+            "quit": lambda r, d: None, "help_all": help_all, "help_one": help_one, "snapshot": snapshot, "action": action,
             "refs": refs, "inspect": inspect, "log": log, "reset": reset, "frames": frames, "tabs": tabs, "timings": timings,
             "highlight": highlight, "contexts": contexts, "diff": paint_diff, **render_targets.PAINTERS,
             "requests": render_network.requests, "request": render_network.request, "console": render_network.console}

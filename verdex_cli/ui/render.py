@@ -1,12 +1,6 @@
-"""The only place that prints: turns Outcomes into rich output or JSON Lines.
-
-Page text is untrusted: it is printed with markup, emoji and highlighting off,
-and everything passes the sanitizer (:mod:`verdex_cli.base.sanitize`) twice: result
-data is cleaned to one line per item before painting, and every segment the
-console writes is cleaned again, so no control character of the page reaches
-the terminal. Colour (any escape code at all) only on a terminal, without
-``--no-color`` and without ``NO_COLOR`` in the environment.
-"""
+"""Outcomes to rich output or JSON Lines. Page text is untrusted: printed with markup, emoji and
+highlighting off, cleaned to one line per item before painting, and every segment the console writes
+cleaned again. Colour (any escape code at all) only on a terminal, without --no-color or NO_COLOR."""
 
 from __future__ import annotations
 
@@ -15,6 +9,7 @@ import os
 import shlex
 import subprocess
 import sys
+from contextlib import suppress
 
 from rich.console import Console
 from rich.segment import Segment
@@ -23,17 +18,6 @@ from rich.text import Text
 from ..base.sanitize import clean, clean_data, json_line
 from ..commands.runner import Outcome
 from .painters import PAINTERS
-
-
-def use_color(no_color_flag: bool, stream=None) -> bool:
-    """Colour only on a terminal, unless --no-color or NO_COLOR (any value, even empty) says no."""
-    if no_color_flag or "NO_COLOR" in os.environ:
-        return False
-    stream = sys.stdout if stream is None else stream
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 class SafeConsole(Console):
@@ -50,7 +34,9 @@ class SafeConsole(Console):
 
 def make_console(color: bool, stderr: bool = False, file=None, width: int | None = None) -> Console:
     stream = file if file is not None else (sys.stderr if stderr else sys.stdout)
-    on = color and use_color(False, stream)
+    on = False
+    with suppress(AttributeError, ValueError):  # only on a terminal, unless NO_COLOR (any value, even empty)
+        on = color and "NO_COLOR" not in os.environ and bool(stream.isatty())
     return SafeConsole(file=file, stderr=stderr, width=width, color_system="auto" if on else None,
                        force_terminal=True if on else None, no_color=not on, markup=False, emoji=False,
                        highlight=False, soft_wrap=True)
@@ -98,10 +84,8 @@ class Renderer:
     def flush(self) -> None:
         """Hand everything shown so far to whoever reads it (a program driving a live session)."""
         for console in (self.out, self.err):
-            try:
+            with suppress(AttributeError, ValueError):
                 console.file.flush()
-            except (AttributeError, ValueError):
-                pass
 
     def error(self, message: str, trace: str = "") -> None:
         if trace:
@@ -139,17 +123,13 @@ PAGER = "less -R -X -F"  # -X: no alternate screen, so the text stays on screen 
 
 def run_pager(text: str) -> bool:
     """Show ``text`` in $PAGER (default ``less -R -X -F``); False when no pager could run."""
-    command = os.environ.get("PAGER") or PAGER
     try:
-        argv = shlex.split(command)
-    except ValueError:
-        return False
-    if not argv:
-        return False
-    try:
+        argv = shlex.split(os.environ.get("PAGER") or PAGER)
+        if not argv:
+            return False
         sys.stdout.flush()
         subprocess.run(argv, input=text.encode("utf-8", "replace"), check=False)
-    except OSError:
+    except (ValueError, OSError):
         return False
     except KeyboardInterrupt:  # Ctrl-C in the pager ends it, like 'q'
         pass
@@ -157,17 +137,10 @@ def run_pager(text: str) -> bool:
 
 
 def _paintable(kind: str, data: dict) -> dict:
-    """Result data for painting: every page string cleaned to one line.
-
-    The snapshot text keeps its own line structure (render_text escaped the
-    newlines inside names and values); an eval value is painted by
-    js_values.display_lines, which escapes control characters itself (the
-    SafeConsole cleans whatever reaches it all the same).
-    """
+    """Result data for painting: every page string cleaned to one line (the snapshot text keeps its lines:
+    render_text escaped those inside names; an eval value is escaped by js_values.display_lines)."""
     out = clean_data(data)
-    if kind == "snapshot" and isinstance(data.get("text"), str):
-        out["text"] = clean(data["text"], one_line=False)
-    if kind == "text" and isinstance(data.get("text"), str):  # `text TARGET`: every line, nothing cut
+    if kind in ("snapshot", "text") and isinstance(data.get("text"), str):  # `text TARGET`: every line
         out["text"] = clean(data["text"], one_line=False)
     if kind == "request" and isinstance(data.get("body"), str):  # a response body keeps its lines
         out["body"] = clean(data["body"], one_line=False)

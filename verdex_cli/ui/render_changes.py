@@ -11,6 +11,7 @@ Data arrives cleaned by render._paintable (page strings on one line).
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 from rich.text import Text
 
@@ -87,13 +88,11 @@ def _redrawn(added: list, removed: list) -> tuple[list, list, list]:
     """(added, removed, re-rendered): each added node that looks like a removed one (the page drew it
     anew, e.g. a list rebuilt with innerHTML) is taken out of both, paired in document order; the
     re-rendered ones that carry a ref are returned (the others say nothing new)."""
-    gone: dict[tuple, int] = {}
-    for it in removed:
-        gone[_look(it)] = gone.get(_look(it), 0) + 1
-    kept_added, redrawn, paired = [], [], dict.fromkeys(gone, 0)
+    gone = Counter(map(_look, removed))
+    kept_added, redrawn, paired = [], [], Counter()
     for it in added:
         look = _look(it)
-        if paired.get(look, 0) < gone.get(look, 0):
+        if paired[look] < gone[look]:
             paired[look] += 1
             if it.get("ref"):
                 redrawn.append(it)
@@ -102,7 +101,7 @@ def _redrawn(added: list, removed: list) -> tuple[list, list, list]:
     kept_removed = []
     for it in removed:
         look = _look(it)
-        if paired.get(look, 0) > 0:
+        if paired[look] > 0:
             paired[look] -= 1
         else:
             kept_removed.append(it)

@@ -25,8 +25,7 @@ def find(r, d: dict) -> None:
         line = Text(_what(m["role"], m["name"]), style="bold")
         if m.get("text") and m["text"] != m["name"]:  # a link's text is its name: said once
             line.append(": " + m["text"][:100])
-        if m["ref"]:
-            line.append(_ref(m["ref"]), style="cyan")
+        line.append(_ref(m["ref"]), style="cyan")
         r.out.print(line)
         path = m["path"][1:] if m["path"] and m["path"][0].startswith("document") else m["path"]
         if path:  # the page's own document is where every path starts: not repeated on each
@@ -47,8 +46,7 @@ def container(r, d: dict) -> None:
             line.append("  " + _what(c["role"], c["name"]))
         if c["testid"]:
             line.append(f"  testid={c['testid']}", style="magenta")
-        if c["ref"]:
-            line.append(_ref(c["ref"]), style="cyan")
+        line.append(_ref(c["ref"]), style="cyan")
         r.out.print(line)
 
 
@@ -61,13 +59,11 @@ def siblings(r, d: dict) -> None:
     r.plain(head, style="bold")
     for it in d["items"]:
         line = Text(("* " if it["self"] else "  ") + f"{it['index'] + 1}  " + _what(it["role"], it["name"]))
-        if it["ref"]:
-            line.append(_ref(it["ref"]), style="cyan")
+        line.append(_ref(it["ref"]), style="cyan")
         cp = it.get("counterpart")
         if cp:
             line.append("  -> " + _what(cp["role"], cp["name"]))
-            if cp["ref"]:
-                line.append(_ref(cp["ref"]), style="cyan")
+            line.append(_ref(cp["ref"]), style="cyan")
         r.out.print(line)
         diffs = [f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in it["differs"].items() if k != "name"]
         if diffs:
@@ -88,8 +84,7 @@ def anchors(r, d: dict) -> None:
         else:
             body = f"text {json.dumps(a['text'], ensure_ascii=False)}  (in {a['role']})"
         line = Text(f"  {a['kind']:<8} {body}")
-        if a["ref"]:
-            line.append(_ref(a["ref"]), style="cyan")
+        line.append(_ref(a["ref"]), style="cyan")
         r.out.print(line)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import suppress
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
@@ -12,6 +13,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from ...base.sanitize import clean
+from ...base.words import age
 from ...browser.status import page_status
 from ...commands import REGISTRY
 from ...commands.context import Workspace
@@ -42,26 +44,13 @@ def live_store(ctx: Workspace):
     return state.store if state is not None else None
 
 
-def ref_choices(ctx: Workspace) -> list:
-    store = live_store(ctx)
-    return store.completions() if store is not None else []
-
-
-def elements(ctx: Workspace) -> list:
-    """(ref, role, name) of every live ref: names complete to targets (`click Sav<Tab>`)."""
-    store = live_store(ctx)
-    return store.elements() if store is not None else []
-
-
 def page_line(ctx: Workspace, status: dict) -> dict:
     """Title and URL from the browser's target list (``status`` kept when it cannot be read): no page
     script runs, none is interrupted."""
-    try:
+    with suppress(Exception):
         session = ctx.session
         if session is not None and session.chrome.alive():
             return page_status(session, session.page)
-    except Exception:
-        pass
     return status
 
 
@@ -72,14 +61,27 @@ def toolbar_line(ctx: Workspace, status: dict) -> str:
     ref_state = state.status(page) if state is not None and page is not None else None
     parts = []
     if ref_state is not None:
-        age = _age(time.monotonic() - ref_state["taken_at"])
-        parts.append(f"refs stale: new page since snapshot #{ref_state['snapshot']} ({age} ago)"
-                     if ref_state["navigated"] else f"{ref_state['live']} refs, snapshot #{ref_state['snapshot']} {age} ago")
+        ago = age(time.monotonic() - ref_state["taken_at"])
+        parts.append(f"refs stale: new page since snapshot #{ref_state['snapshot']} ({ago} ago)"
+                     if ref_state["navigated"] else f"{ref_state['live']} refs, snapshot #{ref_state['snapshot']} {ago} ago")
     if session is not None:
         c, t = session.current
         parts.append(f"c{c} tab {t}")
     parts.append(f"{status.get('title') or '(no title)'} — {status.get('url') or ''}")
     return clean(" " + "  |  ".join(parts))
+
+
+def status_of(ctx: Workspace) -> dict:
+    """What an attached REPL shows without a browser of its own, worked out in the session server after
+    every command: the toolbar line and the live refs (``refs``: completions; ``elements``: (ref, role,
+    name), whose names complete to targets: `click Sav<Tab>`)."""
+    try:
+        store = live_store(ctx)
+        return {"toolbar": toolbar_line(ctx, page_line(ctx, {"title": "", "url": ""})),
+                "refs": [list(r) for r in store.completions()] if store is not None else [],
+                "elements": [list(e) for e in store.elements()] if store is not None else []}
+    except Exception:  # a status line must never break the session
+        return {"toolbar": "", "refs": [], "elements": []}
 
 
 def fit(line: str, width: int) -> str:
@@ -106,10 +108,12 @@ class Repl:
 
     # (hooks an attached REPL answers from its session's messages: sessions/attach.py)
     def _ref_choices(self):
-        return ref_choices(self.ctx)
+        store = live_store(self.ctx)
+        return store.completions() if store is not None else []
 
     def _elements(self):
-        return elements(self.ctx)
+        store = live_store(self.ctx)
+        return store.elements() if store is not None else []
 
     def _toolbar(self):
         return fit(toolbar_line(self.ctx, self.status), self._width())
@@ -161,11 +165,3 @@ class Repl:
                     if self.ctx.quit_requested:
                         return 0
                     self._refresh_status()
-
-
-def _age(seconds: float) -> str:
-    if seconds < 60:
-        return f"{seconds:.0f}s"
-    if seconds < 3600:
-        return f"{seconds / 60:.0f}m"
-    return f"{seconds / 3600:.1f}h"

@@ -1,10 +1,6 @@
-"""Tab completion: command names (help as meta), flags, paths, live refs and element names.
-
-At a target position it offers refs (role and name as meta) and, for a name that contains the typed
-text, the target by meaning (`"button:Save"`, the ref as meta) when that names one element. Refs are
-filtered by what the command accepts: `select` offers comboboxes and listboxes, `check` checkboxes,
-radios and switches, `fill`/`type` text fields.
-"""
+"""Tab completion: command names (help as meta), flags, paths, live refs and element names. At a target
+position: refs of the roles the command accepts (`select`: comboboxes, listboxes), and, for a name
+holding the typed text, the target by meaning (`"button:Save"`) when it names one element."""
 
 from __future__ import annotations
 
@@ -21,10 +17,6 @@ RefSource = Callable[[], Iterable[tuple[str, str]]]  # (ref, "role \"name\"")
 ElementSource = Callable[[], Iterable[tuple[str, str, str]]]  # (ref, role, name)
 
 
-def _role_of(meta: str) -> str:
-    return meta.split(" ", 1)[0]
-
-
 class VerdexCompleter(Completer):
     def __init__(self, registry: Registry, refs: RefSource | None = None, elements: ElementSource | None = None):
         self.registry = registry
@@ -38,10 +30,9 @@ class VerdexCompleter(Completer):
         at_new_word = text.endswith(" ") or not text
         if len(words) == 0 or (len(words) == 1 and not at_new_word):
             prefix = words[0] if words else ""
-            for cmd in self.registry.commands():
-                for name in (cmd.name, *cmd.aliases):
-                    if name.startswith(prefix):
-                        yield Completion(name, start_position=-len(prefix), display_meta=cmd.help)
+            yield from (Completion(name, start_position=-len(prefix), display_meta=cmd.help)
+                        for cmd in self.registry.commands() for name in (cmd.name, *cmd.aliases)
+                        if name.startswith(prefix))
             return
         cmd = self.registry.get(words[0])
         if cmd is None or cmd.rest == "line":
@@ -49,29 +40,24 @@ class VerdexCompleter(Completer):
         prefix = "" if at_new_word else words[-1]
         position = len(words) - 1 if at_new_word else len(words) - 2
         if prefix.startswith("-"):
-            for flag in cmd.flags:
-                if flag.startswith(prefix):
-                    yield Completion(flag, start_position=-len(prefix))
+            yield from (Completion(flag, start_position=-len(prefix)) for flag in cmd.flags if flag.startswith(prefix))
             return
         sig = cmd.signature  # what each position takes, as the command declares it
         if sig is not None and sig.takes("path", position):
             yield from self.paths.get_completions(Document(prefix, len(prefix)), complete_event)
             return
         if sig is not None and sig.takes("command", position):
-            for name in self.registry.names():
-                if name.startswith(prefix):
-                    yield Completion(name, start_position=-len(prefix), display_meta=self.registry.get(name).help)
+            yield from (Completion(name, start_position=-len(prefix), display_meta=self.registry.get(name).help)
+                        for name in self.registry.names() if name.startswith(prefix))
             return
         before = words[-1] if at_new_word else (words[-2] if len(words) > 1 else "")
         if position in cmd.ref_args or before == "--within":  # snapshot --within TARGET
             yield from self._targets(cmd.accepts, prefix)
 
     def _targets(self, accepts: frozenset | None, prefix: str):
-        if self.elements is not None:
-            items = [(r, role, name) for r, role, name in self.elements()]
-        else:
-            items = [(r, _role_of(meta), "") for r, meta in self.refs()]
         metas = dict(self.refs()) if self.elements is None else {}
+        items = list(self.elements()) if self.elements is not None else [
+            (r, meta.split(" ", 1)[0], "") for r, meta in metas.items()]  # (ref, role, name)
         items = [it for it in items if accepts is None or it[1] in accepts]
         want = prefix.lstrip("'\"").casefold()
         pairs: dict[tuple[str, str], int] = {}
