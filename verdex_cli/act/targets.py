@@ -1,10 +1,10 @@
-"""Targets by meaning: parse `testid=`, `label=`, `text=`, `role=ROLE[name="..."]`, `ROLE:NAME`
+"""Targets by meaning: parse `testid=`, `label=`, `text=`, `id=`, `role=ROLE[name="..."]`, `ROLE:NAME`
 (optionally scoped: `SCOPE >> TARGET`) or a ref, and resolve them against the live page.
 
 Resolution searches every frame of the page (each frame's own bridge, engine/targets.js).
 The best match level wins: exact (whitespace-normalised) name, then equal ignoring case, then a
-case-insensitive substring; several elements at the winning level are `ambiguous` (each gets a ref),
-none is `no_match`. A resolved target becomes the same :class:`Resolved` a ref gives.
+case-insensitive substring (an `id=` matches the whole id only); several elements at the winning
+level are `ambiguous` (each gets a ref), none is `no_match`. A resolved target becomes the same :class:`Resolved` a ref gives.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigati
 presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator
 slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer
 toolbar tooltip tree treegrid treeitem""".split())
-PREFIXES = ("testid", "label", "text")
+PREFIXES = ("testid", "label", "text", "id")
 MAX_LISTED = 20
 FRAME_ROLES = frozenset({"iframe"})  # a scope with this role searches the frame's document
 # `role=document >> TARGET`: the main frame's document only (its frames are not searched)
@@ -40,8 +40,8 @@ _PASTED_REF = re.compile(r"^\[?ref=([^\]\s]*)\]?$")
 
 @dataclass(frozen=True)
 class Target:
-    kind: str  # ref | testid | label | text | role
-    value: str = ""  # the ref, test id, label or text
+    kind: str  # ref | testid | label | text | id | role
+    value: str = ""  # the ref, test id, label, text or id
     role: str = ""
     name: str = ""  # '' = any name
     scope: "Target | None" = None
@@ -58,7 +58,7 @@ class Target:
         if self.kind == "role":
             own = f"role {self.role}" + (f" named {json.dumps(self.name, ensure_ascii=False)}" if self.name else "")
         else:
-            own = {"testid": "test id", "label": "label", "text": "text"}[self.kind] + " " + json.dumps(
+            own = {"testid": "test id"}.get(self.kind, self.kind) + " " + json.dumps(
                 self.value, ensure_ascii=False)
         return own if self.scope is None else f"{own} inside {self.scope.describe()}"
 
@@ -173,6 +173,10 @@ class Hit:
     self: bool = False
 
 
+def _hits(fr: Frame, out: dict) -> list[Hit]:
+    return [Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out.get("candidates", ())]
+
+
 def _spec(t: Target, hidden: bool, scope_n: int = 0, self_n: int = 0) -> dict:
     return {"kind": t.kind, "value": t.value, "role": t.role, "name": t.name, "hidden": hidden,
             "scope": scope_n, "self": self_n}
@@ -198,7 +202,7 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
             return
         searched += 1
         # a document without a root element (emptied by script) answers {"status": "removed"}
-        hits.extend(Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out.get("candidates", ()))
+        hits.extend(_hits(fr, out))
         if not out.get("frames") or depth >= MAX_FRAME_DEPTH:
             return
         try:
@@ -235,9 +239,7 @@ def search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
             hits, searched = _main_search(page, t, hidden, self_at)
         elif t.scope is not None:
             fr, n = _unique(page, t.scope, notes)
-            out = page.bridge.search(fr, _spec(t, hidden, n, self_at[1] if self_at else 0))
-            hits = [Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"])
-                    for c in out.get("candidates", [])]
+            hits = _hits(fr, page.bridge.search(fr, _spec(t, hidden, n, self_at[1] if self_at else 0)))
             searched = 1
         else:
             hits, searched = _frames_search(page, t, hidden, self_at, notes)
@@ -256,8 +258,7 @@ def _main_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int]
     if t.scope.name and norm(page.bridge.title(main) or "").lower() != t.scope.name.lower():
         return [], 1
     self_n = self_at[1] if self_at is not None and self_at[0] is main else 0
-    out = page.bridge.search(main, _spec(t, hidden, 0, self_n))
-    return [Hit(main, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out.get("candidates", ())], 1
+    return _hits(main, page.bridge.search(main, _spec(t, hidden, 0, self_n))), 1
 
 
 def _frame_of(page: Page, scope: Target, notes: list[str]) -> Frame:
@@ -317,7 +318,7 @@ def no_match(t: Target, searched: int) -> VerdexError:
 
 
 def resolve_target(page: Page, store: RefStore, raw: str) -> Resolved:
-    """A ref, or a target by meaning (testid=, label=, text=, role=, ROLE:NAME): the same Resolved (a
+    """A ref, or a target by meaning (testid=, label=, text=, id=, role=, ROLE:NAME): the same Resolved (a
     ref gets the ref's checks, resolve.resolve; a target a unique live element)."""
     t = parse_target(raw)
     if t.kind == "ref":
