@@ -410,3 +410,13 @@ def test_did_you_mean_for_a_mistyped_option(line, meant):
     with pytest.raises(UsageError) as info:
         REGISTRY.parse(line)
     assert f"Did you mean '{meant}'?" in info.value.message, info.value.message
+
+
+def test_option_numbers_and_help_groups_come_from_the_declarations():
+    assert REGISTRY.parse("snapshot --depth 3 --max-chars #0").flags.values == {"--depth": 3, "--max-chars": 0}
+    assert REGISTRY.parse("console --level error").flags.values == {"--level": "error"}  # LEVEL here: a name
+    with pytest.raises(UsageError, match=r"^--depth must be a whole number, 0 or more \(got 'x'\)\. Usage: snapshot "):
+        REGISTRY.parse("snapshot --depth x")
+    from verdex_cli.commands.meta import GROUPS
+    assert {c.name for c in REGISTRY.commands() if c.group not in GROUPS} == set()
+    assert REGISTRY.get("wait").group == "navigation" and REGISTRY.get("frames").group == "snapshot"

@@ -3,6 +3,7 @@ receiving pointer events at its click point), in its own frame's isolated world.
 
 from __future__ import annotations
 
+from contextlib import suppress
 import time
 
 from ..base.errors import CDPError, ErrorKind, NotActionable, VerdexError
@@ -19,11 +20,9 @@ SLICE = 0.25  # seconds of in-page waiting per bridge call, so the wait can be r
 
 
 class Ahead:
-    """A pointer action's first actionability check, sent with the ref's resolution (one round trip
-    for both). The page does it only for the element exactly as the ref's snapshot showed it (role,
-    name, identity), in a tab that draws (act.js ``prepare``'s ``expect``); otherwise it answers
-    ``check`` having done nothing, and the action runs its checks in order as usual. Its answer is
-    used only once the resolution said the ref is good (:meth:`take`)."""
+    """A pointer action's first actionability check, sent with the ref's resolution (one round trip).
+    The page does it only for the element exactly as the snapshot showed it, in a tab that draws (act.js
+    ``prepare``'s ``expect``), else answers ``check``; the answer is used only once the ref resolved."""
 
     def __init__(self, page: Page, store, raw: str, arm: bool):
         self.page, self.started, self.fr, self.n, self.opts = page, None, None, 0, {}
@@ -44,19 +43,16 @@ class Ahead:
         self.opts = {"pointer": True, "timeoutMs": int(SLICE * 1000), "last": None, "seed": None,
                      "arm": arm, "expect": {"role": rec.role, "name": rec.name}, "key": timer_watch.KEY}
         if fr.parent is not None:
-            # in a frame: only when nothing needs scrolling -- the element, and every frame on the way,
-            # still for two frames' time and in view (act.js `noScroll`); the owners are
-            # measured at the same time (frame_points.start_measure). Else the frames above are
-            # scrolled into view first, in order, as usual
+            # in a frame: only when nothing needs scrolling (act.js `noScroll`), the owners measured at
+            # the same time (frame_points.start_measure); else the frames above scroll first, in order
             self.levels = remembered(page, fr)
             if self.levels is None:
                 self.fr = None
                 return
             self.opts.update(noScroll=True)
         try:
-            # the stable locator's question first: it must see the element before the action's input,
-            # which can overtake a call to the page sent with it (input takes another road in), but not
-            # one sent before the check whose answer the input waits for
+            # the stable locator's question first: the input can overtake a call sent with the check
+            # (it takes another road in), not one sent before the check whose answer it waits for
             self.locating = page.bridge.locate(fr, ref.n, kept=True)
             self.started = page.bridge.prepare(fr, ref.n, self.opts, SLICE + 5, later=True)
             if self.started.sent is None:
@@ -104,10 +100,8 @@ class Ahead:
             return
         started, self.started = self.started, None
         self._unmeasure()
-        try:
+        with suppress(VerdexError):
             self._disarm(started.value())
-        except VerdexError:
-            pass
 
     def _unmeasure(self) -> None:
         """Let the answers nobody will read go: the owners' measurement and the locator's call."""
@@ -120,10 +114,8 @@ class Ahead:
 
     def _disarm(self, out) -> None:
         if isinstance(out, dict) and out.get("armed"):
-            try:
+            with suppress(VerdexError):
                 self.page.bridge.disarm(self.fr)
-            except VerdexError:
-                pass
 
 
 def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) -> tuple[float, float]:
@@ -139,14 +131,11 @@ def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tup
         point = _still_in_frame(page, res, pointer)
         if point is not None:
             return point
-    # every frame's owner into view, outermost first, one after the other: a frame's scroll reaches
-    # the frames above it a moment later (another process), so scrolls sent together can still be
-    # moving the page when the point is measured (the press then lands elsewhere)
+    # every owner into view, outermost first, one after the other: a frame's scroll reaches the frames
+    # above a moment later, so scrolls sent together can still be moving when the point is measured
     for parent, owner in reversed(owners(page, res.frame, res.label)):
-        try:
+        with suppress(CDPError):  # an owner that cannot scroll: the hit tests say what is wrong
             parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
-        except CDPError:
-            pass  # an owner that cannot scroll: the hit tests say what is wrong
     deadline = time.monotonic() + page.timeout
     told: list = [None]
     while True:
@@ -167,10 +156,8 @@ def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tup
 
 
 def _still_in_frame(page: Page, res: Resolved, pointer: bool) -> tuple[float, float] | None:
-    """An element in a frame checked with its resolution (Ahead): its click point when it and every
-    frame on the way were still and in view and every owner gets the point (two round trips however
-    deep: the check and the owners' measurement, then the hit tests); None to check in order instead
-    (any guard the check armed taken down)."""
+    """An element in a frame checked with its resolution (Ahead): its click point when it and every frame
+    on the way were still and in view and every owner gets the point; None to check in order instead."""
     (levels, measuring), res.above = res.above, None
     ahead = res.prepared
     if not pointer or ahead is None or ahead.get("status") != "ok" or not ahead.get("still"):
@@ -183,10 +170,8 @@ def _still_in_frame(page: Page, res: Resolved, pointer: bool) -> tuple[float, fl
         point = None
     if point is None:
         if ahead.get("armed"):
-            try:
+            with suppress(VerdexError):  # its document is gone: the checks in order say so
                 page.bridge.disarm(res.frame)
-            except VerdexError:
-                pass  # its document is gone: the checks in order say so
         return None
     res.armed = bool(ahead.get("armed"))
     res.still = True
@@ -211,12 +196,8 @@ def _tell(page: Page, res: Resolved, reason: str, told: list) -> None:
 
 
 def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, told: list, arm: bool = False) -> dict:
-    """Poll the bridge's `prepare` in short slices until the element is actionable or time is up.
-
-    Each time the reason for waiting is new, the progress listener (timing.tell; the REPL shows it)
-    hears "waiting for ...: reason". The box measured in
-    one slice goes to the next, so stability is always judged on two measurements.
-    """
+    """Poll the bridge's `prepare` in short slices until the element is actionable or time is up (a new
+    reason for waiting is told: timing.tell); each slice's box goes to the next (stability: two measurements)."""
     last = None
     live = res.live or {}
     seed = {"box": live["box"], "at": live["at"]} if live.get("box") and live.get("at") is not None else None

@@ -1,9 +1,5 @@
 """focus, check/uncheck, select and scroll: trusted input on refs (CDP Input events only, never
-element.click() or .value), each result read back from the element itself.
-
-Every action prepares the element in its own frame first (actionability.py); mouse events go out
-through pointer.py (guarded: none reaches another element). Nothing here prints.
-"""
+element.click() or .value), each result read back from the element itself."""
 
 from __future__ import annotations
 
@@ -136,13 +132,9 @@ def _selected_index(page: Page, res: Resolved) -> int:
 
 
 def _select_single(page: Page, res: Resolved, target: int, f: Focus, opts: list[dict]) -> None:
-    """Keyboard selection on the focused select, trusted input only.
-
-    The option list is opened (Alt+ArrowDown), the highlight moved over the
-    enabled options, and Enter commits: the page sees one input/change event.
-    If that did not land (a platform without the popup), step with arrows on
-    the closed select instead. ``opts``: the options as read just before.
-    """
+    """Keyboard selection on the focused select (``opts``: its options as read just before): open the
+    list (Alt+ArrowDown), move over the enabled options and commit with Enter (one input/change event);
+    without the popup, arrows on the closed select."""
     current = next((o["index"] for o in opts if o["selected"]), -1)
     if current == target:
         return
@@ -176,9 +168,6 @@ def _select_multiple(page: Page, res: Resolved, wanted: list[dict]) -> None:
             move_onto(page, res, "hover", {"type": "mouseMoved", "x": x, "y": y, "button": "none", "modifiers": mods})
         mouse(page, "mousePressed", x, y, button="left", clickCount=1, modifiers=mods)
         mouse(page, "mouseReleased", x, y, button="left", clickCount=1, modifiers=mods)
-
-
-# wait two frames so the wheel scroll has been applied, then read the position
 
 
 def scroll(page: Page, res: Resolved | None, direction: str | None) -> dict:

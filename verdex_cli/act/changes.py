@@ -1,15 +1,12 @@
 """What an action changed: wait for the page to settle, capture what the change watchers say
-changed (snapshot/cache.py), and compare with the page's last snapshot (snapshot/delta.py).
+changed (snapshot/cache.py) and compare with the page's last snapshot (snapshot/delta.py). The
+capture counts as a snapshot (its refs usable at once, `diff` lists it); an action that changed
+nothing costs one small check per frame.
 
-The capture counts as a snapshot: the refs it shows are usable at once, staleness compares against
-it, and `diff` lists it. An action that changed nothing costs one small check per frame.
-
-Settled means: in every captured frame, the work the input started is done (timers, chains of them,
-requests -- also ones whose body the page never reads --, messages: browser/timer_watch.py) and a
-hop went by with no change (act.js ``settle``; a document without the watcher: QUIET_MS with no
-change), no scroll is under way, and no request the page started since the action began is still
-loading (late content; see LoadWatch). Bounded by SETTLE_MAX from the input (or --timeout if
-shorter); the result's note says when the bound was hit.
+Settled: in every captured frame the work the input started is done (timers, requests, messages:
+browser/timer_watch.py) and a hop went by with no change (act.js ``settle``; without the watcher:
+QUIET_MS of quiet), no scroll is under way, and no request started since the action is loading
+(LoadWatch). Bounded by SETTLE_MAX from the input (or --timeout); a note says when it was hit.
 """
 
 from __future__ import annotations
@@ -44,8 +41,8 @@ UNSPLIT = "What changed before the action could not be told from what it changed
 
 
 def baseline(state: PageState, page, main_loader: str) -> Shot | None:
-    """The whole-page snapshot the user last saw, if it shows the document ``main_loader`` in this
-    visit (a page restored from the back/forward cache is the same document, but not what was seen)."""
+    """The whole-page snapshot the user last saw, if of document ``main_loader`` in this visit (one
+    restored from the back/forward cache is the same document, but not what was seen)."""
     last = state.last_seen()
     if last is None or last.loaders.get(0) != main_loader or main_navigated(page, state.store):
         return None
@@ -53,9 +50,9 @@ def baseline(state: PageState, page, main_loader: str) -> Shot | None:
 
 
 def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None, dict | None]:
-    """Right before an action: (the page as the action finds it, what changed since the user last saw
-    it: ``changes_before``). A capture that the snapshot cache answers when nothing changed. (None,
-    None) without a snapshot to compare with; (the last seen one, None) when the capture failed."""
+    """Right before an action: (the page as the action finds it, ``changes_before``: what changed
+    since the user last saw it), the cache answering when nothing did; (None, None) without a
+    snapshot to compare with."""
     seen = baseline(state, page, main_before)
     if seen is None:
         return None, None
@@ -77,9 +74,8 @@ def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None
 
 def after_action(state: PageState, page, main_before: str, pre: tuple[Shot | None, dict | None] = (None, None),
                  verb: str = "action") -> tuple[dict | None, dict | None, list[str]]:
-    """(changes, changes_before, notes) for the action just done on ``page``, ``pre`` being what
-    :func:`before_action` found; changes is None when they could not be captured (the notes say why;
-    the action itself stands)."""
+    """(changes, changes_before, notes) for the action just done, ``pre`` from :func:`before_action`;
+    changes None when they could not be captured (the notes say why; the action stands)."""
     before, earlier = pre
     if before is None:  # said once per document (a replayed script would hear it after every step)
         told, state.told_no_baseline = state.told_no_baseline, main_before
@@ -121,9 +117,8 @@ def after_action(state: PageState, page, main_before: str, pre: tuple[Shot | Non
 
 
 def _between(a: Shot, b: Shot, page=None) -> dict:
-    """What differs from snapshot ``a`` to ``b``: added, removed, changed, since, snapshot (and the
-    frames that navigated, when any). With ``page``: what lies where only the page's own timers
-    changed it since ``a`` (act.js, observer.js ownOnly) is set aside (``aside``)."""
+    """What differs from snapshot ``a`` to ``b``. With ``page``: what lies where only the page's own
+    timers changed it (observer.js ownOnly) is set aside (``aside``)."""
     places = page.own_places if page is not None and page.own_changed else None
     aside = None
     if places:
@@ -139,8 +134,7 @@ def _between(a: Shot, b: Shot, page=None) -> dict:
 
 
 def _within(shot: Shot, places: set[int]) -> tuple[set[int], set[int]]:
-    """(the lines of ``shot`` that are one of ``places`` (line identities) or inside one, the places
-    found)."""
+    """(the lines of ``shot`` that are or lie inside one of ``places`` (line identities), the places found)."""
     out, found, depth = set(), set(), -1  # depth: the indent of the place being walked (-1: none)
     for i, line in enumerate(shot.text.split("\n")):
         indent = len(line) - len(line.lstrip(" "))
@@ -166,16 +160,11 @@ def _named(changes: dict, snap) -> dict:
 
 
 def settle(page, limit: float, stop=None, mark: bool = True, started: list | None = None) -> bool:
-    """Wait until the page has settled after the last action's input (``page.acted_at``): in every
-    captured frame, no timer or animation frame the input caused is pending and a whole hop went by
-    with no DOM change, input, focus move or scroll, no scroll is under way (act.js ``settle``; a
-    document without the timer watcher waits for QUIET_MS of quiet instead), and no late request is
-    loading (when a LoadWatch watches the page). False when ``limit`` seconds ran out first, or
-    ``stop()`` (polled between slices) became true. Also used to read fields back after the page
-    settled; once settled for an input, a later call for it (the changes after the navigation check
-    or a read-back) only checks the late requests; once a wait for it ran out (``mark``), a later one
-    looks once, so a page that never settles costs the limit once per action, not once per caller.
-    ``started``: the first question, sent already (:func:`start_settle`)."""
+    """Wait until the page settled after the last input (``page.acted_at``; see the module's doc).
+    False when ``limit`` ran out or ``stop()`` (polled between slices) became true. Once settled for
+    an input, later calls only check late requests; once a wait ran out (``mark``), later ones look
+    once, so a page that never settles costs the limit once per action. ``started``: the first
+    question, sent already (:func:`start_settle`)."""
     try:
         return _settle(page, limit, stop, mark, started)
     finally:
@@ -183,8 +172,8 @@ def settle(page, limit: float, stop=None, mark: bool = True, started: list | Non
 
 
 def release(page, started: list | None) -> None:
-    """Let settle questions sent ahead go unread. A capture one of them may have taken is lost with
-    it, and its frame's watcher was reset by it, so the snapshot cache cannot vouch any more."""
+    """Let settle questions sent ahead go unread (a capture one took reset its frame's watcher: the
+    snapshot cache cannot vouch any more)."""
     unread = [p for _fr, _loader, p in started or () if p.open]
     for p in unread:
         p.drop()
@@ -238,10 +227,9 @@ SLICE_S = 1.0  # longest in-page wait per call (stop() is polled between calls)
 
 
 def start_settle(page, left: float) -> list:
-    """Ask every captured frame to settle, without waiting (the calls; :func:`settle` takes them as
-    ``started``), so the question shares a round trip with what is sent next. When the command will
-    show what changed (``page.changes_wanted``), each frame that changed is captured in the same call
-    once settled (cache.Ahead): the capture costs no round trip of its own."""
+    """Ask every captured frame to settle without waiting (:func:`settle` takes the calls as
+    ``started``), sharing a round trip with what is sent next; with ``page.changes_wanted``, each frame
+    that changed is captured in the same call once settled (cache.Ahead)."""
     entry = getattr(page, "snapshot_cache", None)
     indices = list(entry.facts) if entry is not None and entry.facts else [0]
     rest = max(0.0, min(SLICE_S, left))
@@ -255,9 +243,8 @@ def start_settle(page, left: float) -> list:
 
 
 def _settle_frames(page, left: float, started: list | None = None) -> str:
-    """'settled' when every captured frame settled within ``left`` seconds, 'navigating' when one
-    began navigating away, else 'busy'. The frames wait in their documents at the same time (one
-    round trip for all)."""
+    """'settled' when every captured frame settled within ``left`` seconds (all in one round trip),
+    'navigating' when one began navigating away, else 'busy'."""
     calls = started if started is not None else start_settle(page, left)
     answers = finish_all([p for _fr, _loader, p in calls])
     verdict = "settled"
@@ -281,8 +268,8 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
             drop_ahead(page, earlier.frames)  # its captures reset their watchers: the cache cannot vouch
             page.own_places = None  # ... nor can they say any more whose doing a change was
         ahead = cache.Ahead(page.acted_at, frames)
-        # only a round in which every frame settled can stand for the page; else what was captured
-        # is recorded and the cache dropped (the frames' watchers were reset by those captures)
+        # only a round in which every frame settled stands for the page; else the cache is dropped (those
+        # captures reset the frames' watchers)
         if verdict != "settled" or len(frames) != len(calls) or not cache.keep_ahead(page, ahead):
             drop_ahead(page, frames)
             page.own_places = None
@@ -290,8 +277,7 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
 
 
 def _own(page, index: int, only: dict) -> None:
-    """Frame ``index`` says the page's own timers changed it: where only they did (``only``: the
-    elements' identities, and whether that is every place), as snapshot line identities."""
+    """Frame ``index`` says the page's own timers changed it: note where only they did (line identities)."""
     page.own_changed = True
     if page.own_places is not None:
         page.own_places.update(node_key(index, i * 1024) for i in only.get("ids") or ())
@@ -299,10 +285,9 @@ def _own(page, index: int, only: dict) -> None:
 
 
 class LoadWatch:
-    """Requests the page starts while an action runs and settles (fetch, XHR, scripts, images, frame
-    documents), through the Network domain of the page's targets, enabled for that time only.
-    Streams (EventSource, WebSocket, media) are not waited for, and no request longer than LATE_MS
-    (a long poll); a page that polls often still settles between two of its requests."""
+    """Requests the page starts while an action runs and settles, through the Network domain of its
+    targets (on for that time only). Streams and requests older than LATE_MS (a long poll) are not
+    waited for; a page that polls often still settles between two of its requests."""
 
     def __init__(self, page):
         self.page = page
@@ -320,9 +305,7 @@ class LoadWatch:
             timer_watch.install(t)  # an out-of-process frame's documents (the tab's has it already)
             _WATCHES[id(t)] = self
             try:
-                # shared with the answers a command hears; not waited for: the target handles its calls
-                # in order, so the domain is on before the input (in-page, the timer watcher counts the
-                # requests the input starts anyway)
+                # not waited for: the target handles its calls in order, so it is on before the input
                 t.hold_network()
                 self.targets.append(t)
             except (CDPError, CDPTimeout, ConnectionLost):
@@ -341,8 +324,7 @@ class LoadWatch:
                 self.finished_at = time.monotonic()
 
     def busy(self, now: float) -> tuple[bool, float]:
-        """(a request started during the action, younger than LATE_MS, is loading; milliseconds since
-        the last one finished)."""
+        """(a request younger than LATE_MS is loading, milliseconds since the last one finished)."""
         with self.lock:
             young = any((now - at) * 1000.0 < LATE_MS for at in self.pending.values())
             since = (now - self.finished_at) * 1000.0 if self.finished_at else 1e9
@@ -366,8 +348,7 @@ def watch_loads(page) -> LoadWatch | None:
         return None
 
 
-# the LoadWatch of each page and target being watched (by id, while it watches: stop() removes it), and
-# the targets whose network events are routed to theirs: this module's own state, not hung on them
+# the LoadWatch of each page and target watched (by id, until stop()), and the targets routed to them
 _WATCHES: dict[int, "LoadWatch"] = {}
 _HOOKED: "weakref.WeakSet" = weakref.WeakSet()
 

@@ -1,10 +1,9 @@
-"""File choosers the page opened: a button whose handler clicks a hidden ``<input type=file>`` asks the
-browser for a chooser, which verdex is told of instead of a dialog (``Page.setInterceptFileChooserDialog``,
-browser/frames.py). The command's result says so and gives the input a ref to answer with ``upload REF PATH``:
-never dropped silently. Nothing here prints."""
+"""File choosers the page opened (a handler clicking a hidden ``<input type=file>``; intercepted in
+browser/frames.py): the command's result says so and gives the input a ref for ``upload REF PATH``."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from ..base.errors import VerdexError
 from ..browser.frames import Frame
 from ..browser.page import Page
@@ -41,7 +40,5 @@ def _input(page: Page, fr: Frame, backend) -> dict | None:
     except (VerdexError, KeyError):
         return None
     finally:
-        try:
+        with suppress(VerdexError):
             fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-chooser", timeout=2)
-        except VerdexError:
-            pass

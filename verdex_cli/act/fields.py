@@ -1,14 +1,13 @@
 """fill, type, press and upload: keyboard and file input that only ever reaches the ref's own element.
 
-Text-like fields get trusted input (select all + ``Input.insertText``, or key
-events); picker inputs (range, color, date, ...) get their value set the way
-a picker sets it; file inputs get files through ``DOM.setFileInputFiles``.
-Every result carries the field's value read back afterwards; a password's
-value is never echoed (see :data:`MASK`).  Nothing here prints.
+Text fields get trusted input (select all + ``Input.insertText``, or key events); pickers (range, color,
+date, ...) their value set as a picker sets it; file inputs files. Every result carries the value read
+back afterwards; a password's value is never echoed (:data:`MASK`).
 """
 
 from __future__ import annotations
 
+from contextlib import suppress
 import os
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from ..base.errors import CDPError, ErrorKind, JSError, NotActionable, NotApplie
 from ..browser import timer_watch
 from ..browser.page import Page
 from .actions import focus
-from .focus import label_of, where_focus
+from .focus import element_object, label_of, where_focus
 from .keys import char_events, parse_key
 from .readback import RERENDERED, FieldWatch, after_input, quoted, settle_page, still_changing
 from .resolve import Resolved
@@ -101,9 +100,7 @@ def _value(page: Page, res: Resolved):
 
 
 def _read_back(page: Page, res: Resolved, watch: FieldWatch, nav_before: int, grace: float) -> tuple:
-    """(value once the page settled, the value the browser gave at the last input (None: unknown),
-    notes). Read right away when the field's document went away; of the control the page put in its
-    place when it re-rendered the field; none when the page removed it with nothing like it there."""
+    """(value once the page settled, the value the browser gave at the last input or None, notes)."""
     right_away = _value(page, res)
     nav = after_input(page, nav_before, grace)
     back = watch.read()
@@ -139,8 +136,6 @@ def _differs_note(info: dict, value, wanted: str) -> list[str]:
     return [f"The field now holds {value!r}, not {wanted!r} (maxlength, a mask, the input type or the page "
             "changed what was entered)."]
 
-
-# -- fill ---------------------------------------------------------------------------------------------
 
 def fill(page: Page, res: Resolved, text: str) -> dict:
     info = field_info(page, res)
@@ -178,10 +173,8 @@ def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
     if not settle_page(page):
         nav = [still_changing(page)] + nav
     if not res.frame.detached and res.frame.loader_id == loader:
-        try:
+        with suppress(CDPError, JSError):
             value = _value(page, res)
-        except (CDPError, JSError):
-            pass
     result = _base("fill", res, info, value)
     notes = list(res.notes) + [f"Set like a picker would: the {kind} input's value was set, then input and "
                                "change events fired (no keys were typed)."]
@@ -205,8 +198,6 @@ def _picker_problem(res: Resolved, info: dict, text: str, check: dict) -> str:
         return f"{head}: it does not match the input's step ({check.get('step')})."
     return f"{head}: expected {FORMATS.get(kind, 'a valid value')}."
 
-
-# -- type -------------------------------------------------------------------------------------------------
 
 def type_text(page: Page, res: Resolved, text: str) -> dict:
     info = field_info(page, res)
@@ -240,8 +231,6 @@ def _holds(page: Page, res: Resolved, info: dict) -> str:
     return f"The field now holds {quoted(_shown(info, value))}."
 
 
-# -- press --------------------------------------------------------------------------------------------------
-
 def press(page: Page, res: Resolved | None, spec: str) -> dict:
     key = parse_key(spec)
     nav_before = page.nav_count
@@ -264,8 +253,6 @@ def press(page: Page, res: Resolved | None, spec: str) -> dict:
 def _ref_of(page: Page, fr, who: dict):
     return f"{page.prefix}f{fr.index}e{who['n']}" if who.get("n") else None
 
-
-# -- upload -------------------------------------------------------------------------------------------------
 
 def check_paths(paths: list[str]) -> list[Path]:
     """Every path must be a readable regular file; one clear usage error otherwise."""
@@ -292,18 +279,11 @@ def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
     if len(paths) > 1 and not info.get("multiple"):
         raise UsageError(f"Element {res.label} takes one file, not {len(paths)} (it has no 'multiple' attribute).")
     nav_before = page.nav_count
-    obj = page.bridge.element(res.frame, res.ref.n)
-    if "objectId" not in obj:
-        raise NotActionable(f"Element {res.label} was removed.", kind=ErrorKind.REMOVED)
-    try:
-        res.frame.target.call("DOM.setFileInputFiles", files=[str(p) for p in paths], objectId=obj["objectId"])
-    except CDPError as exc:
-        raise NotActionable(f"Could not set the files of {res.label}: {exc.details.get('detail', exc)}.") from exc
-    finally:
+    with element_object(page, res, f"Element {res.label} was removed.") as obj:
         try:
-            res.frame.target.call("Runtime.releaseObject", objectId=obj["objectId"], timeout=2)
-        except CDPError:
-            pass
+            res.frame.target.call("DOM.setFileInputFiles", files=[str(p) for p in paths], objectId=obj)
+        except CDPError as exc:
+            raise NotActionable(f"Could not set the files of {res.label}: {exc.details.get('detail', exc)}.") from exc
     names = page.bridge.files(res.frame, res.ref.n)
     if names != [p.name for p in paths]:
         raise NotApplied(f"Element {res.label} holds {names or 'no files'} instead of the files given "

@@ -1,16 +1,15 @@
 """Keyboard focus, verified deep (shadow roots and frames), and key input that never lands elsewhere.
 
-CDP key events and ``Input.insertText`` go to whatever element has focus, so
-before every batch of keys :class:`Focus` checks in the isolated world that
-the target is the deep active element of its document and that every
-ancestor document's active element is the iframe leading to it.  While keys
-are sent, a guard in those documents stops any key event that would reach
-another element.  Nothing here prints.
+Key events go to whatever has focus, so before every batch :class:`Focus` checks that the target is
+the deep active element of its document and every ancestor document's active element is the iframe
+leading to it; while keys are sent, a guard in those documents stops any that would reach another element.
 """
 
 from __future__ import annotations
 
-from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable, NotApplied
+from contextlib import contextmanager, suppress
+
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, NotActionable, NotApplied, VerdexError
 from ..browser.frames import Frame
 from ..browser.page import Page
 from ..refs.store import describe
@@ -54,18 +53,28 @@ def _focused_child(page: Page, fr: Frame) -> Frame | None:
     try:
         node = fr.target.call("DOM.describeNode", objectId=obj["objectId"])["node"]
     finally:
-        _release(fr, obj["objectId"])
+        release_object(fr, obj["objectId"])
     child = page.frames.by_id.get(node.get("frameId", ""))
     if child is None or child.detached:
         return None
     return child
 
 
-def _release(fr: Frame, object_id: str) -> None:
-    try:
+def release_object(fr: Frame, object_id: str) -> None:
+    with suppress(VerdexError):
         fr.target.call("Runtime.releaseObject", objectId=object_id, timeout=2)
-    except (CDPError, CDPTimeout, ConnectionLost):
-        pass
+
+
+@contextmanager
+def element_object(page: Page, res: Resolved, missing: str):
+    """The element's object id for a protocol call, let go of afterwards (``missing``: the error if none)."""
+    obj = page.bridge.element(res.frame, res.ref.n)
+    if "objectId" not in obj:
+        raise VerdexError(missing, kind=ErrorKind.REMOVED)
+    try:
+        yield obj["objectId"]
+    finally:
+        release_object(res.frame, obj["objectId"])
 
 
 def focus_label(page: Page) -> str:
@@ -90,15 +99,10 @@ class Focus:
         self.prefix = "Nothing was sent"  # how much got through, for a refusal during the current batch
         self.replaced = False  # the page re-rendered the field; the keys go on into the new one (it has focus)
 
-    # -- checks ------------------------------------------------------------------------------------
     def problem(self, prefix: str = "Nothing was sent") -> str | None:
-        """None when the target holds focus; else a description of where focus is.
-
-        The frames are checked from the top down, so the answer names the element that really
-        has focus (an ancestor document's own element, or one inside another frame). The field
-        replaced by the page (a re-render; followed while a read-back watches it) counts when the
-        new one has focus, once the page settled; else the keys stop there (``prefix``: how many went in).
-        """
+        """None when the target holds focus; else where focus is (checked from the top down, so it names
+        what really has focus). A field the page re-rendered counts when the new one has focus once the
+        page settled; else the keys stop there (``prefix``: how many went in)."""
         for parent, obj in reversed(self.owners):
             got = self.page.bridge.holds_focus(parent.target, obj)
             if got is not True:
@@ -138,7 +142,6 @@ class Focus:
         if where is not None:
             raise self.refuse(where, f"Nothing was {verb}")
 
-    # -- the guard -----------------------------------------------------------------------------------
     def arm(self) -> None:
         """Guard the documents; sent with the next call, answered (a failure raised) before any key goes."""
         self.arming = [self.page.bridge.arm_keys(fr, n, later=True)
@@ -164,13 +167,10 @@ class Focus:
     def close(self) -> list[str]:
         blocked = self.disarm()
         for parent, _ in self.owners:
-            try:
+            with suppress(CDPError, CDPTimeout, ConnectionLost):
                 parent.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-focus", timeout=2)
-            except (CDPError, CDPTimeout, ConnectionLost):
-                pass
         return blocked
 
-    # -- sending ------------------------------------------------------------------------------------------
     def _stop(self, where: str, prefix: str) -> NotActionable:
         blocked = self.disarm()
         if blocked:  # the previous batch already met the moved focus: the guard stopped it there

@@ -1,11 +1,10 @@
-"""click, dblclick and hover on a frame's owner element (iframe, frame): the mouse events land in the
-document the frame shows, not on the element, so the element's own guard (guard.js ``arm``, in its
-document) sees none of them. The frame's document, and every captured document nested in it, watches
-instead (frame_watch.js ``watchDoc``): the action is ok only when the events really reached one of them, and
-the result names the element they reached there. Nothing here prints."""
+"""click, dblclick and hover on a frame's owner element (iframe): the events land in the document the
+frame shows, which the element's own guard never sees, so that document and every captured one nested
+in it watch instead (frame_watch.js ``watchDoc``): ok only when the events reached one of them."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied, VerdexError
 from ..browser.frames import Frame
 from ..browser.page import Page
@@ -31,23 +30,13 @@ class Inside:
         self.child = frames[0]
         self.loaders = {fr.index: fr.loader_id for fr in frames}
 
+    def _ask(self, start) -> list[dict | None]:
+        """_ask_all in the watched documents; None for one that went away (what it got is lost)."""
+        return [None if fr.detached or fr.loader_id != self.loaders[fr.index] else got
+                for fr, got in zip(self.frames, _ask_all(self.frames, start))]
+
     def _states(self) -> list[dict | None]:
-        """Each watched document's FrameWatch.watchState (None: no answer): one round trip for all."""
-        started = []
-        for fr in self.frames:
-            try:
-                started.append(self.page.bridge.watch_state(fr, later=True))
-            except VerdexError:
-                started.append(None)
-        out = []
-        for fr, st in zip(self.frames, started):
-            try:
-                out.append(st.value() if st is not None and st.sent is not None else None)
-            except (CDPError, JSError, CDPTimeout, ConnectionLost):
-                out.append(None)
-            if fr.loader_id != self.loaders[fr.index]:
-                out[-1] = None
-        return out
+        return self._ask(lambda fr: self.page.bridge.watch_state(fr, later=True))
 
     def pointer_in(self) -> bool:
         """After the move: the pointer came into one of the watched documents and stayed there."""
@@ -59,38 +48,18 @@ class Inside:
         return any(s is None or s.get("nav") for s in states[:1]) or any(s and s.get("nav") for s in states)
 
     def read(self, settle: bool = False) -> list[tuple[Frame, dict | None]]:
-        """What reached each watched document (None: it went away, unread); every watch ends. One
-        round trip for all (``settle``: a hover's, two animation frames after the move)."""
-        started = []
-        for fr in self.frames:
-            try:
-                started.append(self.page.bridge.unwatch_doc(fr, settle, later=True))
-            except VerdexError:
-                started.append(None)
-        out: list[tuple[Frame, dict | None]] = []
-        for fr, st in zip(self.frames, started):
-            got = None
-            if st is not None and st.sent is not None:
-                try:
-                    got = st.value()
-                except (CDPError, JSError, CDPTimeout, ConnectionLost):
-                    got = None
-            if fr.detached or fr.loader_id != self.loaders[fr.index]:
-                got = None  # another document now: the watched one went away (what it got is lost)
-            out.append((fr, got))
-        return out
+        """What reached each watched document (None: it went away); every watch ends (``settle``: a
+        hover's, two animation frames after the move)."""
+        return list(zip(self.frames, self._ask(lambda fr: self.page.bridge.unwatch_doc(fr, settle, later=True))))
 
     def end(self) -> None:
         """Stop watching, nothing read (the action failed before its input was judged)."""
-        try:
+        with suppress(VerdexError):
             self.read()
-        except VerdexError:
-            pass
 
     def verdict(self, action: str, reads: list[tuple[Frame, dict | None]], parent: dict) -> tuple[str, dict]:
-        """(the result's note, its ``inside``: the frame whose document got the input and the element it
-        reached there) when the input reached the frame's documents as asked; else the refusal, saying
-        what happened."""
+        """(the result's note, ``inside``: the frame and element the input reached) when it reached the
+        frame's documents as asked; else the refusal, saying what happened."""
         label, where = self.res.label, f"frame f{self.child.index}"
         if action == "hover":
             moved = [(fr, r) for fr, r in reads if r and any(t in MOVES for t in r["got"])]
@@ -137,10 +106,8 @@ class Inside:
 
 
 def watch_inside(page: Page, res: Resolved, action: str) -> Inside:
-    """The frame the owner element shows, the frames nested in it that its click point reaches (found
-    by hit tests, one document after the other) and every other captured frame nested in it, watching
-    for the action's mouse events. Refused (nothing sent) when the element shows no document, or a
-    blank one."""
+    """The frame the owner shows and every captured frame nested in it, watching for the action's mouse
+    events. Refused (nothing sent) when the element shows no document, or a blank one."""
     child = child_frame(page, res)
     chain, answers, at = [child], [], None
     while True:
@@ -158,17 +125,7 @@ def watch_inside(page: Page, res: Resolved, action: str) -> Inside:
         chain.append(nested)
         at = into
     others = [fr for fr in _nested(page, child) if fr not in chain]
-    started = []
-    for fr in others:
-        try:
-            started.append(page.bridge.watch_doc(fr, None, later=True))
-        except VerdexError:
-            started.append(None)
-    for fr, st in zip(others, started):
-        try:
-            answers.append(st.value() if st is not None and st.sent is not None else None)
-        except (CDPError, JSError, CDPTimeout):
-            answers.append(None)
+    answers += _ask_all(others, lambda fr: page.bridge.watch_doc(fr, None, later=True))
     frames = chain + others
     inside = Inside(page, res, [fr for fr, a in zip(frames, answers) if a is not None])
     first = answers[0]
@@ -179,6 +136,24 @@ def watch_inside(page: Page, res: Resolved, action: str) -> Inside:
         raise NotActionable(f"Element {res.label} is not actionable: its frame (f{child.index}) {why}; "
                             "no mouse event was sent.")
     return inside
+
+
+def _ask_all(frames: list[Frame], start) -> list[dict | None]:
+    """``start(frame)`` in every frame at once (one round trip): each answer, or None."""
+    started = []
+    for fr in frames:
+        try:
+            started.append(start(fr))
+        except VerdexError:
+            started.append(None)
+    out = []
+    for st in started:
+        got = None
+        if st is not None and st.sent is not None:
+            with suppress(CDPError, JSError, CDPTimeout, ConnectionLost):
+                got = st.value()
+        out.append(got)
+    return out
 
 
 def child_frame(page: Page, res: Resolved) -> Frame:
@@ -216,10 +191,8 @@ def _shown(page: Page, parent: Frame, obj: dict) -> tuple[Frame | None, str | No
     except (CDPError, CDPTimeout):
         node = {}
     finally:
-        try:
+        with suppress(ConnectionLost):
             parent.target.send("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
-        except ConnectionLost:
-            pass
     frame_id = node.get("frameId")
     if not frame_id:
         return None, None

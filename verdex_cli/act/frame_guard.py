@@ -1,18 +1,15 @@
 """The other documents of the tab, guarded for the length of a click.
 
-The click guard (guard.js ``arm``) sits in the target's own document: events that would reach another
-element there are stopped. Events the browser routes into another frame's document -- a frame the page
-moved under the click point between the check and the input (an ad loading above, a carousel) -- never
-pass that document, so that guard cannot stop them, and the frame's element would be clicked instead. So
-every other document of the tab is told to stop every trusted press, release and click until read
-(browser/guard_world.py: a world of its own in every document from its first moment, first in line for
-those events; no capture or engine needed). The orders go out with the first actionability check (no
-round trip of their own: actionability.Ahead), or before the input when that check was not sent ahead;
-their answers are waited for before any input is sent, and what they stopped is read back with the
-target's guard. Nothing here prints."""
+The click guard (guard.js ``arm``) sits in the target's own document; events the browser routes into
+another frame's document (a frame the page moved under the click point: an ad, a carousel) never pass
+it. So every other document is told to stop every trusted press, release and click until read
+(browser/guard_world.py), with the first actionability check (actionability.Ahead) or before the input;
+their answers are waited for before any input, and what they stopped is read back with the target's guard.
+"""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, VerdexError
 from ..browser.frames import Frame
 from ..browser import bridge
@@ -43,19 +40,15 @@ class Denial:
         went away meanwhile is left out: there is nothing to click in."""
         sent, self.sent = self.sent, []
         for fid, session, ctx, pending in sent:
-            try:
+            with suppress(VerdexError):
                 if pending.result().get("result", {}).get("value") is True:
                     self.armed.append((fid, session, ctx))
-            except (VerdexError, CDPError, CDPTimeout, ConnectionLost):
-                pass
 
     def start_read(self) -> None:
         """Ask every guard what it stopped (answers taken by :meth:`blocked`, with the target's)."""
         for fid, session, ctx in self.armed:
-            try:
+            with suppress(CDPError, CDPTimeout, ConnectionLost):
                 self.reading.append((fid, bridge.start(session, bridge.guard_read().at(ctx), 5)))
-            except (CDPError, CDPTimeout, ConnectionLost):
-                pass
         self.armed = []
 
     def blocked(self) -> list[str]:
@@ -66,7 +59,7 @@ class Denial:
         for fid, pending in reading:
             try:
                 seen = pending.result().get("result", {}).get("value")
-            except (VerdexError, CDPError, CDPTimeout, ConnectionLost):
+            except VerdexError:
                 continue  # its document went away: nothing of the click can have stayed there
             fr = self.page.frames.by_id.get(fid)
             where = f"frame f{fr.index}" if fr is not None and not fr.detached else "another frame"

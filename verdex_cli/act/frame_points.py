@@ -1,22 +1,18 @@
-"""A point in a frame, carried out to the tab through any nesting of frames, and hit-tested on the way.
+"""A point in a frame, carried out to the tab through any nesting of frames, hit-tested on the way.
 
-The bridge measures an element in its own frame's viewport. Mouse events go to the tab in top-level
-viewport coordinates, so the point climbs one frame at a time: at each step the frame's iframe element
-(its owner, in the parent frame) must be the element the point reaches there, or the owner is covered
-(and the cover is named) or the point is outside the parent's viewport.
+The bridge measures an element in its own frame's viewport; mouse events go to the tab in top-level
+viewport coordinates, so the point climbs one frame at a time, and at each step the frame's owner (its
+iframe element in the parent) must be what the point reaches there (else: the cover, or out of view).
 
-Coordinates come from DevTools box models, which are measured in the viewport of the *local root* of the
-target they are asked through: the frame at the top of that renderer's frame tree (the main frame for
-every frame the page's renderer hosts: same-origin, and cross-origin but same-site frames; an
-out-of-process frame for the frames inside it). Which frames share a target is the protocol's fact
-(``Page.getFrameTree`` per target and ``Target.getTargets``, kept in ``browser/frames.py``): a frame
-is a local root when it has no parent or its parent lives in another target. The owner's content quad
-(transforms included) maps the child's viewport into local-root coordinates; the parent's own owner
-quad maps them back into the parent's viewport (done in the parent, which knows its viewport's size).
+DevTools box models are measured in the viewport of the *local root* of the target asked: the top of
+that renderer's frame tree (a frame with no parent, or whose parent lives in another target:
+browser/frames.py). The owner's content quad (transforms included) maps the child's viewport into
+local-root coordinates; the parent's own owner quad maps them back into the parent's viewport.
 """
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, NotActionable, VerdexError
@@ -43,20 +39,8 @@ def local_root(page: Page, fr: Frame) -> bool:
     return parent is None or parent.target is not fr.target and parent.target.id != fr.target.id
 
 
-def _parent(page: Page, fr: Frame, label: str) -> Frame:
-    parent = page.frames.get(fr.parent) if fr.parent is not None else None
-    if parent is None or parent.detached:
-        raise NotActionable(f"Element {label} is not actionable: its frame is no longer attached to the page.")
-    return parent
-
-
 def _gone(label: str) -> NotActionable:
     return NotActionable(f"Element {label} is not actionable: its frame is no longer attached to the page.")
-
-
-def owner(page: Page, fr: Frame, label: str) -> tuple[Frame, int]:
-    """(parent frame, backend node id of the iframe element that holds ``fr`` in it)."""
-    return owners(page, fr, label)[0]
 
 
 def owners(page: Page, fr: Frame, label: str) -> list[tuple[Frame, int]]:
@@ -64,7 +48,9 @@ def owners(page: Page, fr: Frame, label: str) -> list[tuple[Frame, int]]:
     registry remembers each while both documents stay; the others are asked at once (one round trip)."""
     chain: list[tuple[Frame, Frame]] = []
     while fr.parent is not None:
-        parent = _parent(page, fr, label)
+        parent = page.frames.get(fr.parent)
+        if parent is None or parent.detached:
+            raise _gone(label)
         chain.append((fr, parent))
         fr = parent
     asked = {}
@@ -94,22 +80,18 @@ def _forward(quad: list[float], u: float, v: float) -> list[float]:
 
 
 def climb(page: Page, fr: Frame, pt: Point, label: str, check: bool = True) -> tuple[float, float] | str:
-    """``pt`` (in ``fr``'s viewport) in top-level viewport coordinates, or, when ``check`` and an iframe
-    element on the way does not get the point, the reason (true, naming the cover).
-
-    Two round trips however deep the frame: every owner's box, its element in its frame's world and
-    each frame's viewport size at once; then the point, carried out through every frame here, is
-    hit-tested in every frame at once (each owner must be what the point reaches in its frame; the
-    innermost failure is the one told). A frame whose world is not set up climbs one frame per round
-    trip instead."""
+    """``pt`` (in ``fr``'s viewport) in top-level viewport coordinates, or, when ``check`` and an owner
+    on the way does not get the point, the reason (naming the cover). Two round trips however deep:
+    every owner measured at once, then hit-tested at once (a frame whose world is not set up: one
+    frame per round trip)."""
     chain = owners(page, fr, label)
     levels = [(child, parent, backend) for child, (parent, backend) in zip(_frames_up(page, fr), chain)]
     return _climb(page, levels, finish_measure(page, start_measure(page, levels), label), pt, check)[0]
 
 
 def remembered(page: Page, fr: Frame) -> list | None:
-    """(frame, parent frame, backend id of its iframe element) from ``fr`` up to the top, when every
-    frame on the way is attached and every owner remembered; None otherwise (nothing is asked)."""
+    """(frame, parent, backend id of its owner) from ``fr`` up, when all are attached and every owner
+    is remembered; None otherwise (nothing is asked)."""
     levels = []
     while fr.parent is not None:
         parent = page.frames.get(fr.parent)
@@ -122,10 +104,9 @@ def remembered(page: Page, fr: Frame) -> list | None:
 
 
 def climb_still(page: Page, levels: list, asked: list, pt: Point, label: str) -> tuple[float, float] | None:
-    """``pt`` in top-level coordinates, from a measurement started with the element's check
-    (:func:`start_measure`), when every owner on the way gets the point and nothing has moved anything
-    in any frame on the way for two frames' time (so the browser's hit-test data, which routes input
-    into frames, is the layout measured here); None otherwise."""
+    """``pt`` in top-level coordinates from a measurement started with the element's check, when every
+    owner gets the point and no frame on the way moved for two frames' time (so the browser's hit-test
+    data, which routes input into frames, is the layout measured); None otherwise."""
     point, still = _climb(page, levels, finish_measure(page, asked, label), pt, True)
     return point if still and not isinstance(point, str) else None
 
@@ -139,8 +120,7 @@ def _climb(page: Page, levels: list, measured: tuple, pt: Point, check: bool) ->
             return _climb_each(page, levels, quads, objs, pt, check), False
         asked = []
         for child, parent, _backend in levels:
-            q = _forward(quads[child.index], pt.x / pt.w if pt.w else 0.0, pt.y / pt.h if pt.h else 0.0)
-            back = None if local_root(page, parent) else quads.get(parent.index)
+            q, back = _into(page, child, parent, quads, pt)
             asked.append((parent, q, page.bridge.owner_hit(parent.target, objs[child.index], q, back)))
             if parent.parent is None:
                 break
@@ -159,25 +139,33 @@ def _climb(page: Page, levels: list, measured: tuple, pt: Point, check: bool) ->
             if check and not out.get("hit"):
                 return _missed(parent, out), False
             still = still and bool(out.get("still"))
-            pt = Point(out.get("x", q[0]), out.get("y", q[1]), out["w"], out["h"])
+            pt = _out(out, q)
         return (pt.x, pt.y), still
     finally:
         for target in {id(p.target): p.target for _c, p, _b in levels}.values():
-            try:
+            with suppress(ConnectionLost):
                 target.send("Runtime.releaseObjectGroup", objectGroup="verdex-hit")
-            except ConnectionLost:
-                pass
 
 
 def _climb_each(page: Page, levels: list, quads: dict, objs: dict, pt: Point, check: bool) -> tuple[float, float] | str:
     for child, parent, _backend in levels:
-        q = _forward(quads[child.index], pt.x / pt.w if pt.w else 0.0, pt.y / pt.h if pt.h else 0.0)
-        back = None if local_root(page, parent) else quads.get(parent.index)
+        q, back = _into(page, child, parent, quads, pt)
         out = page.bridge.owner_hit(parent.target, objs[child.index], q, back) or {"outside": True, "w": 0, "h": 0}
         if check and not out.get("hit"):
             return _missed(parent, out)
-        pt = Point(out.get("x", q[0]), out.get("y", q[1]), out["w"], out["h"])
+        pt = _out(out, q)
     return pt.x, pt.y
+
+
+def _into(page: Page, child: Frame, parent: Frame, quads: dict, pt: Point) -> tuple[list[float], list | None]:
+    """(``pt`` of ``child`` in its local root's coordinates, the parent's own owner quad when the
+    parent is no local root: the hit test maps the point back into its viewport)."""
+    q = _forward(quads[child.index], pt.x / pt.w if pt.w else 0.0, pt.y / pt.h if pt.h else 0.0)
+    return q, None if local_root(page, parent) else quads.get(parent.index)
+
+
+def _out(out: dict, q: list[float]) -> Point:
+    return Point(out.get("x", q[0]), out.get("y", q[1]), out["w"], out["h"])
 
 
 def _missed(parent: Frame, out: dict) -> str:
@@ -206,9 +194,8 @@ def _frames_up(page: Page, fr: Frame) -> list[Frame]:
 
 
 def start_measure(page: Page, levels: list) -> list:
-    """Ask at once each owner's content quad (in its target's local-root coordinates), its element in
-    its frame's isolated world (for the hit test) and the viewport size of every frame on the way but
-    the top (a None entry when one cannot be asked now); :func:`finish_measure` reads the answers."""
+    """Ask at once each owner's content quad, its element in its frame's isolated world (for the hit
+    test) and the viewport size of every frame on the way but the top (:func:`finish_measure`)."""
     asked: list = []
     try:
         for child, parent, backend in levels:
@@ -232,8 +219,7 @@ def drop_measure(asked: list) -> None:
 
 
 def finish_measure(page: Page, asked: list, label: str) -> tuple[dict[int, list[float]], dict[int, str], dict | None]:
-    """(quads, element object ids, viewport sizes -- None when one could not be read) of
-    :func:`start_measure`."""
+    """(quads, owner object ids, viewport sizes or None) of :func:`start_measure`."""
     sizes: dict | None = {} if all(w != "size" or p.sent is not None for _f, w, p in asked) else None
     try:
         quads, objs = {}, {}

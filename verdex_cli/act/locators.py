@@ -1,16 +1,11 @@
 """Stable locators: the best target by meaning for one element, and its Playwright equivalent.
 
-Preference: a unique test id, then a unique label, then a unique role:name, then role:name scoped to
-its nearest named landmark or container (`"article:Coffee mug >> button:Add to cart"`), then a unique
-id that does not look generated (engine/targets.js says which), then each of
-the unscoped ones within its frame (`role=document >> ...`, `iframe:NAME >> ...`). A candidate must
-name this element alone, by exact name.
-
-One engine call (``targets.locate``) builds the candidates in the page and checks each in the
-element's own document. That settles the choice when the tab has one frame; with several, a candidate
-must also match nothing in the other frames: :meth:`Found.choose` checks that (a search of the page)
-when asked, which can be long after the element was located (`export`), so an action only starts the
-call and pays no round trip for it (commands/session_log.py).
+Preference: a unique test id, label, role:name, then role:name scoped to its nearest named landmark or
+container (`"article:Coffee mug >> button:Add to cart"`), an id that does not look generated
+(engine/targets.js says which), then the unscoped ones within its frame
+(`role=document >> ...`, `iframe:NAME >> ...`); a candidate must name this element alone, exactly.
+One engine call (``targets.locate``) builds and checks them in the element's document; with several
+frames :meth:`Found.choose` also searches the others, when asked (`export`): an action only starts the call.
 """
 
 from __future__ import annotations
@@ -228,10 +223,8 @@ _CSS_ESCAPED = re.compile(r"^-?[0-9]|^-$|[^\w-]")
 def css_ident(text: str) -> str:
     """``text`` as a CSS identifier (like the DOM's CSS.escape): a leading digit and control characters
     as hex escapes, other ASCII punctuation after a backslash."""
-    def one(m: re.Match) -> str:
-        return "".join(f"\\{ord(c):x} " if c in "0123456789" or ord(c) < 32 or c == "\x7f" else "\\" + c
-                       for c in m.group())
-    return _CSS_ESCAPED.sub(one, text)
+    return _CSS_ESCAPED.sub(lambda m: "".join(f"\\{ord(c):x} " if c in "0123456789" or ord(c) < 32 or c == "\x7f"
+                                              else "\\" + c for c in m.group()), text)
 
 
 def owner_css(tag: str, attrs: dict) -> str:

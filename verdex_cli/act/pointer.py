@@ -1,6 +1,5 @@
-"""click, dblclick and hover: trusted mouse events on the ref's own element, guarded in its
-document (events that would reach another element are stopped), the truth of what reached it told.
-Nothing here prints."""
+"""click, dblclick and hover: trusted mouse events on the ref's own element, guarded in its document
+(events that would reach another element are stopped), the truth of what reached it told."""
 
 from __future__ import annotations
 
@@ -23,9 +22,8 @@ def mouse(page: Page, kind: str, x: float, y: float, **extra) -> None:
 
 
 def pointer(page: Page, res: Resolved, action: str) -> dict:
-    """click, dblclick or hover on the ref's own element. A frame's owner (iframe): at the centre of the
-    frame it shows, the events landing in that frame's document, watched there (frame_click.py). A
-    press or click is guarded in the tab's other frames too (frame_guard.py)."""
+    """click, dblclick or hover on the ref's own element (a frame's owner: watched in the frame's
+    documents, frame_click.py); a press is guarded in the tab's other frames too (frame_guard.py)."""
     denial, res.denial = res.denial, None
     if shows_frame(res):  # its click belongs in the frames it shows: none of them denied
         if denial is not None:
@@ -97,9 +95,8 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
 
 
 def _hover_end(page: Page, res: Resolved, inside: Inside | None, result: dict) -> list[str]:
-    """A hover, once the page settled: the element (a frame's owner: a document of its frame) is still
-    under the pointer, or the result is a refusal. A page that moves or covers it a moment after the
-    move (a carousel sweeping over it) took the hover away before the command answered."""
+    """A hover, once the page settled: the element is still under the pointer, or a refusal (a page that
+    moved or covered it a moment after the move took the hover away)."""
     if inside is None:
         _check_hover(page, res, settled=True)
         return []
@@ -137,9 +134,8 @@ def _watch_inside(page: Page, res: Resolved, action: str) -> Inside:
 
 
 def _unfinished(action: str, res: Resolved, guard: dict) -> bool:
-    """The target got part of the input but not the click (or double click) itself: the rest went to
-    another document (a frame moved in under the pointer), where this guard cannot see it. A native
-    select's own popup takes the release, so there the press is enough."""
+    """The target got part of the input but not the click itself: the rest went to another document,
+    unseen by this guard (a native select's popup takes the release: there the press is enough)."""
     got = guard.get("got")
     if guard["received"] <= 0 or got is None or res.live.get("tag") == "select":
         return False
@@ -147,9 +143,8 @@ def _unfinished(action: str, res: Resolved, guard: dict) -> bool:
 
 
 def _check_hover(page: Page, res: Resolved, settled: bool = False) -> None:
-    """A hover is ok only when the browser puts the element under the pointer (its :hover state), right
-    after the move and again once the page settled (``settled``). An iframe is left out: the pointer is
-    then in its document, whose owner's :hover the browser does not always keep for another process."""
+    """A hover is ok only when the element is under the pointer (:hover) after the move and once the
+    page settled; not for an iframe (its owner's :hover is not always kept for another process)."""
     if res.live.get("tag") in ("iframe", "frame"):
         return
     try:
@@ -186,25 +181,16 @@ def _stopped(res: Resolved, guard: dict) -> NotActionable | NotApplied:
 def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
                     nav_before: int, inside: Inside | None = None,
                     denial: Denial | None = None) -> tuple[dict, list | None] | None:
-    """Send the mouse events, guarded: (what the guard saw, the page's settle asked in the same round
-    trip as the guard, or None), or None when the click closed its tab.
-
-    For an element the tab's own renderer draws, the events go out together (one round trip): sent
-    one by one, the move alone waits for the next animation frame; Chrome dispatches them in the order
-    sent either way. In a frame the move comes first, then the question whether the element is under
-    the pointer (the browser may route input into frames otherwise than the layout says: seen on a page
-    just loaded, whose frames had not changed for two frames' time); then press and release, together
-    when it and every frame above were found still and in view (actionability: no scroll), else one at
-    a time."""
+    """Send the mouse events, guarded: (what the guard saw, the settle asked with its read-back or None),
+    or None when the click closed its tab. Drawn by the tab's renderer: all together (one by one, the
+    move alone waits for an animation frame). In a frame: the move first, then whether the element is
+    under the pointer (input may be routed otherwise than the layout says), then press and release,
+    together when every frame above was still and in view, else one at a time."""
     if action != "hover" and not res.armed:
         page.bridge.arm(res.frame, res.ref.n)
     if denial is not None:
         denial.ready()  # the other frames' guards are up before any input goes out
     calls = _mouse_calls(action, x, y)
-    # in a frame: no button goes down before the element is under the pointer (see move_onto); then,
-    # when it and the frames above were still and in view (res.still), press and release go together
-    # an iframe's click: the move first too, and no button goes down before the pointer is in the
-    # document of its frame (Inside.pointer_in); then press and release together
     framed = res.frame.parent is not None or inside is not None
     batch = not framed or res.still or inside is not None
     cut_short, recycled = False, ""
@@ -278,9 +264,8 @@ def _read_guard(page: Page, res: Resolved, nav_before: int, denial: Denial | Non
 
 
 def _still_there(page: Page, res: Resolved, nav_before: int, inside: Inside | None = None) -> bool:
-    """Between the two clicks of a double click: no navigation of the tab began, and an element in a
-    frame is still under the pointer in its own document (a frame's owner: the frame's document did
-    not begin to navigate away)."""
+    """Between the two clicks of a double click: no navigation began, and an element in a frame is still
+    under the pointer (a frame's owner: its frame's document is not navigating away)."""
     try:
         if page.bridge.navigating(res.frame):
             return False
@@ -295,8 +280,7 @@ def _still_there(page: Page, res: Resolved, nav_before: int, inside: Inside | No
 
 def _recycled(page: Page, res: Resolved) -> str:
     """Between the two clicks of a double click: what says the element now stands for another record
-    than the one the user saw (the first click made the page re-render its rows into the same nodes),
-    or ''. A page that no longer answers for it: ''; the guard's read-back tells the rest."""
+    (the first click re-rendered the rows into the same nodes), or ''."""
     try:
         now = page.bridge.brief(res.frame, [res.ref.n])[0] or {}
     except (CDPError, JSError, CDPTimeout):
@@ -325,12 +309,10 @@ def _send(page: Page, calls: list, done: int, batch: bool) -> None:
 
 
 def move_onto(page: Page, res: Resolved, action: str, move: dict, inside: Inside | None = None) -> None:
-    """Move the pointer onto an element in a frame and make sure the browser put it there (its
-    :hover state) before any button goes down. The guard sees only the target's own document, and the
-    browser routes input into frames by hit-test data that may be a frame old (frames still scrolling
-    into place): a press sent then would land in another frame's document, unseen. The move is
-    repeated (a later one is hit-tested anew); still elsewhere: nothing is pressed. (An iframe target
-    is checked by the documents of its frame instead: the pointer must come into one of them.)"""
+    """Move the pointer onto an element in a frame and make sure the browser put it there (:hover)
+    before any button goes down: input is routed into frames by hit-test data that may be a frame old,
+    and a press landing in another frame's document is unseen. The move is repeated; still elsewhere:
+    nothing is pressed. (An iframe target: the pointer must come into one of its frame's documents.)"""
     if inside is None and res.live.get("tag") in ("iframe", "frame"):
         page.target.call("Input.dispatchMouseEvent", **move)
         return

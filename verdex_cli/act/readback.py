@@ -1,12 +1,7 @@
-"""Reading a field back after the page has settled, not right after the input.
-
-A page's own handlers may filter, reformat or undo what was entered (at once in an ``input`` or
-``change`` handler, a moment later in a timer or an animation frame). :class:`FieldWatch` records,
-in the field's own document, the state the browser gave the field at each trusted ``input``/
-``change`` event on it (before the page's handlers on the element run); :meth:`FieldWatch.read`
-waits for the page to settle (the same settle as the changes shown after an action) and returns
-that record with the field's state then. A final state that differs from the last one the browser
-gave was made by the page. Nothing here prints.
+"""Reading a field back once the page settled, not right after the input: a page's handlers may
+filter, reformat or undo what was entered, at once or a moment later. :class:`FieldWatch` records in
+the field's document the state the browser gave it at each trusted ``input``/``change`` event (before
+the page's handlers run); a final state that differs from the last of those was made by the page.
 """
 
 from __future__ import annotations
@@ -22,8 +17,7 @@ _GONE = (CDPError, CDPTimeout, ConnectionLost, JSError)
 
 
 def settle_page(page: Page) -> bool:
-    """Wait (bounded) until the page stopped changing after the action's input; False when it was
-    still changing when the time ran out."""
+    """Wait (bounded) until the page settled after the input; False when it was still changing."""
     try:
         return settle(page, min(SETTLE_MAX, page.timeout))
     except _GONE:
@@ -32,11 +26,10 @@ def settle_page(page: Page) -> bool:
 
 def after_input(page: Page, nav_before: int, grace: float | None = None, started: list | None = None,
                 acted: bool = False) -> list[str]:
-    """Page.settle_after_action, where waiting for a navigation the page may start a moment after the
-    input lasts until the page has settled (the work the input started is done; bounded like the
-    settle, or by ``grace``): a timer that navigates is waited for, a page that is done is not.
-    ``started``: the settle's first question, sent with the input's last call (changes.start_settle;
-    ``page.acted_at`` was set then; ``acted``: it was set when the input began, a hover's move)."""
+    """Page.settle_after_action, waiting for a navigation the input may start until the page settled
+    (bounded like the settle, or by ``grace``): a timer that navigates is waited for, a page that is
+    done is not. ``started``: the settle's first question, already sent (changes.start_settle);
+    ``acted``: ``page.acted_at`` was set when the input began (a hover's move)."""
     def until(limit: float, stop) -> None:
         nonlocal started
         try:
@@ -70,10 +63,9 @@ class FieldWatch:
         self.removed = False  # the field was removed, and nothing like it took its place
 
     def read(self, settled: bool = True) -> dict | None:
-        """``{"seen": [states the browser gave], "now": state, "replaced": bool}`` after the page settled,
-        the watch ended (``now``: the state of the control the page put in the field's place when it
-        re-rendered it); None when the field's document is gone (it navigated) or the field was removed
-        with nothing like it in its place (``removed``)."""
+        """``{"seen": [states the browser gave], "now": state, "replaced": bool}`` once the page settled
+        (``now`` of the control the page put in the field's place, if it re-rendered it); None when the
+        document is gone or the field was removed with nothing like it in its place (``removed``)."""
         if not self.open:
             return None
         self.settled = settle_page(self.page) if settled else True

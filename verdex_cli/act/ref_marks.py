@@ -1,10 +1,6 @@
-"""Where each live ref shows on the tab: its box in top-level coordinates, frames included, for
-`screenshot PATH --refs` (the boxes are outlined and labelled on the image, then taken away).
-
-Each frame's page measures its refs in its own viewport (marks.js, every frame asked at once); a
-child frame's viewport is carried out to the tab by its two corners through the frames above it
-(frame_points.climb: owners' content quads, transforms included), so its boxes land where the frame
-shows them. Only what a viewport shows is kept: a ref scrolled out of its frame is not drawn."""
+"""Where each live ref shows on the tab, in top-level coordinates, for `screenshot PATH --refs`: each
+frame measures its refs in its own viewport (marks.js, all at once), a child frame's viewport is carried
+out by its corners (frame_points.climb), and only what a viewport shows is kept."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Resolve a ref against the live page, in the contract's order of checks.
-
-invalid_ref -> context/page mismatch -> unknown_ref -> navigated -> removed -> changed.
-What the element is now is decided by :func:`verdex_cli.refs.staleness.classify`; this module turns the
-verdict into the contract's errors. (not_actionable is decided when acting, in :mod:`verdex_cli.act.actions`.)
-"""
+"""Resolve a ref against the live page in the contract's order of checks (invalid_ref -> context/page
+mismatch -> unknown_ref -> navigated -> removed -> changed): refs/staleness.classify decides, this
+module turns the verdict into the contract's errors."""
 
 from __future__ import annotations
 

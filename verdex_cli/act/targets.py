@@ -1,14 +1,12 @@
 """Targets by meaning: parse `testid=`, `label=`, `text=`, `id=`, `role=ROLE[name="..."]`, `ROLE:NAME`
-(optionally scoped: `SCOPE >> TARGET`) or a ref, and resolve them against the live page.
-
-Resolution searches every frame of the page (each frame's own bridge, engine/targets.js).
-The best match level wins: exact (whitespace-normalised) name, then equal ignoring case, then a
-case-insensitive substring (an `id=` matches the whole id only); several elements at the winning
-level are `ambiguous` (each gets a ref), none is `no_match`. A resolved target becomes the same :class:`Resolved` a ref gives.
+(optionally `SCOPE >> TARGET`) or a ref, and resolve them in every frame (engine/targets.js). The best
+match level wins (exact name, then equal ignoring case, then a substring; an id whole); several at it are
+`ambiguous` (each gets a ref), none is `no_match`; a resolved target is the same :class:`Resolved` a ref gives.
 """
 
 from __future__ import annotations
 
+from contextlib import suppress
 import json
 import re
 from dataclasses import dataclass
@@ -160,8 +158,6 @@ def _parse_one(text: str, raw: str) -> Target:
     return Target("ref", str(parse_ref(text)))
 
 
-# ---- searching the live page ---------------------------------------------------------------
-
 @dataclass
 class Hit:
     frame: Frame
@@ -173,13 +169,20 @@ class Hit:
     self: bool = False
 
 
-def _hits(fr: Frame, out: dict) -> list[Hit]:
-    return [Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out.get("candidates", ())]
+def _search_in(page: Page, fr: Frame, t: Target, hidden: bool, scope_n: int = 0, self_n: int = 0) -> tuple[list[Hit], dict]:
+    """(the candidates frame ``fr``'s bridge finds for ``t``, its whole answer)."""
+    out = page.bridge.search(fr, {"kind": t.kind, "value": t.value, "role": t.role, "name": t.name,
+                                  "hidden": hidden, "scope": scope_n, "self": self_n})
+    return [Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out.get("candidates", ())], out
 
 
-def _spec(t: Target, hidden: bool, scope_n: int = 0, self_n: int = 0) -> dict:
-    return {"kind": t.kind, "value": t.value, "role": t.role, "name": t.name, "hidden": hidden,
-            "scope": scope_n, "self": self_n}
+def _child(page: Page, fr: Frame, n: int, tree: dict, via: str) -> Frame | None:
+    """The frame the owner ``n`` of ``fr`` shows (snapshot/owners.child_frame), its handles let go of."""
+    try:
+        return child_frame(page, fr, n, tree, via=via)
+    finally:
+        with suppress(VerdexError):
+            fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
 
 
 def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int] | None,
@@ -194,7 +197,7 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
         nonlocal searched
         self_n = self_at[1] if self_at is not None and self_at[0] is fr else 0
         try:
-            out = page.bridge.search(fr, _spec(t, hidden, 0, self_n))
+            found, out = _search_in(page, fr, t, hidden, 0, self_n)
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
             if fr.index == 0:
                 raise
@@ -202,7 +205,7 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
             return
         searched += 1
         # a document without a root element (emptied by script) answers {"status": "removed"}
-        hits.extend(_hits(fr, out))
+        hits.extend(found)
         if not out.get("frames") or depth >= MAX_FRAME_DEPTH:
             return
         try:
@@ -212,15 +215,10 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
             return
         for slot in range(out["frames"]):
             try:
-                child = child_frame(page, fr, slot, local_tree, via="search")
+                child = _child(page, fr, slot, local_tree, "search")
             except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
                 notes.append(f"A frame inside f{fr.index} could not be searched: {exc}")
                 continue
-            finally:
-                try:
-                    fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
-                except VerdexError:
-                    pass
             if child is not None:
                 visit(child, depth + 1)
 
@@ -239,8 +237,7 @@ def search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
             hits, searched = _main_search(page, t, hidden, self_at)
         elif t.scope is not None:
             fr, n = _unique(page, t.scope, notes)
-            hits = _hits(fr, page.bridge.search(fr, _spec(t, hidden, n, self_at[1] if self_at else 0)))
-            searched = 1
+            hits, searched = _search_in(page, fr, t, hidden, n, self_at[1] if self_at else 0)[0], 1
         else:
             hits, searched = _frames_search(page, t, hidden, self_at, notes)
         if hits:
@@ -258,20 +255,13 @@ def _main_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int]
     if t.scope.name and norm(page.bridge.title(main) or "").lower() != t.scope.name.lower():
         return [], 1
     self_n = self_at[1] if self_at is not None and self_at[0] is main else 0
-    return _hits(main, page.bridge.search(main, _spec(t, hidden, 0, self_n))), 1
+    return _search_in(page, main, t, hidden, 0, self_n)[0], 1
 
 
 def _frame_of(page: Page, scope: Target, notes: list[str]) -> Frame:
     """The frame an `iframe:NAME` scope names: its content is searched (nested frames included)."""
     fr, n = _unique(page, scope, notes)
-    try:
-        child = child_frame(page, fr, n, fr.target.call("Page.getFrameTree")["frameTree"],
-                             via="element")
-    finally:
-        try:
-            fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
-        except VerdexError:
-            pass
+    child = _child(page, fr, n, fr.target.call("Page.getFrameTree")["frameTree"], "element")
     if child is None:
         raise VerdexError(f"The frame '{scope}' has no content to search (not loaded yet, or blocked).",
                           kind=ErrorKind.NO_MATCH)
@@ -318,7 +308,7 @@ def no_match(t: Target, searched: int) -> VerdexError:
 
 
 def resolve_target(page: Page, store: RefStore, raw: str) -> Resolved:
-    """A ref, or a target by meaning (testid=, label=, text=, id=, role=, ROLE:NAME): the same Resolved (a
+    """A ref, or a target by meaning (testid=, label=, text=, role=, ROLE:NAME): the same Resolved (a
     ref gets the ref's checks, resolve.resolve; a target a unique live element)."""
     t = parse_target(raw)
     if t.kind == "ref":

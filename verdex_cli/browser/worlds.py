@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, VerdexError
 from . import bridge
 from .bridge import Call, engine_load, invocation
-from .cdp import Pending, Target
+from .cdp import Pending, Target, finish_all
 from .js_values import describe_exception
 from .timer_watch import KEY as WATCH_KEY
 
@@ -109,19 +109,13 @@ class Worlds:
                 except (CDPError, CDPTimeout, ConnectionLost):
                     break
         trees: dict[str, dict] = {}
-        try:
-            for frame_id, method, pending in calls:
-                try:
-                    res = pending.result()
-                except (CDPError, CDPTimeout, ConnectionLost):
-                    continue
-                if method == "Page.getFrameTree":
-                    trees[frame_id] = res["frameTree"]["frame"]
-                elif method == "Page.createIsolatedWorld":
-                    self._made[frame_id] = (res["executionContextId"], pending.target)
-        finally:
-            for _f, _m, pending in calls:
-                pending.drop()
+        for (frame_id, method, pending), res in zip(calls, finish_all([c[2] for c in calls])):
+            if isinstance(res, VerdexError):
+                continue  # (a frame going away: its capture says so)
+            if method == "Page.getFrameTree":
+                trees[frame_id] = res["frameTree"]["frame"]
+            elif method == "Page.createIsolatedWorld":
+                self._made[frame_id] = (res["executionContextId"], pending.target)
         return trees
 
     def forget_prepared(self) -> None:

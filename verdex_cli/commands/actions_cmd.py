@@ -47,9 +47,8 @@ def _front(ctx) -> list[str]:
 
 
 def _act(ctx, fn, res, *args):
-    """Run the action on its resolved element. A frame whose connection ends during the action (its
-    document was replaced or the frame removed) is reported as the ref's own status, not as a lost
-    browser connection."""
+    """Run the action on its resolved element; a frame whose connection ends meanwhile is reported as
+    the ref's own status, not as a lost browser connection."""
     try:
         return fn(ctx.page, res, *args)
     except ConnectionLost:
@@ -60,7 +59,7 @@ def _act(ctx, fn, res, *args):
                             "action.") from None
 
 
-def _result(out: dict, ctx=None) -> Result:
+def _result(out: dict) -> Result:
     return Result("action", out, out.pop("notes", []))
 
 
@@ -110,9 +109,8 @@ def _masked(value, secret: str):
 
 
 def _split_guard(verb: str, raw: str, res, text: str) -> None:
-    """`fill label=First name Ada` splits as target `label=First`, text `name Ada`; when the element the
-    target found goes on, after the target's words, with the text's first words ("First name"), that
-    split was not meant: refuse before anything is typed, with the quoted line."""
+    """`fill label=First name Ada` splits as `label=First` + `name Ada`; when the element found goes on
+    with the text's first words ("First name"), that was not meant: refuse, with the quoted line."""
     t = parse_target(raw)
     if t.kind == "ref" or raw.lstrip()[:1] in "'\"" or raw.startswith("role="):
         return
@@ -133,32 +131,25 @@ def _split_guard(verb: str, raw: str, res, text: str) -> None:
                      "type this text as given.")
 
 
-@command("click", params="REF",
-         help="Click the element with a real mouse event.", effect="action")
-def click_cmd(ctx, args, flags):
-    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0], "click"), "click"), ctx)
+def _pointer_cmd(action: str):
+    def run(ctx, args, flags):
+        return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0], action), action))
+    return run
 
 
-@command("dblclick", params="REF",
-         help="Double-click the element.", effect="action")
-def dblclick_cmd(ctx, args, flags):
-    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0], "dblclick"), "dblclick"), ctx)
+for _action, _help in (("click", "Click the element with a real mouse event."), ("dblclick", "Double-click the element."),
+                       ("hover", "Move the mouse over the element.")):
+    command(_action, group="actions", params="REF", help=_help, effect="action")(_pointer_cmd(_action))
 
 
-@command("hover", params="REF",
-         help="Move the mouse over the element.", effect="action")
-def hover_cmd(ctx, args, flags):
-    return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0], "hover"), "hover"))
-
-
-@command("type", params="REF TEXT", accepts=TEXT_FIELDS,
+@command("type", group="actions", params="REF TEXT", accepts=TEXT_FIELDS,
          help="Focus the field (verified) and type TEXT key by key at the end of its text ('--env VAR': "
               "the value of VAR, masked).", effect="action")
 def type_cmd(ctx, args, flags):
     return _text_action(ctx, args, "type", fields.type_text)
 
 
-@command("fill", params="REF TEXT", accepts=TEXT_FIELDS, min_args=1,
+@command("fill", group="actions", params="REF TEXT", accepts=TEXT_FIELDS, min_args=1,
          help="Replace the field's value with TEXT (text fields by typing, date/color/range like a picker; "
               "'--env VAR': the value of VAR, masked).",
          effect="action")
@@ -166,7 +157,7 @@ def fill_cmd(ctx, args, flags):
     return _text_action(ctx, args, "fill", fields.fill)
 
 
-@command("press", params="[REF] KEY",
+@command("press", group="actions", params="[REF] KEY",
          help="Press a key (Enter, Tab, Escape, ArrowDown, Control+A, ...) in the element, or in the focused one.",
          effect="action")
 def press_cmd(ctx, args, flags):
@@ -176,36 +167,34 @@ def press_cmd(ctx, args, flags):
     front = [] if res is not None else _front(ctx)
     out = fields.press(ctx.page, res, key)
     out["notes"] = front + out.get("notes", [])
-    return _result(out, ctx)
+    return _result(out)
 
 
-@command("select", params="REF VALUE...", accepts=CHOOSERS,
+@command("select", group="actions", params="REF VALUE...", accepts=CHOOSERS,
          help="Choose options of a select element by value or visible label (values may start with --).",
          effect="action")
 def select_cmd(ctx, args, flags):
     return _result(_act(ctx, actions.select, resolve_arg(ctx, args[0]), args[1:]))
 
 
-@command("check", params="REF", accepts=CHECKABLE,
-         help="Check a checkbox, radio button or switch.", effect="action")
-def check_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.set_checked, resolve_arg(ctx, args[0]), True))
+def _checks(want: bool):
+    return lambda ctx, args, flags: _result(_act(ctx, actions.set_checked, resolve_arg(ctx, args[0]), want))
 
 
-@command("uncheck", params="REF", accepts=CHECKABLE,
-         help="Uncheck a checkbox or switch.", effect="action")
-def uncheck_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.set_checked, resolve_arg(ctx, args[0]), False))
+command("check", group="actions", params="REF", accepts=CHECKABLE, effect="action",
+        help="Check a checkbox, radio button or switch.")(_checks(True))
+command("uncheck", group="actions", params="REF", accepts=CHECKABLE, effect="action",
+        help="Uncheck a checkbox or switch.")(_checks(False))
 
 
-@command("upload", params="REF PATH...",
+@command("upload", group="actions", params="REF PATH...",
          help="Choose files for a file input (several only if it accepts multiple files).", effect="action")
 def upload_cmd(ctx, args, flags):
     paths = fields.check_paths(args[1:])  # a bad path fails before anything happens
-    return _result(_act(ctx, fields.upload, resolve_arg(ctx, args[0]), paths), ctx)
+    return _result(_act(ctx, fields.upload, resolve_arg(ctx, args[0]), paths))
 
 
-@command("focus", params="REF",
+@command("focus", group="actions", params="REF",
          help="Give the element keyboard focus.", effect="action")
 def focus_cmd(ctx, args, flags):
     res = resolve_arg(ctx, args[0])
@@ -213,7 +202,7 @@ def focus_cmd(ctx, args, flags):
     return Result("action", {"action": "focus", "ref": res.text, "role": res.role, "name": res.name}, res.notes)
 
 
-@command("scroll", params="REF|up|down",
+@command("scroll", group="actions", params="REF|up|down",
          help="Scroll the element into view, or the page up or down.", effect="action")
 def scroll_cmd(ctx, args, flags):
     target = args.values["ref"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from ..base.errors import VerdexError
 from .registry import Result, command
 
@@ -18,10 +19,8 @@ def relaunch_cmd(ctx, args, flags):
         except Exception:
             url = ""
         ctx.session = None
-        try:
+        with suppress(Exception):
             old.close()
-        except Exception:
-            pass
     # The ref stores stay: the new browser's documents are new, so old refs report 'navigated'.
     session = ctx.ensure_session()
     session.mark_closed(key for key in old_tabs if key not in session.pages)  # their refs say "closed"

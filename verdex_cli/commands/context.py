@@ -1,7 +1,5 @@
-"""The Workspace: what every command handler gets -- the browser session (contexts -> pages ->
-frames, browser/session.py), one PageState per tab (page_state.py) and per-run state.
-
-("Context" alone means a browser context, the `c` of a ref.)"""
+"""The Workspace: what every command handler gets -- the browser session (browser/session.py), one
+PageState per tab and per-run state. ("Context" alone means a browser context, the `c` of a ref.)"""
 
 from __future__ import annotations
 

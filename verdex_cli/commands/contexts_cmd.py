@@ -6,21 +6,15 @@ from .registry import Result, command, forms
 from .tabs_cmd import new_url, tabs_now
 
 
-def _rows(session) -> list[dict]:
-    return session.context_rows()
-
-
-@command("contexts", help="List the browser contexts with their tabs.", effect="read")
+@command("contexts", group="tabs", help="List the browser contexts with their tabs.", effect="read")
 def contexts_cmd(ctx, args, flags):
-    session = ctx.ensure_session()
-    session.discover()
-    return Result("contexts", {"contexts": _rows(session)})
+    return Result("contexts", {"contexts": tabs_now(ctx).context_rows()})
 
 
 def context_new(ctx, args, flags) -> Result:
     session = tabs_now(ctx)
     page = session.new_context(new_url(session, args))
-    return Result("contexts", {"contexts": _rows(session), "switched_to": page.context, "tab": page.index},
+    return Result("contexts", {"contexts": session.context_rows(), "switched_to": page.context, "tab": page.index},
                   [f"Context {page.context} opened (tab {page.index}); it is now current."])
 
 
@@ -28,14 +22,15 @@ def context_close(ctx, args, flags) -> Result:
     session, index = tabs_now(ctx), args.values["n"]
     note = session.close_context(index)
     notes = [f"Context {index} closed."] + ([note] if note else [])
-    return Result("contexts", {"contexts": _rows(session), "closed": index}, notes)
+    return Result("contexts", {"contexts": session.context_rows(), "closed": index}, notes)
 
 
 def context_switch(ctx, args, flags) -> Result:
     session = tabs_now(ctx)
     page = session.switch_context(args.values["n"])
-    return Result("contexts", {"contexts": _rows(session), "switched_to": page.context, "tab": page.index})
+    return Result("contexts", {"contexts": session.context_rows(), "switched_to": page.context, "tab": page.index})
 
 
 forms("context", {"N": context_switch, "new [URL]": context_new, "close N": context_close},
+      group="tabs",
       help="Switch to context N, open a new isolated context (own cookies and storage), or close context N.")

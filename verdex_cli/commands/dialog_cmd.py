@@ -5,7 +5,7 @@ from __future__ import annotations
 from .registry import Result, command
 
 
-@command("dialog", params=("accept [TEXT]", "dismiss"),
+@command("dialog", group="navigation", params=("accept [TEXT]", "dismiss"),
          help="Answer the next JavaScript dialog: accept (with TEXT for a prompt) or dismiss.", effect="read")
 def dialog_cmd(ctx, args, flags):
     how, text = args.values["action"], args.values.get("text")

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..act.targets import quote_word
 from ..base.errors import UsageError
 from ..refs.store import describe
-from .registry import Result, command
+from .registry import REGISTRY, Result, command
 from .session_log import settle
 
 PASSWORD_NOTE = "The password is not exported: replace PASSWORD with the real value."
@@ -55,23 +55,29 @@ def _q(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+NAVIGATION = {"open": "page.goto({url})", "back": "page.go_back()", "forward": "page.go_forward()",
+              "reload": "page.reload()"}
+WAITS = {"MS": "page.wait_for_timeout({ms})", "text TEXT": "wait_for_text(page, {text})",
+         "url TEXT": "page.wait_for_url(re.compile(re.escape({text})))", "REF": "{loc}.wait_for()",
+         "gone REF": '{loc}.wait_for(state="hidden")'}
+
+
 def _py_step(step: dict) -> list[str]:
-    cmd, args = step["command"], step["args"]
-    loc = step.get("playwright")
+    """A step as Playwright code (what it is: its command's declared forms, and the form its words fill)."""
+    cmd, args, loc = step["command"], step["args"], step.get("playwright")
     if "target" in step and not loc:
         return [f"# not exported: {_missing(step)}: {cmd} {' '.join(args[1:])}".rstrip()]
-    if cmd == "open":
-        return [f"page.goto({_q(args[0])})"]
-    if cmd in ("back", "forward", "reload"):
-        return [{"back": "page.go_back()", "forward": "page.go_forward()", "reload": "page.reload()"}[cmd]]
-    if cmd in ("click", "dblclick", "hover", "focus", "check", "uncheck"):
+    if cmd in NAVIGATION:
+        return [NAVIGATION[cmd].format(url=_q(args[0]) if args else "")]
+    if REGISTRY.get(cmd).signature.forms == ("REF",):  # click, dblclick, hover, focus, check, uncheck
         return [f"{loc}.{cmd}()"]
-    if cmd in ("fill", "type"):
-        if step.get("env"):
-            return [f"{loc}.{'fill' if cmd == 'fill' else 'press_sequentially'}(os.environ[{_q(step['env'])}])"]
+    verb = {"fill": "fill", "type": "press_sequentially"}.get(cmd)
+    if verb and step.get("env"):
+        return [f"{loc}.{verb}(os.environ[{_q(step['env'])}])"]
+    if verb:
         text = "os.environ.get(\"VERDEX_PASSWORD\", \"PASSWORD\")" if step["secret"] else _q(args[1] if len(args) > 1 else "")
         out = ["# The password is not exported: set VERDEX_PASSWORD to the real value."] if step["secret"] else []
-        return out + [f"{loc}.{'fill' if cmd == 'fill' else 'press_sequentially'}({text})"]
+        return out + [f"{loc}.{verb}({text})"]
     if cmd == "press":
         return [f"{loc}.press({_q(args[-1])})" if loc else f"page.keyboard.press({_q(args[-1])})"]
     if cmd == "select":
@@ -81,15 +87,9 @@ def _py_step(step: dict) -> list[str]:
     if cmd == "scroll":
         return [f"{loc}.scroll_into_view_if_needed()" if loc else
                 f"page.mouse.wheel(0, {'-' if args[0] == 'up' else ''}600)"]
-    if cmd == "wait":
-        if loc:
-            return [f"{loc}.wait_for(state=\"hidden\")" if args[0] == "gone" else f"{loc}.wait_for()"]
-        if args[0].isdigit():
-            return [f"page.wait_for_timeout({int(args[0])})"]
-        if args[0] == "text" and len(args) > 1:
-            return [f"wait_for_text(page, {_q(' '.join(args[1:]))})"]
-        if args[0] == "url" and len(args) > 1:
-            return [f"page.wait_for_url(re.compile(re.escape({_q(' '.join(args[1:]))})))"]
+    fit = REGISTRY.get("wait").signature.match(args) if cmd == "wait" else None
+    if fit is not None and (loc or "REF" not in fit.form):
+        return [WAITS[fit.form].format(loc=loc, ms=fit.values.get("ms"), text=_q(fit.values.get("text", "")))]
     return [f"# not exported: {cmd} {' '.join(args)}"]
 
 
@@ -144,7 +144,7 @@ def to_python(steps: list[dict]) -> tuple[str, int]:
     return text + "        finally:\n            browser.close()\n", missing
 
 
-@command("export", params="FILE", needs_browser=False, group="session",
+@command("export", params="FILE", needs_browser=False,
          help="Write the session's successful actions as a verdex script with stable targets (FILE.py: a "
               "Playwright test).", effect="read")
 def export_cmd(ctx, args, flags):

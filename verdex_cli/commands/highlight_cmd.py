@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from ..base.errors import ErrorKind, VerdexError
+from ..act.focus import element_object
+from ..base.errors import VerdexError
 from .actions_cmd import resolve_arg
 from .registry import Result, command
 
@@ -36,24 +37,15 @@ def _headless(session) -> bool:
     return "Headless" in version.get("userAgent", "") or "Headless" in version.get("product", "")
 
 
-@command("highlight", params="REF", tool=False,
+@command("highlight", group="actions", params="REF", tool=False,
          help="Outline the element in the browser for two seconds (visible in a headed browser).", effect="read")
 def highlight_cmd(ctx, args, flags):
     page = ctx.page
     res = resolve_arg(ctx, args[0])
     fr = res.frame
-    obj = page.bridge.element(fr, res.ref.n)
-    if "objectId" not in obj:
-        raise VerdexError(f"Element {res.label} could not be highlighted: it is not in the document.",
-                          kind=ErrorKind.REMOVED)
-    try:
+    with element_object(page, res, f"Element {res.label} could not be highlighted: it is not in the document.") as obj:
         fr.target.call("Overlay.enable")
-        fr.target.call("Overlay.highlightNode", highlightConfig=STYLE, objectId=obj["objectId"])
-    finally:
-        try:
-            fr.target.call("Runtime.releaseObject", objectId=obj["objectId"], timeout=2)
-        except VerdexError:
-            pass
+        fr.target.call("Overlay.highlightNode", highlightConfig=STYLE, objectId=obj)
     _hide_later(fr.target)
     headless = _headless(ctx.ensure_session())
     notes = list(res.notes)
@@ -63,7 +55,7 @@ def highlight_cmd(ctx, args, flags):
                              "seconds": SECONDS, "visible": not headless}, notes)
 
 
-@command("timings", needs_browser=False, tool=False,
+@command("timings", group="snapshot", needs_browser=False, tool=False,
          help="Show the phases of the last command with milliseconds (what --trace prints for every command).",
          effect="read")
 def timings_cmd(ctx, args, flags):

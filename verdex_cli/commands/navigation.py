@@ -11,24 +11,24 @@ def _nav_result(info: dict) -> Result:
     return Result("navigation", info, notes)
 
 
-@command("open", params="URL", aliases=("goto",),
+@command("open", group="navigation", params="URL", aliases=("goto",),
          help="Open a URL or a local file in the current tab.", effect="navigate")
 def open_cmd(ctx, args, flags):
     page = ctx.page
     return _nav_result(dict(page.navigate(normalize_url(args[0], base=page.frames.main.url)), asked=args[0]))
 
 
-@command("back", help="Go back one page in the tab's history.", effect="navigate")
+@command("back", group="navigation", help="Go back one page in the tab's history.", effect="navigate")
 def back_cmd(ctx, args, flags):
     return _nav_result(ctx.page.history_step(-1))
 
 
-@command("forward", help="Go forward one page in the tab's history.", effect="navigate")
+@command("forward", group="navigation", help="Go forward one page in the tab's history.", effect="navigate")
 def forward_cmd(ctx, args, flags):
     return _nav_result(ctx.page.history_step(1))
 
 
-@command("reload", help="Reload the current page (refs taken before it report 'navigated').",
+@command("reload", group="navigation", help="Reload the current page (refs taken before it report 'navigated').",
          effect="navigate")
 def reload_cmd(ctx, args, flags):
     return _nav_result(ctx.page.reload())

@@ -7,7 +7,7 @@ from ..base.errors import ConnectionLost
 from .registry import Result, command
 
 
-@command("eval", params="JS",
+@command("eval", group="snapshot", params="JS",
          help="Evaluate JavaScript in the page like the DevTools console and show the result and console output.")
 def eval_cmd(ctx, args, flags):
     page = ctx.page
@@ -25,7 +25,7 @@ def eval_cmd(ctx, args, flags):
 MAX_SIDE = 2000  # a screenshot's long side, in pixels, unless --full (a model's image limit)
 
 
-@command("screenshot", params="PATH",
+@command("screenshot", group="snapshot", params="PATH",
          options=("--full: the whole page (no 2,000 px cap)", "--refs: outline and label each visible ref"),
          help="Save a PNG/JPEG/WebP screenshot of the viewport to PATH (--full: the whole page); --refs outlines "
               "and labels each visible ref on the image. The long side is at most 2,000 px unless --full.",

@@ -5,8 +5,7 @@ from __future__ import annotations
 from ..act.fields import MASK
 from ..act.locators import candidates, stable_locator
 from ..act.resolve import changed_error, check_scope, locate, restarted_note, unknown
-from ..act.targets import resolve_target
-from ..act.targets import parse_target
+from ..act.targets import parse_target, resolve_target
 from ..base.errors import RefError
 from ..refs import story
 from ..refs.staleness import classify
@@ -38,7 +37,7 @@ def _row(r) -> dict:
             "last_seen": r.last_seen, "frame": r.frame}
 
 
-@command("refs", options=("--stale: only stale refs, of every frame and earlier document",),
+@command("refs", group="refs", options=("--stale: only stale refs, of every frame and earlier document",),
          help="List every ref of the current page with its status (--stale: the stale ones, every frame).",
          effect="read")
 def refs_cmd(ctx, args, flags):
@@ -54,7 +53,7 @@ def refs_cmd(ctx, args, flags):
     return Result("refs", {"refs": rows, "snapshot": store.snapshot_no}, notes)
 
 
-@command("inspect", params="REF|TARGET",
+@command("inspect", group="refs", params="REF|TARGET",
          help="Show a ref's whole story: its element, status, where it was issued and last shown, what made "
               "it stale, its stable locator.", effect="read")
 def inspect_cmd(ctx, args, flags):
@@ -132,15 +131,15 @@ def _story(store: RefStore, rec, data: dict) -> dict:
     return out
 
 
-@command("log", help="List this tab's commands with their snapshot numbers, outcomes and the refs each made "
-                     "stale.", effect="read")
+@command("log", group="refs", effect="read",
+         help="List this tab's commands with their snapshot numbers, outcomes and the refs each made stale.")
 def log_cmd(ctx, args, flags):
     log = ctx.page_state().store.log
     steps = [s.as_json() for s in log.steps if s is not log.current]
     return Result("log", {"commands": steps, "kept": len(steps), "total": log.count - 1})
 
 
-@command("diff", params="[N [M]]",
+@command("diff", group="refs", params="[N [M]]",
          help="Show every node that differs between two snapshots of this tab (default: the last two; "
               "N alone: snapshot N and the latest).", effect="read")
 def diff_cmd(ctx, args, flags):
@@ -154,7 +153,7 @@ def diff_cmd(ctx, args, flags):
     return Result("diff", data, notes)
 
 
-@command("reset-refs", options=("--restart: number refs from 1 again",),
+@command("reset-refs", group="refs", options=("--restart: number refs from 1 again",),
          help="Forget all refs of the current page; numbering goes on (--restart: start again at 1, "
               "so old ref strings will name new elements).")
 def reset_refs_cmd(ctx, args, flags):

@@ -1,9 +1,6 @@
-"""One command registry: it feeds the REPL, `help`, completion and one-shot mode.
-
-A command line splits like a shell line, except that `eval` takes the rest of
-the line verbatim and the TEXT of `type`/`fill` is the rest of the line after
-the target (quotes around it optional).
-"""
+"""One command registry: it feeds the REPL, `help`, completion and one-shot mode. A line splits like a
+shell line, except that `eval` takes the rest verbatim and the TEXT of `type`/`fill` is the rest after
+the target (quotes optional)."""
 
 from __future__ import annotations
 
@@ -47,7 +44,7 @@ class Command:
     flags: tuple[str, ...] = ()
     ref_args: tuple[int, ...] = ()  # positions that take a ref (for completion)
     needs_browser: bool = True
-    group: str = ""  # for `help`: navigation, snapshot, actions, refs, tabs, session (see meta.py)
+    group: str = "session"  # for `help`: navigation, snapshot, actions, refs, tabs, session (see meta.py)
     value_flags: tuple[str, ...] = ()  # options that take the next word as their value (flags.values)
     # what running it does to the pages: "read" leaves them as they were (the snapshot cache survives);
     # "action" acts on an element (its result carries the changes it made); "navigate" loads a document;
@@ -175,7 +172,10 @@ class Registry:
                     value = next(it, None)
                     if value is None:
                         raise UsageError(f"Option {w} needs a value. Usage: {cmd.usage}")
-                    flags.values[w] = value
+                    typed = cmd.signature.option_value(w, value) if cmd.signature else (value, 0)
+                    if typed is None:
+                        raise UsageError(f"{w} must be a whole number, 0 or more (got {value!r}). Usage: {cmd.usage}")
+                    flags.values[w] = typed[0]
             else:
                 args.append(w)
         return args, flags
@@ -293,19 +293,12 @@ def _unquote(text: str) -> str:
 REGISTRY = Registry()
 
 
-def command(name: str, *, params: str | tuple[str, ...] = "", options: tuple[str, ...] = (), help: str,
-            aliases: tuple[str, ...] = (), needs_browser: bool = True, group: str = "", effect: str = "change",
-            logged: bool | None = None, accepts: frozenset | None = None, min_args: int | None = None,
-            tool: bool = True):
-    """Decorator registering a handler ``(ctx, args, flags) -> Result``. ``params``: the command's
-    form, or its forms, and ``options`` in the grammar of commands/signature.py; the usage line, the
-    argument counts, the parsing mode, completion and the typed ``args.values`` come from them
-    (``min_args`` only where a declared parameter may be left empty)."""
+def command(name: str, *, params: str | tuple[str, ...] = "", **declared):
+    """Decorator registering a handler ``(ctx, args, flags) -> Result``: its form(s) and the rest of
+    its declaration as :func:`forms` takes them."""
 
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
-        forms(name, params if isinstance(params, tuple) else (params,), fn, options=options, help=help,
-              aliases=aliases, needs_browser=needs_browser, group=group, effect=effect, logged=logged,
-              accepts=accepts, min_args=min_args, tool=tool)
+        forms(name, params if isinstance(params, tuple) else (params,), fn, **declared)
         return fn
 
     return wrap
@@ -313,10 +306,10 @@ def command(name: str, *, params: str | tuple[str, ...] = "", options: tuple[str
 
 def forms(name: str, params: tuple[str, ...] | dict[str, Callable[..., Result]], handler=None, *,
           options: tuple[str, ...] = (), help: str, aliases: tuple[str, ...] = (), needs_browser: bool = True,
-          group: str = "", effect: str = "change", logged: bool | None = None, accepts: frozenset | None = None,
+          group: str = "session", effect: str = "change", logged: bool | None = None, accepts: frozenset | None = None,
           min_args: int | None = None, tool: bool = True) -> None:
-    """Register a command; ``params`` as a dict routes each form (its text, as declared) to its own
-    handler ``(ctx, args, flags)``."""
+    """Register a command: ``params`` (its forms; as a dict, each routed to its own handler) and
+    ``options`` in the grammar of signature.py (``min_args``: where a parameter may be left empty)."""
     sig = Signature(tuple(params), options)
     REGISTRY.add(Command(name, dict(params) if handler is None else handler, sig.usage(name), help, aliases,
                          sig.min_args if min_args is None else min_args, sig.max_args, sig.rest, sig.flags,

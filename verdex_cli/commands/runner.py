@@ -1,9 +1,5 @@
-"""The error boundary: run one command line and return an Outcome, never raise.
-
-Start-up (launching or attaching to the browser) happens inside the same
-boundary, so its failures come out like any command's: one line, one JSON
-object, one error kind.
-"""
+"""The error boundary: run one command line and return an Outcome, never raise (start-up failures
+come out like any command's: one line, one JSON object, one error kind)."""
 
 from __future__ import annotations
 

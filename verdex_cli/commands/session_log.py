@@ -1,12 +1,9 @@
 """The session log behind `export`: each successful action with the stable target it had when it ran.
 
-Commands that act on a target call :func:`note_target` right after resolving it, before acting: for a
-ref it only starts the engine's ``locate`` call (act/locators.py), which the page runs before the
-action's own calls, so a name the action changes is not what gets recorded, and no round trip is
-spent waiting for it. The runner calls :func:`begin` before and :func:`record` after every command;
-``record`` takes the answer (long arrived by then). When the tab has several frames, the final choice
-(is the target alone on the whole page, or must it name its frame?) is left to :func:`settle`, which
-`export` calls: only then does it cost round trips.
+:func:`note_target`, right after resolving, only starts the engine's ``locate`` call (act/locators.py),
+which the page runs before the action's own (a name the action changes is not recorded; no round trip
+waited for); :func:`record` takes the answer after the command. With several frames, the final choice
+is left to :func:`settle`, which `export` calls.
 """
 
 from __future__ import annotations
@@ -30,11 +27,9 @@ def begin(ctx) -> None:
 
 
 def note_target(ctx, res, raw: str, started=None) -> None:
-    """Remember the stable target of the element a command is about to act on. A target by meaning
-    that was typed is the verdex script's target already (it just found this element alone); for a
-    Playwright test, and for a ref, the element's ``locate`` call is started now (or ``started`` is
-    taken, the one sent with the action's first check), before the action may rename the element (its
-    answer is taken by :func:`record`)."""
+    """Remember the stable target of the element a command is about to act on: a typed target by meaning
+    as it is; for Playwright and for a ref, the ``locate`` call started now (or ``started``, the one sent
+    with the action's first check), before the action may rename the element."""
     try:
         typed = parse_target(raw)
     except VerdexError:
@@ -135,9 +130,8 @@ def _chain_key(page, fr) -> tuple:
 
 
 def _start_owners(ctx, page, fr) -> list | None:
-    """For an element in a frame whose chain is not known yet: ask each frame above for the owner of
-    the frame below it (sent now with the locate call, answered by the time the action is recorded:
-    no round trip of its own). None when not needed, or not all could be sent."""
+    """For a frame whose chain is not known yet: each frame above asked for the owner of the one below
+    (sent with the locate call; no round trip of its own). None when not needed or not all sent."""
     if fr.parent is None or _chain_key(page, fr) in ctx.frame_chains:
         return None
     out = []

@@ -1,16 +1,12 @@
-"""A command's declared parameters: its forms (`N`, `new [URL]`, `close N`) and options, from which
-the usage line, the argument counts, the parsing mode and what completion offers are all derived.
+"""A command's declared forms (`N`, `new [URL]`, `close N`) and options, from which the usage line,
+argument counts, parsing mode, completion and tool schemas are derived.
 
-A form is words: UPPER words are parameters (their kind comes from the name: REF and TARGET take a
-target, TEXT the rest of the line, PATH/FILE/URL a path, N/M/MS/LEVEL a number, KEY a key, COMMAND a
-command name), lower words are literal sub-verbs, `A|b|c` are alternatives, `[...]` is optional (it may
-nest) and a trailing `...` repeats. An option is `--name` or `--name METAVAR` (it takes a value),
-optionally followed by `: what it does`.
-
-`Signature.match` fits a command line's words to the form they fill and converts each parameter by
-its kind (N, M, LEVEL a whole number, `#3` too; MS a number; VALUE... and PATH... a list); the
-registry routes the line to that form's handler. Each parameter has a name (`Param.name`): the
-lower-case word (REF and TARGET `ref`, FILE `path`), plural when it repeats, `action` for a sub-verb.
+A form is words: UPPER words are parameters whose kind comes from the name (KINDS), lower words are
+sub-verbs, `A|b|c` alternatives, `[...]` optional (it may nest), a trailing `...` repeats. An option is
+`--name` or `--name METAVAR` (it takes a value; N or MS: a number), optionally with `: what it does`.
+`Signature.match` fits a line's words to a form and converts each parameter by kind, under its name
+(`Param.name`: the lower-case word, REF/TARGET `ref`, FILE `path`, plural when it repeats, `action`
+for a sub-verb); the registry routes the line to that form's handler.
 """
 
 from __future__ import annotations
@@ -23,6 +19,7 @@ KINDS = {"REF": "target", "TARGET": "target", "TEXT": "text", "JS": "script", "U
          "COMMAND": "command"}
 
 NAMES = {"REF": "ref", "TARGET": "ref", "FILE": "path"}
+NUMBERS = ("N", "MS")  # an option's METAVAR that takes a number (`--level LEVEL` takes a name)
 _WHOLE = re.compile(r"#?\d+")
 _NUMBER = re.compile(r"\d+(\.\d+)?")
 
@@ -171,8 +168,6 @@ class Signature:
                 return f"{wrong[0][0]} must be {what}, 0 or more (got {wrong[0][1]!r}). "
         return ""
 
-        return ""
-
     @property
     def min_args(self) -> int:
         return min(sum(1 for p in ps if not p.optional) for ps in self._params())
@@ -211,3 +206,8 @@ class Signature:
     @property
     def value_flags(self) -> tuple[str, ...]:
         return tuple(o.split()[0] for o in self.options if len(o.split(": ")[0].split()) > 1)
+
+    def option_value(self, flag: str, word: str):
+        """(an option's value, converted when its METAVAR is a number: `--depth N`), or None."""
+        metavar = self.option_help()[flag][0]
+        return Param(0, (metavar,), False, False).convert(word, frozenset()) if metavar in NUMBERS else (word, 0)

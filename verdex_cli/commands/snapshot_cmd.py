@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..act.targets import resolve_target
-from ..act.targets import adopt
+from ..act.targets import adopt, resolve_target
 from ..base.errors import UsageError
 from ..refs.store import RefStore
 from ..snapshot import filters
@@ -14,27 +13,6 @@ from ..snapshot.render_text import TextRenderer
 from .registry import Result, command, usage_of
 
 REPL_MAX_CHARS = 200_000  # the REPL's default cut; one-shot and JSON output are whole unless asked
-
-
-def max_chars(ctx, args: list[str], flags) -> int:
-    """The --max-chars limit (0 = none)."""
-    if args:
-        raise UsageError(f"Usage: {usage_of('snapshot')}")
-    if "--max-chars" not in flags:
-        return REPL_MAX_CHARS if getattr(ctx, "interactive", False) else 0
-    value = flags.values.get("--max-chars", "")
-    if not value.isdigit():
-        raise UsageError(f"--max-chars needs a number of characters (0 = no limit). Usage: {usage_of('snapshot')}")
-    return int(value)
-
-
-def _depth(flags) -> int | None:
-    if "--depth" not in flags:
-        return None
-    value = flags.values.get("--depth", "")
-    if not value.isdigit() or int(value) < 1:
-        raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {usage_of('snapshot')}")
-    return int(value)
 
 
 def cut_text(text: str, limit: int) -> tuple[str, str | None]:
@@ -73,10 +51,11 @@ def frame_scope(ctx, flags):
 @command("snapshot", options=OPTIONS, group="snapshot",
          help=f"Show the page as an accessibility tree with refs ({'; '.join(OPTIONS)}).", effect="read")
 def snapshot_cmd(ctx, args, flags):
-    args = list(args)
     frame = frame_scope(ctx, flags)
-    limit = max_chars(ctx, args, flags)
-    depth = _depth(flags)
+    limit = flags.values.get("--max-chars", REPL_MAX_CHARS if getattr(ctx, "interactive", False) else 0)  # 0: none
+    depth = flags.values.get("--depth")
+    if depth == 0:
+        raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {usage_of('snapshot')}")
     page = ctx.page
     if page.ask_targets is not None:  # the after-command question (tabs opened or closed) goes with the capture
         page.ask_targets()

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-
 from ..act.fields import MASK
-from ..act.targets import resolve_target
-from ..act.targets import adopt
+from ..act.targets import adopt, resolve_target
 from ..base.errors import UsageError
 from ..snapshot import filters
 from ..snapshot.take import tree_of

@@ -7,7 +7,7 @@ from ..browser.urls import normalize_url
 from .registry import Result, command, forms
 
 
-@command("frames",
+@command("frames", group="snapshot",
          help="List the frames of the current page with their indices (from the frame tree: no snapshot is taken).",
          effect="read")
 def frames_cmd(ctx, args, flags):
@@ -27,10 +27,9 @@ def _tab_rows(session) -> list[dict]:
     return rows
 
 
-@command("tabs", help="List the open tabs (pages) with their indices.", effect="read")
+@command("tabs", group="tabs", help="List the open tabs (pages) with their indices.", effect="read")
 def tabs_cmd(ctx, args, flags):
-    session = ctx.ensure_session()
-    session.discover()
+    session = tabs_now(ctx)
     data = {"tabs": _tab_rows(session)}
     others = session.browser_tabs()
     if others:  # with --connect: the browser's own tabs, listed for 'tab N' to adopt
@@ -70,4 +69,4 @@ def tab_switch(ctx, args, flags) -> Result:
 
 
 forms("tab", {"N": tab_switch, "new [URL]": tab_new, "close N": tab_close},
-      help="Switch to tab N, open a new tab, or close tab N.")
+      group="tabs", help="Switch to tab N, open a new tab, or close tab N.")

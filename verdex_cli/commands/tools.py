@@ -1,9 +1,6 @@
-"""The commands as tools for an agent (MCP): each tool's input schema comes from its command's declared
-forms and options (signature.py), and a tool call's arguments become the command line it stands for.
-
-A parameter is named as in signature.py (`ref`, `text`, `url`, `key`, `js`, `path`, `n`, `ms`,
-`values`, `paths`; `action` for a sub-verb); an option is its flag without dashes, `-` as `_`.
-"""
+"""The commands as tools for an agent (MCP): each input schema comes from the command's declared forms
+and options (parameters named as in signature.py; an option is its flag without dashes, `-` as `_`),
+and a tool call's arguments become the command line it stands for."""
 
 from __future__ import annotations
 
@@ -11,7 +8,7 @@ import shlex
 
 from ..base.errors import UsageError
 from .registry import REGISTRY, Command
-from .signature import KINDS, Param, parse_form
+from .signature import KINDS, NUMBERS, Param, parse_form
 
 # what each parameter is, by name (the tool's description carries the command's usage line)
 ABOUT = {
@@ -49,7 +46,7 @@ def _option_schema(flag: str, metavar: str | None, text: str) -> dict:
     about = text or f"The {flag} option."
     if metavar is None:
         return {"type": "boolean", "description": about}
-    return {"type": "integer" if metavar in ("N", "MS") else "string", "description": about}  # --level LEVEL: a name
+    return {"type": "integer" if metavar in NUMBERS else "string", "description": about}
 
 
 def _option_name(flag: str) -> str:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 import re
 import time
 
 from ..act.resolve import locate
-from ..act.targets import resolve_target
-from ..act.targets import parse_target
+from ..act.targets import parse_target, resolve_target
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefError, UsageError, VerdexError
 from ..browser import bridge
 from ..browser.frames import frame_url
@@ -87,10 +87,8 @@ def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
 
 def _note(ctx, raw: str) -> None:
     """The stable target of the awaited element, for 'export' (when it can be resolved now)."""
-    try:
+    with suppress(VerdexError):
         note_target(ctx, resolve_target(ctx.page, ctx.page_state().store, raw), raw)
-    except VerdexError:
-        pass
 
 
 def _is_target(word: str) -> bool:
@@ -198,5 +196,6 @@ def _wanted(args, name: str) -> str:
 
 forms("wait", {"text TEXT": wait_text, "REF": wait_visible, "gone REF": wait_gone, "url TEXT": wait_url,
                "MS": wait_time},
+      group="navigation",
       help="Wait until TEXT appears, a ref is visible or gone, the URL contains TEXT, or for MS milliseconds.",
       effect="read", logged=True)
