@@ -209,3 +209,30 @@ def test_an_unchanged_re_snapshot_sends_only_the_cache_check(driver, demo, monke
     assert driver.ok("snapshot").data["cached"] is True
     asked = [p for p in sent if '"Runtime.' in p]  # (the command loop also lists the tabs)
     assert len(asked) == 1 and '"dirty"' in asked[0], asked
+
+
+def test_frames_drawn_at_no_size_get_no_engine_at_the_first_snapshot(driver, tmp_path, monkeypatch):
+    """Issue 34 (real pages of many ad frames, most of them hidden: 2.3 s to set 27 frames up, the engine
+    sent to each): a cross-origin frame drawn at 0x0 is not set up with the others; one the snapshot
+    shows after all (width=0 height=0, not hidden) is set up when stitched, and shown as before."""
+    server = serve(tmp_path)
+    try:
+        (tmp_path / "ad.html").write_text("<!doctype html><title>Ad</title><button>Ad button</button>")
+        ads = "".join(f"<iframe src='{server.url(f'ad.html?hidden{i}', 'b')}' style='display:none'></iframe>"
+                      for i in range(6))
+        (tmp_path / "ads.html").write_text(
+            f"<!doctype html><title>Ads</title><h1>Ads</h1>{ads}<iframe title='Shown' width='300' height='80' "
+            f"src='{server.url('ad.html?shown', 'b')}'></iframe><iframe title='Zero' width='0' height='0' "
+            f"src='{server.url('ad.html?zero', 'b')}'></iframe>")
+        driver.ok("open " + server.url("ads.html"))
+        conn = driver.ctx.session.browser().conn
+        sent, send = [], conn.send_raw
+        monkeypatch.setattr(conn, "send_raw", lambda payload: (sent.append(payload), send(payload))[1])
+        data = driver.ok("snapshot").data
+        engines = sum(1 for p in sent if "if (!globalThis.__verdex)" in p)
+        assert engines <= 3, f"the engine was sent {engines} times"  # (the page, Shown, Zero; it was 9)
+        assert len(data["frames"]) == 3 and data["text"].count('button "Ad button"') == 2, data["text"]
+        assert 'iframe "Shown"' in data["text"] and 'iframe "Zero"' in data["text"]
+        assert driver.ok("snapshot --fresh").data["text"] == data["text"]
+    finally:
+        server.stop()

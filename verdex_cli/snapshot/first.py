@@ -108,27 +108,33 @@ class Primed:
         self.tags.clear()
 
 
-def ask(page: Page) -> tuple[list[Target], list[Pending], Trees]:
+Sent = tuple[list[Target], list[Pending], Trees, dict]
+
+
+def ask(page: Page) -> Sent:
     """Round trip 1, sent with the page's own frame tree: each out-of-process frame's session taken,
-    its domains turned on, its frame tree asked for."""
+    its domains turned on, its frame tree and the size it is drawn at asked for (a frame drawn at 0x0,
+    as most ad frames of a page are, hidden, is not set up here: if it is shown after all, it is set
+    up the usual way when stitched)."""
     targets = [t for t in map(page.target.child, page.target.conn.frame_targets(page.target.id or "")) if t is not None]
     enabling = [p for t in targets for p in page.frames.start_enable(t)]
-    return targets, enabling, Trees(targets)
+    sizes = dict(_each(targets, lambda t: t.start("Page.getLayoutMetrics")))
+    return targets, enabling, Trees(targets), sizes
 
 
-def tree_of(call: Pending, asked: tuple[list[Target], list[Pending], Trees] | None) -> dict:
+def tree_of(call: Pending, asked: Sent | None) -> dict:
     """The page's frame tree (``call``'s answer); when it cannot be read, what ``ask`` sent is let go of."""
     try:
         return call.result()["frameTree"]
     except BaseException:
         if asked is not None:
-            for pending in asked[1]:
+            for pending in asked[1] + list(asked[3].values()):
                 pending.drop()
             asked[2].close()
         raise
 
 
-def prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Trees], expr_of,
+def prime(page: Page, tree: dict, asked: Sent, expr_of,
           depth_limit: int) -> Primed:
     """Round trips 2 to 4 (see the module's doc); ``tree``: the page's own frame tree, read with
     ``asked``. ``expr_of(frame)``: what to capture of a frame in the registry (None: of a frame new to it)."""
@@ -142,18 +148,18 @@ def prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Tree
     return out
 
 
-def _prime(page: Page, tree: dict, asked: tuple[list[Target], list[Pending], Trees], expr_of, depth_limit: int,
-           out: Primed) -> None:
-    targets, enabling, trees = asked
+def _prime(page: Page, tree: dict, asked: Sent, expr_of, depth_limit: int, out: Primed) -> None:
+    targets, enabling, trees, sizes = asked
     try:
         finish_all(enabling)
+        unseen = {t.id for t, size in zip(sizes, finish_all(list(sizes.values()))) if _unseen(size)}
         nodes = _forest(page, tree, targets, trees, out)
     finally:
         trees.close()
     nodes = {k: n for k, n in nodes.items() if n.depth <= depth_limit}
     frames = page.frames
-    fresh = [n for n in nodes.values() if n.known is None or (not frames.ready(n.known) and n.known.target is n.target
-                                                               and n.known.loader_id == n.info.get("loaderId", ""))]
+    fresh = [n for n in nodes.values() if n.frame_id not in unseen and (n.known is None or (
+        not frames.ready(n.known) and n.known.target is n.target and n.known.loader_id == n.info.get("loaderId", "")))]
     fresh_ids = {n.frame_id for n in fresh}
     children = [n for n in nodes.values() if n.parent in fresh_ids]
     _worlds_and_owners(fresh, children, nodes, out)
@@ -262,12 +268,18 @@ def _forest(page: Page, tree: dict, targets: list[Target], trees: Trees, out: Pr
     return kept
 
 
-def _each(nodes: list[_Node], send) -> list[tuple[_Node, Pending | None]]:
+def _each(nodes: list, send) -> list[tuple]:
     out = []
     for n in nodes:
         with suppress(CDPError, CDPTimeout, ConnectionLost):
             out.append((n, send(n)))
     return out
+
+
+def _unseen(size) -> bool:
+    """An out-of-process frame's layout metrics say it is drawn at no size."""
+    view = size.get("cssLayoutViewport") if isinstance(size, dict) else None
+    return bool(view) and not (view.get("clientWidth") and view.get("clientHeight"))
 
 
 def _start(target: Target, call: Call) -> Pending | None:
