@@ -20,24 +20,13 @@ from ..browser.page import Page
 from .targets import Target, norm, parse_target, search
 
 
-def candidates(facts: dict, frame_name: str = "", in_frame: bool = False) -> list[Target]:
-    """The candidates in order of preference, from an element's facts (the engine's ``locate`` builds
-    the same list in the page, with an id and without the frame-scoped ones)."""
-    out: list[Target] = []
-    if facts.get("testid") and norm(facts["testid"]):
-        out.append(Target("testid", norm(facts["testid"])))
-    for label in dict.fromkeys(norm(x) for x in facts.get("labels") or []):
-        if label:
-            out.append(Target("label", label))
-    name = norm(facts.get("name") or "")
-    if name:
-        own = Target("role", role=facts["role"], name=name)
-        out.append(own)
-        for s in facts.get("scopes") or []:
-            out.append(Target("role", role=facts["role"], name=name,
-                              scope=Target("role", role=s["role"], name=norm(s["name"]))))
-    out += [_in_frame(t, frame_name, in_frame) for t in list(out) if t.scope is None]
-    return out
+def unchecked(testid: str, label: str, role: str, name: str) -> Target | None:
+    """The first candidate these facts make (test id, label, role:name), unchecked: for an element that
+    is gone (the engine's ``locate`` builds and checks the whole list in the page)."""
+    testid, label, name = norm(testid or ""), norm(label or ""), norm(name or "")
+    if testid or label:
+        return Target("testid", testid) if testid else Target("label", label)
+    return Target("role", role=role, name=name) if name else None
 
 
 def _in_frame(t: Target, frame_name: str, in_frame: bool) -> Target:
