@@ -155,8 +155,8 @@ class Fuzzer:
             verdict, detail = self._confirm_reachable(oid, flush, detail)
         oracle = events + handled + [r for r in flush.values() if oid and oid in (r.get("probes") or {})]
         self.cases.append(Case(step.index, line, verdict, detail, res, oracle))
-        self._learn(step, res)
-        if res.get("ok") and (step.op == "snapshot" or (res.get("result") or {}).get("changes")):
+        self._learn(line, res)
+        if res.get("ok") and (line == "snapshot" or (res.get("result") or {}).get("changes")):
             self.last_capture = t1
         return True
 
@@ -363,9 +363,9 @@ class Fuzzer:
         return x, y
 
     # ------------------------------------------------------------ refs -> elements
-    def _learn(self, step: Step, res: dict) -> None:
+    def _learn(self, line: str, res: dict) -> None:
         result = res.get("result") or {}
-        if step.op == "snapshot" and res.get("ok"):
+        if line == "snapshot" and res.get("ok"):  # (also a step with nothing to pick: its line is 'snapshot')
             refs = result.get("refs") or {}
             self.snaps.append((self._current_page(), refs))
             self._map(refs)

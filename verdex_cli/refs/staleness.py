@@ -1,17 +1,14 @@
-"""One decision of what a ref's element is now: `classify()`.
+"""One decision of what a ref's element is now: `classify()`, asked by action resolution, `refs`, `inspect`
+and `wait REF`; the ref store (`RefStore.set_status`) alone writes the answer down. The checks, in the
+contract's order after the ref's scope:
 
-Action resolution (`resolve.locate`), `refs`, `inspect` and `wait REF` all ask this module, and the
-ref store (`RefStore.set_status`) is the only place that writes the answer down. The checks, in the
-contract's order after the ref's scope was checked:
-
-- navigated: the ref's frame (or the main frame, for a ref of any frame) shows another document, or
-  the ref is of a document its frame already left (`RefRecord.retired`: navigated for good);
+- navigated: its frame (the main frame, for any frame's ref) shows another document, or the ref is of a
+  document its frame already left (`RefRecord.retired`: navigated for good);
 - removed: its frame is gone, or the page's registry says the element left the document;
 - unknown: the page's registry never issued it (it was reset);
-- changed: the role changed, the name changed significantly (see `refs.name_change`), or an identity
-  attribute (id, data-*, href, value, name, keyed position) changed: a recycled element;
-- hidden / live: the element is there; hidden when it is not in the accessibility tree.
-"""
+- changed: another role, a significantly changed name (`store.name_change`), or a changed identity
+  attribute (id, data-*, href, value, name, keyed position): a recycled element;
+- hidden / live: the element is there; hidden when it is not in the accessibility tree."""
 
 from __future__ import annotations
 
