@@ -336,3 +336,36 @@ def test_elements_playwright_has_no_role_for_export_a_locator_it_finds(driver, t
     assert 'page.get_by_role("combobox", name="Country", exact=True).select_option(["France"])' in code
     proc = run_playwright_test(path, f"assert page.evaluate('JSON.stringify(window.hits)') == {hits!r}")
     assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+
+
+IDS = """<!doctype html><title>Ids</title>
+<div id="app"></div>
+<script>
+window.hits = [];
+document.getElementById('app').innerHTML = '<div id="maincontent" tabindex="0"><p>Hello there</p><span>Go</span>' +
+  '</div><div id="save.v2" tabindex="0" style="width:40px;height:20px;background:#c00"></div>';
+document.addEventListener('click', (e) => { const el = e.target.closest('[tabindex]'); if (el) window.hits.push(el.id); });
+</script>"""
+
+
+def test_id_steps_export_and_replay_in_both_forms(driver, chrome_http, tmp_path):
+    """A container with nothing but its id is exported as `id=maincontent` / `locator("#maincontent")`
+    (it had no target and Playwright got its whole text run together), and a typed `id=` target whose
+    id needs CSS escaping reaches the same element in Playwright."""
+    page = tmp_path / "ids.html"
+    page.write_text(IDS, encoding="utf-8")
+    driver.ok(f"open {page.as_uri()}")
+    driver.ok("click " + driver.ok("inspect id=maincontent").data["ref"])
+    driver.ok("click id=save.v2")
+    hits = driver.js("JSON.stringify(window.hits)")
+    assert hits == '["maincontent","save.v2"]'
+    script, py = tmp_path / "ids.verdex", tmp_path / "test_ids.py"
+    assert driver.ok(f"export {script}").data["without_target"] == 0
+    assert "click id=maincontent\n" in script.read_text() and "click id=save.v2\n" in script.read_text()
+    lines = replay(chrome_http, page.as_uri(), script, "eval JSON.stringify(window.hits)")
+    assert lines[-1]["result"]["value"] == hits
+    driver.ok(f"export {py}")
+    code = py.read_text()
+    assert 'page.locator("#maincontent").click()' in code and 'page.locator("#save\\\\.v2").click()' in code
+    proc = run_playwright_test(py, f"assert page.evaluate('JSON.stringify(window.hits)') == {hits!r}")
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr

@@ -88,3 +88,17 @@ def test_a_locator_always_survives_being_written_out(driver, demo):
             _check_unique(driver, ref, out["locator"])
     by_name = {i["name"]: r for r, i in snap["refs"].items()}
     assert driver.ok(f"inspect {by_name['a >> b']}").data["locator"] is None  # would read as a scope
+
+
+def test_a_plain_container_is_located_by_its_id_unless_the_id_looks_generated(driver, demo):
+    """Issue 32, finding 6: `inspect` on `<div id="maincontent">` said "no unique locator" and offered
+    Playwright the container's whole text run together ("Hello thereGo")."""
+    driver.ok("open " + demo.url("blank.html"))
+    driver.ok("eval document.body.innerHTML = '<div id=\"maincontent\"><p>Hello there</p><button>Go</button></div>"
+              "<div id=\"ember123\"><p>Generated</p><button>Two</button></div><p id=\"again\">A</p><p id=\"again\">B</p>'")
+    out = driver.ok("inspect 'text=Hello there Go'").data  # the container's whole text names it
+    assert (out["locator"], out["playwright"]) == ("id=maincontent", 'page.locator("#maincontent")')
+    _check_unique(driver, out["ref"], out["locator"])
+    assert driver.ok("inspect 'text=Generated Two'").data["locator"] is None  # a framework's id changes
+    assert driver.ok("inspect text=A").data["locator"] is None  # its id is not unique in its document
+    driver.fail("inspect id=again", "ambiguous")

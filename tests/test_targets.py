@@ -238,3 +238,31 @@ def test_a_frame_whose_document_has_no_root_element_is_searched_as_empty(shop):
             "f.contentDocument.removeChild(f.contentDocument.documentElement); 1")
     out = shop.ok("click button:Save").data
     assert (out["role"], out["name"]) == ("button", "Save")
+
+
+def test_id_targets_in_the_main_frame_a_cross_origin_frame_and_across_two_frames(driver, demo):
+    driver.ok("open " + demo.url("frames.html"))
+    frames = driver.ok("snapshot").data["frames"]
+    leaf = next(f["index"] for f in frames if "frame-leaf" in f["url"])
+    assert next(f for f in frames if f["index"] == leaf)["cross_origin"]
+    out = driver.ok("click id=leaf-button").data
+    assert out["ref"].startswith(f"c0p0f{leaf}e") and out["name"] == "Leaf button"
+    assert driver.ok("text id=leaf-status").data["text"].strip() == "Leaf clicked"  # the leaf page's own record
+    assert driver.ok("text id=cross-origin-note").data["ref"].startswith("c0p0f0e")
+    err = driver.fail("click id=leaf", "no_match")  # the whole id only: not a part of "leaf-button"
+    assert 'id "leaf"' in err.message
+    driver.fail("click id=Leaf-button", "no_match")  # ids are case-sensitive
+    err = driver.fail("click id=frame-button", "ambiguous")  # the same- and the cross-origin frame
+    refs = [f"c0p0f{f}e{n}" for f, n in REF.findall(err.message)]
+    assert len(refs) == 2 and refs[0].split("e")[0] != refs[1].split("e")[0]
+    driver.ok(f"click {refs[1]}")
+    assert driver.ok("text 'iframe:Cross-origin frame >> id=frame-count'").data["text"].strip() == "Clicked 1 time"
+
+
+def test_id_targets_get_the_same_actionability_checks(chrome_http, demo):
+    d = Driver(chrome_http, timeout=1.0)
+    try:
+        d.ok("open " + demo.url("shop.html"))
+        assert "disabled" in d.fail("click id=checkout", "not_actionable").message
+    finally:
+        d.close()

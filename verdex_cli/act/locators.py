@@ -1,7 +1,8 @@
 """Stable locators: the best target by meaning for one element, and its Playwright equivalent.
 
 Preference: a unique test id, label, role:name, then role:name scoped to its nearest named landmark or
-container (`"article:Coffee mug >> button:Add to cart"`), then the unscoped ones within its frame
+container (`"article:Coffee mug >> button:Add to cart"`), an id that does not look generated
+(engine/targets.js says which), then the unscoped ones within its frame
 (`role=document >> ...`, `iframe:NAME >> ...`); a candidate must name this element alone, exactly.
 One engine call (``targets.locate``) builds and checks them in the element's document; with several
 frames :meth:`Found.choose` also searches the others, when asked (`export`): an action only starts the call.
@@ -19,24 +20,13 @@ from ..browser.page import Page
 from .targets import Target, norm, parse_target, search
 
 
-def candidates(facts: dict, frame_name: str = "", in_frame: bool = False) -> list[Target]:
-    """The candidates in order of preference, from an element's facts (the engine's ``locate`` builds
-    the same list in the page, without the frame-scoped ones)."""
-    out: list[Target] = []
-    if facts.get("testid") and norm(facts["testid"]):
-        out.append(Target("testid", norm(facts["testid"])))
-    for label in dict.fromkeys(norm(x) for x in facts.get("labels") or []):
-        if label:
-            out.append(Target("label", label))
-    name = norm(facts.get("name") or "")
-    if name:
-        own = Target("role", role=facts["role"], name=name)
-        out.append(own)
-        for s in facts.get("scopes") or []:
-            out.append(Target("role", role=facts["role"], name=name,
-                              scope=Target("role", role=s["role"], name=norm(s["name"]))))
-    out += [_in_frame(t, frame_name, in_frame) for t in list(out) if t.scope is None]
-    return out
+def unchecked(testid: str, label: str, role: str, name: str) -> Target | None:
+    """The first candidate these facts make (test id, label, role:name), unchecked: for an element that
+    is gone (the engine's ``locate`` builds and checks the whole list in the page)."""
+    testid, label, name = norm(testid or ""), norm(label or ""), norm(name or "")
+    if testid or label:
+        return Target("testid", testid) if testid else Target("label", label)
+    return Target("role", role=role, name=name) if name else None
 
 
 def _in_frame(t: Target, frame_name: str, in_frame: bool) -> Target:
@@ -154,7 +144,7 @@ def found_from(page: Page, fr: Frame, n: int, answer: dict | None, loader: str, 
     if not answer:
         return None
     cands = answer["candidates"]
-    return Found(page, fr, n, loader, single, [(_target(c), bool(c.get("ok"))) for c in cands if c["kind"] != "css"],
+    return Found(page, fr, n, loader, single, [(_target(c), bool(c.get("ok"))) for c in cands],
                  [_target(c) for c in cands if c.get("pw")])
 
 
@@ -205,8 +195,8 @@ def _pw_one(t: Target, exact: bool = True) -> str:
     ex = ", exact=True" if exact else ""
     if t.kind == "testid":
         return f"get_by_test_id({_q(t.value)})"
-    if t.kind == "css":
-        return f"locator({_q(t.value)})"
+    if t.kind == "id":
+        return f"locator({_q('#' + css_ident(t.value))})"
     if t.kind == "label":
         return f"get_by_label({_q(t.value)}{ex})"
     if t.kind == "text":
@@ -216,13 +206,20 @@ def _pw_one(t: Target, exact: bool = True) -> str:
     return f"get_by_role({_q(t.role)})"
 
 
-_SIMPLE_ID = re.compile(r"^[A-Za-z][\w-]*$")
+_CSS_ESCAPED = re.compile(r"^-?[0-9]|^-$|[^\w-]")
+
+
+def css_ident(text: str) -> str:
+    """``text`` as a CSS identifier (like the DOM's CSS.escape): a leading digit and control characters
+    as hex escapes, other ASCII punctuation after a backslash."""
+    return _CSS_ESCAPED.sub(lambda m: "".join(f"\\{ord(c):x} " if c in "0123456789" or ord(c) < 32 or c == "\x7f"
+                                              else "\\" + c for c in m.group()), text)
 
 
 def owner_css(tag: str, attrs: dict) -> str:
     """A CSS selector for a frame owner element: its id, else its title, else its name, else its tag."""
-    if _SIMPLE_ID.match(attrs.get("id") or ""):
-        return "#" + attrs["id"]
+    if attrs.get("id"):
+        return "#" + css_ident(attrs["id"])
     for key in ("title", "name"):
         if attrs.get(key):
             return f"{tag}[{key}={_q(attrs[key])}]"

@@ -1,6 +1,6 @@
-"""Targets by meaning: parse `testid=`, `label=`, `text=`, `role=ROLE[name="..."]`, `ROLE:NAME`
+"""Targets by meaning: parse `testid=`, `label=`, `text=`, `id=`, `role=ROLE[name="..."]`, `ROLE:NAME`
 (optionally `SCOPE >> TARGET`) or a ref, and resolve them in every frame (engine/targets.js). The best
-match level wins (exact name, then equal ignoring case, then a substring); several at it are
+match level wins (exact name, then equal ignoring case, then a substring; an id whole); several at it are
 `ambiguous` (each gets a ref), none is `no_match`; a resolved target is the same :class:`Resolved` a ref gives.
 """
 
@@ -26,7 +26,7 @@ marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigati
 presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator
 slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer
 toolbar tooltip tree treegrid treeitem""".split())
-PREFIXES = ("testid", "label", "text")
+PREFIXES = ("testid", "label", "text", "id")
 MAX_LISTED = 20
 FRAME_ROLES = frozenset({"iframe"})  # a scope with this role searches the frame's document
 # `role=document >> TARGET`: the main frame's document only (its frames are not searched)
@@ -38,8 +38,8 @@ _PASTED_REF = re.compile(r"^\[?ref=([^\]\s]*)\]?$")
 
 @dataclass(frozen=True)
 class Target:
-    kind: str  # ref | testid | label | text | role
-    value: str = ""  # the ref, test id, label or text
+    kind: str  # ref | testid | label | text | id | role
+    value: str = ""  # the ref, test id, label, text or id
     role: str = ""
     name: str = ""  # '' = any name
     scope: "Target | None" = None
@@ -56,7 +56,7 @@ class Target:
         if self.kind == "role":
             own = f"role {self.role}" + (f" named {json.dumps(self.name, ensure_ascii=False)}" if self.name else "")
         else:
-            own = {"testid": "test id", "label": "label", "text": "text"}[self.kind] + " " + json.dumps(
+            own = {"testid": "test id"}.get(self.kind, self.kind) + " " + json.dumps(
                 self.value, ensure_ascii=False)
         return own if self.scope is None else f"{own} inside {self.scope.describe()}"
 

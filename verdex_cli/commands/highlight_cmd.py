@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 import threading
 
 from ..act.focus import element_object
@@ -17,10 +18,8 @@ STYLE = {"showInfo": True, "contentColor": {"r": 111, "g": 168, "b": 220, "a": 0
 
 def _hide_later(target) -> None:
     def hide():
-        try:
+        with suppress(Exception):  # the tab may be gone by then
             target.call("Overlay.hideHighlight", timeout=2, interrupt=False)
-        except Exception:  # the tab may be gone by then
-            pass
     timer = threading.Timer(SECONDS, hide)
     timer.daemon = True
     timer.start()

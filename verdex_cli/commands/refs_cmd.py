@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..act.fields import MASK
-from ..act.locators import candidates, stable_locator
+from ..act.locators import stable_locator, unchecked
 from ..act.resolve import changed_error, check_scope, locate, restarted_note, unknown
 from ..act.targets import parse_target, resolve_target
 from ..base.errors import RefError
@@ -105,10 +105,9 @@ def _named(rec) -> None:
     known = rec.known
     if known and "locator" not in known:
         attrs = known["attributes"]
-        found = candidates({"testid": attrs.get("data-testid"), "labels": [attrs.get("aria-label", "")],
-                            "role": rec.role, "name": rec.name})
+        found = unchecked(attrs.get("data-testid"), attrs.get("aria-label"), rec.role, rec.name)
         if found:
-            known.update(locator=str(found[0]), checked=False)
+            known.update(locator=str(found), checked=False)
 
 
 def _story(store: RefStore, rec, data: dict) -> dict:

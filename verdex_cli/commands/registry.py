@@ -193,8 +193,8 @@ def did_you_mean(word: str, names) -> str:
     return " Did you mean " + (quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]) + "?"
 
 
-TARGET_PREFIXES = ("testid=", "label=", "text=", "role=")
-_LOOKS_LIKE_TARGET = re.compile(r"^(?:testid=|label=|text=|role=|[A-Za-z]+:)")
+TARGET_PREFIXES = ("testid=", "label=", "text=", "id=", "role=")
+_LOOKS_LIKE_TARGET = re.compile(r"^(?:testid=|label=|text=|id=|role=|[A-Za-z]+:)")
 
 
 def _quote_hint(cmd: Command, head: str, args: list[str]) -> str:

@@ -8,6 +8,7 @@ is left to :func:`settle`, which `export` calls.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from ..act.locators import Found, chain_code, found_from, locate_now, one_frame, owner_css, playwright_for
 from ..act.targets import parse_target
 from ..base.errors import VerdexError
@@ -18,11 +19,9 @@ _NONE = {"locator": None, "playwright": None}
 def begin(ctx) -> None:
     pending = (getattr(ctx, "located", None) or {}).get("pending")
     if pending is not None:  # a command that failed after noting its target: its answer is not wanted
-        try:
+        with suppress(Exception):  # bookkeeping only
             for started in [pending[3], *(pending[5] or [])]:
                 started.drop()
-        except Exception:  # noqa: BLE001 - bookkeeping only
-            pass
     ctx.located = None
 
 
@@ -87,7 +86,7 @@ def record(ctx, parsed, result) -> None:
     name = parsed.command.name
     if not parsed.command.logged:  # declared with the command (commands/registry.py)
         return
-    try:
+    with suppress(Exception):  # the log is a convenience: it must never break a command
         args = list(parsed.args)
         step = {"command": name, "args": args, "flags": sorted(parsed.flags), "secret": False}
         if name == "open" and result.data.get("url"):
@@ -117,8 +116,6 @@ def record(ctx, parsed, result) -> None:
             elif len(args) > 1:
                 step["args"] = args[:1] + ["PASSWORD"]
         ctx.log.append(step)
-    except Exception:  # the log is a convenience: it must never break a command
-        pass
 
 
 def _chain_key(page, fr) -> tuple:

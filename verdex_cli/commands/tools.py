@@ -12,7 +12,7 @@ from .signature import KINDS, NUMBERS, Param, parse_form
 
 # what each parameter is, by name (the tool's description carries the command's usage line)
 ABOUT = {
-    "ref": "Ref (c0p0f0e3) or target (button:Save, text=..., label=..., testid=...).",
+    "ref": "Ref (c0p0f0e3) or target (button:Save, text=..., label=..., testid=..., id=...).",
     "text": "The text, as given.",
     "url": "A URL, or a path relative to the current page.",
     "key": "A key or chord: Enter, Tab, Escape, ArrowDown, Control+A.",

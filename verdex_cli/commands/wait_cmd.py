@@ -30,13 +30,11 @@ def _frame_nodes(tree: dict):
 def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
     """Is the text in the page: the main frame, the frames in its process, and out-of-process frames?"""
     targets = [page.target]
-    try:
+    with suppress(CDPError, CDPTimeout):
         for target_id in ctx.ensure_session().frame_target_ids(page):
             t = page.frames.oopif_target(target_id)
             if t is not None:
                 targets.append(t)
-    except (CDPError, CDPTimeout):
-        pass
     for target in targets:
         try:
             tree = target.call("Page.getFrameTree", timeout=limit)["frameTree"]

@@ -216,11 +216,13 @@
   // that changed when the caller holds capture `cap`'s text; `frame`: the frame's index (-1: not known).
   // `check`: a whole capture that changes nothing the next capture relies on (tests compare it with
   // a patched one).
-  function snapshot(within, cap, view, frame, check) {
+  // `show`: the refs of the text answered are shown to the user now (`shown` in the answer says they
+  // were marked: PageState.show need not send them again).
+  function snapshot(within, cap, view, frame, check, show) {
     const wanted = Aria.closedWanted();  // closed roots to resolve first (browser/closed_roots.py)
     if (wanted) return JSON.stringify({ wantClosed: wanted });
     try {
-      return capture(within, cap, view, frame, check);
+      return capture(within, cap, view, frame, check, show);
     } catch (e) {
       // the change watcher was reset for a capture that never came back: the next one sees it all
       if (!within && !check) { Observer.mark(); Incremental.forget(); }
@@ -228,12 +230,12 @@
     }
   }
 
-  function capture(within, cap, view, frame, check) {
+  function capture(within, cap, view, frame, check, show) {
     const whole = !within && !check;
     if (whole) {
       const dirt = Observer.take();  // what changed since the last capture; clean from here on
       if (cap && !Registry.moved()) {  // a new address: every ref's heading is looked at anew
-        const out = patch(cap, dirt, view, frame);
+        const out = patch(cap, dirt, view, frame, show);
         if (out !== null) return out;
       }
     }
@@ -266,7 +268,7 @@
     const unread = Aria.closedUnread();
     if (unread.length) out.unread = unread.slice(0, 5).map(Aria.label).concat(unread.length > 5 ? ['...'] : []);
     if (whole) out.cap = Incremental.remember(root, tiers, !deep && !flat);
-    if (whole && view) out.view = Text.view(root, { allRefs: view === 2, frame, tiers }, out.cap, cap);
+    if (whole && view) out.view = Text.view(root, { allRefs: view === 2, frame, tiers, shown: marker(out, show) }, out.cap, cap);
     else out.root = root;
     return encode(out);
   }
@@ -298,12 +300,19 @@
     return JSON.stringify(out);
   }
 
+  // What marks the refs of a text as shown, when asked to (the answer `out` says so); else null.
+  function marker(out, show) {
+    if (!show) return null;
+    out.shown = 1;
+    return Registry.showListed;
+  }
+
   let carried = [];  // refs let go of by a patch attempt that gave way to a whole capture
 
   function title() { return (document.title || '').replace(WS, ' ').trim(); }
 
   // Patches for what changed since capture `cap`, as JSON; null when the whole frame must be captured.
-  function patch(cap, dirt, view, frame) {
+  function patch(cap, dirt, view, frame, show) {
     Aria.begin();
     Registry.begin();
     let res = null;
@@ -327,7 +336,7 @@
     Incremental.title(t);
     const out = { title: t, counter: Registry.counter, url: location.href, gone, flat: 0, owners: owners.length,
       tiers: res.tiers, cap: Incremental.cap };
-    if (view) out.view = Text.view(Incremental.root, { allRefs: view === 2, frame, tiers: res.tiers }, out.cap, cap);
+    if (view) out.view = Text.view(Incremental.root, { allRefs: view === 2, frame, tiers: res.tiers, shown: marker(out, show) }, out.cap, cap);
     else out.patch = res.patches;
     return encode(out);
   }

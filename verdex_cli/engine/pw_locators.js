@@ -2,7 +2,7 @@
 // match (its public behaviour, as of 1.65): `get_by_test_id` (the attribute, exactly), `get_by_label`
 // (aria-labelledby's elements, else aria-label, else the <label>s of a labelable control: their whole
 // text, descendants' included), `get_by_role` (only roles Playwright gives the element), `get_by_text`
-// (the element whose whole text equals, none of its children's doing so too) and a CSS id. Each must
+// (the element whose whole text equals, none of its children's doing so too) and `locator("#id")`. Each must
 // find this element alone in its own document (a frame's document: the test reaches it through
 // frame_locator). Open shadow roots count, as Playwright pierces them; in a closed one nothing holds
 // (Playwright cannot reach into it).
@@ -10,7 +10,6 @@
   const norm = (t) => (t || '').replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
   const LABELABLE = new Set(['button', 'meter', 'output', 'progress', 'select', 'textarea']);
   const NO_ROLE = new Set(['generic', 'iframe', 'document', 'none', 'presentation']);
-  const SIMPLE_ID = /^[A-Za-z][\w-]*$/;
 
   // Every element of the document, open shadow roots included, in document order.
   function all(root, out) {
@@ -78,9 +77,9 @@
     return !(el.shadowRoot && norm(text(el.shadowRoot, cache)) === want);
   }
 
-  // Sets `pw` on the candidates of element `self` (locate's list: testid, labels, role, scoped role;
+  // Sets `pw` on the candidates of element `self` (locate's list: testid, labels, role, scoped role, id;
   // `within` gives a scoped candidate's container element, or null) up to the first that holds (only
-  // that one is used), and else appends the ones only a Playwright test uses (text, css id).
+  // that one is used), and else appends the text one only a Playwright test uses.
   function judge(self, cands, within) {
     for (let r = self.getRootNode(); r.host; r = r.host.getRootNode()) {
       if (r.mode === 'closed') { for (const c of cands) c.pw = false; return cands; }
@@ -101,14 +100,14 @@
       } else if (c.kind === 'role') {
         const box = c.scope ? within(c) : null;
         c.pw = !!c.ok && knowsRole(self, c.role) && (!c.scope || (!!box && knowsRole(box, c.scope.role)));
+      } else if (c.kind === 'id') {
+        c.pw = alone((el) => el.id === c.value);
       }
       if (c.pw) return cands;
     }
     const own = norm(text(self, cache));
     if (own && own.length <= 80 && textSelf(self, own, cache) && alone((el) => textSelf(el, own, cache))) {
       cands.push({ kind: 'text', value: own, ok: false, pw: true });
-    } else if (SIMPLE_ID.test(self.id || '') && alone((el) => el.id === self.id)) {
-      cands.push({ kind: 'css', value: '#' + self.id, ok: false, pw: true });
     }
     return cands;
   }

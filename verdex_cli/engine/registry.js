@@ -75,7 +75,7 @@
     const fresh = e === undefined;
     if (fresh) {
       e = { el, seen: 0, sig: '', parent: null, tag: el.localName, inShadow: Aria.rootOf(el) !== document,
-        csig: '', cown: '', crec: null, chead: null, curl: '', sown: null, srec: null, shead: '', surl: '' };
+        csig: '', cown: '', crec: null, chead: null, curl: '', sown: null, srec: null, shead: '', surl: '', same: 0 };
       entries.set(n, e);
     }
     e.seen = snapNo;
@@ -102,6 +102,7 @@
     if (run && head !== null && !inScope(head, el)) head = headingBefore(el);  // the walk left the heading's part
     e.chead = run ? head : headingBefore(el);
     e.curl = run ? capUrl : location.href;
+    e.same = 0;
   }
 
   function shown(e) {
@@ -110,6 +111,7 @@
     e.srec = e.crec;
     e.shead = headText(e.chead);
     e.surl = e.curl;
+    e.same = snapNo;  // shown as capture snapNo saw it (until the next restate)
   }
 
   // The refs `ns` were shown to the user as the last capture saw them.
@@ -119,6 +121,15 @@
       if (e !== undefined && e.sown !== null) shown(e);
     }
     return true;
+  }
+
+  // The same, in the capture that saw them (refs listed flat, n every 4th entry: text.js): those new
+  // to the registry were shown as they were numbered, in this same task.
+  function showListed(refs) {
+    for (let i = 0; i < refs.length; i += 4) {
+      const e = entries.get(refs[i]);
+      if (e !== undefined && e.sown !== null && e.same !== snapNo) shown(e);
+    }
   }
 
   // Where ref n's element (gone from the document) was when last shown: its record and heading (its
@@ -574,6 +585,6 @@
     if (keepCounter) floor = counter; else { counter = 0; floor = 0; }
   }
 
-  return { init, begin, end, tiers, issue, issueShown, show, showNow, lastShown, get, status, identityChange, successors, reset,
+  return { init, begin, end, tiers, issue, issueShown, show, showListed, showNow, lastShown, get, status, identityChange, successors, reset,
     passHeading, seedHeading, around, moved, get changeKind() { return changeKind; },
     get counter() { return counter; }, get size() { return entries.size; } };

@@ -1,5 +1,5 @@
 // Targets by meaning, in one frame's document (open shadow roots included): find elements by
-// test id, label, text or role and name with the same role/name engine as snapshots, and the facts
+// test id, label, text, id or role and name with the same role/name engine as snapshots, and the facts
 // a stable locator is built from. Same isolated world as the bridge; page scripts cannot call it.
 // Module Targets, exported as __verdex.targets (see engine.py).
   const B = Bridge;
@@ -110,7 +110,7 @@
     return el;
   }
 
-  // spec: {kind: testid|label|text|role, value, role, name, scope (ref number), self (ref number), hidden}
+  // spec: {kind: testid|label|text|id|role, value, role, name, scope (ref number), self (ref number), hidden}
   function search(spec) {
     const wanted = Aria.closedWanted();  // closed roots to resolve first (browser/closed_roots.py)
     if (wanted) return { wantClosed: wanted };
@@ -147,6 +147,8 @@
           if (spec.kind === 'testid') {
             const v = el.getAttribute('data-testid');
             if (v !== null) lv = level(v, want);
+          } else if (spec.kind === 'id') {
+            lv = el.id === want ? 3 : 0;  // the whole id, as written
           } else if (spec.kind === 'label') {
             for (const t of labelTexts(el)) lv = Math.max(lv, level(t, want));
           } else if (Aria.role(el) === spec.role) {
@@ -204,17 +206,17 @@
         if (nm) scopes.push({ role: r, name: nm });
       }
       const text = norm(textOf(el, new Map()));
-      return { role: rn.role, name: rn.name, testid: el.getAttribute('data-testid'), labels: labelTexts(el),
+      return { role: rn.role, name: rn.name, testid: el.getAttribute('data-testid'), id: el.id, labels: labelTexts(el),
         text: text.length <= 80 ? text : '', scopes, tag: el.localName, type: el.type || '' };
     } finally { Aria.end(); }
   }
 
   // One element's stable-locator candidates, in the order act/locators.py prefers them (test id,
-  // labels, role and name, role and name inside each named container), each with `ok`: would a search
+  // labels, role and name, role and name inside each named container, an id), each with `ok`: would a search
   // of this document alone (the same test as search(): visible matches first, the best level wins)
   // find this element alone, by exact name? One walk of the document answers them all. Each also
-  // has `pw`: would a Playwright locator (PwLocators) find it alone? Then the text and css-id
-  // candidates only a Playwright test uses (`ok` false).
+  // has `pw`: would a Playwright locator (PwLocators) find it alone? Then the text candidate only a
+  // Playwright test uses (`ok` false).
   function locate(n) {
     const self = B.element(n);
     const f = facts(n);
@@ -229,11 +231,15 @@
       cands.push({ kind: 'role', role: f.role, name, scope: null });
       for (const s of f.scopes) cands.push({ kind: 'role', role: f.role, name, scope: { role: s.role, name: norm(s.name) } });
     }
+    // An id last, and only one a person would write: letters, '-' and '_'. A digit or other punctuation
+    // suggests a generated id that changes between builds or renders (`:r1:`, `ember123`, `select-2-input`).
+    const id = /^[A-Za-z][A-Za-z_-]*$/.test(f.id) ? f.id : '';
+    if (id) cands.push({ kind: 'id', value: id });
     const boxes = new Map();  // a scoped candidate -> its container element (for PwLocators)
     const done = () => ({ facts: f, candidates: PwLocators.judge(self, cands, (c) => boxes.get(c) || null) });
     if (!cands.length) return done();
     const scopes = cands.filter((c) => c.scope).map((c) => c.scope);
-    const byTestid = new Map(), byLabel = labels.map(() => new Map()), byRole = new Map();
+    const byTestid = new Map(), byId = new Map(), byLabel = labels.map(() => new Map()), byRole = new Map();
     const byScope = scopes.map(() => new Map());
     Aria.begin();
     try {
@@ -243,6 +249,7 @@
           const lv = v !== null ? level(v, testid) : 0;
           if (lv) byTestid.set(el, lv);
         }
+        if (id && el.id === id) byId.set(el, 3);
         if (labels.length) {
           const texts = labelTexts(el);
           if (texts.length) {
@@ -271,6 +278,7 @@
       let si = 0, li = 0;
       for (const c of cands) {
         if (c.kind === 'testid') c.ok = alone(byTestid);
+        else if (c.kind === 'id') c.ok = alone(byId);
         else if (c.kind === 'label') c.ok = alone(byLabel[li++]);
         else if (!c.scope) c.ok = alone(byRole);
         else {

@@ -286,6 +286,7 @@
     const tiers = opts.tiers;
     const compact = !opts.allRefs && tiers[0] + tiers[1] > COMPACT_LIMIT;
     const r = render(root, compact, opts.frame);
+    if (opts.shown) opts.shown(r.refs);  // every ref of the text
     const prev = last && capBefore && last.cap === capBefore ? last.render : null;
     last = capNow ? { cap: capNow, render: r } : null;
     return answer(r, prev);

@@ -60,20 +60,23 @@ class PageState:
             while len(self.history) > 2 and sum(len(h.text) for h in self.history) > HISTORY_CHARS:
                 self.history.popleft()
         if not trust_observer and not (cached and snap is self.shown):  # (shown again: nothing to tell)
-            self.show(page, snap, snap.refs, store=cached)
+            self.show(page, snap, snap.refs, store=cached, marked=frozenset() if cached else snap.marked)
             if frame is None and follow and not tree:  # (find's capture shows only what matched)
                 self.seen = snap.number
         return snap, cached
 
-    def show(self, page, snap: Snapshot, refs: dict, store: bool = True) -> None:
+    def show(self, page, snap: Snapshot, refs: dict, store: bool = True, marked: frozenset = frozenset()) -> None:
         """The user was shown ``refs`` (ref -> its RefInfo in ``snap``) as ``snap`` saw them: from now on
-        acting on one compares with that (its record and heading in the page's registry too)."""
+        acting on one compares with that (its record and heading in the page's registry too; the pages of
+        the frames ``marked`` did that as they captured)."""
         self.shown = snap if refs is snap.refs else None
         if store:
             self.store.show(refs)
         by_frame: dict[int, list[int]] = {}
-        for ref, info in refs.items():
-            by_frame.setdefault(info.frame, []).append(int(ref[ref.rindex("e") + 1:]))
+        if not set(snap.loaders) <= marked:
+            for ref, info in refs.items():
+                if info.frame not in marked:
+                    by_frame.setdefault(info.frame, []).append(int(ref[ref.rindex("e") + 1:]))
         for fi, ns in by_frame.items():
             fr = page.frames.get(fi)
             if fr is None or fr.detached or fr.loader_id != snap.loaders.get(fi):

@@ -30,8 +30,8 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
                  start: Frame | None = None, follow: bool = True,
                  within: tuple[Frame, int] | None = None,
                  prior: dict[int, dict] | None = None, check: bool = False,
-                 ahead: dict[int, tuple] | None = None,
-                 view: int = 0) -> tuple[dict | FrameView, list[FrameInfo], list[str]]:
+                 ahead: dict[int, tuple] | None = None, view: int = 0,
+                 marked: set[int] | None = None) -> tuple[dict | FrameView, list[FrameInfo], list[str]]:
     """(stitched root, frames in index order, notes). ``reuse``: frame index -> facts of an earlier capture
     of frames known unchanged (cache.py), stitched in without a capture. ``facts`` (filled in): per captured
     frame, what the bridge said, its tree under "root". ``start``: from this frame, not the main frame;
@@ -39,7 +39,9 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     element's subtree. ``prior``: facts of the last capture: a changed frame whose bridge holds its tree
     answers with patches (incremental.js). ``check``: every frame whole, change tracking left as it was.
     ``ahead``: captures the settle after an action took (``cache.Ahead.frames``), used where they are what
-    this capture asks. ``view`` (cache.view_of): 0 the frames' trees; 1 or 2 their texts (views.FrameView)."""
+    this capture asks. ``view`` (cache.view_of): 0 the frames' trees; 1 or 2 their texts (views.FrameView).
+    ``marked`` (filled in): the first frame's page marks the refs of its text shown, in the same call; its
+    index is added when it did."""
     notes: list[str] = []
     seen: list[Frame] = []
     facts = {} if facts is None else facts
@@ -49,6 +51,8 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     if within is not None:
         start, expr, reuse, prior = within[0], ("snapshot", int(within[1])), None, None
     ctx = _Ctx(page, seen, notes, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP, view)
+    if marked is not None and within is None and not check:
+        ctx.marked, ctx.marks = marked, start.index if start is not None else 0
     ctx.use_ahead(ahead or {})
     try:
         _begin(ctx, start, expr, whole_page=start is None and within is None and follow)
@@ -86,6 +90,8 @@ class _Ctx:
         self.took_ahead = False  # captures taken by the settle after an action (use_ahead)
         self.pending: dict[int, tuple] = {}  # frame index -> (the capture asked (bridge.Asked), what it asked for)
         self.primed = _first.Primed(page)  # what the first capture of a document set up (first.py)
+        self.marked: set[int] = set()  # frames whose page marked the refs of its text shown
+        self.marks: int | None = None  # the frame asked to (capture_tree's ``marked``)
 
     def expr(self, fr: Frame | None, base: tuple | None = None) -> tuple:
         """What to evaluate for ``fr`` (None: a frame new to the page): a whole capture, or changes to the
@@ -94,7 +100,17 @@ class _Ctx:
         if expr != SNAP:
             return expr  # one element's subtree, or a check
         return cache.capture_expr(self.view, None if fr is None else fr.index,
-                                  None if fr is None else self.prior.get(fr.index))
+                                  None if fr is None else self.prior.get(fr.index)) + self.mark(fr)
+
+    def mark(self, fr: Frame | None) -> tuple:
+        """The arguments asking ``fr``'s page to mark the refs of its text shown (bridge.js ``snapshot``)."""
+        return (0, 1) if self.view and fr is not None and fr.index == self.marks else ()
+
+    def read(self, fr: Frame, raw: str) -> dict:
+        data = parse_answer(raw)
+        if data.pop("shown", 0):
+            self.marked.add(fr.index)
+        return data
 
     def use_ahead(self, ahead: dict[int, tuple]) -> None:
         """Captures taken ahead, as if sent now (their answers are here already)."""
@@ -181,7 +197,7 @@ def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: tuple | None = None) 
     old = ctx.prior.get(fr.index)
     expr = ctx.expr(fr, expr)
     with phase(f"capture f{fr.index}"):
-        data = parse_answer(ctx.take(fr, expr))
+        data = ctx.read(fr, ctx.take(fr, expr))
     if "view" in data:
         try:
             return _frame_view(ctx, fr, depth, data, old)
@@ -189,7 +205,7 @@ def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: tuple | None = None) 
             page.frames.note_issued(fr, data["counter"])
             if data.get("gone"):
                 page.bridge.carry(fr, data["gone"])  # the refs that answer let go of: the next one reports them
-            data = parse_answer(page.bridge.capture(fr, ("snapshot", 0, 0, ctx.view, fr.index)))
+            data = ctx.read(fr, page.bridge.capture(fr, ("snapshot", 0, 0, ctx.view, fr.index) + ctx.mark(fr)))
             return _frame_view(ctx, fr, depth, data, None)
     if "patch" in data:  # the frame's bridge patched the tree of the last capture
         with phase(f"patch f{fr.index}"):

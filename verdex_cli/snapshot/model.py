@@ -51,6 +51,7 @@ class Snapshot:
     ids: object = None  # per text line: the node's identity (render_text.node_key), internal, never shown
     views: object = None  # the page-rendered frame texts it was stitched from (views.FrameView; root is None)
     long: dict[int, str] | None = None  # text line index -> that line with no text cut (None: not known)
+    marked: frozenset = frozenset()  # frames whose capture marked their refs shown in the page (capture.py)
 
     def as_json(self) -> dict:
         return {

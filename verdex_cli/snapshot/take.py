@@ -72,7 +72,7 @@ def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool
         prior = page.snapshot_cache.facts
     with gc_paused():  # a big page makes tens of thousands of small dicts at once
         return _take(page, number, all_refs, reuse, frame, follow, prior, ahead.frames if ahead is not None else None,
-                     tree), False
+                     tree, not trust_observer), False
 
 
 def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True, tree: bool = False) -> tuple:
@@ -80,13 +80,15 @@ def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True, tree:
 
 
 def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Frame | None,
-          follow: bool, prior: dict | None, ahead: dict | None = None, tree: bool = False) -> Snapshot:
+          follow: bool, prior: dict | None, ahead: dict | None = None, tree: bool = False,
+          shows: bool = False) -> Snapshot:
     serial, events = page.serial, page.frames.structure_events
     memo = cache.forget(page)
     facts: dict[int, dict] = {}
     mode = _mode(all_refs, frame, follow, tree)
+    marked: set[int] | None = set() if shows else None  # (``shows``: its refs are shown to the user)
     root, frames, notes = capture_tree(page, reuse, facts, start=frame, follow=follow, prior=prior, ahead=ahead,
-                                       view=cache.view_of(mode))
+                                       view=cache.view_of(mode), marked=marked)
     if all(f.tiers is not None for f in frames):  # counted by the bridge: no walk over the tree here
         t1, t2 = sum(f.tiers[0] for f in frames), sum(f.tiers[1] for f in frames)
     elif isinstance(root, FrameView):
@@ -117,7 +119,8 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
     if CHECK_PATCHES and (views is not None or any(f.get("patched") for f in facts.values())):
         _check_patched(page, text, compact, frame, follow, ids, refs if views is not None else None,
                        hidden if views is not None else None)
-    snap = Snapshot(number, text, root, refs, frames, notes, compact, hidden, loaders, ids, views, long)
+    snap = Snapshot(number, text, root, refs, frames, notes, compact, hidden, loaders, ids, views, long,
+                    frozenset(marked or ()))
     cache.store(page, cache.Entry(mode, serial, events, page.frames.main.loader_id, snap,
                                   {i: f for i, f in facts.items() if i in loaders}, memo))
     return snap
