@@ -28,12 +28,22 @@ def _backend_id(page, frame, n: int) -> int:
     return node["backendNodeId"]
 
 
+class _Calls:
+    """The oracle's `call_method` (pychrome's shape) over verdex's own target."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def call_method(self, method: str, _timeout: float | None = None, **params):
+        return self.target.call(method, _timeout, **params)
+
+
 def _compare(driver, url: str) -> tuple[int, list[str]]:
     driver.ok("open " + url)
     data = driver.ok("snapshot --all-refs").data
     page = driver.ctx.page
     main = page.frames.main
-    chrome = ax_oracle.chrome_ax(page.target._tab)
+    chrome = ax_oracle.chrome_ax(_Calls(page.target))
     total, bad = 0, []
     for ref, info in data["refs"].items():
         if info["frame"] != 0:
