@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..base.errors import VerdexError
 from ..browser.page import Page
-from ..refs.store import RefStore
+from ..refs.store import RefStore, ref_number
 from .frame_points import Point, climb
 
 
@@ -16,7 +16,7 @@ def live_boxes(page: Page, store: RefStore, whole: bool) -> list[tuple[str, list
     wanted: dict[int, list[int]] = {}
     for rec in store.records.values():
         if rec.status == "live":
-            wanted.setdefault(rec.frame, []).append(int(rec.ref.rsplit("e", 1)[1]))
+            wanted.setdefault(rec.frame, []).append(ref_number(rec.ref))
     for fi in list(wanted):  # the frames above them too: their viewports cut what they show
         fr = page.frames.get(fi)
         while fr is not None and fr.parent is not None:

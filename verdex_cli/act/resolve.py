@@ -11,7 +11,7 @@ from ..browser.frames import Frame
 from ..browser.page import Page
 from ..refs.staleness import NAVIGATED, REMOVED, UNKNOWN, classify, is_changed
 from ..refs import story
-from ..refs.store import Ref, RefRecord, RefStore, describe, name_change, parse_ref
+from ..refs.store import Ref, RefRecord, RefStore, describe, name_change, parse_ref, ref_number
 
 MINOR_NOTE = "Element may have changed. Using current state."
 
@@ -85,7 +85,7 @@ def unknown(store: RefStore | None, ref: Ref) -> RefError:
 def came_from(store: RefStore, rec: RefRecord, now: str) -> str:
     """Where a navigated ref came from and what navigated since (refs/story.py); ``now``: the
     verdict's words, for when the tab's log does not know."""
-    doc = store.numbers.document_of(rec.frame, int(rec.ref.rsplit("e", 1)[1]))
+    doc = store.numbers.document_of(rec.frame, ref_number(rec.ref))
     url = store.log.urls.get(rec.loader) or (doc[0].url if doc else "")
     came = (f"issued in snapshot #{rec.first_seen}" if rec.first_seen else "issued") + (f" at {url}" if url else "")
     cause = story.explain(store.log.since(rec.frame, rec.loader, rec.main or rec.retired), url)

@@ -13,7 +13,7 @@ from ..snapshot import delta
 from ..snapshot.model import Snapshot
 from ..snapshot.take import cached_snapshot
 from .staleness import main_navigated
-from .store import RefStore
+from .store import RefStore, ref_number
 
 HISTORY = 20  # snapshots kept per page for `diff`
 HISTORY_CHARS = 24_000_000  # ... and at most this much text (huge pages keep fewer, never fewer than 2)
@@ -76,7 +76,7 @@ class PageState:
         if not set(snap.loaders) <= marked:
             for ref, info in refs.items():
                 if info.frame not in marked:
-                    by_frame.setdefault(info.frame, []).append(int(ref[ref.rindex("e") + 1:]))
+                    by_frame.setdefault(info.frame, []).append(ref_number(ref))
         for fi, ns in by_frame.items():
             fr = page.frames.get(fi)
             if fr is None or fr.detached or fr.loader_id != snap.loaders.get(fi):
@@ -91,7 +91,7 @@ class PageState:
         self.shown = None
         self.store.show_live(ref, role, name)
         try:
-            page.bridge.show_now(fr, int(ref[ref.rindex("e") + 1:]))
+            page.bridge.show_now(fr, ref_number(ref))
         except VerdexError:
             pass  # a frame going away: its refs go with it
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..base.errors import ConnectionLost, VerdexError
 from ..browser.frames import Trees, find_frame
 from ..browser.page import Page
-from .store import RefRecord, RefStore, name_change
+from .store import RefRecord, RefStore, name_change, ref_number
 
 LIVE, HIDDEN, CHANGED, REMOVED, NAVIGATED, UNKNOWN = "live", "hidden", "changed", "removed", "navigated", "unknown"
 
@@ -76,7 +76,7 @@ def classify(page: Page, store: RefStore, recs: list[RefRecord], detail: bool = 
         for fi, fr in frames.items():
             if not page.frames.ready(fr):
                 continue
-            ns = [_number(rec) for rec in recs if rec.frame == fi and not rec.retired]
+            ns = [ref_number(rec.ref) for rec in recs if rec.frame == fi and not rec.retired]
             calls = [page.bridge.describe(fr, n, later=True) for n in ns] if detail else [page.bridge.brief(fr, ns, later=True)]
             asked[fi] = (fr.world_loader, ns, calls)
         return _classify(page, store, recs, detail, trees, asked)
@@ -131,7 +131,7 @@ def _classify_frame(page: Page, store: RefStore, fi: int, group: list[RefRecord]
     current = page.frames.current_loader(fr, trees) if fr is not None and not fr.detached else None
     if current is None:
         for rec in group:  # its frame went away: with the page it was in (an earlier visit), or alone
-            if store.numbers.main_left_since(rec.frame, _number(rec)):
+            if store.numbers.main_left_since(rec.frame, ref_number(rec.ref)):
                 verdicts[rec.ref] = Verdict(NAVIGATED, f"now at {page.frames.main.url}", earlier_visit=True)
             else:
                 verdicts[rec.ref] = Verdict(REMOVED, frame_gone=True)
@@ -146,7 +146,7 @@ def _classify_frame(page: Page, store: RefStore, fi: int, group: list[RefRecord]
         group = [rec for rec in group if rec.loader == loader]
     if not group:
         return
-    ns = [_number(rec) for rec in group]
+    ns = [ref_number(rec.ref) for rec in group]
     try:
         found = _asked(asked, loader, ns, detail)
         if found is None:
@@ -209,12 +209,8 @@ def _shown_anew(page: Page, fr) -> str | None:
 
 def _earlier_visit(store: RefStore, rec: RefRecord) -> bool:
     """Was the ref issued before its frame's latest numbered visit of a document?"""
-    found = store.numbers.document_of(rec.frame, _number(rec))
+    found = store.numbers.document_of(rec.frame, ref_number(rec.ref))
     return found is not None and not found[1]
-
-
-def _number(rec: RefRecord) -> int:
-    return int(rec.ref.rsplit("e", 1)[1])
 
 
 def _judge(rec: RefRecord, live: dict) -> Verdict:

@@ -42,6 +42,11 @@ def parse_ref(text: str) -> Ref:
     return Ref(*(int(g) for g in m.groups()))
 
 
+def ref_number(ref: str) -> int:
+    """The element number ``n`` of a ref (its ``e{n}``)."""
+    return int(ref.rsplit("e", 1)[1])
+
+
 def describe(role: str, name: str) -> str:
     return f'{role} "{name}"' if name else role
 
@@ -129,7 +134,6 @@ class RefStore:
         self.restarted: dict[int, int] = {}             # frame -> its highest number before reset-refs --restart
         self.restart: tuple | None = None               # (the step, the snapshot number) of the last --restart
         self.main_visit = 0                             # the main frame's visit (numbering.Document.seq) recorded
-        self.tombstone_count = 0
         self.snapshot_no = 0
         self.last_snapshot_at: float | None = None
         self.frame_loaders: dict[int, str] = {}
@@ -151,12 +155,12 @@ class RefStore:
         if 0 in captured_frames and old_main is not None and old_main != loaders.get(0):
             self._retire(list(self.records))
             self.frame_loaders.clear()
-            self._clear_tombs(None)
+            self.tombs.clear()
         for fi in captured_frames:
             old = self.frame_loaders.get(fi)
             if old is not None and old != loaders.get(fi):
                 self._retire([k for k, r in self.records.items() if r.frame == fi])
-                self._clear_tombs(fi)
+                self.tombs.pop(fi, None)
         self.frame_loaders.update({fi: loaders[fi] for fi in captured_frames})
         if 0 in captured_frames:  # the main frame's numbered visit this capture saw (a restore is a new one)
             self.main_visit = self.numbers.docs[0][-1].seq if self.numbers.docs.get(0) else 0
@@ -243,11 +247,12 @@ class RefStore:
             return
         if status in ("removed", "navigated", "changed"):
             self._went_stale(rec, status)
-        rec.status = status
+        else:
+            rec.status = status
 
     def _went_stale(self, rec: RefRecord, status: str, how: str = "") -> None:
-        """Its story: what made it stale (``how``) and when (the command running, the last snapshot);
-        the command lists it in the tab's log."""
+        """Its ``status`` now, and its story: what made it stale (``how``) and when (the command running,
+        the last snapshot); the command lists it in the tab's log."""
         step, no = self.log.current, self.snapshot_no
         missing = rec.stale and rec.stale[0] == "hidden"
         if missing and how:  # missing from a capture, then its document went: both are its story
@@ -257,7 +262,7 @@ class RefStore:
         if missing:  # missing since that capture (its command listed it): the command that took it
             step, no = rec.stale[1], rec.stale[2]
         during = f" during {step.label}" if step is not None else ""
-        rec.stale = (status, step, no)
+        rec.stale, rec.status = (status, step, no), status
         rec.log(f"{status}: {how or 'missing' + during} (after snapshot #{no})")
         if not missing:
             self.log.made_stale(rec.ref, step)
@@ -283,7 +288,6 @@ class RefStore:
                 if rec.status in ("live", "hidden", "changed") and (
                         rec.loader == d.old if rec.frame == d.frame else d.frame == 0 and rec.main == d.old):
                     self._went_stale(rec, status, d.words())
-                    rec.status = status
 
     def know(self, rec: RefRecord, live: dict, locator: str | None = None) -> None:
         """What verdex saw of the element live (inspect, an action): its last-known element; or, of an
@@ -366,30 +370,23 @@ class RefStore:
             i = n >> 3
             if i >= len(bits):
                 bits.extend(bytes(i - len(bits) + 1))
-            if not bits[i] >> (n & 7) & 1:
-                bits[i] |= 1 << (n & 7)
-                self.tombstone_count += 1
+            bits[i] |= 1 << (n & 7)
             if rec is not None:
                 if rec.status != "removed":
                     self._went_stale(rec, "removed", "the page let go of its element")
-                rec.status = "removed"
                 self._keep(rec)
 
     def _unbury(self, frame: int, ref: str) -> None:
-        n = int(ref.rsplit("e", 1)[1])
+        n = ref_number(ref)
         bits = self.tombs[frame]
         i = n >> 3
-        if i < len(bits) and bits[i] >> (n & 7) & 1:
+        if i < len(bits):
             bits[i] &= ~(1 << (n & 7)) & 0xFF
-            self.tombstone_count -= 1
         self.gone.pop(ref, None)
 
-    def _clear_tombs(self, frame: int | None) -> None:
-        frames = list(self.tombs) if frame is None else [frame]
-        for fi in frames:
-            bits = self.tombs.pop(fi, None)
-            if bits:
-                self.tombstone_count -= sum(bin(b).count("1") for b in bits)
+    @property
+    def tombstone_count(self) -> int:
+        return sum(bin(b).count("1") for bits in self.tombs.values() for b in bits)
 
     def tombstone(self, ref: str) -> RefRecord | None:
         """A removed ref whose record was let go of, as a record of status 'removed' (else None)."""
@@ -415,9 +412,8 @@ class RefStore:
             self.restart = (self.log.current, self.snapshot_no)
         for rec in self.records.values():
             self._went_stale(rec, "reset", "dropped by reset-refs" + (" --restart" if restart else ""))
-            rec.status = "reset"
             self._keep(rec)
-        self._clear_tombs(None)
+        self.tombs.clear()
         self.records.clear()
         self.last_snapshot_at = None
         self.frame_loaders.clear()

@@ -51,7 +51,6 @@ class DocChange:
     name: str
     old: str                    # loader ids
     new: str
-    url_before: str
     url_after: str
     how: str                    # navigated | reloaded | restored | removed
     step: Step | None           # the command during which it happened; None: the page, between commands
@@ -98,10 +97,10 @@ class TabLog:
             now = frames.get(fi)
             if now is None:
                 if fi:
-                    out.append(DocChange(fi, self.titles.get(fi, name), old, "", url, "", "removed", step, snapshot))
+                    out.append(DocChange(fi, self.titles.get(fi, name), old, "", "", "removed", step, snapshot))
                 del self.shown[fi]
             elif now[0] != old and now[0]:
-                out.append(DocChange(fi, self.titles.get(fi) or now[2] or name, old, now[0], url, now[1],
+                out.append(DocChange(fi, self.titles.get(fi) or now[2] or name, old, now[0], now[1],
                                      self._how(fi, old, now, url, reloaded), step, snapshot))
         self.docs.extend(out)
         for fi, now in frames.items():

@@ -4,7 +4,6 @@ to stop the session too."""
 
 from __future__ import annotations
 
-import queue
 import sys
 import threading
 from contextlib import suppress
@@ -20,7 +19,7 @@ from ..commands.registry import Result, is_comment
 from ..commands.runner import Outcome, failure
 from ..base.script_input import live_lines
 from ..ui.repl.app import Repl, fit
-from .outcomes import from_wire
+from .outcomes import Link, from_wire
 
 
 FEED_LINES = 12  # another client's output longer than this shows as one summary line
@@ -49,17 +48,13 @@ class RemoteWorkspace:
 
 class AttachRepl(Repl):
     def __init__(self, channel: wire.Channel, name: str, renderer, pager: bool = False, input=None, output=None):
-        self.channel = channel
         self.name = name
         self.remote = {"toolbar": "", "refs": [], "elements": []}
-        self.results: queue.Queue = queue.Queue()
         self.print_lock = threading.RLock()
-        self.ended = False
-        self.next_id = 0
         super().__init__(RemoteWorkspace(), renderer, input=input, output=output, pager=pager)
         self.greeting = (f"Attached to session '{name}'. Type 'help' for commands, Tab to complete; Ctrl-D "
                          "detaches, 'quit' asks whether to stop the session.")
-        threading.Thread(target=self._read, daemon=True, name="session feed").start()
+        self.link = Link(channel, name, self._heard)
 
     # -- what the prompt shows --------------------------------------------------------------------
     def _ref_choices(self):
@@ -79,29 +74,26 @@ class AttachRepl(Repl):
             super().show(outcome)
 
     # -- the session's messages -------------------------------------------------------------------
-    def _read(self) -> None:
-        while (msg := self.channel.recv()) is not None:
-            op = msg.get("op")
-            if op == "result":
-                self.results.put(msg)
-            elif op == "feed":
-                self._feed(msg)
-            elif op == "status":
-                self.remote = msg
-                self._redraw()
-            elif op == "notice":
-                with self.print_lock:
-                    self.renderer.warn(str(msg.get("text", "")))
-            elif op == "progress":
-                self.renderer.info(str(msg.get("text", "")))
-            elif op == "queued":
-                with self.print_lock:
-                    self.renderer.info(f"queued behind {msg.get('behind')}")
-        self.ended = True
-        self.results.put(None)
-        with self.print_lock:
-            self.renderer.warn(f"Session '{self.name}' ended.")
-        self._leave_prompt()
+    def _heard(self, msg: dict | None) -> None:
+        if msg is None:
+            with self.print_lock:
+                self.renderer.warn(f"Session '{self.name}' ended.")
+            self._leave_prompt()
+            return
+        op = msg.get("op")
+        if op == "feed":
+            self._feed(msg)
+        elif op == "status":
+            self.remote = msg
+            self._redraw()
+        elif op == "notice":
+            with self.print_lock:
+                self.renderer.warn(str(msg.get("text", "")))
+        elif op == "progress":
+            self.renderer.info(str(msg.get("text", "")))
+        elif op == "queued":
+            with self.print_lock:
+                self.renderer.info(f"queued behind {msg.get('behind')}")
 
     def _feed(self, msg: dict) -> None:
         outcome = from_wire(msg["outcome"])
@@ -128,33 +120,9 @@ class AttachRepl(Repl):
 
     # -- running a line ---------------------------------------------------------------------------
     def run_line(self, line: str) -> Outcome:
-        if self.ended:
-            return failure(line, names.NoSession(self.name, f"Session '{self.name}' ended."))
         if line.split()[0] in ("quit", "exit"):
             return self._quit(line)
-        self.next_id += 1
-        job_id = self.next_id
-        try:
-            self.channel.send(wire.run_message(job_id, line))
-        except OSError:
-            return failure(line, names.NoSession(self.name, f"Session '{self.name}' ended."))
-        cancelled = False
-        while True:
-            try:
-                msg = self.results.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            except KeyboardInterrupt:  # Ctrl-C cancels this command only, in the session
-                if not cancelled:
-                    cancelled = True
-                    with suppress(OSError):
-                        self.channel.send({"op": "cancel", "id": job_id})
-                continue
-            if msg is None:
-                return failure(line, names.NoSession(self.name, f"Session '{self.name}' ended before "
-                                                                f"'{clean(line)}' finished."))
-            if msg.get("id") == job_id:
-                return from_wire(msg["outcome"])
+        return self.link.run(line, env=True)
 
     def _quit(self, line: str) -> Outcome:
         self.ctx.quit_requested = True
@@ -165,25 +133,21 @@ class AttachRepl(Repl):
             answer = ""
         if answer.strip().lower() in ("y", "yes"):
             with suppress(OSError):
-                self.channel.send({"op": "stop"})
-            with suppress(queue.Empty):  # until the session has ended (its browser closed)
-                while not self.ended and self.results.get(timeout=30) is not None:
-                    pass
+                self.link.channel.send({"op": "stop"})
+            self.link.ended.wait(30)  # until the session has ended (its browser closed)
         else:
             self.renderer.info(f"Detached; session '{self.name}' keeps running.")
         return Outcome(line, True, Result("quit", {}))
 
 
-def run_attach(opts: AppOptions, name: str | None) -> int:
+def run_attach(opts: AppOptions, given: str | None) -> int:
     renderer = make_renderer(opts)
-    via_env = names.from_env(name)
     try:
-        name = names.default_name(name)
-        channel = wire.connect(name)
-        wire.hello(channel, name, "attach")
+        name = names.default_name(given)
+        channel = wire.join(name, "attach")[0]
     except VerdexError as exc:
-        if via_env and exc.kind == ErrorKind.NO_SESSION:
-            names.blame_env(exc)
+        if exc.kind == ErrorKind.NO_SESSION:
+            names.blame_env(exc, given)
         renderer.show(failure("attach", exc))
         return int(exit_status(exc.kind))
     repl = AttachRepl(channel, name, renderer, pager=opts.pager and sys.stdout.isatty())
@@ -200,7 +164,7 @@ def run_attach(opts: AppOptions, name: str | None) -> int:
                     break
             return 0
         code = repl.loop()
-        if not repl.ctx.quit_requested and not repl.ended:
+        if not repl.ctx.quit_requested and not repl.link.ended.is_set():
             renderer.info(f"Detached; session '{name}' keeps running.")
         return code
     finally:

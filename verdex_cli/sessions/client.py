@@ -230,32 +230,22 @@ def main(argv: list[str]) -> int:
             out.failure("--script " + args.script, exc.kind, exc.message)
             return ExitStatus.USAGE
     first = wire.run_message(1, lines[0]) if lines else None
-    exc = None
     began = time.monotonic()
     try:
-        channel = wire.connect(name)
         # the server checks every line before any runs (as in one-shot mode); the first line goes out
         # with the hello and runs only if they all parse
-        channel.sock.settimeout(args.wait or HELLO_WAIT)
-        try:
-            welcome = wire.hello(channel, name, "run", then=first, check=lines, **settings(args))
-        except TimeoutError:
-            channel.close()
-            out.failure("run --session " + name, ErrorKind.TIMEOUT,
-                        _gave_up(name, lines[0] if lines else "hello", args.wait or HELLO_WAIT, None, False), _ms(began))
-            return ExitStatus.FAILED
-        if not welcome.get("ok", True):
-            out.write(welcome.get("out", ""), welcome.get("err", ""))
-            return welcome.get("exit", ExitStatus.USAGE)
-    except VerdexError as error:
-        exc = error
-    except OSError:  # the server went away between connect and answer
-        exc = names.NoSession(name)
-    if exc is not None:
-        if names.from_env(args.session):
-            names.blame_env(exc)
+        channel, welcome = wire.join(name, "run", args.wait or HELLO_WAIT, first, check=lines, **settings(args))
+    except TimeoutError:
+        out.failure("run --session " + name, ErrorKind.TIMEOUT,
+                    _gave_up(name, lines[0] if lines else "hello", args.wait or HELLO_WAIT, None, False), _ms(began))
+        return ExitStatus.FAILED
+    except (VerdexError, OSError) as error:  # OSError: the server went away between connect and answer
+        exc = names.blame_env(error if isinstance(error, VerdexError) else names.NoSession(name), args.session)
         out.failure("run --session " + name, exc.kind, exc.message, _ms(began))
         return exit_status(exc.kind)
+    if not welcome.get("ok", True):
+        out.write(welcome.get("out", ""), welcome.get("err", ""))
+        return welcome.get("exit", ExitStatus.USAGE)
     if live:
         from ..base.script_input import live_lines
 

@@ -70,12 +70,6 @@ def start_cmd(
                       no_color=no_color, debug=debug, pager=False, downloads=downloads,
                       trace=False, changes=not no_changes,
                       headers=connect_headers(connect_header, connect_header_env))
-    if url is None and name is not None and not names.valid_name(name):
-        # one word that is no name (`../x`, `x.y`, `localhost:8765/p.html`, ''): never guess which it is
-        renderer = make_renderer(opts)
-        raise typer.Exit(_fail(renderer, f"session start {name}", UsageError(
-            f"'{name}' is not a session name (1 to 40 letters, digits, '_' or '-'); to open it in a session "
-            f"give both: verdex session start NAME '{name}'."), time.perf_counter()))
     raise typer.Exit(start_session(opts, name, url, idle_timeout))
 
 
@@ -84,6 +78,10 @@ def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minu
     started = time.perf_counter()
     line = f"session start {name or ''}".strip()
     try:
+        if url is None and name is not None and not names.valid_name(name):
+            # one word that is no name (`../x`, `x.y`, `localhost:8765/p.html`, ''): never guess which it is
+            raise UsageError(f"'{name}' is not a session name (1 to 40 letters, digits, '_' or '-'); to open it "
+                             f"in a session give both: verdex session start NAME '{name}'.")
         name = names.default_name(name)
         line = f"session start {name}"
         directory = names.session_dir(create=True)
@@ -92,10 +90,7 @@ def start_session(opts: AppOptions, name: str | None, url: str | None, idle_minu
         if pid is not None:
             raise UsageError(f"Session '{name}' is already running (pid {pid}). Stop it with "
                              f"'verdex session stop {name}', or choose another name.")
-    except VerdexError as exc:
-        return _fail(renderer, line, exc, started)
-    warn_remote_endpoint(opts, renderer)
-    try:
+        warn_remote_endpoint(opts, renderer)
         ready, _server = spawn_server(opts, name, directory, url, idle_minutes)
     except VerdexError as exc:
         return _fail(renderer, line, exc, started)
@@ -119,7 +114,8 @@ def spawn_server(opts: AppOptions, name: str, directory: str, url: str | None,
     env = dict(os.environ)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    log = os.open(names.log_path(name, directory), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    log_path = names.file_path(name, directory, ".log")
+    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
     try:
         server = subprocess.Popen([sys.executable, "-m", "verdex_cli.sessions.server"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=log, env=env, start_new_session=True)
@@ -132,7 +128,7 @@ def spawn_server(opts: AppOptions, name: str, directory: str, url: str | None,
     ready = _ready_line(server, deadline=time.monotonic() + max(60.0, 4 * opts.timeout))
     if ready is None:
         server.kill()
-        raise UsageError(f"The session server did not start; see {names.log_path(name, directory)}.")
+        raise UsageError(f"The session server did not start; see {log_path}.")
     if not ready.get("ok"):
         server.wait(timeout=30)
     return ready, server

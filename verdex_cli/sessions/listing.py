@@ -8,7 +8,7 @@ import sys
 import time
 
 from . import names, wire
-from ..base.errors import VerdexError, error_json, exit_status
+from ..base.errors import VerdexError, exit_status
 from ..base.words import age
 
 INFO_WAIT = 3.0
@@ -72,16 +72,14 @@ def table(found: list[dict]) -> list[str]:
 def main(argv: list[str]) -> int:
     """`verdex session list [--json] [--no-color]`; anything else is for the full command line."""
     from ..base.sanitize import clean, json_line
+    from .client import Output
 
     json_mode = "--json" in argv
     started = time.perf_counter()
     try:
         found = rows()
     except VerdexError as exc:
-        if json_mode:
-            sys.stdout.write(json_line(error_json("session list", exc.kind, exc.message)) + "\n")
-        else:
-            sys.stderr.write(clean(exc.message) + "\n")
+        Output(json_mode, "--no-color" in argv).failure("session list", exc.kind, exc.message)
         return int(exit_status(exc.kind))
     elapsed = round((time.perf_counter() - started) * 1000, 1)
     if json_mode:

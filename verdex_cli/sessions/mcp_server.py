@@ -9,7 +9,6 @@ failure as a tool error. stdout carries only protocol messages."""
 from __future__ import annotations
 
 import io
-import queue
 import socket
 import sys
 import threading
@@ -21,12 +20,12 @@ import typer
 from . import names, wire
 from ..app.options import CHROME, CONNECT, CONNECT_HEADER, DEBUG, DOWNLOADS, HEADED, NO_CHANGES, TIMEOUT
 from ..app.wiring import AppOptions
-from ..base.errors import ErrorKind, ExitStatus, UsageError, VerdexError, exit_status
+from ..base.errors import ExitStatus, UsageError, VerdexError, exit_status
 from ..base.sanitize import clean
 from ..commands.runner import Outcome
 from ..commands.tools import line_for, tool_list
 from .control import STOP_WAIT, spawn_server, stop_session
-from .outcomes import from_wire, render_for
+from .outcomes import Link, from_wire, render_for
 
 MISSING = "verdex mcp needs the MCP SDK: pip install 'verdex-cli[mcp]'"
 PLAIN = {"json": False, "color": False, "err_color": False, "width": 120}
@@ -38,71 +37,38 @@ mcp_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
 
 class SessionLink:
     """The connection to the session, made by ``connect`` in the background (the agent is answered while a
-    session starts). Each call waits for the result with its id, handed over by a reader thread (None when
-    the session ended first)."""
+    session starts); calls run through its :class:`Link` (outcomes.py), any number at once."""
 
     def __init__(self, connect):
-        self.lock = threading.Lock()
-        self.waiting: dict[int, queue.Queue] = {}
-        self.next_id = 0
-        self.ended = False
         self.ready = threading.Event()
-        self.channel: wire.Channel | None = None
+        self.link: Link | None = None
         self.name, self.proc, self.failed = "mcp", None, None
         threading.Thread(target=self._start, args=(connect,), daemon=True, name="session start").start()
 
     def _start(self, connect) -> None:
         try:
-            self.channel, self.name, self.proc = connect()
+            channel, self.name, self.proc = connect()
+            self.link = Link(channel, self.name)
             print(f"verdex mcp: serving session '{self.name}'", file=sys.stderr)
         except VerdexError as exc:
             self.failed = exc
             print(f"verdex mcp: {clean(exc.message)}", file=sys.stderr)
         self.ready.set()
-        if self.channel is not None:
-            self._read()
 
     def run(self, line: str) -> Outcome:
         self.ready.wait()
         if self.failed is not None:
             return Outcome(line, False, kind=self.failed.kind, message=self.failed.message)
-        box: queue.Queue = queue.Queue(1)
-        with self.lock:
-            self.next_id += 1
-            job_id = self.next_id
-            self.waiting[job_id] = box
-            try:
-                if self.ended:
-                    raise OSError
-                self.channel.send({"op": "run", "id": job_id, "line": line})
-            except OSError:
-                box.put(None)
-        msg = box.get()
-        if msg is None:
-            return Outcome(line, False, kind=ErrorKind.NO_SESSION,
-                           message=f"Session '{self.name}' ended before '{line}' finished.")
-        return from_wire(msg["outcome"])
-
-    def _read(self) -> None:
-        while (msg := self.channel.recv()) is not None:
-            if msg.get("op") == "result":
-                box = self.waiting.pop(msg.get("id"), None)
-                if box is not None:
-                    box.put(msg)
-        with self.lock:
-            self.ended = True
-            for box in self.waiting.values():
-                box.put(None)
-            self.waiting.clear()
+        return self.link.run(line)
 
     def let_go(self) -> None:
         """Leave the session at once (stdin closed): the command running for us is cancelled and
         every call still waiting gets its answer; our own session ends with its owner's connection."""
         self.ready.wait()  # a session still starting is bounded by spawn_server's own deadline
-        if self.channel is not None:
+        if self.link is not None:
             with suppress(OSError):
-                self.channel.sock.shutdown(socket.SHUT_RDWR)
-            self.channel.close()
+                self.link.channel.sock.shutdown(socket.SHUT_RDWR)
+            self.link.channel.close()
 
     def close(self) -> None:
         """Let go, then wait until our own session has ended (its browser closed); stop it if not."""
@@ -184,17 +150,11 @@ def own_session(opts: AppOptions) -> tuple[wire.Channel, str, object]:
             continue
         ready, proc = spawn_server(opts, name, directory, None, idle_minutes=0)
         if ready.get("ok"):
-            return _join(name, owner=True), name, proc
+            return wire.join(name, "mcp", owner=True)[0], name, proc
         outcome = from_wire(ready["outcome"])
         if "already running" not in outcome.message:  # another server took the name meanwhile: next
             raise VerdexError(outcome.message, outcome.kind)
     raise UsageError("Sessions mcp to mcp-99 are all running; stop some, or give --session NAME.")
-
-
-def _join(name: str, owner: bool = False) -> wire.Channel:
-    channel = wire.connect(name)
-    wire.hello(channel, name, "mcp", owner=owner)
-    return channel
 
 
 def serve(opts: AppOptions, session: str | None) -> int:
@@ -206,7 +166,7 @@ def serve(opts: AppOptions, session: str | None) -> int:
         return int(ExitStatus.USAGE)
     if session is not None:  # a session that is not there: said at once
         try:
-            channel = _join(names.check_name(session))
+            channel = wire.join(names.check_name(session), "mcp")[0]
         except VerdexError as exc:
             print(clean(exc.message), file=sys.stderr)
             return int(exit_status(exc.kind))

@@ -34,14 +34,15 @@ class NoSession(VerdexError):
         self.name = name
 
 
-def ended_path(name: str, directory: str | None = None) -> str:
-    """Why the last server of ``name`` ended on its own (the idle timeout), kept until the name starts again."""
-    return os.path.join(directory or base_dir(), name + ".ended")
+def file_path(name: str, directory: str, suffix: str) -> str:
+    """``NAME.lock``, ``NAME.log`` or ``NAME.ended`` (why the last server of the name ended on its own: the
+    idle timeout; kept until the name starts again) in the session directory."""
+    return os.path.join(directory, name + suffix)
 
 
 def why_ended(name: str, directory: str) -> str | None:
     try:
-        with open(ended_path(name, directory), encoding="utf-8") as fh:
+        with open(file_path(name, directory, ".ended"), encoding="utf-8") as fh:
             return fh.read(300).strip() or None
     except (OSError, ValueError):
         return None
@@ -63,16 +64,13 @@ def default_name(given: str | None) -> str:
         raise blame_env(exc) from None
 
 
-def from_env(given: str | None) -> bool:
-    """Whether the session name comes from $VERDEX_SESSION (no NAME or --session was given)."""
-    return not given and bool(os.environ.get(ENV))
-
-
-def blame_env(exc: VerdexError) -> VerdexError:
-    """``exc`` with its message saying that $VERDEX_SESSION chose the session."""
-    exc.message = (f"{exc.message.rstrip('.')} (the session is named by {ENV}={os.environ.get(ENV, '')}; "
-                   f"give --session NAME, or unset {ENV} to run one-shot with a URL).")
-    exc.args = (exc.message,)
+def blame_env(exc: VerdexError, given: str | None = None) -> VerdexError:
+    """``exc``, with its message saying that $VERDEX_SESSION chose the session when no NAME (or
+    --session) was ``given``."""
+    if not given and os.environ.get(ENV):
+        exc.message = (f"{exc.message.rstrip('.')} (the session is named by {ENV}={os.environ[ENV]}; "
+                       f"give --session NAME, or unset {ENV} to run one-shot with a URL).")
+        exc.args = (exc.message,)
     return exc
 
 
@@ -83,14 +81,6 @@ def base_dir() -> str:
     preferred = (os.path.join(runtime, "verdex"),) if runtime and os.path.isabs(runtime) and os.path.isdir(runtime) \
         else ()
     return short_base(len("/" + "x" * 40 + ".sock"), preferred) or candidates(preferred)[0]
-
-
-def check_dir(path: str, st: os.stat_result) -> None:
-    """Refuse a directory that is not ours alone to write to."""
-    try:
-        check_private(path, st)
-    except Unsafe as exc:
-        raise UsageError(f"Refusing session directory {exc}") from None
 
 
 def session_dir(create: bool = False) -> str:
@@ -108,12 +98,15 @@ def session_dir(create: bool = False) -> str:
         except OSError as exc:
             raise UsageError(f"Cannot create session directory {path}: {exc.strerror}.") from exc
         st = os.lstat(path)
-    check_dir(path, st)
+    try:  # refuse a directory that is not ours alone to write to
+        check_private(path, st)
+    except Unsafe as exc:
+        raise UsageError(f"Refusing session directory {exc}") from None
     return path
 
 
-def socket_path(name: str, directory: str | None = None) -> str:
-    path = os.path.join(directory or base_dir(), name + ".sock")
+def socket_path(name: str, directory: str) -> str:
+    path = file_path(name, directory, ".sock")
     if len(path.encode()) > MAX_SOCKET_PATH:
         raise UsageError(f"Session socket path too long for a Unix socket: {path}.")
     return path
@@ -126,14 +119,6 @@ def check_socket(path: str) -> None:
         raise UsageError(f"Refusing {path}: it is not a socket.")
     if st.st_uid != os.getuid():
         raise UsageError(f"Refusing {path}: it is owned by another user.")
-
-
-def lock_path(name: str, directory: str | None = None) -> str:
-    return os.path.join(directory or base_dir(), name + ".lock")
-
-
-def log_path(name: str, directory: str | None = None) -> str:
-    return os.path.join(directory or base_dir(), name + ".log")
 
 
 def take_lock(path: str) -> int | None:
@@ -162,9 +147,9 @@ def take_lock(path: str) -> int | None:
 
 def running_pid(name: str, directory: str) -> int | None:
     """The pid of the live server of ``name``, or None; a stale session's files are removed here."""
-    lock = lock_path(name, directory)
+    lock = file_path(name, directory, ".lock")
     if not os.path.exists(lock):
-        _remove(socket_path(name, directory))
+        remove(socket_path(name, directory))
         return None
     fd = take_lock(lock)
     if fd is None:  # held: a server lives
@@ -174,8 +159,7 @@ def running_pid(name: str, directory: str) -> int | None:
         except (OSError, ValueError):
             return -1
     try:  # nobody holds it: the server died (kill -9) -- clean its leftovers while we hold the lock
-        for path in (socket_path(name, directory), log_path(name, directory), lock):
-            _remove(path)
+        remove(socket_path(name, directory), file_path(name, directory, ".log"), lock)
     finally:
         os.close(fd)
     return None
@@ -190,8 +174,9 @@ def known_names(directory: str) -> list[str]:
     return sorted(n for n in names if valid_name(n))
 
 
-def _remove(path: str) -> None:
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
+def remove(*paths: str) -> None:
+    for path in paths:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass

@@ -1,32 +1,90 @@
-"""Outcomes across the socket: the server sends the whole Outcome to an attached REPL, which renders
-it with the one renderer (render.py), and renders it in advance for a light client
-(:func:`render_for`), exactly as if the command had run in the client's own process."""
+"""Outcomes across the socket: the server sends the whole Outcome to an attached REPL or `verdex mcp`
+(:class:`Link`), which renders it with the one renderer (render.py), and renders it in advance for a
+light client (:func:`render_for`), exactly as if the command had run in the client's own process."""
 
 from __future__ import annotations
 
 import io
+import queue
+import threading
 import urllib.parse
+from contextlib import suppress
 
-from ..base.sanitize import json_line
+from ..base.sanitize import clean, json_line
 from ..commands.registry import Result
-from ..commands.runner import Outcome
+from ..commands.runner import Outcome, failure
 from ..ui.render import Renderer, SafeConsole
+from .names import NoSession
+from .wire import Channel, run_message
 
 
 def to_wire(o: Outcome) -> dict:
-    result = None
-    if o.result is not None:
-        result = {"kind": o.result.kind, "data": o.result.data, "notes": list(o.result.notes)}
-    return {"line": o.line, "ok": o.ok, "result": result, "kind": o.kind, "message": o.message,
-            "elapsed_ms": o.elapsed_ms, "trace": o.trace, "command": o.command, "timings": o.timings, "ran": o.ran}
+    """Every field of the Outcome and of its Result (the server and its clients are the same code)."""
+    return {**vars(o), "result": vars(o.result) if o.result is not None else None}
 
 
 def from_wire(d: dict) -> Outcome:
-    r = d.get("result")
-    result = Result(r["kind"], r.get("data") or {}, list(r.get("notes") or ())) if r else None
-    return Outcome(d.get("line", ""), bool(d.get("ok")), result, d.get("kind", ""), d.get("message", ""),
-                   float(d.get("elapsed_ms") or 0.0), d.get("trace") or "", d.get("command", ""), d.get("timings"),
-                   bool(d.get("ran")))
+    return Outcome(**{**d, "result": Result(**d["result"]) if d["result"] else None})
+
+
+class Link:
+    """A session's channel read by a thread of its own (attach, mcp): :meth:`run` sends a line and waits for
+    its outcome, however many wait at once; every other message goes to ``heard`` (None: the session ended)."""
+
+    def __init__(self, channel: Channel, name: str, heard=None):
+        self.channel, self.name, self.heard = channel, name, heard
+        self.lock = threading.Lock()
+        self.waiting: dict[int, queue.Queue] = {}
+        self.next_id = 0
+        self.ended = threading.Event()
+        threading.Thread(target=self._read, daemon=True, name="session feed").start()
+
+    def run(self, line: str, env: bool = False) -> Outcome:
+        """``line``'s outcome (``env``: with the values its `--env VAR` names, ours). Ctrl-C while it runs
+        cancels it in the session, and only it."""
+        box: queue.Queue = queue.Queue(1)
+        with self.lock:
+            self.next_id += 1
+            job_id = self.next_id
+            self.waiting[job_id] = box
+            try:
+                if self.ended.is_set():
+                    raise OSError
+                self.channel.send(run_message(job_id, line) if env else {"op": "run", "id": job_id, "line": line})
+            except OSError:
+                del self.waiting[job_id]
+                return failure(line, NoSession(self.name, f"Session '{self.name}' ended."))
+        cancelled = False
+        while True:
+            try:
+                msg = box.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            except KeyboardInterrupt:
+                if not cancelled:
+                    cancelled = True
+                    with suppress(OSError):
+                        self.channel.send({"op": "cancel", "id": job_id})
+                continue
+            if msg is None:
+                return failure(line, NoSession(self.name, f"Session '{self.name}' ended before '{clean(line)}' "
+                                                          "finished."))
+            return from_wire(msg["outcome"])
+
+    def _read(self) -> None:
+        while (msg := self.channel.recv()) is not None:
+            box = self.waiting.pop(msg.get("id"), None) if msg.get("op") == "result" else None
+            if box is not None:
+                box.put(msg)
+            elif self.heard is not None:
+                self.heard(msg)
+        with self.lock:
+            self.ended.set()
+            for box in self.waiting.values():
+                box.put(None)
+            self.waiting.clear()
+        if self.heard is not None:
+            self.heard(None)
 
 
 def render_for(settings: dict, outcome: Outcome, extra: dict | None = None) -> tuple[str, str]:

@@ -18,7 +18,7 @@ from contextlib import suppress
 
 from . import names
 from ..app.wiring import AppOptions, make_workspace, open_first
-from ..base.errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError, exit_status
+from ..base.errors import BROWSER_LOST_MESSAGE, ErrorKind, VerdexError
 from ..commands.runner import Outcome, execute, failure, parse_all
 from ..browser.busy import stop_busy_scripts
 from ..ui.repl.app import status_of
@@ -47,10 +47,13 @@ class SessionServer:
         self.listener: socket.socket | None = None
         self.sock_path = names.socket_path(name, directory)
 
+    def _file(self, suffix: str) -> str:
+        return names.file_path(self.name, self.directory, suffix)
+
     # -- start-up --------------------------------------------------------------------------------
     def claim(self) -> None:
         """Hold the name (its lock) and listen on its socket (0600); UsageError when it is taken."""
-        lock = names.lock_path(self.name, self.directory)
+        lock = self._file(".lock")
         deadline = time.monotonic() + 0.5  # `session list` may hold a stale lock for a moment
         while (fd := names.take_lock(lock)) is None:
             if time.monotonic() > deadline:
@@ -60,7 +63,7 @@ class SessionServer:
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         # an earlier server's end is history now; a dead server's socket a leftover (we hold the name now)
-        _unlink(names.ended_path(self.name, self.directory), self.sock_path)
+        names.remove(self._file(".ended"), self.sock_path)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o177)  # the socket is born 0600: no moment in which others could connect
         try:
@@ -70,17 +73,6 @@ class SessionServer:
         os.chmod(self.sock_path, 0o600)
         listener.listen(64)
         self.listener = listener
-
-    def start_browser(self, url: str | None) -> Outcome | None:
-        """Launch (or connect to) the browser and open ``url``: the failure, or None."""
-        if url:
-            nav = open_first(self.ctx, url)
-            return None if nav.ok else nav
-        try:
-            self.ctx.ensure_session()
-        except VerdexError as exc:
-            return failure(f"session start {self.name}", exc)
-        return None
 
     # -- the main loop -----------------------------------------------------------------------------
     def serve(self) -> str:
@@ -121,7 +113,7 @@ class SessionServer:
         text = (f"ended at {time.strftime('%H:%M:%S')} after {minutes:g} minutes without a client "
                 "(--idle-timeout)")
         with suppress(OSError):
-            fd = os.open(names.ended_path(self.name, self.directory), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            fd = os.open(self._file(".ended"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
 
@@ -330,7 +322,7 @@ class SessionServer:
     def shutdown(self) -> None:
         """No new client gets in, the browser closes, then every client sees the end (EOF)."""
         if self.listener is not None:
-            _unlink(self.sock_path)
+            names.remove(self.sock_path)
             self.listener.close()
         with suppress(Exception):
             self.ctx.close()
@@ -340,14 +332,8 @@ class SessionServer:
                 c.channel.sock.shutdown(socket.SHUT_RDWR)
             c.channel.close()
         if self.lock_fd is not None:
-            _unlink(names.log_path(self.name, self.directory), names.lock_path(self.name, self.directory))
+            names.remove(self._file(".log"), self._file(".lock"))
             os.close(self.lock_fd)
-
-
-def _unlink(*paths: str) -> None:
-    for path in paths:
-        with suppress(FileNotFoundError):
-            os.unlink(path)
 
 
 def _tell(outcome: Outcome, note: str | None) -> None:
@@ -374,15 +360,17 @@ def main() -> int:
         ready.flush()
 
     try:
-        server.claim()
-    except VerdexError as exc:
-        failed = failure(f"session start {server.name}", exc)
-        say({"ok": False, "exit": int(exit_status(exc.kind)), "outcome": to_wire(failed)})
-        return 1
-    try:
-        bad = server.start_browser(config.get("url"))
-        if bad is not None:
-            say({"ok": False, "exit": int(bad.exit_status), "outcome": to_wire(bad)})
+        try:  # hold the name, then launch (or connect to) the browser and open the URL
+            server.claim()
+            if config.get("url"):
+                opened = open_first(server.ctx, config["url"])
+            else:
+                opened = None
+                server.ctx.ensure_session()
+        except VerdexError as exc:
+            opened = failure(f"session start {server.name}", exc)
+        if opened is not None and not opened.ok:
+            say({"ok": False, "exit": int(opened.exit_status), "outcome": to_wire(opened)})
             return 1
         say({"ok": True, "pid": os.getpid()})
         ready.close()

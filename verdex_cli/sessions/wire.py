@@ -117,15 +117,23 @@ def connect(name: str) -> Channel:
     return Channel(sock)
 
 
-def hello(channel: Channel, name: str, kind: str, then: dict | None = None, **settings) -> dict:
-    """Introduce this client (``then``: a first message sent in the same write); the server's
-    welcome (NoSession when it closed on us)."""
-    data = encode({"op": "hello", "kind": kind, "pid": os.getpid(), "cwd": _cwd(), **settings})
-    channel.sock.sendall(data + encode(then) if then else data)
-    reply = channel.recv()
-    if reply is None or reply.get("op") != "welcome":
-        raise NoSession(name, (reply or {}).get("message"))
-    return reply
+def join(name: str, kind: str, wait: float | None = None, then: dict | None = None,
+         **settings) -> tuple[Channel, dict]:
+    """Connect to session ``name`` and introduce this client (``then``: a first message sent in the same
+    write; ``wait``: at most so long for the answer, else TimeoutError): (channel, the server's welcome);
+    NoSession when it closed on us."""
+    channel = connect(name)
+    try:
+        channel.sock.settimeout(wait)
+        data = encode({"op": "hello", "kind": kind, "pid": os.getpid(), "cwd": _cwd(), **settings})
+        channel.sock.sendall(data + encode(then) if then else data)
+        reply = channel.recv()
+        if reply is None or reply.get("op") != "welcome":
+            raise NoSession(name, (reply or {}).get("message"))
+    except BaseException:
+        channel.close()
+        raise
+    return channel, reply
 
 
 def _cwd() -> str:
