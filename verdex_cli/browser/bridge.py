@@ -359,18 +359,20 @@ class Bridge:
     title = _engine("bridge", "title")  # (): the document's title, read in the isolated world
 
     def settle_calls(self, frs: list, opts: dict, timeout: float, whats: dict | None = None,
-                     caps: dict | None = None) -> list:
+                     caps: dict | None = None, hover: tuple | None = None) -> list:
         """Start ``settleThen(opts, what, cap)`` in every frame's world at once: (frame, its world's
         document, the pending call) for each frame that could be asked. ``whats``: frame index -> the
         capture (``("snapshot", 0, cap)`` or ``("snapshot",)``) to take in the same call once settled,
-        when the frame changed since its capture ``caps[index]`` (see :meth:`dirty`)."""
+        when the frame changed since its capture ``caps[index]`` (see :meth:`dirty`); ``hover``: (frame
+        index, ref number), whether that element is under the pointer once settled (``hovered``)."""
         out = []
         for fr in frs:
             what = (whats or {}).get(fr.index)
             args = list(_capture(what)[1:]) if what else None
+            asked = dict(opts, hover=hover[1]) if hover and hover[0] == fr.index else opts
             try:
                 ctx = self.frames.world(fr)
-                call = invocation("bridge", "settleThen", opts, args, (caps or {}).get(fr.index, 0))
+                call = invocation("bridge", "settleThen", asked, args, (caps or {}).get(fr.index, 0))
                 out.append((fr, fr.world_loader, start(fr.target, call.at(ctx), timeout)))
             except Exception:  # noqa: BLE001 - a frame going away: the capture will say so
                 continue
