@@ -159,24 +159,6 @@ def source() -> str:
     return "\n".join(line for line in map(str.strip, compose(check=False).splitlines()) if line and line[:2] != "//")
 
 
-def declare(*names: str) -> str:
-    """Statements declaring ``const Name = ...`` for the named modules and what they need, in a
-    scope of the caller's (tests evaluate the aria engine alone this way)."""
-    by_name = {m.name: m for m in MODULES}
-    want: set[str] = set()
-
-    def add(name: str) -> None:
-        if name not in want:
-            want.add(name)
-            for need in by_name[name].needs:
-                add(need)
-
-    for name in names:
-        add(name)
-    return "".join(f"const {m.name} = (({', '.join(m.needs)}) => {{\n{body(m)}}})({', '.join(m.needs)});\n"
-                   for m in order(MODULES) if m.name in want)
-
-
 @lru_cache(maxsize=None)
 def function(name: str) -> str:
     """The function of script ``name`` (engine/NAME.js, its header left out), checked: a script of

@@ -19,6 +19,7 @@ from .views import FrameView, ViewMismatch
 
 MAX_FRAME_DEPTH = 12
 MAX_TREE_DEPTH = 200  # MAX_TREE in deep.js (module Deep of the in-page engine)
+NOT_AVAILABLE = "frame content is not available (not loaded yet or blocked)"
 
 
 def bridge_source() -> str:
@@ -111,6 +112,14 @@ class _Ctx:
         if data.pop("shown", 0):
             self.marked.add(fr.index)
         return data
+
+    def add(self, fr: Frame, facts: dict, root):
+        """``fr`` stitched in, its capture's ``facts`` (its tree or text under "root") and notes kept."""
+        self.seen.append(fr)
+        self.facts[fr.index] = facts
+        facts["root"] = root
+        _frame_notes(self.notes, fr, facts)
+        return root
 
     def use_ahead(self, ahead: dict[int, tuple]) -> None:
         """Captures taken ahead, as if sent now (their answers are here already)."""
@@ -212,12 +221,8 @@ def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: tuple | None = None) 
             root = splice(old["root"], data.pop("patch"), data.pop("title"))
         page.frames.note_issued(fr, data["counter"], data.get("url"))
         return _frame_tree(ctx, fr, depth, dict(old, **data, patched=True), root)
-    ctx.seen.append(fr)
-    ctx.facts[fr.index] = data  # "gone": refs the page's registry let go of (tombstones); "tiers": ref counts
-    _frame_notes(ctx.notes, fr, data)
     page.frames.note_issued(fr, data["counter"], data.get("url"))
-    root = data.pop("root")
-    data["root"] = root
+    root = ctx.add(fr, data, data.pop("root"))  # "gone": refs the page's registry let go of (tombstones)
     root["fi"] = fr.index
     owners = []
     if data.get("owners", 1):  # the bridge says how many frame owners it found
@@ -250,10 +255,7 @@ def _frame_view(ctx: _Ctx, fr: Frame, depth: int, data: dict, old: dict | None) 
                 o["fi"] = was["fi"]
         data.pop("title")
         return _frame_tree(ctx, fr, depth, dict(old, **data, patched=True), view)
-    ctx.seen.append(fr)
-    ctx.facts[fr.index] = data
-    data["root"] = view
-    _frame_notes(ctx.notes, fr, data)
+    ctx.add(fr, data, view)
     if view.owners:
         _stitch(ctx, fr, sorted(view.owners, key=lambda o: o["fo"]), depth)
     return view
@@ -262,10 +264,7 @@ def _frame_view(ctx: _Ctx, fr: Frame, depth: int, data: dict, old: dict | None) 
 def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> dict:
     """A frame tree known without a whole capture (unchanged, or patched): its child frames are
     stitched in again (each reused, patched or captured, whichever it needs; captures all sent first)."""
-    ctx.seen.append(fr)
-    ctx.facts[fr.index] = facts
-    facts["root"] = root
-    _frame_notes(ctx.notes, fr, facts)
+    ctx.add(fr, facts, root)
     owners: list = []
     if isinstance(root, FrameView):
         owners = sorted(root.owners, key=lambda o: o["fo"])
@@ -276,7 +275,7 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
         child = ctx.page.frames.get(node.get("fi", -1))
         node.pop("sub", None)
         if child is None or child.detached:
-            node["err"] = "frame content is not available (not loaded yet or blocked)"
+            node["err"] = NOT_AVAILABLE
             continue
         node.pop("err", None)
         if ctx.follow:
@@ -290,17 +289,15 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
     return root
 
 
-NOT_AVAILABLE = "frame content is not available (not loaded yet or blocked)"
-
-
 def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
     """Find and capture the frame behind each frame owner of ``fr``'s tree: an owner the bridge remembers
     (``fid``) costs no lookup, also when its frame was not there; the others are looked up through the DOM
     all at once, and remembered. The child frames' captures are all sent before any answer is waited for;
     frames new to the registry get their indices in document order, depth first."""
     page = ctx.page
-    lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else ctx.primed.tree(fr.target))
-    ctx.primed.inform(lookup)
+    lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else ctx.primed.trees.get(id(fr.target)))
+    lookup.trees.update(ctx.primed.roots)  # the frames and owners first.py found
+    lookup.backends.update(ctx.primed.backends)
     plan: list[tuple[dict, object, bool]] = []  # (owner node, frame / frame id / None / error, remembered)
     missing = []
     for node in owners:
