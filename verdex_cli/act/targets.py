@@ -16,6 +16,7 @@ from ..base.words import scan
 from ..browser.frames import Frame
 from ..browser.page import Page
 from ..refs.store import RefRecord, RefStore, describe, parse_ref
+from ..snapshot.capture import MAX_FRAME_DEPTH
 from ..snapshot.owners import child_frame  # the same frame discovery as snapshots
 from .resolve import Resolved, resolve
 
@@ -30,7 +31,6 @@ PREFIXES = ("testid", "label", "text", "id")
 MAX_LISTED = 20
 FRAME_ROLES = frozenset({"iframe"})  # a scope with this role searches the frame's document
 # `role=document >> TARGET`: the main frame's document only (its frames are not searched)
-MAX_FRAME_DEPTH = 12
 _ROLE_EQ = re.compile(r"^role=([A-Za-z]+)\s*(?:\[(.*)\])?\s*$", re.S)
 _ROLE_COLON = re.compile(r"^([A-Za-z]+):(.*)$", re.S)
 _PASTED_REF = re.compile(r"^\[?ref=([^\]\s]*)\]?$")

@@ -33,14 +33,10 @@ def quote(text: str) -> str:
 def _states(s: dict) -> str:
     parts = []
     for key in STATE_ORDER:
-        if key not in s:
-            continue
-        v = s[key]
+        v = s.get(key)
         if v is True:
             parts.append(f" [{key}]")
-        elif v is False or v is None:
-            continue
-        else:
+        elif v is not False and v is not None:
             parts.append(f" [{key}={v}]")
     return "".join(parts)
 
