@@ -43,15 +43,13 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     this capture asks. ``view`` (cache.view_of): 0 the frames' trees; 1 or 2 their texts (views.FrameView).
     ``marked`` (filled in): the first frame's page marks the refs of its text shown, in the same call; its
     index is added when it did."""
-    notes: list[str] = []
-    seen: list[Frame] = []
     facts = {} if facts is None else facts
     expr = CHECK if check else SNAP
     if within is not None or check:
         view = 0
     if within is not None:
         start, expr, reuse, prior = within[0], ("snapshot", int(within[1])), None, None
-    ctx = _Ctx(page, seen, notes, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP, view)
+    ctx = _Ctx(page, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP, view)
     if marked is not None and within is None and not check:
         ctx.marked, ctx.marks = marked, start.index if start is not None else 0
     ctx.use_ahead(ahead or {})
@@ -65,15 +63,15 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
         page.frames.forget_prepared()
     ctx.end()
     if start is None and within is None and follow:
-        page.frames.captured = [f.index for f in seen]
+        page.frames.captured = [f.index for f in ctx.seen]
     frames = []
-    for f in seen:
+    for f in ctx.seen:
         data = facts.get(f.index, {})
         tiers = data.get("tiers")
         frames.append(FrameInfo(f.index, f.url, f.name, page.frames.cross_origin(f), f.parent,
                                 gone=data.get("gone") or [], tiers=tuple(tiers) if tiers else None))
     frames.sort(key=lambda f: f.index)
-    return root, frames, notes
+    return root, frames, ctx.notes
 
 
 SNAP = cache.SNAP  # a whole frame (its tree or its text: see _Ctx.expr)
@@ -83,9 +81,11 @@ CHECK = ("check",)
 class _Ctx:
     """What one capture carries from frame to frame."""
 
-    def __init__(self, page: Page, seen: list[Frame], notes: list[str], facts: dict[int, dict],
-                 reuse: dict[int, dict], follow: bool, prior: dict[int, dict], whole: tuple, view: int = 0):
-        self.page, self.seen, self.notes, self.facts = page, seen, notes, facts
+    def __init__(self, page: Page, facts: dict[int, dict], reuse: dict[int, dict], follow: bool,
+                 prior: dict[int, dict], whole: tuple, view: int = 0):
+        self.page, self.facts = page, facts
+        self.seen: list[Frame] = []  # the frames stitched in
+        self.notes: list[str] = []
         self.reuse, self.follow, self.prior, self.whole, self.view = reuse, follow, prior, whole, view
         self.tree: dict | None = {}  # the main target's frame tree, read with the first captures
         self.took_ahead = False  # captures taken by the settle after an action (use_ahead)
