@@ -56,7 +56,7 @@ def test_invalid_ref_every_command(mutations):
             if template == "scroll {}" and not bad.startswith("c"):
                 # scroll also takes up/down: a word that does not even look like a ref is a usage error there
                 out = driver.fail(line, "usage")
-                assert out.message == "Usage: scroll REF|up|down"
+                assert out.message == "Usage: scroll REF | scroll up|down"
                 continue
             out = driver.fail(line, "invalid_ref")
             assert out.message == INVALID.format(bad), line

@@ -12,7 +12,7 @@ from ..act.targets import parse_target, quote_word, resolve_target
 from ..base.errors import ConnectionLost, NotActionable, UsageError, VerdexError
 from ..base.timing import phase
 from ..base.env_text import env_text
-from .registry import Result, command
+from .registry import Result, command, forms
 from .session_log import note_target
 from .signature import CHECKABLE, CHOOSERS, TEXT_FIELDS
 
@@ -202,18 +202,16 @@ def focus_cmd(ctx, args, flags):
     return Result("action", {"action": "focus", "ref": res.text, "role": res.role, "name": res.name}, res.notes)
 
 
-@command("scroll", group="actions", params="REF|up|down",
-         help="Scroll the element into view, or the page up or down.", effect="action")
-def scroll_cmd(ctx, args, flags):
-    target = args.values["ref"]
-    if target in ("up", "down"):
-        front = _front(ctx)
-        out = actions.scroll(ctx.page, None, target)
-        out["notes"] = front + out.get("notes", [])
-        return _result(out)
-    if not target.startswith("c"):
-        try:
-            parse_target(target)
-        except VerdexError:
-            raise UsageError("Usage: scroll REF|up|down") from None
-    return _result(_act(ctx, actions.scroll, resolve_arg(ctx, target), None))
+def scroll_to(ctx, args, flags):
+    return _result(_act(ctx, actions.scroll, resolve_arg(ctx, args.values["ref"]), None))
+
+
+def scroll_page(ctx, args, flags):
+    front = _front(ctx)
+    out = actions.scroll(ctx.page, None, args.values["action"])
+    out["notes"] = front + out.get("notes", [])
+    return _result(out)
+
+
+forms("scroll", {"REF": scroll_to, "up|down": scroll_page}, group="actions", effect="action",
+      help="Scroll the element into view, or the page up or down.")
