@@ -115,9 +115,10 @@ class FrameRegistry(Worlds):
         """Every frame of the page from the frame trees alone (no snapshot, no ref issued): the main
         target's tree, then each out-of-process frame (``Target.getTargets`` infos of type iframe
         inside this page, parents first) with the frames its own renderer hosts."""
-        self.refresh()
+        tree = self.tree()
+        self.refresh(tree)
         live = {self.main_id}
-        self._scan_children(self.tree(), self.target, self.main, live, oopif=False)
+        self._scan_children(tree, self.target, self.main, live, oopif=False)
         for info in oopif_infos:
             parent = self.by_id.get(info.get("parentFrameId") or info.get("parentId", ""))
             if parent is None or parent.detached:
@@ -127,7 +128,7 @@ class FrameRegistry(Worlds):
                 continue
             fr = self.ensure(info["targetId"], target, parent.index, oopif=True)
             try:
-                tree = target.call("Page.getFrameTree")["frameTree"]
+                tree = self.tree(target)
             except (CDPError, CDPTimeout, ConnectionLost):
                 continue
             self._fill(fr, tree["frame"])
@@ -230,16 +231,7 @@ class FrameRegistry(Worlds):
         t = self.target.child(frame_id, wait=min(self.timeout, 2.0) if wait is None else wait)
         if t is None:
             return None
-        started = self.start_enable(t)  # the three together: one round trip
-        try:
-            for pending in started:
-                try:
-                    pending.result()
-                except (CDPError, CDPTimeout):
-                    pass
-        finally:
-            for pending in started:
-                pending.drop()
+        finish_all(self.start_enable(t))  # the three together: one round trip
         return t
 
     def start_enable(self, target: Target) -> list[Pending]:
