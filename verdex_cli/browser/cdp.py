@@ -97,15 +97,14 @@ class Target:
         found = [session, *map(self.conn.session_for, self.conn.frame_targets(session.id))]
         return [s for s in found if s is not None]
 
-    def attach(self, target_id: str, auto_attach: bool = True) -> "Target":
-        """Attach to a target as a flat session on this socket (``Target.attachToTarget``); with
-        ``auto_attach``, its out-of-process frames and workers attach to it in turn."""
+    def attach(self, target_id: str) -> "Target":
+        """Attach to a target as a flat session on this socket (``Target.attachToTarget``); its
+        out-of-process frames and workers attach to it in turn."""
         sid = self.call("Target.attachToTarget", targetId=target_id, flatten=True)["sessionId"]
         target = self.conn.sessions.get(sid)  # made on the attachedToTarget event, always sent first
         if target is None:  # detached again already
             raise ConnectionLost(LOST)
-        if auto_attach:
-            target.call("Target.setAutoAttach", **AUTO_ATTACH)
+        target.call("Target.setAutoAttach", **AUTO_ATTACH)
         return target
 
     def child(self, target_id: str, wait: float = 0.0) -> "Target | None":
