@@ -133,9 +133,10 @@ def by_value_of(object_id: str) -> Call:
     return _function("by_value", objectId=object_id)
 
 
-def has_text(text: str) -> Call:
-    """Is ``text`` in the visible text of the world's (``at``) document?"""
-    return _function("has_text", text)
+def has_text(text: str, key: str = "") -> Call:
+    """Is ``text`` in the visible text of the world's (``at``) document? ('closed': ask :meth:`Bridge.has_text`;
+    ``key``: the main world watcher's, timer_watch.py)"""
+    return _function("has_text", text, key)
 
 
 def guard_deny(ms: int) -> Call:
@@ -302,6 +303,11 @@ class Bridge:
     def search(self, fr, spec: dict) -> dict:
         again = lambda: self._value(fr, "targets", "search", spec)  # noqa: E731
         return self._closed_first(fr, again(), again)
+
+    def has_text(self, fr, text: str, timeout: float) -> bool:
+        """Is ``text`` in the frame's visible text, its closed shadow roots' included (``wait text``)?"""
+        again = lambda: self.frames.run(fr, has_text(text), timeout)["value"]  # noqa: E731
+        return self._closed_first(fr, again(), again) is True
 
     def locate(self, fr, n: int, kept: bool = False):
         """Element ``n``'s facts and stable-locator candidates, each checked in its own document

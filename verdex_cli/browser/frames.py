@@ -133,9 +133,10 @@ class FrameRegistry(Worlds):
         """Every frame of the page from the frame trees alone (no snapshot, no ref issued): the main
         target's tree, then each out-of-process frame (``Target.getTargets`` infos of type iframe
         inside this page, parents first) with the frames its own renderer hosts."""
-        self.refresh()
+        tree = self.tree()
+        self.refresh(tree)
         live = {self.main_id}
-        self._scan_children(self.tree(), self.target, self.main, live, oopif=False)
+        self._scan_children(tree, self.target, self.main, live, oopif=False)
         for info in oopif_infos:
             parent = self.by_id.get(info.get("parentFrameId") or info.get("parentId", ""))
             if parent is None or parent.detached:
