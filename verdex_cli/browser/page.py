@@ -6,7 +6,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from . import download_watch, timer_watch
 from . import bridge
@@ -22,7 +21,7 @@ from .netlog import NetLog
 MAX_SHOT_HEIGHT = 16384
 
 
-@dataclass
+@dataclass(eq=False)  # a tab is itself: compared and hashed by identity (snapshot/cache.held)
 class Page(Navigation):
     """A tab, with its frames.  ``context``/``index`` make the ref prefix."""
 
@@ -30,6 +29,7 @@ class Page(Navigation):
     index: int
     target: Target
     timeout: float
+    dialogs: DialogAnswers  # the session's, shared between its tabs
     frames: FrameRegistry = field(init=False)
     bridge: Bridge = field(init=False)  # typed calls of the in-page engine (bridge.py)
     netlog: NetLog = field(init=False)  # the tab's requests and console messages (netlog.py)
@@ -49,15 +49,6 @@ class Page(Navigation):
     _network_on: bool = False
     _reloads: dict = field(default_factory=dict)  # loader id made by 'reload' -> the loader it replaced
     _console: list | None = None  # console.* calls collected while an eval runs
-    wait_worlds: dict = field(default_factory=dict)  # 'wait text': (frame id, loader id) -> isolated world
-    dialogs: DialogAnswers = field(default_factory=DialogAnswers)  # the session shares one between its tabs
-    tab_closed: Callable[[int], bool] | None = None  # set by the session: was page N of this context closed?
-    tab_exists: Callable[[int], bool] | None = None  # set by the session: is there a page N in this context?
-    context_state: Callable[[int], str] | None = None  # set by the session: 'open', 'closed' or 'unknown'
-    # set by the session: send its after-command question now (Session.ask_targets), with an action's last calls
-    ask_targets: Callable[[], None] | None = None
-    serial: int = 0  # bumped before every command that may change the page (snapshot/cache.py)
-    snapshot_cache: object = None  # snapshot/cache.py's Entry for the last capture
 
     def __post_init__(self) -> None:
         t = self.target

@@ -62,14 +62,14 @@ def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
     page = ctx.page
     if parse_target(raw).kind != "ref":  # a target by meaning: gone while nothing visible matches it
         try:
-            res = resolve_target(page, ctx.page_state().store, raw)
+            res = resolve_target(ctx.session, page, ctx.page_state().store, raw)
         except VerdexError as exc:
             if exc.kind == ErrorKind.NO_MATCH:
                 return "absent", raw  # may still appear
             raise
         return ("hidden" if res.live.get("hidden") else "visible"), res.label
     try:
-        ref, text, rec, fr, live = locate(page, ctx.page_state().store, raw)
+        ref, text, rec, fr, live = locate(ctx.session, page, ctx.page_state().store, raw)
     except RefError as exc:
         # a ref of an earlier visit of the page the tab shows again (back/forward cache): its element
         # may be right there under a new ref, so it is not known to be gone: the ref's error stands
@@ -86,7 +86,7 @@ def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
 def _note(ctx, raw: str) -> None:
     """The stable target of the awaited element, for 'export' (when it can be resolved now)."""
     with suppress(VerdexError):
-        note_target(ctx, resolve_target(ctx.page, ctx.page_state().store, raw), raw)
+        note_target(ctx, resolve_target(ctx.session, ctx.page, ctx.page_state().store, raw), raw)
 
 
 def _is_target(word: str) -> bool:
@@ -130,7 +130,7 @@ def wait_time(ctx, args, flags):
 
 def wait_text(ctx, args, flags):
     clock, want = _Clock(ctx), _wanted(args, "text")
-    worlds = clock.page.wait_worlds
+    worlds = ctx.wait_worlds
     if len(worlds) > 200:
         worlds.clear()
     if _poll(lambda t: _text_found(ctx, clock.page, want, worlds, t), clock.limit) is None:

@@ -4,12 +4,13 @@ Each captured frame's bridge keeps a change watcher (observer.js) that marks its
 mutations, input, focus moves, toggles, resizes, media-query changes and running animations. The check
 asks every frame of the last capture at once (no DOM walk): none dirty, the last snapshot is the answer;
 some dirty, only those are captured again. Anything the watchers cannot vouch for captures everything:
-another mode, a command that may change the page (``Page.serial``), a new main document, a frame
+another mode, a command that may change the page (:func:`doubt`), a new main document, a frame
 detached or whose check fails, a frame owner not followed, ``--fresh``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import weakref
 
 from ..base.errors import VerdexError
 from ..base.timing import phase
@@ -36,7 +37,7 @@ def _cap(facts: dict | None) -> int:
 def caps(page: Page) -> dict[int, int]:
     """frame index -> the number of its last capture the cache holds (a frame that captured since
     counts as changed: bridge.dirty)."""
-    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    entry = held(page).entry
     return {i: _cap(f) for i, f in entry.facts.items()} if entry is not None else {}
 
 
@@ -71,10 +72,30 @@ class Entry:
     ahead: Ahead | None = None  # captures the settle after an action took (changes.py), for the next capture
 
 
+@dataclass
+class Held:
+    """What the cache keeps for one tab, for as long as its ``Page`` lives (:func:`held`)."""
+    serial: int = 0  # bumped before every command that may change the page (:func:`doubt`)
+    entry: Entry | None = None  # the last capture
+
+
+_HELD: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Page -> Held
+
+
+def held(page: Page) -> Held:
+    """The cache's state of ``page`` (written only here: :func:`store`, :func:`forget`, :func:`doubt`)."""
+    return _HELD.setdefault(page, Held())
+
+
+def doubt(page: Page) -> None:
+    """A command that may change the page begins: its last capture is used only once checked again."""
+    held(page).serial += 1
+
+
 def ahead_captures(page: Page) -> dict[int, tuple] | None:
     """frame index -> the capture to take once settled after an action (patches to the last one where
     the bridge keeps it), when the next capture will be of the same whole page; else None."""
-    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    entry = held(page).entry
     if entry is None or not entry.facts or entry.mode[1] != 0 or not entry.mode[2]:
         return None
     return {i: capture_expr(view_of(entry.mode), i, f) for i, f in entry.facts.items()}
@@ -82,7 +103,7 @@ def ahead_captures(page: Page) -> dict[int, tuple] | None:
 
 def keep_ahead(page: Page, ahead: Ahead) -> bool:
     """Hand the settle's captures to the next capture (False: there is no entry to hand them with)."""
-    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    entry = held(page).entry
     if entry is None:
         return False
     entry.ahead = ahead
@@ -90,7 +111,7 @@ def keep_ahead(page: Page, ahead: Ahead) -> bool:
 
 
 def take_ahead(page: Page) -> Ahead | None:
-    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    entry = held(page).entry
     if entry is None:
         return None
     ahead, entry.ahead = entry.ahead, None
@@ -98,13 +119,13 @@ def take_ahead(page: Page) -> Ahead | None:
 
 
 def store(page: Page, entry: Entry) -> None:
-    page.snapshot_cache = entry
+    held(page).entry = entry
 
 
 def forget(page: Page) -> object:
     """Drop the entry; returns its text renderer memo (rendering the next capture may reuse it)."""
-    entry = getattr(page, "snapshot_cache", None)
-    page.snapshot_cache = None
+    state = held(page)
+    entry, state.entry = state.entry, None
     return entry.memo if entry is not None else None
 
 
@@ -113,13 +134,14 @@ def lookup(page: Page, mode: tuple, trust_observer: bool = False) -> tuple[Snaps
     changed; (None, None) when everything must be captured. ``trust_observer``: the capture right
     after an action (changes.py), which settled the page first -- the watchers vouch for the
     frames even though a command ran since."""
-    entry: Entry | None = getattr(page, "snapshot_cache", None)
-    if entry is None or entry.mode != mode or (entry.serial != page.serial and not trust_observer):
+    state = held(page)
+    entry = state.entry
+    if entry is None or entry.mode != mode or (entry.serial != state.serial and not trust_observer):
         return None, None
     with phase("cache check"):
         hit, reuse = _check(page, entry, trust_observer)
     if hit is not None:
-        entry.serial = page.serial  # vouched for after the command: the next `snapshot` may use it
+        entry.serial = state.serial  # vouched for after the command: the next `snapshot` may use it
     return hit, reuse
 
 
