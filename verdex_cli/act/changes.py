@@ -230,7 +230,7 @@ def start_settle(page, left: float) -> list:
     """Ask every captured frame to settle without waiting (:func:`settle` takes the calls as
     ``started``), sharing a round trip with what is sent next; with ``page.changes_wanted``, each frame
     that changed is captured in the same call once settled (cache.Ahead)."""
-    entry = cache.held(page).entry
+    entry = cache.entry_of(page)
     indices = list(entry.facts) if entry is not None and entry.facts else [0]
     rest = max(0.0, min(SLICE_S, left))
     since = (time.monotonic() - page.acted_at) * 1000.0 if page.acted_at else 1e9
@@ -373,5 +373,5 @@ def _hook(target) -> None:
 
 def _all_refs(page) -> bool:
     """Capture in the mode of the last whole-page snapshot (so the cache can answer)."""
-    entry = cache.held(page).entry
+    entry = cache.entry_of(page)
     return entry is not None and entry.mode[0] == "all-refs"

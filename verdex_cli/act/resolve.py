@@ -40,25 +40,18 @@ class Resolved:
 
 
 def check_scope(session: Session, page: Page, ref: Ref, text: str) -> None:
-    """The ref is of ``page`` (the current tab); else which tab or context it is of, as the session tells."""
     if ref.context != page.context:
-        state = session.context_state(ref.context)
-        if state == "open":
-            hint = f"Switch with 'context {ref.context}'."
-        elif state == "closed":
-            hint = f"Context {ref.context} has been closed. Take a new snapshot."
-        else:
-            hint = f"There is no context {ref.context}. Take a new snapshot."
+        hint = {"open": f"Switch with 'context {ref.context}'.",
+                "closed": f"Context {ref.context} has been closed. Take a new snapshot."}.get(
+            session.context_state(ref.context), f"There is no context {ref.context}. Take a new snapshot.")
         raise RefError(f"Ref '{text}' is for context {ref.context}, but the current context is {page.context}. "
                        + hint, kind=ErrorKind.CONTEXT_MISMATCH)
     if ref.page != page.index:
-        state = session.tab_state(ref.context, ref.page)
-        if state == "closed":
-            raise RefError(f"Ref '{text}' is for page {ref.page}, which has been closed; the current page is "
-                           f"{page.index}. Take a new snapshot.", kind=ErrorKind.PAGE_MISMATCH)
-        if state == "unknown":
-            raise RefError(f"Ref '{text}' is for page {ref.page}, which does not exist (any more); the current "
-                           f"page is {page.index}. Take a new snapshot.", kind=ErrorKind.PAGE_MISMATCH)
+        gone = {"closed": "which has been closed", "unknown": "which does not exist (any more)"}.get(
+            session.tab_state(ref.context, ref.page))
+        if gone:
+            raise RefError(f"Ref '{text}' is for page {ref.page}, {gone}; the current page is {page.index}. "
+                           "Take a new snapshot.", kind=ErrorKind.PAGE_MISMATCH)
         raise RefError(f"Ref '{text}' is for page {ref.page}, but the current page is {page.index}. "
                        f"Switch with 'tab {ref.page}'.", kind=ErrorKind.PAGE_MISMATCH)
 

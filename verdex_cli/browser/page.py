@@ -129,7 +129,6 @@ class Page(Navigation):
         """Evaluate in the page's own world, like the DevTools console (top-level await,
         re-declarable let; a Promise result is awaited). Returns ``js_values.to_data`` data, with
         ``"console"``: the console.* calls made meanwhile, when asked."""
-        call = self.target.call
         if console:
             self._console = []
         try:
@@ -138,7 +137,7 @@ class Page(Navigation):
                 raise JSError(describe_exception(res["exceptionDetails"]))
             obj = res.get("result", {})
             if obj.get("subtype") == "promise":
-                res = call("Runtime.awaitPromise", timeout=timeout, promiseObjectId=obj["objectId"],
+                res = self.target.call("Runtime.awaitPromise", timeout=timeout, promiseObjectId=obj["objectId"],
                            returnByValue=False, generatePreview=True)
                 if "exceptionDetails" in res:
                     raise JSError(describe_exception(res["exceptionDetails"]))
@@ -160,7 +159,7 @@ class Page(Navigation):
             self.target.drain_events()
             if not self.navigation_pending:  # (a document that is going away frees its objects anyway)
                 try:
-                    call("Runtime.releaseObjectGroup", timeout=2, objectGroup="verdex-eval")
+                    self.target.call("Runtime.releaseObjectGroup", timeout=2, objectGroup="verdex-eval")
                 except (CDPError, CDPTimeout, ConnectionLost):
                     pass  # the script closed its own tab
             if console:
@@ -225,25 +224,19 @@ class Page(Navigation):
         except (CDPError, CDPTimeout):
             pass
 
-    def visibility(self) -> str:
-        """``document.visibilityState`` of the main frame, read in verdex's isolated world (a page
-        script cannot fake it there)."""
-        return self.bridge.visibility(self.frames.main)
-
     def _visible_or_gone(self) -> str:
+        """``document.visibilityState`` of the main frame, read in verdex's isolated world (a page
+        script cannot fake it there); "visible" when it has no document to ask (it is being replaced)."""
         try:
-            return self.visibility()
+            return self.bridge.visibility(self.frames.main)
         except (CDPError, JSError):
-            return "visible"  # the document went away meanwhile: nothing is left to wait for
+            return "visible"  # nothing is left to wait for: the action will tell
 
     def ensure_front(self) -> str | None:
         """Before an action: a tab that is not in front (a tab the page opened took the front, or
         another tab was opened) draws no frames and gets no focus, so it is brought to the front and
         waited for (bounded) until its page reports it visible. Returns a note when it was moved."""
-        try:
-            if self.visibility() == "visible":
-                return None
-        except (CDPError, JSError):  # no document to ask (it is being replaced): the action will tell
+        if self._visible_or_gone() == "visible":
             return None
         self.bring_to_front()
         deadline = time.monotonic() + min(self.timeout, 2.0)

@@ -100,8 +100,7 @@ class Session(BrowserContexts):
 
     def tab_state(self, context: int, index: int) -> str:
         """'open', 'closed' or 'unknown' (for a ref's page check)."""
-        key = (context, index)
-        return "closed" if key in self._closed else "open" if key in self.pages else "unknown"
+        return "closed" if (context, index) in self._closed else "open" if (context, index) in self.pages else "unknown"
 
     def browser(self) -> Target:
         """The browser-level session (the connection's root). Its socket carries every tab; once it

@@ -130,10 +130,9 @@ def wait_time(ctx, args, flags):
 
 def wait_text(ctx, args, flags):
     clock, want = _Clock(ctx), _wanted(args, "text")
-    worlds = ctx.wait_worlds
-    if len(worlds) > 200:
-        worlds.clear()
-    if _poll(lambda t: _text_found(ctx, clock.page, want, worlds, t), clock.limit) is None:
+    if len(ctx.wait_worlds) > 200:
+        ctx.wait_worlds.clear()
+    if _poll(lambda t: _text_found(ctx, clock.page, want, ctx.wait_worlds, t), clock.limit) is None:
         raise _Timeout(f"Waited {clock.limit:g} s for the text {want!r} to appear; it did not.")
     return clock.done({"for": "text", "text": want})
 
