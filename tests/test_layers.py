@@ -265,23 +265,29 @@ def guarded_fields(trees: dict[str, ast.AST]) -> dict[str, tuple[set[str], set[s
 def sets_guarded(source: str, rel: str, guarded: dict[str, tuple[set[str], set[str]]]) -> list[str]:
     """``x.name = ...`` outside the place allowed to set a GUARDED class's fields, where ``name`` is a field
     only that class declares, or ``x`` is named for the class (``page``, ``self.page``, ``new_target``) and
-    ``name`` is not a field of its bases (a page's settle state is ``Navigation``'s, set by act/changes.py)."""
+    ``name`` is not a field of its bases (a page's settle state is ``Navigation``'s, set by act/changes.py);
+    and ``getattr(x, "name")`` of such an ``x`` outside its layer (what a class declares is read plainly)."""
     out = []
     for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)) or \
-                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and not (
+                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            v, name, how = node.value, node.attr, "sets"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr") \
+                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant):
+            v, name, how = node.args[0], node.args[1].value, "reads with " + node.func.id
+        else:
             continue
-        v = node.value
         named = v.id if isinstance(v, ast.Name) else v.attr if isinstance(v, ast.Attribute) else ""
         for cls, (own, inherited) in guarded.items():
-            allowed = GUARDED[cls][1]
-            if not rel.startswith(allowed) and (node.attr in own or (
-                    named.lower().endswith(cls.lower()) and node.attr not in inherited)):
-                out.append(f"{rel}:{node.lineno} sets {cls}.{node.attr} from outside {allowed}")
+            allowed = GUARDED[cls][1] if how == "sets" else GUARDED[cls][1].rsplit("/", 1)[0] + "/"
+            if rel.startswith(allowed):
+                continue
+            if name in own or named.lower().endswith(cls.lower()) and (name not in inherited or how != "sets"):
+                out.append(f"{rel}:{node.lineno} {how} {cls}.{name} from outside {allowed}")
     return out
 
 
-def test_no_module_sets_the_fields_of_a_page_or_target_from_outside():
+def test_no_module_sets_or_getattrs_the_fields_of_a_page_or_target_from_outside():
     sources = {str(path.relative_to(ROOT)): path.read_text(encoding="utf-8") for path in MODULES.values()}
     fields = guarded_fields({rel: ast.parse(s) for rel, s in sources.items()})
     assert {"netlog", "nav_count"} <= fields["Page"][0] and "crashed" in fields["Target"][0]  # (the check sees the classes)
@@ -298,13 +304,17 @@ def test_the_guarded_field_check_catches_what_it_forbids():
     outside = ("def store(page, entry, target, opts):\n    page.snapshot_cache = entry\n    target.crashed = True\n"
                "    page.acted_at = 1.0\n    opts.timeout = 2.0\n    entry.snapshot_cache = None\n")
     session = "def add_page(self, new_page):\n    new_page.ask_targets = self.ask_targets\n    self.page.timeout = 2\n"
+    reads = "def where(page, target):\n    return getattr(page, 'acted_at', 0), hasattr(target.id, 'crashed')\n"
     found = sets_guarded(outside, "verdex_cli/snapshot/cache.py", guarded) + \
         sets_guarded(session, "verdex_cli/browser/session.py", guarded) + \
-        sets_guarded("def f(target):\n    target.crashed = True\n", "verdex_cli/browser/frames.py", guarded)
+        sets_guarded("def f(target):\n    target.crashed = True\n", "verdex_cli/browser/frames.py", guarded) + \
+        sets_guarded(reads, "verdex_cli/refs/staleness.py", guarded) + \
+        sets_guarded(reads, "verdex_cli/browser/frames.py", guarded)
     page, target = "from outside verdex_cli/browser/page.py", "from outside verdex_cli/browser/"
     assert [f.split(" ", 1)[1] for f in found] == [
         f"sets Page.snapshot_cache {page}", f"sets Target.crashed {target}", f"sets Page.snapshot_cache {page}",
-        f"sets Page.ask_targets {page}", f"sets Page.timeout {page}"], found
+        f"sets Page.ask_targets {page}", f"sets Page.timeout {page}",
+        f"reads with getattr Page.acted_at {target}", f"reads with hasattr Target.crashed {target}"], found
 
 
 def test_the_package_root_holds_only_entry_points():

@@ -296,9 +296,9 @@ class LoadWatch:
         self.finished_at = 0.0
         self.targets = []
         seen = set()
-        for fr in [page.frames.main, *getattr(page.frames, "by_index", {}).values()]:
+        for fr in [page.frames.main, *page.frames.by_index.values()]:
             t = fr.target
-            if fr.detached or id(t) in seen or getattr(t, "crashed", False) or not t.alive:
+            if fr.detached or id(t) in seen or t.crashed or not t.alive:
                 continue
             seen.add(id(t))
             _hook(t)
