@@ -167,6 +167,36 @@ def test_snapshot_click_and_fill_with_truthful_results_and_tool_errors(env, demo
     assert len(run_mcp(env, body)["tabs"]) == 1
 
 
+def test_every_word_of_a_choice_is_a_tool_answer_and_a_frame_index_is_typed(env, demo):
+    """`scroll REF | scroll up|down`: the schema offers each word of the choice (an agent can say `down`),
+    judged by where the page itself is scrolled; `snapshot --frame fN` takes a frame index, and a wrong
+    one is a usage error in one line."""
+    async def body(s):
+        tools = {t.name: t.input_schema for t in (await s.list_tools()).tools}
+        ok(await s.call_tool("open", {"url": demo.url("form.html")}))
+        down = ok(await s.call_tool("scroll", {"action": "down"}))
+        low = ok(await s.call_tool("eval", {"js": "window.scrollY"}))["value"]
+        up = ok(await s.call_tool("scroll", {"action": "up"}))
+        high = ok(await s.call_tool("eval", {"js": "window.scrollY"}))["value"]
+        sideways = failed(await s.call_tool("scroll", {"action": "sideways"}), "usage")
+        ok(await s.call_tool("open", {"url": demo.url("frames.html")}))
+        framed = ok(await s.call_tool("snapshot", {"frame": "f1"}))
+        bad = failed(await s.call_tool("snapshot", {"frame": "1"}), "usage")
+        return tools, down, low, up, high, sideways, framed, bad
+
+    tools, down, low, up, high, sideways, framed, bad = run_mcp(env, body)
+    assert tools["scroll"]["properties"]["action"]["enum"] == ["up", "down"]
+    assert "ref" in tools["scroll"]["properties"] and "required" not in tools["scroll"]
+    assert tools["snapshot"]["properties"]["frame"]["pattern"] == "^f[0-9]+$"
+    assert down["direction"] == "down" and down["scroll_y"] == low > 0
+    assert up["direction"] == "up" and up["scroll_y"] == high < low
+    assert sideways == "usage: Parameter 'action' must be one of up, down. Usage: scroll REF | scroll up|down"
+    assert framed["text"] and all(f"f1e" in r for r in framed["refs"])
+    assert bad == ("usage: --frame must be a frame index like f1 ('frames' lists them) (got '1'). Usage: snapshot "
+                   "[--all-refs] [--fresh] [--frame fN] [--no-frames] [--max-chars N] [--within TARGET] "
+                   "[--interactive] [--depth N]")
+
+
 def test_click_two_cross_origin_frames_deep(env, demo):
     async def body(s):
         ok(await s.call_tool("open", {"url": demo.url("frames.html")}))

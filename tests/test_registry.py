@@ -277,6 +277,16 @@ def completions(text: str, completer: VerdexCompleter | None = None):
     return list(completer.get_completions(Document(text, len(text)), CompleteEvent(completion_requested=True)))
 
 
+def test_declared_sub_verbs_complete_and_a_word_that_is_no_target_is_a_usage_error():
+    assert [c.text for c in completions("scroll ")] == ["up", "down"]
+    assert [c.text for c in completions("scroll d")] == ["down"]
+    assert [c.text for c in completions("tab ")] == ["new", "close"]
+    assert [c.text for c in completions("dialog a")] == ["accept"]
+    with pytest.raises(UsageError) as info:
+        REGISTRY.parse("scroll sideways")
+    assert info.value.message == "Usage: scroll REF | scroll up|down"
+
+
 def test_command_names_complete_with_their_help_as_meta():
     got = {c.text: c.display_meta_text for c in completions("re")}
     assert got["reload"] == REGISTRY.get("reload").help
@@ -395,7 +405,10 @@ def test_help_completes_command_names():
     ("press c0p0f0e1 Enter", "[REF] KEY", {"ref": "c0p0f0e1", "key": "Enter"}, "press_cmd"),
     ("diff #1 3", "[N [M]]", {"n": 1, "m": 3}, "diff_cmd"),
     ("select c0p0f0e1 a 'b c'", "REF VALUE...", {"ref": "c0p0f0e1", "values": ["a", "b c"]}, "select_cmd"),
-    ("scroll up", "REF|up|down", {"ref": "up"}, "scroll_cmd"),
+    ("scroll up", "up|down", {"action": "up"}, "scroll_page"),
+    ("scroll down", "up|down", {"action": "down"}, "scroll_page"),
+    ("scroll c0p0f0e4", "REF", {"ref": "c0p0f0e4"}, "scroll_to"),
+    ("scroll button:Save", "REF", {"ref": "button:Save"}, "scroll_to"),
     ("fill c0p0f0e1", "REF TEXT", {"ref": "c0p0f0e1", "text": ""}, "fill_cmd"),
 ])
 def test_forms_are_typed_and_routed_to_their_handler(line, form, values, handler):
@@ -417,6 +430,12 @@ def test_option_numbers_and_help_groups_come_from_the_declarations():
     assert REGISTRY.parse("console --level error").flags.values == {"--level": "error"}  # LEVEL here: a name
     with pytest.raises(UsageError, match=r"^--depth must be a whole number, 0 or more \(got 'x'\)\. Usage: snapshot "):
         REGISTRY.parse("snapshot --depth x")
+    assert REGISTRY.parse("snapshot --frame f2").flags.values == {"--frame": 2}  # fN: a frame index, typed
+    for bad in ("2", "fx", "f"):
+        with pytest.raises(UsageError) as info:
+            REGISTRY.parse(f"snapshot --frame {bad}")
+        assert info.value.message.startswith(f"--frame must be a frame index like f1 ('frames' lists them) "
+                                             f"(got '{bad}'). Usage: snapshot ") and "\n" not in info.value.message
     from verdex_cli.commands.meta import GROUPS
     assert {c.name for c in REGISTRY.commands() if c.group not in GROUPS} == set()
     assert REGISTRY.get("wait").group == "navigation" and REGISTRY.get("frames").group == "snapshot"

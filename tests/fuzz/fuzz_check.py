@@ -404,8 +404,11 @@ def _judge_refusal(ev: Evidence, kind: str, msg: str) -> tuple[str, str]:
             return UNVERIFIED, f"the page moved something over {ev.oid} and off it again"
         return (FALSE_REFUSAL, f"the pointer ended over {ev.oid}") if there else (REFUSED_OK, "")
     if kind == "not_applied" and ev.op in ("click", "dblclick"):
-        # part of the input reached the element (the press, or the first click), then the page moved it
-        got = [e for e in _trusted(ev, "mousedown", "pointerdown", "click") if _on(e, ev.oid)]
+        # part of the input reached the element (the press, or the first click), then the page moved it; or
+        # only the release did (the press went to something the page moved away): no click, nothing done
+        got = [e["type"] for e in _trusted(ev, "mousedown", "mouseup", "click") if _on(e, ev.oid)]
+        if got and "mousedown" not in got and "click" not in got and "only the release" not in msg:
+            return FALSE_REFUSAL, f"only the release reached {ev.oid}; the refusal says otherwise"
         return (REFUSED_OK, "") if got else (FALSE_REFUSAL, f"no trusted input reached {ev.oid}")
     if kind == "not_applied":
         if p is None or "state" not in p:

@@ -107,12 +107,8 @@ class Fuzzer:
     def run(self) -> Report:
         start = time.monotonic()
         try:
-            for _ in range(3):  # a loaded machine may be slow to start the tab (not what is judged)
-                first = self._bounded(f"open {self.server.page(self.seed, 0)}")
-                if first is not None and first.ok:
-                    break
-            if first is None or not first.ok:
-                raise RuntimeError(f"could not open the first page: {first and first.as_json()}")
+            if not self._open_first():
+                return Report(self.seed, self.cases, self.reissued, self.history, time.monotonic() - start)
             for step in self.plan:
                 if not self._step(step):
                     break
@@ -120,6 +116,22 @@ class Fuzzer:
             if not any(c.verdict == HANG for c in self.cases):
                 self.ctx.close()
         return Report(self.seed, self.cases, self.reissued, self.history, time.monotonic() - start)
+
+    def _open_first(self) -> bool:
+        """Open the chunk's first page (tried 3 times: a loaded machine may be slow to start the tab). Not
+        opened: the chunk is one case, a hang (no answer in time) or unverified (refused), and ends."""
+        line = f"open {self.server.page(self.seed, 0)}"
+        for _ in range(3):
+            first = self._bounded(line)
+            if first is None:  # still running: no second command into the same session
+                self.cases.append(Case(0, line, HANG, f"the chunk's first open: no answer within "
+                                       f"{self.hang_after:.0f} s", {}))
+                return False
+            if first.ok:
+                return True
+        self.cases.append(Case(0, line, UNVERIFIED, "the chunk's first page did not open; its actions were not run",
+                               first.as_json()))
+        return False
 
     def _bounded(self, line: str):
         box: dict = {}

@@ -85,3 +85,23 @@ def test_a_type_error_is_a_false_failure_only_when_every_character_went_in():
     assert judge(_ev("type", two * 2, probe=gone, arg="12ab"), err)[0] == FALSE_FAILURE
     nav = {"ok": False, "error": {"kind": "navigated", "message": "Ref is from a previous page."}}
     assert judge(_ev("type", [], probe=gone, arg="", doc_gone=True), nav)[0] != FALSE_FAILURE  # seed 9920 action 14
+
+
+def _ev_input(kind: str, oid: str) -> dict:
+    return {"t": "ev", "type": kind, "trusted": True, "path": [oid, "oid-3-1"], "doc": "3"}
+
+
+def test_a_click_whose_button_got_only_the_release_is_refused_correctly_when_the_refusal_says_so():
+    # seeds 9764/238, 9767/235, 10004/34: a frame's button got only the release (the press went to what the
+    # page moved away). No click happened on it: not_applied is true, when it says only the release came
+    only_up = Evidence(op="click", line="click c0p0f1e2", ref="c0p0f1e2", oid="oid-3-9", ref_name="Next",
+                       ref_role="button", events=[_ev_input("mouseup", "oid-3-9")],
+                       probe={"known": True, "connected": True, "rec": None, "text": "Next"})
+    said = {"ok": False, "error": {"kind": "not_applied", "message": "Element button \"Next\" got only the release of "
+                                   "the click (pointerup, mouseup): the press went to another frame's document, so "
+                                   "no click happened on the element."}}
+    assert judge(only_up, said) == (REFUSED_OK, "")
+    vague = {"ok": False, "error": {"kind": "not_applied", "message": "got only part of the click (mouseup)"}}
+    assert judge(only_up, vague)[0] == FALSE_REFUSAL
+    nothing = Evidence(**dict(only_up.__dict__, events=[]))
+    assert judge(nothing, said)[0] == FALSE_REFUSAL

@@ -11,7 +11,7 @@ up to a small share, with the explanation printed. Replay a failure with
 from __future__ import annotations
 
 import pytest
-from fuzz_check import FALSE_FAILURE, FALSE_OK, FALSE_REFUSAL, HANG, WRONG
+from fuzz_check import FALSE_FAILURE, FALSE_OK, FALSE_REFUSAL, HANG, UNVERIFIED, WRONG
 from fuzz_run import Fuzzer
 from fuzz_server import FuzzServer
 
@@ -51,3 +51,17 @@ def test_truth_fuzz_fixed_seed(chrome_http, fuzz_site):
                     f"--chunk {ACTIONS}\n" + "\n".join(lines), pytrace=False)
     assert len(report.cases) == ACTIONS
     assert report.counts()["correct"] > ACTIONS // 3  # the run really acted
+
+
+def test_a_chunk_whose_first_page_does_not_open_is_one_case_and_the_run_goes_on(chrome_http, fuzz_site):
+    # a chunk's first `open` timed out at load 40 and the whole run died with it
+    from slow_server import SlowServer
+    slow = SlowServer()
+    fuzz_site.page, real = (lambda seed, n=0: slow.url("/slow?s=20")), fuzz_site.page
+    try:
+        report = Fuzzer(chrome_http, fuzz_site, SEED, 5, timeout=0.5).run()
+    finally:
+        fuzz_site.page = real
+    assert [(c.index, c.verdict) for c in report.cases] == [(0, UNVERIFIED)], report.summary()
+    assert "first page did not open" in report.cases[0].detail
+    assert report.cases[0].result["error"]["kind"] == "timeout"

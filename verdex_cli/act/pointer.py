@@ -40,6 +40,7 @@ def pointer(page: Page, res: Resolved, action: str, session: Session) -> dict:
 
 
 def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None, session: Session) -> dict:
+    page.frames.guards.left.pop(res.frame.target.id or "", None)  # an earlier action's
     x, y = prepare(page, res, pointer=True, arm=action != "hover")
     inside = _watch_inside(page, res, action) if shows_frame(res) else None
     nav_before = page.nav_count
@@ -67,21 +68,28 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None, sess
             notes.append(note)
         elif late and inside is None:
             _check_hover(page, res)
-        if inside is None and guard["received"] == 0 and page.nav_count == nav_before:
-            if guard.get("armed", True):
-                raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
-                                    "mouse events); take a new snapshot.")
-            # read back from a document the guard was never armed in: its frame navigated right after
-            if action == "dblclick":  # the second click went to whatever the new document has there
-                raise NotApplied(f"Element {res.label}: its frame's document was replaced during the double click "
-                                 "(it navigated), so the second click may have reached the new page there.")
+        unread = inside is None and (guard["received"] < 0 or not guard.get("armed", True))
+        if inside is None and guard["received"] == 0 and page.nav_count == nav_before and not unread:
+            raise NotActionable(f"Element {res.label} did not receive the click (something else took the "
+                                "mouse events); take a new snapshot.")
+        # the read-back found no armed guard, and the guard told nothing as its document went: its frame
+        # navigated (or went) right after
+        if unread and action == "dblclick":  # the second click may have gone to whatever came next there
+            raise NotApplied(f"Element {res.label}: its frame's document was replaced during the double click "
+                             "(it navigated), so the second click may have reached the new page there.")
+        if unread and guard["received"] == 0 and page.nav_count == nav_before:
             notes.append("Its frame's document was replaced right after the click (it navigated), so what the "
                          "click reached could not be read back.")
+        if guard.get("left"):
+            what = "double click; both clicks had" if action == "dblclick" else "click; it had"
+            notes.append(f"Its document went away right after the {what} reached the element before that.")
     except BaseException:
         release(page, started)  # the settle sent with the guard's read-back: unread
         if late and inside is not None:
             inside.end()
         raise
+    page.hover_probe = (res.frame.index, res.ref.n) if late and inside is None else None
+    page.hover_late = None
     try:
         notes += after_input(page, nav_before, started=started, acted=late, session=session)
     except ConnectionLost:
@@ -90,6 +98,8 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None, sess
         if late and inside is not None:
             inside.end()
         raise
+    finally:
+        page.hover_probe = None
     if late:
         notes += _hover_end(page, res, inside, result)
     return dict(result, notes=notes)
@@ -148,8 +158,9 @@ def _check_hover(page: Page, res: Resolved, settled: bool = False) -> None:
     page settled; not for an iframe (its owner's :hover is not always kept for another process)."""
     if res.live.get("tag") in ("iframe", "frame"):
         return
+    late, page.hover_late = page.hover_late if settled else None, None  # (asked in the settle's call)
     try:
-        under = page.bridge.hovered(res.frame, res.ref.n, late=settled)
+        under = late["under"] if late is not None else page.bridge.hovered(res.frame, res.ref.n, late=settled)
     except (CDPError, JSError, ConnectionLost, CDPTimeout):
         return  # its document went away after the move (a hover that navigates): nothing to read
     if under is False and settled:
@@ -173,8 +184,14 @@ def _stopped(res: Resolved, guard: dict) -> NotActionable | NotApplied:
         return NotApplied(f"Element {res.label} was clicked once (the second click of the double click, with its "
                           f"dblclick): the first click would have reached {other}, so it was stopped.")
     events = ", ".join(dict.fromkeys(got))
-    part = ("was clicked once" if "click" in got else f"got the press ({events})" if "mousedown" in got
-            else f"got only part of the click ({events})")
+    if not {"pointerdown", "mousedown", "click"} & set(got):  # the press went elsewhere: no click on it
+        return NotApplied(f"Element {res.label} got only the release of the click ({events}): the press went to "
+                          f"{other}{' and was stopped there' if guard['blocked'] else ''}, so no click happened on "
+                          "the element.")
+    part = "was clicked once" if "click" in got else f"got the press ({events})"
+    if guard.get("left") and not guard["blocked"]:  # told by the guard as its document went (_told_leaving)
+        return NotApplied(f"Element {res.label} {part}, then its document went away (it navigated): the rest "
+                          "of the input did not reach it (it may have reached the new page there).")
     return NotApplied(f"Element {res.label} {part}, then the page moved, hid or replaced it: the rest of the "
                       f"input would have reached {other}, so it was stopped.")
 
@@ -261,7 +278,21 @@ def _read_guard(page: Page, res: Resolved, nav_before: int, denial: Denial | Non
         if page.nav_count == nav_before:
             release(page, started)
             raise
-    return guard, started
+    return _told_leaving(page, res, guard), started
+
+
+def _told_leaving(page: Page, res: Resolved, guard: dict) -> dict:
+    """The read-back found no armed guard (its document went away: a handler navigated the frame): what
+    the guard told as its document went (engine/guard.js, on pagehide), when it told anything."""
+    told = page.frames.guards.left
+    if guard.get("armed", True) and guard["received"] >= 0:
+        return guard
+    res.frame.target.drain_events(0.2)  # the binding's event came before the read-back's answer
+    left = told.pop(res.frame.target.id or "", None)
+    if not left or left.get("n") != res.ref.n:
+        return guard
+    return dict(guard, received=left["received"], got=left["got"], blocked=guard["blocked"] + left["blocked"],
+                armed=True, left=True)
 
 
 def _still_there(page: Page, res: Resolved, nav_before: int, inside: Inside | None = None) -> bool:

@@ -12,10 +12,14 @@ the world. Nothing here prints."""
 
 from __future__ import annotations
 
+import json
+from contextlib import suppress
+
 from ..base.errors import ConnectionLost
-from . import bridge
+from . import bridge, worlds
 
 WORLD = "verdex-guard"
+LEFT = "__verdexGuardLeft"  # the element's own click guard (engine/guard.js), told as its document goes away
 
 class GuardWorld:
     """The guard worlds of one tab: frame id -> (its session, the world's context id)."""
@@ -23,6 +27,7 @@ class GuardWorld:
     def __init__(self) -> None:
         self.contexts: dict[str, tuple[object, int]] = {}
         self._watched: list = []  # the sessions followed
+        self.left: dict[str, dict] = {}  # session id -> what an armed click guard saw before its document went
 
     def watch(self, target) -> None:
         """Follow ``target``'s guard worlds and put the script in its documents, present and future (once
@@ -34,7 +39,9 @@ class GuardWorld:
         target.on("Runtime.executionContextDestroyed",
                   lambda executionContextId=-1, **_: self._forget(target, executionContextId))
         target.on("Runtime.executionContextsCleared", lambda **_: self._forget(target))
+        target.on("Runtime.bindingCalled", lambda name="", payload="", **_: self._left(target, name, payload))
         try:
+            target.send("Runtime.addBinding", name=LEFT, executionContextName=worlds.WORLD_NAME)
             bridge.post(target, bridge.document_script("guard_world", world=WORLD))
         except ConnectionLost:
             pass
@@ -43,6 +50,11 @@ class GuardWorld:
         aux = (context or {}).get("auxData") or {}
         if context and context.get("name") == WORLD and aux.get("frameId"):
             self.contexts[aux["frameId"]] = (target, context["id"])
+
+    def _left(self, target, name: str, payload: str) -> None:
+        if name == LEFT:
+            with suppress(ValueError):
+                self.left[target.id or ""] = json.loads(payload)
 
     def _forget(self, target, ctx_id: int | None = None) -> None:
         """The world ``ctx_id`` of ``target`` is gone (None: all of its worlds)."""

@@ -9,10 +9,10 @@ from ..act.actionability import Ahead
 from ..act.keys import parse_key
 from ..act.resolve import resolve
 from ..act.targets import parse_target, quote_word, resolve_target
-from ..base.errors import ConnectionLost, NotActionable, UsageError, VerdexError
+from ..base.errors import CDPError, ConnectionLost, NotActionable, UsageError, VerdexError
 from ..base.timing import phase
 from ..base.env_text import env_text
-from .registry import Result, command
+from .registry import Result, command, forms
 from .session_log import note_target
 from .signature import CHECKABLE, CHOOSERS, TEXT_FIELDS
 
@@ -47,14 +47,21 @@ def _front(ctx) -> list[str]:
 
 
 def _act(ctx, fn, res, *args):
-    """Run the action on its resolved element; a frame whose connection ends meanwhile is reported as
-    the ref's own status, not as a lost browser connection."""
+    """Run the action on its resolved element; a frame whose connection ends meanwhile, or a protocol
+    call that fails because the ref's document went away (a frame above it navigated during the
+    action), is reported as the ref's own status, not as a lost connection or a raw protocol error."""
     try:
         return fn(ctx.page, res, *args)
-    except ConnectionLost:
-        if res.frame.parent is None or not ctx.page.target.alive:
+    except (ConnectionLost, CDPError) as exc:
+        lost = isinstance(exc, ConnectionLost)
+        if lost and (res.frame.parent is None or not ctx.page.target.alive):
             raise
-        resolve(ctx.session, ctx.page, ctx.page_state().store, res.text)  # raises navigated or removed when so
+        try:
+            resolve(ctx.session, ctx.page, ctx.page_state().store, res.text)  # raises navigated or removed when so
+        except CDPError:
+            raise exc from None
+        if not lost:
+            raise
         raise NotActionable(f"Element {res.label} is not actionable: its frame went away during the "
                             "action.") from None
 
@@ -203,18 +210,16 @@ def focus_cmd(ctx, args, flags):
     return Result("action", {"action": "focus", "ref": res.text, "role": res.role, "name": res.name}, res.notes)
 
 
-@command("scroll", group="actions", params="REF|up|down",
-         help="Scroll the element into view, or the page up or down.", effect="action")
-def scroll_cmd(ctx, args, flags):
-    target = args.values["ref"]
-    if target in ("up", "down"):
-        front = _front(ctx)
-        out = actions.scroll(ctx.page, None, target)
-        out["notes"] = front + out.get("notes", [])
-        return _result(out)
-    if not target.startswith("c"):
-        try:
-            parse_target(target)
-        except VerdexError:
-            raise UsageError("Usage: scroll REF|up|down") from None
-    return _result(_act(ctx, actions.scroll, resolve_arg(ctx, target), None))
+def scroll_to(ctx, args, flags):
+    return _result(_act(ctx, actions.scroll, resolve_arg(ctx, args.values["ref"]), None))
+
+
+def scroll_page(ctx, args, flags):
+    front = _front(ctx)
+    out = actions.scroll(ctx.page, None, args.values["action"])
+    out["notes"] = front + out.get("notes", [])
+    return _result(out)
+
+
+forms("scroll", {"REF": scroll_to, "up|down": scroll_page}, group="actions", effect="action",
+      help="Scroll the element into view, or the page up or down.")

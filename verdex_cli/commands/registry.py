@@ -13,7 +13,7 @@ from typing import Any, Callable
 from ..act.fields import MASK
 from ..base.errors import UsageError, VerdexError
 from ..base.words import scan
-from .signature import Signature
+from .signature import WANTED, Signature
 
 
 @dataclass
@@ -174,7 +174,8 @@ class Registry:
                         raise UsageError(f"Option {w} needs a value. Usage: {cmd.usage}")
                     typed = cmd.signature.option_value(w, value) if cmd.signature else (value, 0)
                     if typed is None:
-                        raise UsageError(f"{w} must be a whole number, 0 or more (got {value!r}). Usage: {cmd.usage}")
+                        wanted = WANTED[cmd.signature.option_help()[w][0]]
+                        raise UsageError(f"{w} must be {wanted} (got {value!r}). Usage: {cmd.usage}")
                     flags.values[w] = typed[0]
             else:
                 args.append(w)

@@ -3,7 +3,8 @@ argument counts, parsing mode, completion and tool schemas are derived.
 
 A form is words: UPPER words are parameters whose kind comes from the name (KINDS), lower words are
 sub-verbs, `A|b|c` alternatives, `[...]` optional (it may nest), a trailing `...` repeats. An option is
-`--name` or `--name METAVAR` (it takes a value; N or MS: a number), optionally with `: what it does`.
+`--name` or `--name METAVAR` (it takes a value; N or MS: a number, fN: a frame index), optionally with
+`: what it does`.
 `Signature.match` fits a line's words to a form and converts each parameter by kind, under its name
 (`Param.name`: the lower-case word, REF/TARGET `ref`, FILE `path`, plural when it repeats, `action`
 for a sub-verb); the registry routes the line to that form's handler.
@@ -16,12 +17,16 @@ from dataclasses import dataclass, field
 
 KINDS = {"REF": "target", "TARGET": "target", "TEXT": "text", "JS": "script", "URL": "path", "PATH": "path",
          "FILE": "path", "N": "int", "M": "int", "MS": "int", "LEVEL": "int", "KEY": "key", "VALUE": "value",
-         "COMMAND": "command"}
+         "COMMAND": "command", "fN": "frame"}
 
 NAMES = {"REF": "ref", "TARGET": "ref", "FILE": "path"}
 NUMBERS = ("N", "MS")  # an option's METAVAR that takes a number (`--level LEVEL` takes a name)
+TYPED = (*NUMBERS, "fN")  # an option's METAVAR whose value is converted by kind
+WANTED = {"N": "a whole number, 0 or more", "MS": "a number of milliseconds, 0 or more",
+          "fN": "a frame index like f1 ('frames' lists them)"}
 _WHOLE = re.compile(r"#?\d+")
 _NUMBER = re.compile(r"\d+(\.\d+)?")
+_FRAME = re.compile(r"f\d+")
 
 # roles a command's target must have to be offered by completion
 TEXT_FIELDS = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "slider"})
@@ -59,22 +64,40 @@ class Param:
 
     def convert(self, word: str, reserved: frozenset) -> tuple[object, int] | None:
         """(value, weight) when ``word`` fits here (weight 1 for a sub-verb or a number, 0 for free
-        text), else None. A target never takes a word that is one of the command's sub-verbs."""
+        text), else None. A target never takes a word that is one of the command's sub-verbs, nor,
+        beside sub-verbs (`scroll REF | scroll up|down`), a word that does not look like a target."""
         if word in self.literals:
             return word, 1
-        kind = KINDS.get(self.upper, "value") if self.upper else None
-        if kind is None:
+        if self.upper is None:
             return None
-        if kind == "int":
-            if self.upper == "MS":
-                if not _NUMBER.fullmatch(word):
-                    return None
-                number = float(word)
-                return (int(number) if number.is_integer() else number), 1
-            return (int(word.lstrip("#")), 1) if _WHOLE.fullmatch(word) else None
-        if kind == "target" and word in reserved:
+        if KINDS.get(self.upper) == "target" and reserved and (word in reserved or not _looks_like_target(word)):
             return None
+        return convert(self.upper, word)
+
+
+def convert(word_kind: str, word: str) -> tuple[object, int] | None:
+    """``word`` as a parameter or option value of ``word_kind`` (N, MS, fN, ...): (value, weight), or None."""
+    kind = KINDS.get(word_kind, "value")
+    if kind == "frame":
+        return (int(word[1:]), 1) if _FRAME.fullmatch(word) else None
+    if kind != "int":
         return word, 0
+    if word_kind == "MS":
+        if not _NUMBER.fullmatch(word):
+            return None
+        number = float(word)
+        return (int(number) if number.is_integer() else number), 1
+    return (int(word.lstrip("#")), 1) if _WHOLE.fullmatch(word) else None
+
+
+def _looks_like_target(word: str) -> bool:
+    from ..act.targets import parse_target  # the targets module needs the browser layer; load it late
+    from ..base.errors import VerdexError
+
+    try:
+        return re.match(r"c\d", word) is not None or parse_target(word).kind != "ref"
+    except VerdexError:
+        return False
 
 
 def parse_form(form: str) -> list[Param]:
@@ -164,8 +187,7 @@ class Signature:
                 continue
             wrong = [(p.upper, w) for p, w in zip(params, words) if p.convert(w, reserved) is None]
             if len(wrong) == 1 and KINDS.get(wrong[0][0] or "") == "int" and wrong[0][1] not in reserved:
-                what = "a number of milliseconds" if wrong[0][0] == "MS" else "a whole number"
-                return f"{wrong[0][0]} must be {what}, 0 or more (got {wrong[0][1]!r}). "
+                return f"{wrong[0][0]} must be {WANTED.get(wrong[0][0], WANTED['N'])} (got {wrong[0][1]!r}). "
         return ""
 
     @property
@@ -199,6 +221,11 @@ class Signature:
                     return True
         return False
 
+    def literals_at(self, position: int) -> tuple[str, ...]:
+        """The sub-verbs some form takes at ``position`` (`scroll up|down`, `tab new|close`)."""
+        return tuple(dict.fromkeys(c for ps in self._params() for p in ps if p.position == position
+                                   for c in p.literals))
+
     @property
     def flags(self) -> tuple[str, ...]:
         return tuple(o.split()[0].removesuffix(":") for o in self.options)
@@ -208,6 +235,6 @@ class Signature:
         return tuple(o.split()[0] for o in self.options if len(o.split(": ")[0].split()) > 1)
 
     def option_value(self, flag: str, word: str):
-        """(an option's value, converted when its METAVAR is a number: `--depth N`), or None."""
+        """(an option's value, converted when its METAVAR is typed: `--depth N`, `--frame fN`), or None."""
         metavar = self.option_help()[flag][0]
-        return Param(0, (metavar,), False, False).convert(word, frozenset()) if metavar in NUMBERS else (word, 0)
+        return convert(metavar, word) if metavar in TYPED else (word, 0)

@@ -32,19 +32,16 @@ OPTIONS = ("--all-refs: no compact mode", "--fresh: capture even when the page i
            "--max-chars N: cut the text at N characters", "--within TARGET: one element's subtree",
            "--interactive: only refs and the landmarks and headings above them", "--depth N: N levels")
 def frame_scope(ctx, flags):
-    """The frame of --frame fN, or None."""
-    if "--frame" not in flags:
+    """The frame of --frame fN (its index, converted by the registry), or None."""
+    index = flags.values.get("--frame")
+    if index is None:
         return None
-    value = flags.values.get("--frame", "")
-    if not re.fullmatch(r"f\d+", value):
-        raise UsageError(f"--frame needs a frame index like f1 ('frames' lists them). Usage: {usage_of('snapshot')}")
     page = ctx.page
-    index = int(value[1:])
     fr = page.frames.get(index)
     if fr is None or fr.detached or page.frames.current_loader(fr) is None:
         fr = next((f for f in ctx.session.scan_frames(page) if f.index == index), None)
     if fr is None:
-        raise UsageError(f"There is no frame {value} on this page. 'frames' lists them.")
+        raise UsageError(f"There is no frame f{index} on this page. 'frames' lists them.")
     return fr
 
 

@@ -46,6 +46,8 @@ def _option_schema(flag: str, metavar: str | None, text: str) -> dict:
     about = text or f"The {flag} option."
     if metavar is None:
         return {"type": "boolean", "description": about}
+    if KINDS.get(metavar) == "frame":
+        return {"type": "string", "pattern": "^f[0-9]+$", "description": about}
     return {"type": "integer" if metavar in NUMBERS else "string", "description": about}
 
 
@@ -57,8 +59,8 @@ def input_schema(cmd: Command) -> dict:
     sig = cmd.signature
     forms = [parse_form(f) for f in sig.forms]
     props: dict[str, dict] = {}
-    verbs = [p.literals[0] for ps in forms for p in ps if p.upper is None]
-    if verbs:
+    verbs = list(dict.fromkeys(v for ps in forms for p in ps if p.upper is None for v in p.literals))
+    if verbs:  # every word of a choice (`scroll up|down`): each one an answer
         props["action"] = {"type": "string", "enum": verbs,
                            "description": "The form: " + " | ".join(sig.forms) + "."}
     for ps in forms:
@@ -162,8 +164,8 @@ def _form_for(cmd: Command, args: dict) -> str | None:
     given = {k for k in args if k not in options and k != "action"}
     for form in cmd.signature.forms:
         ps = parse_form(form)
-        verbs = [p.literals[0] for p in ps if p.upper is None]
-        if verbs != ([args["action"]] if "action" in args else []):
+        verbs = [p.literals for p in ps if p.upper is None]
+        if [args.get("action") in v for v in verbs] != ([True] if "action" in args else []):
             continue
         names = {p.name for p in ps if p.upper is not None}
         needed = {p.name for p in ps if p.upper is not None and _needed(cmd, p)}

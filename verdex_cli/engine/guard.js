@@ -15,6 +15,13 @@
     // (another document only: within this one the guard still sees where the second click goes)
     g.onNav = (e) => { if (!(e.destination && e.destination.sameDocument)) g.nav = true; };
     if (window.navigation) window.navigation.addEventListener('navigate', g.onNav);
+    // the document goes away while armed (a handler navigates its frame): what the guard saw is told
+    // through the binding (browser/guard_world.py), since no read-back will find this document
+    g.onHide = () => {
+      const tell = globalThis.__verdexGuardLeft;
+      if (guard === g && typeof tell === 'function') tell(JSON.stringify({ n, received: g.received, got: g.got, blocked: g.blocked }));
+    };
+    window.addEventListener('pagehide', g.onHide);
     g.handler = (ev) => {
       if (!ev.isTrusted) return;
       const path = ev.composedPath();
@@ -38,6 +45,7 @@
     if (!guard) return { received: 0, got: [], blocked: [], armed: false };  // (a new document: nothing seen here)
     for (const t of GUARDED) window.removeEventListener(t, guard.handler, true);
     if (window.navigation) window.navigation.removeEventListener('navigate', guard.onNav);
+    window.removeEventListener('pagehide', guard.onHide);
     const out = { received: guard.received, got: guard.got, blocked: guard.blocked };
     guard = null;
     return out;

@@ -50,6 +50,9 @@ class VerdexCompleter(Completer):
             yield from (Completion(name, start_position=-len(prefix), display_meta=self.registry.get(name).help)
                         for name in self.registry.names() if name.startswith(prefix))
             return
+        if sig is not None:  # the sub-verbs declared at this position
+            yield from (Completion(v, start_position=-len(prefix)) for v in sig.literals_at(position)
+                        if v.startswith(prefix))
         before = words[-1] if at_new_word else (words[-2] if len(words) > 1 else "")
         if position in cmd.ref_args or before == "--within":  # snapshot --within TARGET
             yield from self._targets(cmd.accepts, prefix)
