@@ -59,9 +59,6 @@ class Primed:
     used: set[str] = field(default_factory=set)  # frames whose capture sent here was taken
     fresh: tuple = SNAP  # what the captures of frames new to the page ask for (their index not known yet)
 
-    def tree(self, target: Target) -> dict | None:
-        return self.trees.get(id(target))
-
     def take(self, fr: Frame, expr: tuple) -> tuple | None:
         """The capture sent for ``fr`` (being stitched in), its world now the frame's; None when there is
         none it can use (then it is captured the usual way)."""
@@ -89,11 +86,6 @@ class Primed:
                 if isinstance(value, int) and value >= 0:
                     found[value] = child
         return self.slots[fr.frame_id].get(slot, "")
-
-    def inform(self, lookup) -> None:
-        """An owner lookup (owners.py) told the frames and owners found here."""
-        lookup.trees.update(self.roots)
-        lookup.backends.update(self.backends)
 
     def drop(self) -> None:
         """Captures of frames not stitched in (hidden, too deep, gone), answers not needed: let go unread,
