@@ -35,7 +35,6 @@ class Session(BrowserContexts):
     init_script: str = ""
     _page_counters: dict[int, int] = field(default_factory=dict)
     _own_targets: list[str] = field(default_factory=list)
-    _browser_target: Target | None = None
     _closed: set = field(default_factory=set)  # (context, page) of tabs that were closed
     dialogs: DialogAnswers = field(default_factory=DialogAnswers)
     downloads: Downloads | None = None
@@ -52,19 +51,15 @@ class Session(BrowserContexts):
 
     @classmethod
     def start(cls, options: Options, init_script: str = "") -> "Session":
-        browser = None
         if options.connect:
-            chrome, browser = endpoint.connect(options.connect, options.timeout, options.headers)
+            chrome = endpoint.connect(options.connect, options.timeout, options.headers)
         else:
             chrome = launcher.launch(options.chrome, headless=options.headless,
                                      timeout=max(options.timeout, 20.0))
         session = cls(options, chrome, init_script=init_script)
         try:
-            # a launched browser's pipe is open already (chrome.link); --connect opened its socket
-            session._browser_target = browser or chrome.link or Target(chrome.browser_ws, options.timeout, None,
-                                                                       "browser")
-            chrome.link = session._browser_target
-            session._browser_target.timeout = options.timeout  # the launch's own wait was longer
+            # its connection is open already (chrome.link): a launched browser's pipe, or --connect's socket
+            chrome.link.timeout = options.timeout  # the launch's own wait was longer
             session.downloads = Downloads(options.downloads)
             session._attach_first_page()
             session.popups = PopupWatch(session.browser())
@@ -72,8 +67,7 @@ class Session(BrowserContexts):
         except BaseException:
             if session.downloads is not None:
                 session.downloads.close()
-            if session._browser_target is not None:
-                session._browser_target.close()
+            chrome.link.close()
             chrome.stop()
             raise
         return session
@@ -105,8 +99,8 @@ class Session(BrowserContexts):
     def browser(self) -> Target:
         """The browser-level session (the connection's root). Its socket carries every tab; once it
         is gone, so is everything: ConnectionLost (the runner reports the browser lost)."""
-        target = self._browser_target
-        if target is None or not target.alive:
+        target = self.chrome.link
+        if not target.alive:
             raise ConnectionLost("Browser connection lost (the browser or the connection to it closed).")
         return target
 
@@ -146,14 +140,11 @@ class Session(BrowserContexts):
         gone = []
         for key, page in list(self.pages.items()):
             if page.target.id not in alive and len(self.pages) > 1:  # closed by the page (window.close)
-                page.close()
-                del self.pages[key]
-                self._closed.add(key)
+                self._drop_tab(key)
                 gone.append(key)
         was_current = self.current
         if self.current not in self.pages:
-            self.current = min((k for k in self.pages if k[0] == was_current[0]), default=min(self.pages))
-            self.page.bring_to_front()
+            self._current_closed(was_current[0])
         for key in gone:
             now = f"; tab {self.current[1]} is now current" if key == was_current else ""
             self._tab_notes.append(f"Tab {key[1]} closed itself{now}.")
@@ -319,21 +310,27 @@ class Session(BrowserContexts):
             raise UsageError(f"There is no tab {index}. 'tabs' lists them.")
         if len(self.pages) == 1:
             raise UsageError("That is the last tab; use 'quit' to leave.")
-        target_id = page.target.id
-        page.close()
-        del self.pages[key]
-        self._closed.add(key)
+        self._drop_tab(key)
         try:
-            self.browser().call("Target.closeTarget", targetId=target_id)
+            self.browser().call("Target.closeTarget", targetId=page.target.id)
         except VerdexError:
             pass
         if self.current == key:
-            self.current = min((k for k in self.pages if k[0] == key[0]), default=min(self.pages))
-            self.page.bring_to_front()
+            self._current_closed(key[0])
+
+    def _drop_tab(self, key: tuple[int, int]) -> None:
+        """Tab ``key`` is closed: its refs say so."""
+        self.pages.pop(key).close()
+        self._closed.add(key)
+
+    def _current_closed(self, context: int) -> None:
+        """The current tab was closed: the first tab of its context (or the first of all) becomes current."""
+        self.current = min((k for k in self.pages if k[0] == context), default=min(self.pages))
+        self.page.bring_to_front()
 
     def add_page(self, target_id: str, context: int = 0, switch: bool = True,
                  index: int | None = None) -> Page:
-        target = self.browser().attach(target_id, "page")  # before numbering: it may be gone already
+        target = self.browser().attach(target_id)  # before numbering: it may be gone already
         if index is None:
             index = self._page_counters.get(context, 0)
             self._page_counters[context] = index + 1
@@ -362,23 +359,22 @@ class Session(BrowserContexts):
             except Exception:
                 pass
         self.pages.clear()
-        browser = self._browser_target
-        if browser is not None:
-            if not self.chrome.owned and browser.alive:  # a browser we only attached to: only our own tabs go
-                if self.downloads is not None:
-                    self.downloads.detach(browser)
-                for target_id in self._own_targets:
-                    try:
-                        browser.call("Target.closeTarget", timeout=2, interrupt=False, targetId=target_id)
-                    except VerdexError:
-                        pass
-                for context_id in [c for c in self.contexts.values() if c]:
-                    try:
-                        browser.call("Target.disposeBrowserContext", timeout=2, interrupt=False,
-                                     browserContextId=context_id)
-                    except VerdexError:
-                        pass
-            browser.close()
+        browser = self.chrome.link
+        if not self.chrome.owned and browser.alive:  # a browser we only attached to: only our own tabs go
+            if self.downloads is not None:
+                self.downloads.detach(browser)
+            for target_id in self._own_targets:
+                try:
+                    browser.call("Target.closeTarget", timeout=2, interrupt=False, targetId=target_id)
+                except VerdexError:
+                    pass
+            for context_id in [c for c in self.contexts.values() if c]:
+                try:
+                    browser.call("Target.disposeBrowserContext", timeout=2, interrupt=False,
+                                 browserContextId=context_id)
+                except VerdexError:
+                    pass
+        browser.close()
         self.chrome.stop()
         if self.downloads is not None:
             self.downloads.close()

@@ -292,12 +292,8 @@ def _answers(started: list[tuple[_Node, Pending | None]], failed: set | None = N
     pending = [p for _n, p in started if p is not None]
     answers = iter(finish_all(pending))
     for n, p in started:
-        if p is None:
-            if failed is not None:
-                failed.add(n.frame_id)
-            continue
-        res = next(answers)
-        if isinstance(res, VerdexError):
+        res = None if p is None else next(answers)
+        if p is None or isinstance(res, VerdexError):
             if failed is not None:
                 failed.add(n.frame_id)
             continue
