@@ -180,8 +180,7 @@ class Downloads:
                 there = str(self._source(item))
                 notes.append(f"{name} ({human_size(item.received)}) was downloaded on the browser's machine, not "
                              f"this one: it is {there} there.")
-                records.append({"name": name, "path": None, "remote_path": there, "guid": item.guid,
-                                "size": item.received, "url": item.url, "state": "completed"})
+                records.append(dict(record, remote_path=there, guid=item.guid))
             elif state == "completed":
                 path = self._finish(item)
                 size = path.stat().st_size if path.exists() else item.received

@@ -282,10 +282,7 @@ class FrameRegistry(Worlds):
         """Out-of-process frames attached since verdex last looked (their sessions not set up: no guard
         world yet, guard_world.py): set up now and waited for -- a round trip, only when there are such
         frames -- so the guard worlds of their documents are known (reported before the answers)."""
-        try:
-            ids = self.target.conn.frame_targets(self.target.id or "")
-        except (AttributeError, ConnectionLost):
-            return
+        ids = self.target.conn.frame_targets(self.target.id or "")
         sessions = [s for s in map(self.target.child, ids) if s is not None and not s.enabled]
         finish_all([p for s in sessions for p in self.start_enable(s)])
         for session in sessions:

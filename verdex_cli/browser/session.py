@@ -178,8 +178,7 @@ class Session(BrowserContexts):
     def _forget_popup(self, target_id: str) -> None:
         for key, page in list(self.pages.items()):
             if page.target.id == target_id:
-                page.close()
-                del self.pages[key]
+                self.pages.pop(key).close()
                 if self._page_counters.get(key[0]) == key[1] + 1:
                     self._page_counters[key[0]] = key[1]  # its index was never shown
 
