@@ -32,7 +32,6 @@ class Session(BrowserContexts):
     chrome: launcher.ChromeProcess
     pages: dict[tuple[int, int], Page] = field(default_factory=dict)
     current: tuple[int, int] = (0, 0)
-    init_script: str = ""
     _page_counters: dict[int, int] = field(default_factory=dict)
     _own_targets: list[str] = field(default_factory=list)
     _closed: set = field(default_factory=set)  # (context, page) of tabs that were closed
@@ -50,13 +49,13 @@ class Session(BrowserContexts):
     popups: PopupWatch | None = None  # tabs our pages opened, as the browser announced them
 
     @classmethod
-    def start(cls, options: Options, init_script: str = "") -> "Session":
+    def start(cls, options: Options) -> "Session":
         if options.connect:
             chrome = endpoint.connect(options.connect, options.timeout, options.headers)
         else:
             chrome = launcher.launch(options.chrome, headless=options.headless,
                                      timeout=max(options.timeout, 20.0))
-        session = cls(options, chrome, init_script=init_script)
+        session = cls(options, chrome)
         try:
             # its connection is open already (chrome.link): a launched browser's pipe, or --connect's socket
             chrome.link.timeout = options.timeout  # the launch's own wait was longer
@@ -182,19 +181,15 @@ class Session(BrowserContexts):
                 if self._page_counters.get(key[0]) == key[1] + 1:
                     self._page_counters[key[0]] = key[1]  # its index was never shown
 
-    def frame_target_ids(self, page: Page) -> list[str]:
-        """Ids of the out-of-process frame targets inside ``page`` (any depth), parents first."""
+    def scan_frames(self, page: Page) -> list:
+        """Every frame of ``page`` from the frame trees (no snapshot): see FrameRegistry.scan; its
+        out-of-process frames' targets (any depth), parents first, from one look at the browser's."""
         infos = [i for i in self._targets() if i.get("type") == "iframe"]
         inside, found = {page.target.id}, []
-        while more := [i["targetId"] for i in infos if i["targetId"] not in inside and i.get("parentId") in inside]:
-            inside.update(more)
+        while more := [i for i in infos if i["targetId"] not in inside and i.get("parentId") in inside]:
+            inside.update(i["targetId"] for i in more)
             found += more
-        return found
-
-    def scan_frames(self, page: Page) -> list:
-        """Every frame of ``page`` from the frame trees (no snapshot): see FrameRegistry.scan."""
-        infos = {i["targetId"]: i for i in self._targets()}
-        return page.frames.scan([infos[t] for t in self.frame_target_ids(page) if t in infos])
+        return page.frames.scan(found)
 
     def after_failure(self, kind: str) -> str:
         """After a timed-out or cancelled command: stop the current tab's navigation if one is under
@@ -334,7 +329,6 @@ class Session(BrowserContexts):
             index = self._page_counters.get(context, 0)
             self._page_counters[context] = index + 1
         page = Page(context, index, target, self.options.timeout, self.dialogs)
-        page.frames.init_script = self.init_script
         self.pages[(context, index)] = page
         if switch:
             self.current = (context, index)

@@ -10,7 +10,6 @@ from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from ..base.timing import phase
 from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
-from ..engine import loader as engine
 from . import cache, first as _first
 from .answers import Answered, collect_owners, parse_answer, splice, unused
 from .model import FrameInfo
@@ -20,11 +19,7 @@ from .views import FrameView, ViewMismatch
 MAX_FRAME_DEPTH = 12
 MAX_TREE_DEPTH = 200  # MAX_TREE in deep.js (module Deep of the in-page engine)
 NOT_AVAILABLE = "frame content is not available (not loaded yet or blocked)"
-
-
-def bridge_source() -> str:
-    """The in-page engine every frame's isolated world is set up with (engine/loader.py)."""
-    return engine.source()
+UNCAPTURED = "frame could not be captured: "  # and why
 
 
 def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[int, dict] | None = None,
@@ -285,7 +280,7 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
         try:
             node["sub"] = _capture_frame(ctx, child, depth + 1)
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
-            node["err"] = f"frame could not be captured: {_short(exc)}"
+            node["err"] = UNCAPTURED + _short(exc)
     return root
 
 
@@ -346,7 +341,7 @@ def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
                 node["fi"] = child.index
                 node["sub"] = _capture_frame(ctx, child, depth + 1)
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
-            node["err"] = f"frame could not be captured: {_short(exc)}"
+            node["err"] = UNCAPTURED + _short(exc)
     lookup.done()
 
 
