@@ -13,11 +13,6 @@ from ..refs.store import RefStore, describe, parse_ref
 from .registry import Result, command
 
 
-def refresh_statuses(page, store: RefStore) -> None:
-    """Bring every record's status up to date with the live page (one `classify` for all)."""
-    classify(page, store, list(store.records.values()))
-
-
 def _by(rec) -> dict | None:
     """The command that made a record stale (or during which it was found stale)."""
     step = rec.stale[1] if rec.stale else None
@@ -43,7 +38,7 @@ def _row(r) -> dict:
 def refs_cmd(ctx, args, flags):
     page = ctx.page
     store = ctx.page_state().store
-    refresh_statuses(page, store)
+    classify(page, store, list(store.records.values()))  # every status up to date with the live page
     if "--stale" in flags:
         recs = [r for r in store.records.values() if r.status not in ("live", "hidden")] + list(store.gone.values())
         rows = [dict(_row(r), made_stale_by=_by(r)) for r in recs]
