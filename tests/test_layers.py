@@ -238,3 +238,15 @@ def test_the_package_root_holds_only_entry_points():
     listed = {Path(p).name for name, paths in layers if name in entry_layers for p in paths
               if p.count("/") == 1 and p.endswith(".py")}
     assert at_root - {"__init__.py"} <= listed, f"modules at the root that are not entry points: {sorted(at_root - listed - {'__init__.py'})}"
+
+
+def test_refs_read_what_the_classes_declare_directly():
+    """A getattr with a default of an attribute a class declares hides its renaming behind the default
+    (refs/staleness.py read Page.reloaded_since so: a rename would have silenced "reloaded")."""
+    sources = {path: path.read_text(encoding="utf-8") for path in MODULES.values()}
+    declared = _declared([ast.parse(s) for s in sources.values()])
+    found = [f"{path.relative_to(ROOT)}:{node.lineno} {node.args[1].value}"
+             for path, s in sources.items() if path.parent.name == "refs" for node in ast.walk(ast.parse(s))
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+             and len(node.args) == 3 and isinstance(node.args[1], ast.Constant) and node.args[1].value in declared]
+    assert not found, found

@@ -61,11 +61,12 @@ class Api(QuietHandler):
                             % self.server.other.encode())
         elif self.path.startswith("/first-frame"):
             n = self.path.split("?")[1]
-            self._send(200, b"<!doctype html><script>fetch('/frame-asked?%s').then(() => "
-                            b"parent.postMessage(' frame %s', '*'))</script><p>first</p>" % (n.encode(), n.encode()))
+            self._send(200, b"<!doctype html><script>console.error('frame first %s'); fetch('/frame-asked?%s').then(() => "
+                            b"parent.postMessage(' frame %s', '*'))</script><p>first</p>" % (n.encode(), n.encode(), n.encode()))
         elif self.path.startswith("/first-worker.js"):
             n = self.path.split("?")[1]
-            self._send(200, b"fetch('/worker-asked?%s').then(() => postMessage(' worker %s'))" % (n.encode(), n.encode()),
+            self._send(200, b"console.error('worker first %s'); fetch('/worker-asked?%s').then(() => "
+                            b"postMessage(' worker %s'))" % (n.encode(), n.encode(), n.encode()),
                        "text/javascript")
         elif self.path == "/with-sw":  # a page that starts a service worker and a worker inside a frame
             self._send(200, b"<!doctype html><title>Offline</title><p id=log></p><script>"
@@ -205,6 +206,23 @@ def test_what_a_new_frame_and_worker_ask_at_their_first_line_is_heard(driver, si
     for n in (1, 2):
         assert site + f"/worker-asked?{n}" in urls, urls
         assert any(u.startswith(other) and u.endswith(f"/frame-asked?{n}") for u in urls), urls
+
+
+def test_what_a_new_frame_and_worker_log_at_their_first_line_is_heard(driver, site):
+    """Issue 35: a cross-origin frame and a dedicated worker that log an error in their first line (on
+    load, and again made by a click) are in `console`, and in the console of the click that made them."""
+    driver.ok("open " + site + "/at-once")
+    driver.ok("wait 1500")
+    first = [m["text"] for m in driver.ok("console --level error").data["messages"]]
+    assert "frame first 1" in first and "worker first 1" in first, first
+    driver.ok("snapshot")
+    clicked = driver.ok("click button:Again").data
+    driver.ok("wait text frame 2")
+    driver.ok("wait text worker 2")
+    logged = [m["text"] for m in driver.ok("console --level error").data["messages"]]
+    for n in (1, 2):
+        assert logged.count(f"frame first {n}") == 1 and logged.count(f"worker first {n}") == 1, logged
+    assert {"frame first 2", "worker first 2"} <= {m["text"] for m in clicked["console"]}, clicked["console"]
 
 
 def test_a_new_frame_or_worker_runs_even_when_setting_it_up_fails(driver, site, monkeypatch):

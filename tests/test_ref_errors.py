@@ -108,10 +108,10 @@ def test_unknown_ref_exact_message(mutations):
     driver, _ = mutations
     out = driver.fail("click c0p0f0e99", "unknown_ref")
     high = max(int(r.rsplit("e", 1)[1]) for r in driver.ctx.page_state().store.records)
-    assert out.message == f"Ref 'c0p0f0e99' was never issued in this tab (the highest is c0p0f0e{high}). Take a new snapshot."
+    assert out.message == f"Ref 'c0p0f0e99' was never issued in this tab (the highest is c0p0f0e{high}). Get refs with 'snapshot' or 'find'."
     out = driver.fail("click c0p0f7e1", "unknown_ref")  # a frame index never seen
     assert out.message == (f"Ref 'c0p0f7e1' was never issued in this tab (none in frame f7; the highest is "
-                           f"c0p0f0e{high}). Take a new snapshot.")
+                           f"c0p0f0e{high}). Get refs with 'snapshot' or 'find'.")
     assert out.as_json()["error"] == {"kind": "unknown_ref", "message": out.message}
     assert clicks(driver) == []
 
@@ -119,7 +119,7 @@ def test_unknown_ref_exact_message(mutations):
 def test_unknown_ref_before_any_snapshot(driver, demo):
     driver.ok("open " + demo.url("mutations.html"))
     out = driver.fail("click c0p0f0e2", "unknown_ref")
-    assert out.message == "Ref 'c0p0f0e2' was never issued in this tab (none yet: take a snapshot)."
+    assert out.message == "Ref 'c0p0f0e2' was never issued in this tab (none yet). Get refs with 'snapshot' or 'find'."
     assert clicks(driver) == []
 
 

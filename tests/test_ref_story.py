@@ -4,14 +4,18 @@ from its model and reloads or removes its own child frame."""
 
 from __future__ import annotations
 
+import io
 import socket
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
+from rich.console import Console
 
 from conftest import pages_site, ref_in, type_at_prompts, until
 from test_repl import console, ctx, make_repl, run_loop  # noqa: F401  (fixtures too)
 from verdex_cli.commands.runner import execute
+from verdex_cli.ui import painters
+from verdex_cli.ui.render import Renderer
 
 site = pages_site("story")
 
@@ -43,7 +47,7 @@ def test_a_frame_that_reloads_names_itself_and_the_refs_keep_their_story(driver,
     assert d["status"] == "navigated"
     story = d["story"]
     assert story["issued"] == {"snapshot": 1, "command": "snapshot", "command_n": 2, "url": site.url("child.html")}
-    assert story["shown"] == {"snapshot": 1, "role": "button", "name": "Ping"}
+    assert story["shown"] == {"snapshot": 1, "role": "button", "name": "Ping", "by": {"n": 2, "command": "snapshot"}}
     assert 'frame f1 "Child frame" reloaded' in story["cause"]
 
 
@@ -113,7 +117,7 @@ def test_never_issued_reset_and_restart(driver, site):
     high = max(int(r["ref"].rsplit("e", 1)[1]) for r in driver.ok("refs").data["refs"] if r["frame"] == 0)
     out = driver.fail("click c0p0f0e999", "unknown_ref")  # (command 4)
     assert out.message == f"Ref 'c0p0f0e999' was never issued in this tab (the highest is c0p0f0e{high}). " \
-                          "Take a new snapshot."
+                          "Get refs with 'snapshot' or 'find'."
     other = ref_in(text, 'link "Other page"')
     driver.ok("reset-refs")
     driver.ok("snapshot")
@@ -206,3 +210,25 @@ def test_a_ref_removed_by_another_command_keeps_what_it_was_last_shown_as(driver
     assert d["status"] == "removed" and d["story"]["known"]["attributes"]["aria-label"] == "Delete Adam"
     stale = d["story"]["stale"]  # found by inspect; the eval (or the page itself) did it
     assert stale["by"]["command"] == "inspect" and [s["command"] for s in stale["since_seen"]] == ["eval state.people = []; render()"]
+
+
+def painted_inspect(data: dict) -> str:
+    out = Console(file=io.StringIO(), width=200, no_color=True)
+    painters.inspect(Renderer(console=out, err_console=out), data)
+    return out.file.getvalue()
+
+
+def test_a_ref_issued_outside_a_snapshot_says_where_it_was_shown_and_only_what_ran_after(driver, site):
+    driver.ok("open " + site.url("app.html"))  # (command 1; no snapshot is ever taken)
+    driver.ok('click "button:Reload child"')  # (2) ran before the ref was issued
+    adam = driver.ok('hover "text=Adam"').data["ref"]  # (3) issues and shows the name's ref
+    driver.ok('click "label=Delete Zoe"')  # (4) the page renders its list anew: Adam's name is another node
+    assert page_log(driver) == ["reload child", "delete 7"]
+    driver.fail("hover " + adam, "removed")  # (5)
+    d = driver.ok("inspect " + adam).data
+    assert d["last_seen"] == 0 and d["story"]["shown"]["by"] == {"n": 3, "command": 'hover "text=Adam"'}
+    assert d["story"]["stale"]["since_seen"] == [{"n": 4, "command": 'click "label=Delete Zoe"'}]
+    text = painted_inspect(d)
+    assert "seen in snapshots" not in text and "in no snapshot; shown by 3 'hover \"text=Adam\"'" in text, text
+    assert "ran since it was last seen: 4 'click \"label=Delete Zoe\"'\n" in text, text
+    assert "issued: by 'hover \"text=Adam\"' (command 3) at " in text, text

@@ -59,11 +59,14 @@ def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None
     page.own_changed, page.own_places, page.own_unsplit = False, set(), False
     try:
         with phase("changes: before"):
+            page.frames.ask_tree()  # for the target search next: in this round trip (used if nothing changed)
             snap, _cached = state.snapshot(page, all_refs=_all_refs(page), trust_observer=True)
     except VerdexError as exc:
         page.own_places = None
         return seen, {"unsplit": exc.message}
     now = next((s for s in reversed(state.history) if s.number == snap.number and s.scope == "page"), None)
+    if now is not seen:  # (a capture took time: its tree is the one to trust)
+        page.frames.drop_tree()
     if now is None or now.loaders.get(0) != main_before:
         page.own_places = None
         return seen, {"unsplit": "the page could not be captured before it."}
@@ -210,6 +213,7 @@ def _settle(page, limit: float, stop, mark: bool, started: list | None) -> bool:
                     page.target.drain_events()  # a request the input started, heard by now
                     young, since_load = loads.busy(time.monotonic())
                     if young or since_load < LOAD_GRACE_MS:
+                        page.hover_late = None  # asked anew once what the request brings is in
                         continue
                 page.settled_for = page.acted_at
                 return True
@@ -239,7 +243,7 @@ def start_settle(page, left: float) -> list:
     frs = [fr for fr in map(page.frames.get, indices) if fr is not None and not fr.detached]
     whats = cache.ahead_captures(page) if page.changes_wanted and page.acted_at else None
     return page.bridge.settle_calls(frs, opts, timeout=min(page.timeout, 5.0) + rest, whats=whats,
-                                    caps=cache.caps(page))
+                                    caps=cache.caps(page), hover=page.hover_probe)
 
 
 def _settle_frames(page, left: float, started: list | None = None) -> str:
@@ -248,12 +252,15 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
     calls = started if started is not None else start_settle(page, left)
     answers = finish_all([p for _fr, _loader, p in calls])
     verdict = "settled"
+    page.hover_late = None  # (only this round's answer stands)
     frames: dict[int, tuple] = {}
     whats = cache.ahead_captures(page) or {}
     for (fr, loader, _p), res in zip(calls, answers):
         q = res.get("result", {}).get("value") if isinstance(res, dict) and "exceptionDetails" not in res else None
         if not isinstance(q, dict):
             continue  # a frame going away (or a document the bridge is not in yet): the capture says so
+        if "hovered" in q:
+            page.hover_late = {"under": q["hovered"]}
         if q.get("own"):  # the page's own timers changed it (since the capture before the action)
             _own(page, fr.index, q.get("ownOnly") or {})
         if "dirty" in q:

@@ -87,6 +87,8 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
         if late and inside is not None:
             inside.end()
         raise
+    page.hover_probe = (res.frame.index, res.ref.n) if late and inside is None else None
+    page.hover_late = None
     try:
         notes += after_input(page, nav_before, started=started, acted=late)
     except ConnectionLost:
@@ -95,6 +97,8 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
         if late and inside is not None:
             inside.end()
         raise
+    finally:
+        page.hover_probe = None
     if late:
         notes += _hover_end(page, res, inside, result)
     return dict(result, notes=notes)
@@ -153,8 +157,9 @@ def _check_hover(page: Page, res: Resolved, settled: bool = False) -> None:
     page settled; not for an iframe (its owner's :hover is not always kept for another process)."""
     if res.live.get("tag") in ("iframe", "frame"):
         return
+    late, page.hover_late = page.hover_late if settled else None, None  # (asked in the settle's call)
     try:
-        under = page.bridge.hovered(res.frame, res.ref.n, late=settled)
+        under = late["under"] if late is not None else page.bridge.hovered(res.frame, res.ref.n, late=settled)
     except (CDPError, JSError, ConnectionLost, CDPTimeout):
         return  # its document went away after the move (a hover that navigates): nothing to read
     if under is False and settled:

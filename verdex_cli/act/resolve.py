@@ -71,14 +71,12 @@ def unknown(store: RefStore | None, ref: Ref) -> RefError:
         why = "was issued before reset-refs --restart, and not again since"
     elif ref.n <= high.get(ref.frame, 0):
         why = "is no longer known"
-    elif high.get(ref.frame):
-        why = f"was never issued in this tab (the highest is {ref.prefix}f{ref.frame}e{high[ref.frame]})"
-    elif any(high.values()):
-        top = max((f for f in high if high[f]), key=lambda f: (f == 0, high[f]))
-        why = f"was never issued in this tab (none in frame f{ref.frame}; the highest is {ref.prefix}f{top}e{high[top]})"
-    else:
-        why = "was never issued in this tab (none yet: take a snapshot)"
-        return RefError(f"Ref '{text}' {why}.", kind=ErrorKind.UNKNOWN_REF)
+    else:  # nothing went stale: there is no snapshot to take anew
+        top = max((f for f in high if high[f]), key=lambda f: (f == ref.frame, f == 0, high[f]), default=None)
+        highest = f"the highest is {ref.prefix}f{top}e{high[top]}" if top is not None else "none yet"
+        where = f"none in frame f{ref.frame}; " if top is not None and top != ref.frame else ""
+        return RefError(f"Ref '{text}' was never issued in this tab ({where}{highest}). Get refs with 'snapshot' "
+                        "or 'find'.", kind=ErrorKind.UNKNOWN_REF)
     return RefError(f"Ref '{text}' {why}. Take a new snapshot.", kind=ErrorKind.UNKNOWN_REF)
 
 

@@ -189,7 +189,7 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
                    notes: list[str], start: Frame | None = None) -> tuple[list[Hit], int]:
     """Search every frame from `start` (the main frame) down (children found through each frame's bridge)."""
     if start is None:
-        page.frames.refresh()
+        page.frames.refresh(page.frames.asked_tree())  # (asked with the look before an action: changes.py)
     hits: list[Hit] = []
     searched = 0
 

@@ -133,9 +133,10 @@ def by_value_of(object_id: str) -> Call:
     return _function("by_value", objectId=object_id)
 
 
-def has_text(text: str) -> Call:
-    """Is ``text`` in the visible text of the world's (``at``) document?"""
-    return _function("has_text", text)
+def has_text(text: str, key: str = "") -> Call:
+    """Is ``text`` in the visible text of the world's (``at``) document? ('closed': ask :meth:`Bridge.has_text`;
+    ``key``: the main world watcher's, timer_watch.py)"""
+    return _function("has_text", text, key)
 
 
 def guard_deny(ms: int) -> Call:
@@ -303,6 +304,11 @@ class Bridge:
         again = lambda: self._value(fr, "targets", "search", spec)  # noqa: E731
         return self._closed_first(fr, again(), again)
 
+    def has_text(self, fr, text: str, timeout: float) -> bool:
+        """Is ``text`` in the frame's visible text, its closed shadow roots' included (``wait text``)?"""
+        again = lambda: self.frames.run(fr, has_text(text), timeout)["value"]  # noqa: E731
+        return self._closed_first(fr, again(), again) is True
+
     def locate(self, fr, n: int, kept: bool = False):
         """Element ``n``'s facts and stable-locator candidates, each checked in its own document
         (``{"facts": ..., "candidates": [{kind, value, role, name, scope, ok}]}``; None: gone).
@@ -353,18 +359,20 @@ class Bridge:
     title = _engine("bridge", "title")  # (): the document's title, read in the isolated world
 
     def settle_calls(self, frs: list, opts: dict, timeout: float, whats: dict | None = None,
-                     caps: dict | None = None) -> list:
+                     caps: dict | None = None, hover: tuple | None = None) -> list:
         """Start ``settleThen(opts, what, cap)`` in every frame's world at once: (frame, its world's
         document, the pending call) for each frame that could be asked. ``whats``: frame index -> the
         capture (``("snapshot", 0, cap)`` or ``("snapshot",)``) to take in the same call once settled,
-        when the frame changed since its capture ``caps[index]`` (see :meth:`dirty`)."""
+        when the frame changed since its capture ``caps[index]`` (see :meth:`dirty`); ``hover``: (frame
+        index, ref number), whether that element is under the pointer once settled (``hovered``)."""
         out = []
         for fr in frs:
             what = (whats or {}).get(fr.index)
             args = list(_capture(what)[1:]) if what else None
+            asked = dict(opts, hover=hover[1]) if hover and hover[0] == fr.index else opts
             try:
                 ctx = self.frames.world(fr)
-                call = invocation("bridge", "settleThen", opts, args, (caps or {}).get(fr.index, 0))
+                call = invocation("bridge", "settleThen", asked, args, (caps or {}).get(fr.index, 0))
                 out.append((fr, fr.world_loader, start(fr.target, call.at(ctx), timeout)))
             except Exception:  # noqa: BLE001 - a frame going away: the capture will say so
                 continue

@@ -69,6 +69,7 @@ class FrameRegistry(Worlds):
         self.captured: list[int] = []  # frames the last whole-page capture stitched in (captured ahead next time)
         self.guards = GuardWorld()  # every document's click guard world (guard_world.py), by frame id
         self.choosers: list[dict] = []  # file choosers the tab's documents opened (act/choosers.py reports them)
+        self.tree_asked: Pending | None = None  # the main target's frame tree, asked ahead (ask_tree)
 
     # -- registry --------------------------------------------------------------
     def ensure(self, frame_id: str, target: Target, parent: int | None, oopif: bool = False) -> Frame:
@@ -97,6 +98,23 @@ class FrameRegistry(Worlds):
     def tree(self, target: Target | None = None) -> dict:
         return (target or self.target).call("Page.getFrameTree")["frameTree"]
 
+    def ask_tree(self) -> None:
+        """Ask for the main target's frame tree now, in the round trip of what is asked next (an
+        action's look at the page before its input); read by :meth:`asked_tree`."""
+        self.drop_tree()
+        self.tree_asked = self.target.start("Page.getFrameTree")
+
+    def asked_tree(self) -> dict | None:
+        """The tree asked ahead (once), or None."""
+        asked, self.tree_asked = self.tree_asked, None
+        return asked.result()["frameTree"] if asked is not None else None
+
+    def drop_tree(self) -> None:
+        """Let the tree asked ahead go unread."""
+        asked, self.tree_asked = self.tree_asked, None
+        if asked is not None:
+            asked.drop()
+
     def refresh(self, tree: dict | None = None) -> None:
         """Re-read the main target's frame tree (urls, loader ids, detachment); ``tree``: one just read."""
         tree = tree or self.tree()
@@ -115,9 +133,10 @@ class FrameRegistry(Worlds):
         """Every frame of the page from the frame trees alone (no snapshot, no ref issued): the main
         target's tree, then each out-of-process frame (``Target.getTargets`` infos of type iframe
         inside this page, parents first) with the frames its own renderer hosts."""
-        self.refresh()
+        tree = self.tree()
+        self.refresh(tree)
         live = {self.main_id}
-        self._scan_children(self.tree(), self.target, self.main, live, oopif=False)
+        self._scan_children(tree, self.target, self.main, live, oopif=False)
         for info in oopif_infos:
             parent = self.by_id.get(info.get("parentFrameId") or info.get("parentId", ""))
             if parent is None or parent.detached:
@@ -230,16 +249,7 @@ class FrameRegistry(Worlds):
         t = self.target.child(frame_id, wait=min(self.timeout, 2.0) if wait is None else wait)
         if t is None:
             return None
-        started = self.start_enable(t)  # the three together: one round trip
-        try:
-            for pending in started:
-                try:
-                    pending.result()
-                except (CDPError, CDPTimeout):
-                    pass
-        finally:
-            for pending in started:
-                pending.drop()
+        finish_all(self.start_enable(t))  # the three together: one round trip (a refusal leaves the rest)
         return t
 
     def start_enable(self, target: Target) -> list[Pending]:

@@ -35,6 +35,8 @@ class Navigation:
     own_unsplit: bool = False
     changes_wanted: bool = False  # set by the command loop while an action runs whose changes it shows:
     # the settle after the input captures the frames that changed in the same call (changes.start_settle)
+    hover_probe: tuple | None = None  # (frame index, ref number): a hover's element, asked in the settle's
+    hover_late: dict | None = None  # call whether it is under the pointer once settled: {"under": answer}
     unload_refused: int = -1  # the navigation count when this tab's leave-page dialog was last dismissed
     content_at: float = 0.0  # monotonic time the main document was ready (DOMContentLoaded); 0: not yet
     # -- events (the session's event thread) ---------------------------------------------------

@@ -123,8 +123,7 @@ class NetLog:
         if child is None:
             return
         self.watch(child)
-        if info.get("type") != "iframe":  # (a frame's Runtime is turned on by the frame registry)
-            child.send("Runtime.enable")  # before it runs (connection.py)
+        child.send("Runtime.enable")  # before it runs (connection.py): what its first line logs is heard
 
     def navigated(self, url: str) -> None:
         """The main frame shows a new document (a separator in the list)."""

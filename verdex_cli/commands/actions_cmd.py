@@ -9,7 +9,7 @@ from ..act.actionability import Ahead
 from ..act.keys import parse_key
 from ..act.resolve import resolve
 from ..act.targets import parse_target, quote_word, resolve_target
-from ..base.errors import ConnectionLost, NotActionable, UsageError, VerdexError
+from ..base.errors import CDPError, ConnectionLost, NotActionable, UsageError, VerdexError
 from ..base.timing import phase
 from ..base.env_text import env_text
 from .registry import Result, command, forms
@@ -47,14 +47,21 @@ def _front(ctx) -> list[str]:
 
 
 def _act(ctx, fn, res, *args):
-    """Run the action on its resolved element; a frame whose connection ends meanwhile is reported as
-    the ref's own status, not as a lost browser connection."""
+    """Run the action on its resolved element; a frame whose connection ends meanwhile, or a protocol
+    call that fails because the ref's document went away (a frame above it navigated during the
+    action), is reported as the ref's own status, not as a lost connection or a raw protocol error."""
     try:
         return fn(ctx.page, res, *args)
-    except ConnectionLost:
-        if res.frame.parent is None or not ctx.page.target.alive:
+    except (ConnectionLost, CDPError) as exc:
+        lost = isinstance(exc, ConnectionLost)
+        if lost and (res.frame.parent is None or not ctx.page.target.alive):
             raise
-        resolve(ctx.page, ctx.page_state().store, res.text)  # raises navigated or removed when so
+        try:
+            resolve(ctx.page, ctx.page_state().store, res.text)  # raises navigated or removed when so
+        except CDPError:
+            raise exc from None
+        if not lost:
+            raise
         raise NotActionable(f"Element {res.label} is not actionable: its frame went away during the "
                             "action.") from None
 

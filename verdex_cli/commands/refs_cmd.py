@@ -13,18 +13,18 @@ from ..refs.store import RefStore, describe, parse_ref
 from .registry import Result, command
 
 
-def _by(rec) -> dict | None:
-    """The command that made a record stale (or during which it was found stale)."""
-    step = rec.stale[1] if rec.stale else None
+def _by(step) -> dict | None:
+    """A command of the tab's log, as inspect and refs name it (what made a ref stale, or found it so;
+    what last showed it)."""
     return {"n": step.n, "command": step.line} if step is not None else None
 
 
 def _since(store: RefStore, rec) -> list[dict]:
-    """The commands that could change the page after the capture that last saw the ref, before the one
-    that found it stale: one of them, or the page itself, made it stale."""
-    step = rec.stale[1]
-    return [{"n": s.n, "command": s.line} for s in store.log.steps
-            if step is not None and s.before >= rec.last_seen and s.n < step.n and not s.reads]
+    """The commands that could change the page after the ref was last shown (and last captured), before
+    the one that found it stale: one of them, or the page itself, made it stale."""
+    step, shown = rec.stale[1], max(rec.shown_by, rec.issued_by)
+    return [_by(s) for s in store.log.steps
+            if step is not None and s.before >= rec.last_seen and shown < s.n < step.n and not s.reads]
 
 
 def _row(r) -> dict:
@@ -38,10 +38,10 @@ def _row(r) -> dict:
 def refs_cmd(ctx, args, flags):
     page = ctx.page
     store = ctx.page_state().store
-    classify(page, store, list(store.records.values()))  # every status up to date with the live page
+    classify(page, store, list(store.records.values()))  # every status up to date, in one round trip
     if "--stale" in flags:
         recs = [r for r in store.records.values() if r.status not in ("live", "hidden")] + list(store.gone.values())
-        rows = [dict(_row(r), made_stale_by=_by(r)) for r in recs]
+        rows = [dict(_row(r), made_stale_by=_by(r.stale[1] if r.stale else None)) for r in recs]
     else:
         rows = [_row(r) for r in store.records.values()]
     notes = [] if rows else ["No stale refs." if "--stale" in flags else "No refs yet. Take a snapshot."]
@@ -114,9 +114,10 @@ def _story(store: RefStore, rec, data: dict) -> dict:
     out["story"] = {
         "issued": {"snapshot": rec.first_seen, "command": issued.line if issued else None,
                    "command_n": rec.issued_by or None, "url": store.log.urls.get(rec.loader)},
-        "shown": {"snapshot": rec.shown_at or None, "role": rec.role, "name": rec.name},
+        "shown": {"snapshot": rec.shown_at or None, "role": rec.role, "name": rec.name,
+                  "by": _by(store.log.step(rec.shown_by))},
         "known": rec.known,
-        "stale": {"status": rec.stale[0], "by": _by(rec), "after_snapshot": rec.stale[2],
+        "stale": {"status": rec.stale[0], "by": _by(rec.stale[1]), "after_snapshot": rec.stale[2],
                   "since_seen": _since(store, rec)} if rec.stale and rec.stale[0] != "hidden" else None,
         "cause": story.explain(store.log.since(rec.frame, rec.loader, rec.main or rec.retired),
                                store.log.urls.get(rec.loader, "")) or None,

@@ -8,9 +8,10 @@ import time
 
 from ..act.resolve import locate
 from ..act.targets import parse_target, resolve_target
-from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, RefError, UsageError, VerdexError
+from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSError, RefError, UsageError, VerdexError
 from ..browser import bridge
 from ..browser.frames import frame_url
+from ..browser.timer_watch import KEY
 from ..refs.store import describe
 from .registry import Result, forms, usage_of
 from .session_log import note_target
@@ -21,38 +22,28 @@ class _Timeout(VerdexError):
     kind = ErrorKind.TIMEOUT
 
 
-def _frame_nodes(tree: dict):
-    yield tree["frame"]
-    for child in tree.get("childFrames", ()):
-        yield from _frame_nodes(child)
-
-
 def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
-    """Is the text in the page: the main frame, the frames in its process, and out-of-process frames?"""
-    targets = [page.target]
-    with suppress(CDPError, CDPTimeout):
-        for target_id in ctx.ensure_session().frame_target_ids(page):
-            t = page.frames.oopif_target(target_id)
-            if t is not None:
-                targets.append(t)
-    for target in targets:
+    """Is the text in the page: any frame, of its process or another (registered from the frame trees:
+    no ref issued), its closed shadow roots included (which verdex's world holds)?"""
+    try:
+        frames = ctx.ensure_session().scan_frames(page)
+    except (CDPError, CDPTimeout, ConnectionLost):
+        return False
+    for fr in frames:
+        key = (fr.frame_id, fr.loader_id)
+        context = worlds.get(key)
         try:
-            tree = target.call("Page.getFrameTree", timeout=limit)["frameTree"]
-        except (CDPError, CDPTimeout, ConnectionLost):
+            if context is None:
+                context = worlds[key] = fr.target.call("Page.createIsolatedWorld", timeout=limit, frameId=fr.frame_id,
+                                                       worldName=bridge.WAIT_WORLD)["executionContextId"]
+            found = bridge.ask(fr.target, bridge.has_text(text, KEY).at(context), limit).get("result", {}).get("value")
+            if found == "closed":  # not in its open roots, and it has closed ones
+                found = page.bridge.has_text(fr, text, limit)
+        except (CDPError, CDPTimeout, ConnectionLost, JSError):
+            worlds.pop(key, None)  # a document that went away
             continue
-        for f in _frame_nodes(tree):
-            key = (f["id"], f.get("loaderId"))
-            context = worlds.get(key)
-            try:
-                if context is None:
-                    context = worlds[key] = target.call("Page.createIsolatedWorld", timeout=limit, frameId=f["id"],
-                                                        worldName=bridge.WAIT_WORLD)["executionContextId"]
-                out = bridge.ask(target, bridge.has_text(text).at(context), limit)
-            except (CDPError, CDPTimeout, ConnectionLost):
-                worlds.pop(key, None)  # a frame of another process, or a document that went away
-                continue
-            if out.get("result", {}).get("value") is True:
-                return True
+        if found is True:
+            return True
     return False
 
 

@@ -280,6 +280,7 @@
   // so what an action changed costs no round trip more than the wait itself.
   async function settleThen(opts, what, cap) {
     const s = await Act.settle(opts);
+    if (opts.hover && s.settled && !s.navigating) s.hovered = await Act.hovered(opts.hover, true);
     s.own = Observer.ownChanges();  // the page's own tasks changed it since the last capture: where alone
     if (s.own) s.ownOnly = Observer.ownOnly((n) => ids.get(n) || 0);
     if (s.settled && !s.navigating && what) {

@@ -242,13 +242,16 @@
   // on the closed roots it holds); the listener that sees it asks, with KEY + 'i' on what it sees,
   // whether that is the host itself (a host inside a closed root it lacks shows only that root's host)
   // and takes it by cancelling. Hosts are held weakly. KEY + 'L': this watcher came after the document's
-  // own scripts had run (roots attached before it are not known here).
+  // own scripts had run (roots attached before it are not known here). KEY + 'C': closed roots may be
+  // in this document (`wait text` then looks in verdex's world: engine/has_text.js).
   const late = document.readyState !== 'loading' || !!document.body;
   const addL = EventTarget.prototype.addEventListener, removeL = EventTarget.prototype.removeEventListener;
   const send = EventTarget.prototype.dispatchEvent;
   let closed = [];
   const told = new WeakSet();
+  let closedSeen = late;
   function closedHost(el) {
+    closedSeen = true;
     if (told.has(el)) return;
     told.add(el);
     closed.push(new WeakRef(el));
@@ -272,6 +275,7 @@
     closed = closed.filter((ref) => { const el = ref.deref(); return !!el && !(el.isConnected && handOver(el)); });
   }, true);
   window.addEventListener(KEY + 'L', (e) => { if (late) e.preventDefault(); }, true);
+  window.addEventListener(KEY + 'C', (e) => { if (closedSeen) e.preventDefault(); }, true);
   // work a task cannot be seen to outlast: observers the browser calls in an animation frame's rendering
   // steps (ResizeObserver, IntersectionObserver: a page that has ever asked for one), and messages
   // (a scheduler's tasks, posted in the last second). Without either, quiescent (above) and with no

@@ -39,8 +39,7 @@ def is_changed(rec: RefRecord, role: str, name: str, id_change: str) -> bool:
 
 
 def _where(page: Page, old_loader: str, new_loader: str, url: str) -> str:
-    reloaded = getattr(page, "reloaded_since", None)
-    return "the page was reloaded" if reloaded and reloaded(old_loader, new_loader) else f"now at {url}"
+    return "the page was reloaded" if page.reloaded_since(old_loader, new_loader) else f"now at {url}"
 
 
 def _retired_where(page: Page, rec: RefRecord, main_now: tuple[str, str] | None) -> str:

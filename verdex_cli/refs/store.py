@@ -96,6 +96,7 @@ class RefRecord:
     issued_by: int = 0
     main: str = ""
     shown_at: int = 0
+    shown_by: int = 0  # the command that last showed it (0: never shown)
     known: dict | None = None
     stale: tuple = ()
     successor: str = ""
@@ -187,7 +188,7 @@ class RefStore:
                 role, name = info.role, info.name
                 line = f'issued in snapshot #{no} as {role} "{name}"' if name else f"issued in snapshot #{no} as {role}"
                 records[ref] = RefRecord(ref, role, name, info.frame, loaders.get(info.frame, ""), info.tier, no, no,
-                                         info.shown, "live", [line], "", by, main, at)
+                                         info.shown, "live", [line], "", by, main, at, by if shown else 0)
                 new += 1
                 if tombs and info.frame in tombs:  # an element that came back after its ref was buried
                     self._unbury(info.frame, ref)
@@ -220,13 +221,12 @@ class RefStore:
         rec.tier, rec.shown = info.tier, info.shown
         rec.last_seen, rec.status = no, "live"
 
-    @staticmethod
-    def _saw(rec: RefRecord, info: RefInfo, no: int) -> None:
+    def _saw(self, rec: RefRecord, info: RefInfo, no: int) -> None:
         if rec.role != info.role:
             rec.log(f"role {rec.role} -> {info.role} in #{no}")
         if rec.name != info.name:
             rec.log(f"name {rec.name!r} -> {info.name!r} in #{no}")
-        rec.role, rec.name, rec.shown_at = info.role, info.name, no
+        rec.role, rec.name, rec.shown_at, rec.shown_by = info.role, info.name, no, self.issuer()
 
     def issuer(self) -> int:
         """The number of the command running now in this tab (0: none)."""
@@ -310,8 +310,8 @@ class RefStore:
         rec = self.records.get(ref)
         if rec is None or rec.loader != loader:
             no = self.snapshot_no
-            rec = RefRecord(ref, role, name, frame, loader, tier, no, no, issued_by=self.issuer(),
-                            main=self.frame_loaders.get(0, loader), shown_at=no)
+            rec = RefRecord(ref, role, name, frame, loader, tier, no, 0, issued_by=self.issuer(),  # in no snapshot
+                            main=self.frame_loaders.get(0, loader), shown_at=no, shown_by=self.issuer())
             rec.history.append(f"issued after snapshot #{no} as {describe(role, name)}, {why}")
             self.records[ref] = rec
             if frame in self.tombs:
@@ -320,6 +320,7 @@ class RefStore:
             if rec.status != "live":
                 rec.log(f"found again as {describe(role, name)}, {why}")
             rec.role, rec.name, rec.status, rec.shown, rec.stale = role, name, "live", True, ()
+            rec.shown_by = self.issuer()
         return rec
 
     # -- refs of earlier documents -------------------------------------------

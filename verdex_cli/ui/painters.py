@@ -136,7 +136,10 @@ def inspect(r, d: dict) -> None:
     if d.get("states"):  # as a snapshot line shows them: [selected], [level=2], [checked=mixed]
         r.plain("  states: " + " ".join(f"[{k}]" if v is True else f"[{k}={v}]" for k, v in d["states"].items()
                                         if v not in (False, None)))
-    r.plain(f"  frame: f{d['frame']}   seen in snapshots #{d['first_seen']}..#{d['last_seen']}")
+    by = _by(((d.get("story") or {}).get("shown") or {}).get("by"))
+    seen = f"seen in snapshots #{d['first_seen']}..#{d['last_seen']}" if d["last_seen"] else (
+        f"in no snapshot; shown by {by}" if by else "in no snapshot")
+    r.plain(f"  frame: f{d['frame']}   {seen}")
     if "locator" in d:
         r.plain("  locator: " + (d["locator"] or "(none unique: use the ref)"))
         if d.get("playwright"):
@@ -152,7 +155,7 @@ def _story(r, s: dict, live: bool) -> None:
     if issued.get("snapshot") or issued.get("command"):
         by = f" by '{issued['command']}' (command {issued['command_n']})" if issued.get("command") else ""
         at = f" at {issued['url']}" if issued.get("url") else ""
-        r.plain(f"  issued: snapshot #{issued['snapshot']}{by}{at}")
+        r.plain(f"  issued:{' snapshot #' + str(issued['snapshot']) if issued.get('snapshot') else ''}{by}{at}")
     shown = s.get("shown") or {}
     if shown.get("snapshot"):
         r.plain(f"  last shown: snapshot #{shown['snapshot']} as {describe(shown['role'], shown['name'])}")
