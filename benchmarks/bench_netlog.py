@@ -72,7 +72,7 @@ def main() -> int:
             log = page.netlog
             rows.append({"requests": done, "rss_mb": round(rss_mb(), 1), "js_heap_mb": round(js_heap_mb(page), 1),
                          "log_requests": len(log.requests), "log_messages": len(log.messages),
-                         "pending_calls": len(page.target._tab.method_results),
+                         "pending_calls": len(page.target.method_results),
                          "elapsed_s": round(time.perf_counter() - started, 1)})
             if not args.json:
                 print(rows[-1], flush=True)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 logging.getLogger("pychrome").setLevel(logging.CRITICAL)
 logging.getLogger("pychrome.tab").setLevel(logging.CRITICAL)
 
-from verdex_cli.engine.loader import declare  # noqa: E402
+from verdex_cli.engine.loader import MODULES, body  # noqa: E402
 
 T = 10  # seconds, for every protocol call
 
@@ -260,7 +260,9 @@ def _evaluate(tab, ctx: int, expression: str, by_value: bool = True) -> dict:
 
 def collect_ours(tab, ctx: int) -> list[dict]:
     """Run the aria engine (engine/aria/) + the walker; return the collected entries with backendNodeIds."""
-    source = declare("Aria")
+    aria = next(m for m in MODULES if m.name == "Aria")
+    assert not aria.needs  # declared alone, in a scope of this expression's
+    source = f"const Aria = (() => {{\n{body(aria)}}})();\n"
     walker = WALKER_JS % {
         "tier1": json.dumps(sorted(TIER1_ROLES)),
         "tier2": json.dumps(sorted(TIER2_ROLES)),

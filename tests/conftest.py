@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -22,7 +23,6 @@ from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
 from verdex_cli.app.demo_server import serve
 from verdex_cli.commands.runner import execute
-from verdex_cli.snapshot.capture import bridge_source
 
 
 @pytest.fixture(scope="session")
@@ -49,7 +49,7 @@ class Driver:
 
     def __init__(self, endpoint: str, timeout: float = 10.0, downloads: str | None = None):
         opts = Options(connect=endpoint, new_tab=True, timeout=timeout, downloads=downloads)
-        self.ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
+        self.ctx = Workspace(lambda: Session.start(opts))
 
     def run(self, line: str):
         return execute(self.ctx, line)
@@ -112,6 +112,14 @@ def pages_site(folder: str):
 def ref_in(text: str, pattern: str) -> str:
     """The ref on the first snapshot line matching ``pattern`` (a regex), e.g. 'button "Alert"'."""
     return re.search(pattern + r".*?\[ref=(c\d+p\d+f\d+e\d+)\]", text).group(1)
+
+
+def ref_of(snap, name: str, role: str | None = None) -> str:
+    """The one ref named ``name`` (and of ``role``) in a snapshot: a command's result or its JSON data."""
+    refs = (snap if isinstance(snap, dict) else snap.data)["refs"]
+    hits = [r for r, i in refs.items() if i["name"] == name and (role is None or i["role"] == role)]
+    assert len(hits) == 1, f"{name!r}: {hits}"
+    return hits[0]
 
 
 # -- helpers shared by the test modules ----------------------------------------------------------
@@ -182,6 +190,35 @@ def target_title(endpoint: str, target_id: str) -> str | None:
     with urllib.request.urlopen(endpoint + "/json/list", timeout=5) as r:
         targets = json.loads(r.read())
     return next((t.get("title") for t in targets if t.get("id") == target_id), None)
+
+
+@pytest.fixture
+def ctx(chrome_http):
+    """A Workspace on a new tab of the shared browser, as the REPL has one."""
+    c = Workspace(lambda: Session.start(Options(connect=chrome_http, new_tab=True, timeout=10)))
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def shop(driver, demo):
+    driver.ok("open " + demo.url("shop.html"))
+    return driver
+
+
+@pytest.fixture
+def form(driver, demo):
+    driver.ok("open " + demo.url("form.html"))
+    return driver
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then let go)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
 
 
 def ctx_ok(ctx, line: str):

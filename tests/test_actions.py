@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import Driver, until
+from conftest import Driver, ref_of, until
 
 # Main-world recorder: every listed event type, with isTrusted, target id and details.
 RECORDER = """(() => {
@@ -24,12 +24,6 @@ RECORDER = """(() => {
 def events(driver, types=None) -> list[dict]:
     evs = driver.js("window.__ev.slice()")
     return [e for e in evs if types is None or e["type"] in types]
-
-
-def ref_of(snap, name: str, role: str | None = None) -> str:
-    hits = [r for r, i in snap.data["refs"].items() if i["name"] == name and (role is None or i["role"] == role)]
-    assert len(hits) == 1, f"{name!r}: {hits}"
-    return hits[0]
 
 
 @pytest.fixture

@@ -42,7 +42,7 @@ def _browser_ws(endpoint: str) -> str:
 
 def _attached(endpoint: str, target_id: str, timeout: float) -> tuple[Target, Target]:
     """(the browser socket's root session, a flat session on it attached to the tab)."""
-    root = Target(_browser_ws(endpoint), timeout=timeout)
+    root = Target.open(_browser_ws(endpoint), timeout=timeout)
     return root, root.attach(target_id)
 
 
@@ -85,7 +85,7 @@ def test_protocol_errors_print_nothing(chrome_http):
         req = urllib.request.Request({chrome_http!r} + "/json/new?about:blank", method="PUT")
         info = json.loads(urllib.request.urlopen(req).read())
         version = json.loads(urllib.request.urlopen({chrome_http!r} + "/json/version").read())
-        root = Target(version["webSocketDebuggerUrl"], 5)
+        root = Target.open(version["webSocketDebuggerUrl"], 5)
         t = root.attach(info["id"])
         try:
             t.call("Nope.nothing")
@@ -154,7 +154,7 @@ def test_closed_tab_raises_connection_lost_instead_of_hanging(chrome_http):
 
 def test_unreachable_target_raises_connection_lost():
     with pytest.raises(ConnectionLost, match="Cannot connect to the browser target"):
-        Target("ws://127.0.0.1:9/devtools/page/nothing", timeout=2)
+        Target.open("ws://127.0.0.1:9/devtools/page/nothing", timeout=2)
 
 
 def test_events_reach_every_handler(tab):
@@ -222,7 +222,7 @@ def _one_shot_ws_server(on_message: bytes) -> tuple[str, "threading.Thread"]:
 def test_clean_websocket_close_raises_connection_lost_at_once():
     """A close frame (not just a dropped socket) must not leave calls waiting for their timeout."""
     url, th = _one_shot_ws_server(b"\x88\x02\x03\xe8")  # close frame, code 1000
-    target = Target(url, timeout=20)
+    target = Target.open(url, timeout=20)
     start = time.monotonic()
     with pytest.raises(ConnectionLost, match="^Browser connection lost"):
         target.call("Runtime.evaluate", expression="1")

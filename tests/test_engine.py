@@ -115,6 +115,6 @@ def test_a_page_script_takes_values_never_code():
 def test_a_page_script_may_not_use_the_engine(tmp_path, monkeypatch):
     (tmp_path / "odd.js").write_text("// header\n() => Registry.ref(1)\n")
     monkeypatch.setattr(engine, "HERE", tmp_path)
-    monkeypatch.setitem(engine.SCRIPTS, "odd", "a script that reaches for the engine")
+    monkeypatch.setattr(engine, "SCRIPTS", engine.SCRIPTS | {"odd"})
     with pytest.raises(EngineError, match="uses Registry without needing it"):
         engine.function("odd")

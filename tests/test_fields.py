@@ -8,7 +8,7 @@ import json
 import pytest
 from rich.console import Console
 
-from conftest import Driver
+from conftest import Driver, ref_of
 from verdex_cli.app.wiring import run_lines
 from verdex_cli.act.fields import MASK
 from verdex_cli.ui.render import Renderer
@@ -22,12 +22,6 @@ EVENTS = """(() => { window.__ev = [];
   for (const t of ['keydown', 'beforeinput', 'input', 'change'])
     document.addEventListener(t, e => window.__ev.push([t, e.target.id, e.isTrusted]), true);
   return true; })()"""
-
-
-def ref_of(snap, name: str, role: str | None = None) -> str:
-    hits = [r for r, i in snap.data["refs"].items() if i["name"] == name and (role is None or i["role"] == role)]
-    assert len(hits) == 1, f"{name!r}: {hits}"
-    return hits[0]
 
 
 @pytest.fixture

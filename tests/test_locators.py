@@ -2,14 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-
-@pytest.fixture
-def form(driver, demo):
-    driver.ok("open " + demo.url("form.html"))
-    return driver
-
 
 def _check_unique(driver, ref: str, locator: str):
     """The locator resolves, alone, to the same element (a fresh resolution on the live page)."""

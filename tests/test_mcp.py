@@ -23,6 +23,7 @@ from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 from test_sessions import ROOT, SHOP, Env, env, poll  # noqa: E402,F401 (env: the fixture)
+from conftest import ref_of  # noqa: E402
 
 VALUES = (Path(__file__).resolve().parent / "fixtures" / "truth" / "values.html").as_uri()
 CONTRACT_TOOLS = {"open", "snapshot", "click", "dblclick", "hover", "fill", "type", "select", "check", "uncheck",
@@ -56,12 +57,6 @@ def failed(result, kind: str) -> str:
     text = result.content[0].text
     assert text == f"{kind}: {result.structured_content['error']['message']}"
     return text
-
-
-def ref_of(snap: dict, name: str, role: str | None = None) -> str:
-    hits = [r for r, i in snap["refs"].items() if i["name"] == name and (role is None or i["role"] == role)]
-    assert len(hits) == 1, f"{name!r}: {hits}"
-    return hits[0]
 
 
 class Raw:

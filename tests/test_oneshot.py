@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import closed_port
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX = "demo_pages/index.html"
@@ -42,14 +43,6 @@ def run(chrome_http):
     def _run(*args: str, input: str | None = None):
         return verdex("run", "--connect", chrome_http, *args, input=input)
     return _run
-
-
-def closed_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 # -- the acceptance line, with a real launch ----------------------------------------------------

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Driver
+from conftest import Driver, ref_of
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "refs"
 ACTIONABLE = (FIXTURES / "actionable.html").as_uri()
@@ -19,12 +19,6 @@ INVALID = "Invalid ref '{}'. Expected c{{context}}p{{page}}f{{frame}}e{{n}}, e.g
 MINOR_NOTE = "Element may have changed. Using current state."
 REF_COMMANDS = ["click {}", "dblclick {}", "hover {}", "type {} abc", "fill {} abc", "select {} x",
                 "check {}", "uncheck {}", "focus {}", "scroll {}"]
-
-
-def ref_of(snapshot, name: str, role: str | None = None) -> str:
-    hits = [r for r, i in snapshot.data["refs"].items() if i["name"] == name and (role is None or i["role"] == role)]
-    assert len(hits) == 1, f"expected one ref named {name!r}, got {hits}"
-    return hits[0]
 
 
 def clicks(driver) -> list:
@@ -308,76 +302,47 @@ def test_not_actionable_hidden(actionable):
     assert hits(d) == []
 
 
-def test_not_actionable_disabled(actionable):
-    d, snap = actionable
-    ref = ref_of(snap, "Disabled")
-    out = d.fail(f"click {ref}", "not_actionable")
-    assert out.message == f'Element button "Disabled" ({ref}) is not actionable after 1.0 s: it is disabled.'
-    assert hits(d) == []
-
-
-def test_not_actionable_zero_size(actionable):
-    d, snap = actionable
-    ref = ref_of(snap, "Zero")
-    d.js("document.getElementById('zero').classList.add('squash')")
-    out = d.fail(f"click {ref}", "not_actionable")
+@pytest.mark.parametrize("name, setup, message", [
+    ("Disabled", "", 'Element button "Disabled" ({ref}) is not actionable after 1.0 s: it is disabled.'),
     # its own style keeps it at 0 by 0 and nothing of the page is about to run: refused without waiting
-    assert out.message == (f'Element button "Zero" ({ref}) is not actionable: it has zero size (its own style makes '
-                           'it 0 by 0, and nothing on the page is about to change that).')
-    assert hits(d) == []
-
-
-def test_not_actionable_covered_names_the_cover(actionable):
+    ("Zero", "document.getElementById('zero').classList.add('squash')",
+     'Element button "Zero" ({ref}) is not actionable: it has zero size (its own style makes it 0 by 0, and '
+     'nothing on the page is about to change that).'),
+    ("Covered", "", 'Element button "Covered" ({ref}) is not actionable after 1.0 s: it is covered by <div id="cover">.'),
+    ("No pointer", "", "pointer-events: none"),
+    # the hit test passes, then the page puts an overlay under the pointer: the click must not land on it
+    ("Trap", "", "trap-overlay"),
+])
+def test_not_actionable_says_why_and_nothing_gets_the_click(actionable, name, setup, message):
     d, snap = actionable
-    ref = ref_of(snap, "Covered")
+    ref = ref_of(snap, name)
+    if setup:
+        d.js(setup)
     out = d.fail(f"click {ref}", "not_actionable")
-    assert out.message == f'Element button "Covered" ({ref}) is not actionable after 1.0 s: it is covered by <div id="cover">.'
-    assert hits(d) == []  # neither the button nor the cover got a click
+    if message.startswith("Element"):
+        assert out.message == message.format(ref=ref)
+    else:
+        assert message in out.message
+    assert hits(d) == []  # neither the button nor a cover got a click
 
 
-def test_not_actionable_pointer_events_none(actionable):
+@pytest.mark.parametrize("name, setup, hit", [
+    # actionability is waited for (up to the timeout), not just checked once
+    ("Vanish", "const v = document.getElementById('vanish'); v.style.display = 'none';"
+               "setTimeout(() => { v.style.display = ''; }, 300)", "vanish"),
+    ("Disabled", "setTimeout(() => { document.getElementById('disabled').disabled = false; }, 300)", "disabled"),
+    # a moving element is clicked once it is stable
+    ("Plain", "const p = document.getElementById('plain'); p.style.transition = 'transform 0.4s linear';"
+              "p.getBoundingClientRect(); p.style.transform = 'translateX(250px)'", "plain"),
+])
+def test_not_actionable_yet_is_waited_for(actionable, name, setup, hit):
     d, snap = actionable
-    ref = ref_of(snap, "No pointer")
-    out = d.fail(f"click {ref}", "not_actionable")
-    assert "pointer-events: none" in out.message
-    assert hits(d) == []
-
-
-def test_overlay_appearing_on_hover_is_stopped_by_the_guard(actionable):
-    """The hit test passes, then the page puts an overlay under the pointer: the click must not land on it."""
-    d, snap = actionable
-    ref = ref_of(snap, "Trap")
-    out = d.fail(f"click {ref}", "not_actionable")
-    assert 'trap-overlay' in out.message
-    assert hits(d) == []
-
-
-def test_not_actionable_waits_and_then_succeeds(actionable):
-    """Actionability is waited for (up to the timeout), not just checked once."""
-    d, snap = actionable
-    ref = ref_of(snap, "Vanish")
-    d.js("const v = document.getElementById('vanish'); v.style.display = 'none';"
-         "setTimeout(() => { v.style.display = ''; }, 300)")
+    ref = ref_of(snap, name)
+    d.js(setup)
     d.ok(f"click {ref}")
-    assert hits(d) == ["vanish:click"]
-
-
-def test_disabled_then_enabled_is_waited_for(actionable):
-    d, snap = actionable
-    ref = ref_of(snap, "Disabled")
-    d.js("setTimeout(() => { document.getElementById('disabled').disabled = false; }, 300)")
-    d.ok(f"click {ref}")
-    assert hits(d) == ["disabled:click"]
-
-
-def test_moving_element_is_clicked_once_it_is_stable(actionable):
-    d, snap = actionable
-    ref = ref_of(snap, "Plain")
-    d.js("const p = document.getElementById('plain'); p.style.transition = 'transform 0.4s linear';"
-         "p.getBoundingClientRect(); p.style.transform = 'translateX(250px)'")
-    d.ok(f"click {ref}")
-    assert hits(d) == ["plain:click"]
-    assert d.js("getComputedStyle(document.getElementById('plain')).transform") == "matrix(1, 0, 0, 1, 250, 0)"
+    assert hits(d) == [f"{hit}:click"]
+    if name == "Plain":
+        assert d.js("getComputedStyle(document.getElementById('plain')).transform") == "matrix(1, 0, 0, 1, 250, 0)"
 
 
 def test_element_that_never_stops_moving_is_not_actionable(actionable):

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from conftest import world_eval
+from conftest import ref_of, world_eval
 
 
 
 def registered(driver) -> int:
     page = driver.ctx.page
     return world_eval(page, page.frames.main, "__verdex.bridge.registered")["value"]
-
-
-def ref_of(snap, name: str) -> str:
-    hits = [r for r, i in snap.data["refs"].items() if i["name"] == name]
-    assert len(hits) == 1, (name, hits)
-    return hits[0]
 
 
 def test_dropped_ref_is_removed_not_unknown(driver, demo):

@@ -70,7 +70,7 @@ def far():
 
 def test_contexts_over_a_ws_only_endpoint_share_the_one_socket_and_are_disposed(near, demo, tmp_path):
     chrome, proxy = near
-    probe = Target(chrome.browser_ws, 5)
+    probe = Target.open(chrome.browser_ws, 5)
     try:
         contexts_before = probe.call("Target.getBrowserContexts")["browserContextIds"]
         upgrades = proxy.upgrades

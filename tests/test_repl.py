@@ -16,12 +16,9 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from conftest import type_at_prompts
-from verdex_cli.browser.session import Options, Session
-from verdex_cli.commands.context import Workspace
 from verdex_cli.ui.render import Renderer
 from verdex_cli.ui.repl import app as repl_app
 from verdex_cli.ui.repl.app import Repl
-from verdex_cli.snapshot.capture import bridge_source
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX = "demo_pages/index.html"
@@ -74,14 +71,6 @@ def test_piped_stdin_with_json(chrome_http, tmp_path):
 
 
 # -- the prompt_toolkit loop -------------------------------------------------------------------
-
-@pytest.fixture
-def ctx(chrome_http):
-    c = Workspace(lambda: Session.start(Options(connect=chrome_http, new_tab=True, timeout=10),
-                                      init_script=bridge_source()))
-    yield c
-    c.close()
-
 
 @pytest.fixture
 def console():

@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from conftest import type_at_prompts
 from test_repl import console, make_repl, run_loop  # noqa: F401 (console is a fixture)
-from verdex_cli.browser.session import Options, Session
-from verdex_cli.commands.context import Workspace
-from verdex_cli.snapshot.capture import bridge_source
-
-
-@pytest.fixture
-def ctx(chrome_http):
-    c = Workspace(lambda: Session.start(Options(connect=chrome_http, new_tab=True, timeout=10),
-                                      init_script=bridge_source()))
-    yield c
-    c.close()
 
 
 def test_comments_typos_and_new_results_in_the_repl(ctx, console, demo):

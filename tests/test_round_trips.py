@@ -201,6 +201,21 @@ def test_a_snapshot_does_not_send_its_main_frames_refs_back_to_it(driver, demo, 
     assert driver.ok(f"click {leaf}")
 
 
+def test_a_first_snapshot_sends_no_refs_back_to_the_frames(driver, site, monkeypatch):
+    """Issue 35 (fresh snapshots of 10 cross-origin frames slower than before): after a capture, the refs
+    of every frame but the first were sent back to their pages to be marked shown, each a heading look-up,
+    although refs new to a page are marked as they are numbered. A frame whose refs are all new says so
+    in its answer, and nothing is sent back."""
+    posted: list[tuple[int, int]] = []
+    real = Bridge.show
+    monkeypatch.setattr(Bridge, "show", lambda self, fr, ns: (posted.append((fr.index, len(ns))), real(self, fr, ns)))
+    driver.ok("open " + site.url("frames10.html"))
+    data = driver.ok("snapshot").data
+    assert sum(1 for i in data["refs"].values() if i["frame"] != 0) >= 10 and posted == [], posted
+    driver.ok("snapshot --fresh")  # the same refs again: marked as this capture saw them
+    assert len(posted) >= 10, posted
+
+
 def test_a_tab_the_page_opens_is_still_reported_after_a_snapshot(driver, tmp_path):
     """The question sent with the capture still sees a tab the page opened before the command (a timer
     of the page, within the activation of the eval that set it)."""

@@ -8,12 +8,7 @@ from prompt_toolkit.document import Document
 
 from verdex_cli.commands import REGISTRY
 from verdex_cli.ui.repl.completer import VerdexCompleter
-
-
-def ref_of(snap, name: str, role: str | None = None) -> str:
-    hits = [r for r, i in snap.data["refs"].items() if i["name"] == name and (role is None or i["role"] == role)]
-    assert len(hits) == 1, f"{name!r}: {hits}"
-    return hits[0]
+from conftest import ref_of
 
 
 def rows(driver) -> dict[str, dict]:

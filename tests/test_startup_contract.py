@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import os
-import socket
 import stat
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import fake_browser
+from conftest import closed_port, fake_browser
 
 from verdex_cli.browser import launch
 from verdex_cli.commands.snapshot_cmd import REPL_MAX_CHARS, cut_text
@@ -49,14 +48,6 @@ def only_json(proc) -> dict:
 def fake_chrome(tmp_path):
     """A 'browser' that records that it was started, then fails."""
     return fake_browser(tmp_path, "exit 3")
-
-
-def closed_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 # -- one JSON object for every start-up failure ------------------------------------------------------

@@ -2,21 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 
 MUG = '"article:Coffee mug >> button:Add to cart"'
-
-
-@pytest.fixture
-def shop(driver, demo):
-    driver.ok("open " + demo.url("shop.html"))
-    return driver
-
-
-@pytest.fixture
-def form(driver, demo):
-    driver.ok("open " + demo.url("form.html"))
-    return driver
 
 
 def test_container_is_the_ancestor_chain_to_body(shop):

@@ -4,23 +4,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from conftest import Driver
 
 REF = re.compile(r"c0p0f(\d+)e(\d+)")
-
-
-@pytest.fixture
-def shop(driver, demo):
-    driver.ok("open " + demo.url("shop.html"))
-    return driver
-
-
-@pytest.fixture
-def form(driver, demo):
-    driver.ok("open " + demo.url("form.html"))
-    return driver
 
 
 def test_role_name_forms_click_the_named_button_without_a_snapshot(shop):

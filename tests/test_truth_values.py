@@ -14,18 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import until
+from conftest import ref_of, until
 from verdex_cli.act.fields import MASK
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "truth"
 VALUES = (FIXTURES / "values.html").as_uri()
 SCRIPTED = (FIXTURES / "scripted.html").as_uri()
-
-
-def ref_of(snap, name: str, role: str | None = None) -> str:
-    hits = [r for r, i in snap.data["refs"].items() if i["name"] == name and (role is None or i["role"] == role)]
-    assert len(hits) == 1, f"{name!r}: {hits}"
-    return hits[0]
 
 
 def log(driver) -> list:
@@ -61,28 +55,17 @@ def test_digits_filter_in_the_input_handler(values, verb):
     assert 'The page changed the value to "12".' in out.notes
 
 
-def test_field_cleared_by_a_timer_later(values):
+@pytest.mark.parametrize("label, field, text, final", [
+    ("Cleared later", "cleared", "keep me", ""),  # cleared by a timer later
+    ("Formatted", "formatted", "1234567", "1,234,567"),  # reformatted in an animation frame
+    ("Day", "day", "2024-05-31", "2024-01-01"),  # a picker's value changed by the page
+])
+def test_value_the_page_changed_after_the_fill_is_reported(values, label, field, text, final):
     driver, snap = values
-    out = driver.ok(f"fill {ref_of(snap, 'Cleared later')} keep me")
-    assert ["cleared", ""] in log(driver) and value(driver, "cleared") == ""
-    assert out.data["value"] == ""
-    assert 'The page changed the value to "".' in out.notes
-
-
-def test_value_reformatted_in_an_animation_frame(values):
-    driver, snap = values
-    out = driver.ok(f"fill {ref_of(snap, 'Formatted')} 1234567")
-    assert ["formatted", "1,234,567"] in log(driver) and value(driver, "formatted") == "1,234,567"
-    assert out.data["value"] == "1,234,567"
-    assert 'The page changed the value to "1,234,567".' in out.notes
-
-
-def test_picker_value_changed_by_the_page(values):
-    driver, snap = values
-    out = driver.ok(f"fill {ref_of(snap, 'Day')} 2024-05-31")
-    assert ["day", "2024-01-01"] in log(driver)
-    assert out.data["value"] == "2024-01-01" == value(driver, "day")
-    assert 'The page changed the value to "2024-01-01".' in out.notes
+    out = driver.ok(f"fill {ref_of(snap, label)} {text}")
+    assert [field, final] in log(driver) and value(driver, field) == final
+    assert out.data["value"] == final
+    assert f'The page changed the value to "{final}".' in out.notes
 
 
 def test_password_changed_by_the_page_is_never_echoed(values):

@@ -122,37 +122,33 @@ def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) 
     """The click point of the ref's element once it is actionable. ``arm``: the element's guard is armed
     in the same call (see pointer._pointer_events); ``res.armed`` says so."""
     res.armed = False
+    arm = arm and res.frame.parent is None
     with phase("wait actionable"):
-        return _prepare(page, res, pointer, arm and res.frame.parent is None)
-
-
-def _prepare(page: Page, res: Resolved, pointer: bool, arm: bool = False) -> tuple[float, float]:
-    if res.above is not None:
-        point = _still_in_frame(page, res, pointer)
-        if point is not None:
-            return point
-    # every owner into view, outermost first, one after the other: a frame's scroll reaches the frames
-    # above a moment later, so scrolls sent together can still be moving when the point is measured
-    for parent, owner in reversed(owners(page, res.frame, res.label)):
-        with suppress(CDPError):  # an owner that cannot scroll: the hit tests say what is wrong
-            parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
-    deadline = time.monotonic() + page.timeout
-    told: list = [None]
-    while True:
-        out = _wait_actionable(page, res, pointer, deadline, told, arm)
-        res.armed = bool(out.get("armed"))
-        if pointer:
+        if res.above is not None:
+            point = _still_in_frame(page, res, pointer)
+            if point is not None:
+                return point
+        # every owner into view, outermost first, one after the other: a frame's scroll reaches the frames
+        # above a moment later, so scrolls sent together can still be moving when the point is measured
+        for parent, owner in reversed(owners(page, res.frame, res.label)):
+            with suppress(CDPError):  # an owner that cannot scroll: the hit tests say what is wrong
+                parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
+        deadline = time.monotonic() + page.timeout
+        told: list = [None]
+        while True:
+            out = _wait_actionable(page, res, pointer, deadline, told, arm)
+            res.armed = bool(out.get("armed"))
+            if not pointer:
+                return out["x"], out["y"]
             _through_label(res, out)
-        if not pointer:
-            return out["x"], out["y"]
-        # the point climbs out through each frame; each iframe element on the way must get it
-        point = climb(page, res.frame, Point(out["x"], out["y"], out["w"], out["h"]), res.label)
-        if not isinstance(point, str):
-            return point
-        if time.monotonic() >= deadline:
-            raise NotActionable(f"Element {res.label} is not actionable after {page.timeout:.1f} s: {point}.")
-        _tell(page, res, point, told)
-        time.sleep(min(SLICE, max(0.0, deadline - time.monotonic())))
+            # the point climbs out through each frame; each iframe element on the way must get it
+            point = climb(page, res.frame, Point(out["x"], out["y"], out["w"], out["h"]), res.label)
+            if not isinstance(point, str):
+                return point
+            if time.monotonic() >= deadline:
+                raise NotActionable(f"Element {res.label} is not actionable after {page.timeout:.1f} s: {point}.")
+            _tell(page, res, point, told)
+            time.sleep(min(SLICE, max(0.0, deadline - time.monotonic())))
 
 
 def _still_in_frame(page: Page, res: Resolved, pointer: bool) -> tuple[float, float] | None:

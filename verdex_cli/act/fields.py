@@ -124,10 +124,6 @@ def _value_notes(info: dict, value, wanted: str, browser) -> list[str]:
     something else than asked for another reason (maxlength, the input type)."""
     if browser is not None and value is not None and value != browser:
         return [f"The page changed the value to {quoted(_shown(info, value))}."]
-    return _differs_note(info, value, wanted)
-
-
-def _differs_note(info: dict, value, wanted: str) -> list[str]:
     if value is None or value == wanted:
         return []
     if info.get("password"):
@@ -239,8 +235,8 @@ def press(page: Page, res: Resolved | None, spec: str) -> dict:
         where = label_of(page, fr, who)
         for ev in key.events():
             page.target.call("Input.dispatchKeyEvent", **ev)
-        out = {"action": "press", "key": spec, "ref": _ref_of(page, fr, who), "role": who.get("role"),
-               "name": who.get("name")}
+        out = {"action": "press", "key": spec, "ref": f"{page.prefix}f{fr.index}e{who['n']}" if who.get("n") else None,
+               "role": who.get("role"), "name": who.get("name")}
         out["notes"] = [f"Sent to {where}."] + after_input(page, nav_before)
         return out
     with focus(page, res, "pressed") as f:
@@ -248,10 +244,6 @@ def press(page: Page, res: Resolved | None, spec: str) -> dict:
         f.keys(key.events(), "Nothing was pressed")
     return {"action": "press", "key": spec, "ref": res.text, "role": res.role, "name": res.name,
             "notes": list(res.notes) + after_input(page, nav_before)}
-
-
-def _ref_of(page: Page, fr, who: dict):
-    return f"{page.prefix}f{fr.index}e{who['n']}" if who.get("n") else None
 
 
 def check_paths(paths: list[str]) -> list[Path]:

@@ -80,8 +80,8 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
             notes.append("Its frame's document was replaced right after the click (it navigated), so what the "
                          "click reached could not be read back.")
         if guard.get("left"):
-            what = "double click; both clicks had" if action == "dblclick" else "click; it had"
-            notes.append(f"Its document went away right after the {what} reached the element before that.")
+            notes.append("Its document went away right after the double click; both clicks had reached the "
+                         "element before that.")
     except BaseException:
         release(page, started)  # the settle sent with the guard's read-back: unread
         if late and inside is not None:
@@ -231,6 +231,8 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
         return None
     hover = ({"received": -1, "blocked": []}, None)
     guard, started = hover if action == "hover" else _read_guard(page, res, nav_before, denial)
+    if action == "dblclick":  # (a click whose document went: its navigation is the proof that it landed)
+        guard = _told_leaving(page, res, guard)
     if cut_short:
         guard["navigated"] = True
         if recycled:
@@ -277,7 +279,7 @@ def _read_guard(page: Page, res: Resolved, nav_before: int, denial: Denial | Non
         if page.nav_count == nav_before:
             release(page, started)
             raise
-    return _told_leaving(page, res, guard), started
+    return guard, started
 
 
 def _told_leaving(page: Page, res: Resolved, guard: dict) -> dict:

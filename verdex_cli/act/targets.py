@@ -16,7 +16,8 @@ from ..base.words import scan
 from ..browser.frames import Frame
 from ..browser.page import Page
 from ..refs.store import RefRecord, RefStore, describe, parse_ref
-from ..snapshot.owners import child_frame  # the same frame discovery as snapshots
+from ..snapshot.capture import MAX_FRAME_DEPTH
+from ..snapshot.owners import frame_for, owner_frame_id  # the same frame discovery as snapshots
 from .resolve import Resolved, resolve
 
 ROLES = frozenset("""alert alertdialog application article banner blockquote button caption cell checkbox code
@@ -30,7 +31,6 @@ PREFIXES = ("testid", "label", "text", "id")
 MAX_LISTED = 20
 FRAME_ROLES = frozenset({"iframe"})  # a scope with this role searches the frame's document
 # `role=document >> TARGET`: the main frame's document only (its frames are not searched)
-MAX_FRAME_DEPTH = 12
 _ROLE_EQ = re.compile(r"^role=([A-Za-z]+)\s*(?:\[(.*)\])?\s*$", re.S)
 _ROLE_COLON = re.compile(r"^([A-Za-z]+):(.*)$", re.S)
 _PASTED_REF = re.compile(r"^\[?ref=([^\]\s]*)\]?$")
@@ -177,9 +177,10 @@ def _search_in(page: Page, fr: Frame, t: Target, hidden: bool, scope_n: int = 0,
 
 
 def _child(page: Page, fr: Frame, n: int, tree: dict, via: str) -> Frame | None:
-    """The frame the owner ``n`` of ``fr`` shows (snapshot/owners.child_frame), its handles let go of."""
+    """The frame the owner ``n`` of ``fr`` shows, its handles let go of."""
     try:
-        return child_frame(page, fr, n, tree, via=via)
+        frame_id = owner_frame_id(page, fr, n, via)
+        return None if frame_id is None else frame_for(page, fr, frame_id, tree)
     finally:
         with suppress(VerdexError):
             fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
@@ -333,5 +334,3 @@ def resolve_target(page: Page, store: RefStore, raw: str) -> Resolved:
                        kind=ErrorKind.REMOVED)
     return Resolved(ref, rec.ref, fr, rec, live.get("role", rec.role), live.get("name", rec.name), live, notes)
 
-
-__all__ = ["Target", "parse_target", "resolve_target", "search", "adopt", "quote_word", "Hit"]

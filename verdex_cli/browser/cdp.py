@@ -5,8 +5,10 @@ exceptions with human messages."""
 from __future__ import annotations
 
 import contextvars
+import json
 import logging
 import queue
+import threading
 import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
@@ -15,9 +17,7 @@ import websocket
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, PageCrashed, VerdexError
 from .busy import stop_busy_scripts, timeout_message
-from .connection import AUTO_ATTACH, LOST_SENTINEL, Connection, FlatSession, SessionEnded
-
-LOST = "Browser connection lost (the browser or the tab was closed)."
+from .connection import AUTO_ATTACH, LOST, LOST_SENTINEL, Connection
 
 # Calls that may still be made on a crashed page: they bring it back (or only touch the tab).
 RECOVERY_METHODS = frozenset({"Page.navigate", "Page.reload", "Page.bringToFront", "Page.stopLoading",
@@ -42,69 +42,75 @@ def user_command() -> Iterator[None]:
 
 class Target:
     """A handle on one DevTools session (the browser itself, a page, an out-of-process frame or a
-    worker) on the connection's one WebSocket or pipe. ``Target(url)`` (or ``Target(transport=...)``)
-    opens a connection and is its root session; the sessions on it come from :meth:`attach`/:meth:`child`."""
+    worker) on the connection's one WebSocket or pipe: its calls wait for their answers in queues of
+    their own (``method_results``, by message id), its events are handled in order by a thread of its
+    own (``event_handlers``, by event name). ``Target.open(url)`` (or ``Target.open(transport=...)``)
+    opens a connection and returns its root session; the connection makes one for every target
+    attached to it (:meth:`attach`, or Chrome's auto-attach: :meth:`child`)."""
 
-    def __init__(self, ws_url: str | None = None, timeout: float = 10.0, target_id: str | None = None,
-                 kind: str = "browser", headers: list[str] | tuple = (), session: FlatSession | None = None,
-                 transport=None):
-        self.timeout = timeout
+    def __init__(self, conn: Connection, session_id: str | None, target_id: str | None, kind: str,
+                 parent: str | None = None, timeout: float = 10.0):
+        self.conn = conn
+        self.session_id = session_id
         self.id = target_id
         self.kind = kind
-        if session is None:
-            try:
-                conn = Connection(ws_url or "", timeout, headers, transport=transport)
-            except (websocket.WebSocketException, OSError, ValueError) as exc:
-                raise ConnectionLost(f"Cannot connect to the browser target: {exc}") from exc
-            session = conn.root
-        self._tab = session
-        self.conn: Connection = session.conn
-        self.ws_url = self.conn.url
-        session.handle = self
-        self._handlers: dict[str, list[Callable[..., None]]] = {}
+        self.parent = parent  # the session id of the session it was attached to (None: the root's)
+        self.timeout = timeout
+        self.children: set[str] = set()
+        self.event_handlers: dict[str, list[Callable[..., None]]] = {}
+        self.method_results: dict[int, queue.Queue] = {}
+        self.event_queue: queue.Queue = queue.Queue()
+        self._stopped = threading.Event()
         self.crashed = False  # set by Inspector.targetCrashed; cleared by a navigation or reload
         self.scripts: set[str] = set()  # page scripts installed in its documents (timer_watch.install)
         self._network_users = 0  # hold_network() callers: the domain is on while there is one
         self.enabled = False  # child(): its domains were turned on
+        threading.Thread(target=self._handle_events, daemon=True, name="verdex-cdp-events").start()
+
+    @classmethod
+    def open(cls, ws_url: str = "", timeout: float = 10.0, headers: list[str] | tuple = (),
+             transport=None, answering: bool = False) -> "Target":
+        """Open a connection (a WebSocket to ``ws_url``, or ``transport``): its root session. With
+        ``answering``, once a browser answers on it (closed again when it does not)."""
+        try:
+            root = Connection(ws_url, timeout, cls, headers, transport=transport).root
+        except (websocket.WebSocketException, OSError, ValueError) as exc:
+            raise ConnectionLost(f"Cannot connect to the browser target: {exc}") from exc
+        try:
+            if answering:
+                root.call("Browser.getVersion", interrupt=False)
+        except BaseException:
+            root.close()
+            raise
+        return root
+
+    @property
+    def ws_url(self) -> str:
+        return self.conn.url
 
     # -- sessions on the same socket -----------------------------------------------------------
     def tab_targets(self) -> list["Target"]:
         """This target's tab: the page's session and its out-of-process frames' (at any depth)."""
-        conn, session = self.conn, self._tab
-        while session.type == "iframe" and conn.sessions.get(session.parent) is not None:
-            session = conn.sessions[session.parent]
-        found = [session, *(conn.session_for(t) for t in conn.frame_targets(session.id))]
-        return [self._wrap(s) for s in found if s is not None]
+        session = self
+        while session.kind == "iframe" and self.conn.sessions.get(session.parent) is not None:
+            session = self.conn.sessions[session.parent]
+        found = [session, *map(self.conn.session_for, self.conn.frame_targets(session.id))]
+        return [s for s in found if s is not None]
 
-    def forget(self, mid: int) -> None:
-        """Call ``mid``'s answer is not wanted any more."""
-        self._tab.method_results.pop(mid, None)
-
-    def _wrap(self, session: FlatSession, kind: str | None = None) -> "Target":
-        if isinstance(session.handle, Target):
-            return session.handle
-        return Target(timeout=self.timeout, target_id=session.id, kind=kind or session.type or "page",
-                      session=session)
-
-    def attach(self, target_id: str, kind: str = "page", auto_attach: bool = True) -> "Target":
-        """Attach to a target as a flat session on this socket (``Target.attachToTarget``); with
-        ``auto_attach``, its out-of-process frames and workers attach to it in turn."""
+    def attach(self, target_id: str) -> "Target":
+        """Attach to a target as a flat session on this socket (``Target.attachToTarget``); its
+        out-of-process frames and workers attach to it in turn."""
         sid = self.call("Target.attachToTarget", targetId=target_id, flatten=True)["sessionId"]
-        session = self.conn.sessions.get(sid)
-        if session is None:  # the attachedToTarget event is always sent first; defensive
-            session = FlatSession(self.conn, sid, target_id, kind)
-            self.conn.sessions[sid] = session
-            self.conn.by_target[target_id] = session
-        target = self._wrap(session, kind)
-        if auto_attach:
-            target.call("Target.setAutoAttach", **AUTO_ATTACH)
+        target = self.conn.sessions.get(sid)  # made on the attachedToTarget event, always sent first
+        if target is None:  # detached again already
+            raise ConnectionLost(LOST)
+        target.call("Target.setAutoAttach", **AUTO_ATTACH)
         return target
 
     def child(self, target_id: str, wait: float = 0.0) -> "Target | None":
         """The session Chrome attached for ``target_id`` (an out-of-process frame: its frame id) on
         this connection, waiting up to ``wait`` s for it; None when there is none."""
-        session = self.conn.session_for(target_id, wait)
-        return None if session is None else self._wrap(session, session.type or "iframe")
+        return self.conn.session_for(target_id, wait)
 
     def watch_crashes(self) -> None:
         """Notice a renderer crash (calls then fail at once with PageCrashed instead of timing out)."""
@@ -117,7 +123,7 @@ class Target:
     def _on_crashed(self, **_: Any) -> None:
         self.crashed = True
         # wake calls waiting for an answer the crashed renderer will never give
-        for pending in list(getattr(self._tab, "method_results", {}).values()):
+        for pending in list(self.method_results.values()):
             pending.put({"error": {"message": "The page crashed."}})
 
     # -- calls -------------------------------------------------------------
@@ -168,18 +174,17 @@ class Target:
         ahead): the call is left out of the transport's round-trip counts. ``interrupt``: as :meth:`call`'s."""
         if self.crashed and method not in RECOVERY_METHODS:
             raise PageCrashed(method=method)
-        tab = self._tab
-        if tab.ended():
+        if not self.alive:
             raise ConnectionLost(LOST)
-        mid = tab.conn.next_id()
+        mid = self.conn.next_id()
         box: queue.Queue = queue.Queue()
-        tab.method_results[mid] = box
+        self.method_results[mid] = box
         try:
-            tab.send_call(mid, method, params)
-        except (SessionEnded, websocket.WebSocketException, OSError) as exc:
-            tab.method_results.pop(mid, None)
-            raise ConnectionLost(LOST) from exc
-        depth = None if kept else tab.conn.call_started()
+            self._send(mid, method, params)
+        except ConnectionLost:
+            self.method_results.pop(mid, None)
+            raise
+        depth = None if kept else self.conn.call_started()
         limit = self.timeout if timeout is None else timeout
         return Pending(self, mid, method, box, limit, depth, interrupt)
 
@@ -197,7 +202,7 @@ class Target:
 
     def reply(self, method: str, box: queue.Queue, deadline: float) -> dict:
         while True:
-            if self._tab.ended() and box.empty():
+            if not self.alive and box.empty():
                 raise ConnectionLost(LOST)
             try:
                 reply = box.get(timeout=max(0.0, min(0.5, deadline - time.monotonic())))
@@ -219,9 +224,18 @@ class Target:
     def send(self, method: str, **params: Any) -> None:
         """Make a call without waiting for its answer (a target handles its calls in order, so later
         calls find it done); for calls a busy page must not hold up. Raises ConnectionLost."""
+        if not self.alive:
+            raise ConnectionLost(LOST)
+        self._send(self.conn.next_id(), method, params)
+
+    def _send(self, mid: int, method: str, params: dict) -> None:
+        """Send call ``mid`` (its answer box, when one is wanted, is the caller's to register)."""
+        message = {"id": mid, "method": method, "params": params}
+        if self.session_id is not None:  # stamped with the session it is for
+            message["sessionId"] = self.session_id
         try:
-            self._tab.post(method, params)
-        except (SessionEnded, websocket.WebSocketException, OSError) as exc:
+            self.conn.send_raw(json.dumps(message))
+        except (websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(LOST) from exc
 
     def hold_network(self, wait: float | None = None, buffers: dict | None = None) -> None:
@@ -262,26 +276,40 @@ class Target:
 
     @property
     def alive(self) -> bool:
-        return not self._tab.ended()
+        return not self._stopped.is_set()
+
+    def end(self) -> None:
+        """The session is over: calls waiting for an answer fail at once, later ones too."""
+        self._stopped.set()
+        for pending in list(self.method_results.values()):
+            pending.put(LOST_SENTINEL)
 
     # -- events ------------------------------------------------------------
     def on(self, event: str, handler: Callable[..., None]) -> None:
         """Add a handler for a protocol event (several handlers per event)."""
-        handlers = self._handlers.setdefault(event, [])
-        handlers.append(handler)
-        if len(handlers) == 1:
-            def dispatch(**params: Any) -> None:
-                for h in list(self._handlers.get(event, ())):
+        self.event_handlers.setdefault(event, []).append(handler)
+
+    def _handle_events(self) -> None:
+        while not self._stopped.is_set():
+            try:
+                event = self.event_queue.get(timeout=1)
+            except queue.Empty:
+                continue
+            try:
+                for handler in list(self.event_handlers.get(event["method"], ())):
                     try:
-                        h(**params)
+                        handler(**event.get("params", {}))
                     except Exception:  # an event handler must never kill the event thread
                         logging.getLogger(__name__).debug("event handler failed", exc_info=True)
-            self._tab.set_listener(event, dispatch)
+            finally:
+                if event["method"] == "Target.attachedToTarget":
+                    self.conn.resume(event.get("params") or {})
+                self.event_queue.task_done()
 
     def drain_events(self, timeout: float = 0.5) -> None:
         """Wait (bounded) until the event thread has handled every event received so far (events are
         queued before the reply of a later call: the handlers then know what a returned call caused)."""
-        q = self._tab.event_queue
+        q = self.event_queue
         deadline = time.monotonic() + timeout
         while q.unfinished_tasks and time.monotonic() < deadline and self.alive:
             time.sleep(0.002)
@@ -291,12 +319,11 @@ class Target:
         (the tab itself stays). A session Chrome attached by itself (a frame, a worker) lives as long
         as its target: nothing to do."""
         try:
-            tab = self._tab
-            if tab.session_id is None:
+            if self.session_id is None:
                 self.conn.close()
-            elif tab.parent is None and not tab.ended():
-                self.conn.root.post("Target.detachFromTarget", {"sessionId": tab.session_id})
-                self.conn.on_detached(tab.session_id)
+            elif self.parent is None and self.alive:
+                self.conn.root.send("Target.detachFromTarget", sessionId=self.session_id)
+                self.conn.on_detached(self.session_id)
         except Exception:  # closing must never raise
             pass
 
@@ -310,7 +337,7 @@ class Pending:
         self.target, self.mid, self.method, self._box, self.limit = target, mid, method, box, limit
         self._interrupt = interrupt
         self._deadline = time.monotonic() + limit
-        self._open = True
+        self.open = True  # neither answered-and-read nor let go of yet
         self._depth = depth
 
     def result(self) -> dict:
@@ -328,15 +355,10 @@ class Pending:
         self.drop(answered=True)
         return out
 
-    @property
-    def open(self) -> bool:
-        """Neither answered-and-read nor let go of yet."""
-        return self._open
-
     def drop(self, answered: bool = False) -> None:
-        if self._open:
-            self._open = False
-            self.target.forget(self.mid)
+        if self.open:
+            self.open = False
+            self.target.method_results.pop(self.mid, None)
             if self._depth is not None:  # (a kept call is not counted)
                 self.target.conn.call_ended(self._depth, answered)
 

@@ -6,10 +6,10 @@ The connection is a WebSocket or, for a browser verdex launched, the pipe pair o
 Every page, out-of-process frame and worker verdex talks to is a *session* on the one socket: the
 browser itself (no session id), pages verdex attaches to (``Target.attachToTarget {flatten: true}``)
 and the frames and workers Chrome attaches to those pages by itself (``Target.setAutoAttach``).
-Each session is a :class:`FlatSession`: what it sends is stamped with its ``sessionId``, its calls wait
-for their answers in queues of their own, its events are handled on a thread of its own. One reader
-thread owns the socket and routes answers and events by ``sessionId`` into the session's queues; it
-never runs a handler, so a busy handler cannot hold up answers (``Runtime.terminateExecution`` to a
+Each session is a :class:`~verdex_cli.browser.cdp.Target` (``make``): what it sends is stamped with its
+``sessionId``, its calls wait for their answers in queues of their own, its events are handled on a
+thread of its own. One reader thread owns the socket and routes answers and events by ``sessionId``
+into the session's queues; it never runs a handler, so a busy handler cannot hold up answers (``Runtime.terminateExecution`` to a
 busy page included). Each session's events are handled in order by its own event thread.
 
 A new frame or worker waits (``waitForDebuggerOnStart``) until the handlers of its attachment have sent
@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import itertools
 import json
-import queue
 import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
+from ..base.errors import ConnectionLost
 from .transport import PipeTransport, WsTransport
+
+LOST = "Browser connection lost (the browser or the tab was closed)."
 
 LOST_SENTINEL = {"__verdex_lost__": True}  # put into a pending call's queue: the session ended
 
@@ -34,87 +36,23 @@ AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": Tr
 PAUSE_MAX = 1.0  # seconds a new frame or worker waits for its set-up at most
 
 
-class SessionEnded(Exception):
-    """The session (or the whole connection) ended before or while calling."""
-
-
-class FlatSession:
-    """One flat session: its calls waiting for answers (``method_results``, by message id) and its events,
-    handled in order by its own thread (``event_handlers``, by event name)."""
-
-    def __init__(self, conn: "Connection", session_id: str | None, target_id: str | None, kind: str,
-                 parent: str | None = None):
-        self.id = target_id
-        self.type = kind
-        self.conn = conn
-        self.session_id = session_id
-        self.parent = parent
-        self.children: set[str] = set()
-        self.handle: Any = None  # the cdp.Target wrapping this session (one per session)
-        self.event_handlers: dict[str, Any] = {}
-        self.method_results: dict[int, queue.Queue] = {}
-        self.event_queue: queue.Queue = queue.Queue()
-        self._stopped = threading.Event()
-        threading.Thread(target=self._handle_events, daemon=True, name="verdex-cdp-events").start()
-
-    def _handle_events(self) -> None:
-        while not self._stopped.is_set():
-            try:
-                event = self.event_queue.get(timeout=1)
-            except queue.Empty:
-                continue
-            handler = self.event_handlers.get(event["method"])
-            try:
-                if handler is not None:
-                    handler(**event.get("params", {}))
-            except Exception:  # (cdp.Target's handlers keep their own failures)
-                pass
-            finally:
-                if event["method"] == "Target.attachedToTarget":
-                    self.conn.resume(event.get("params") or {})
-                self.event_queue.task_done()
-
-    def set_listener(self, event: str, callback) -> None:
-        self.event_handlers[event] = callback
-
-    def post(self, method: str, params: dict) -> None:
-        """Send without waiting for (or keeping) the answer."""
-        if self._stopped.is_set():
-            raise SessionEnded("Tab has been stopped")
-        self.send_call(self.conn.next_id(), method, params)
-
-    def send_call(self, mid: int, method: str, params: dict) -> None:
-        """Send call ``mid`` (its answer box, when one is wanted, is the caller's to register)."""
-        message = {"id": mid, "method": method, "params": params}
-        if self.session_id is not None:  # stamped with the session it is for
-            message["sessionId"] = self.session_id
-        self.conn.send_raw(json.dumps(message))
-
-    def ended(self) -> bool:
-        return self._stopped.is_set()
-
-    def end(self) -> None:
-        """The session is over: calls waiting for an answer fail at once, later ones too."""
-        self._stopped.set()
-        for pending in list(self.method_results.values()):
-            pending.put(LOST_SENTINEL)
-
-
 class Connection:
     """The transport (a WebSocket, or the pipe pair of a browser launched with
     ``--remote-debugging-pipe``: transport.py), its reader thread and the sessions on it (by session
-    id and by target id)."""
+    id and by target id). ``make(conn, session_id, target_id, kind, parent, timeout)`` makes a session:
+    the root (the browser) now, then one for each target attached (with its parent's timeout)."""
 
-    def __init__(self, url: str, timeout: float, headers: list[str] | tuple = (),
+    def __init__(self, url: str, timeout: float, make: Callable[..., Any], headers: list[str] | tuple = (),
                  transport: WsTransport | PipeTransport | None = None):
         self.url = url  # "" for a pipe
         self.transport = transport if transport is not None else WsTransport(url, timeout, headers)
+        self._make = make
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self.stopped = threading.Event()
-        self.root = FlatSession(self, None, None, "browser")
-        self.sessions: dict[str | None, FlatSession] = {None: self.root}
-        self.by_target: dict[str, FlatSession] = {}
+        self.root = make(self, None, None, "browser", None, timeout)
+        self.sessions: dict[str | None, Any] = {None: self.root}
+        self.by_target: dict[str, Any] = {}
         self.attached = threading.Condition(self._lock)
         # round-trip accounting (benchmarks): the time with one or more calls outstanding, and the depth
         # of the chain of calls (call_started)
@@ -132,7 +70,7 @@ class Connection:
 
     def send_raw(self, payload: str) -> None:
         if self.stopped.is_set():
-            raise SessionEnded("Tab has been stopped")
+            raise ConnectionLost(LOST)
         self.transport.send(payload)
 
     def call_started(self) -> int:
@@ -164,13 +102,13 @@ class Connection:
             return self.depth_max, self.busy
 
     # -- sessions -----------------------------------------------------------------------------------
-    def session_for(self, target_id: str, wait: float = 0.0) -> FlatSession | None:
+    def session_for(self, target_id: str, wait: float = 0.0) -> Any:
         """The live session attached to ``target_id``, waiting up to ``wait`` s for it to attach."""
         deadline = time.monotonic() + wait
         with self.attached:
             while True:
                 s = self.by_target.get(target_id)
-                if s is not None and not s.ended():
+                if s is not None and s.alive:
                     return s
                 left = deadline - time.monotonic()
                 if left <= 0 or self.stopped.is_set():
@@ -187,7 +125,7 @@ class Connection:
                 session = todo.pop(0)
                 for sid in sorted(session.children) if session is not None else ():
                     s = self.sessions.get(sid)
-                    if s is not None and s.type == "iframe" and s.id and not s.ended():
+                    if s is not None and s.kind == "iframe" and s.id and s.alive:
                         out.append(s.id)
                         todo.append(s)
         return out
@@ -197,18 +135,19 @@ class Connection:
         info = params.get("targetInfo") or {}
         if not sid or sid in self.sessions:
             return
-        session = FlatSession(self, sid, info.get("targetId"), info.get("type", ""), parent=parent_id)
+        parent = self.sessions.get(parent_id)
+        session = self._make(self, sid, info.get("targetId"), info.get("type") or "page", parent_id,
+                             (parent or self.root).timeout)
         with self.attached:
             self.sessions[sid] = session
             if info.get("targetId"):
                 self.by_target[info["targetId"]] = session
-            parent = self.sessions.get(parent_id)
             if parent is not None:
                 parent.children.add(sid)
             self.attached.notify_all()
         if parent_id is not None and info.get("type") == "iframe":
             try:  # frames inside an out-of-process frame attach to it in turn
-                session.post("Target.setAutoAttach", dict(AUTO_ATTACH))
+                session.send("Target.setAutoAttach", **AUTO_ATTACH)
             except Exception:
                 pass
         if parent is None or not parent.event_handlers:  # no handler to set it up: it runs now
@@ -223,7 +162,7 @@ class Connection:
         session = self.sessions.get(params.get("sessionId")) if params.get("waitingForDebugger") else None
         try:
             if session is not None:
-                session.post("Runtime.runIfWaitingForDebugger", {})
+                session.send("Runtime.runIfWaitingForDebugger")
         except Exception:  # (it ended: nothing is paused)
             pass
 

@@ -30,9 +30,7 @@ class BrowserContexts:
         try:
             return self.new_tab(url)
         except BaseException:
-            self.current = (0, self._last_tab.get(0, 0)) if (0, self._last_tab.get(0, 0)) in self.pages \
-                else min(self.pages)
-            self.close_context(index)
+            self.close_context(index)  # (current: back to context 0)
             raise
 
     def switch_context(self, index: int) -> Page:
@@ -55,8 +53,7 @@ class BrowserContexts:
         if index not in self.contexts:
             raise UsageError(f"There is no context {index}. 'contexts' lists them.")
         for key in [k for k in self.pages if k[0] == index]:
-            self.pages.pop(key).close()
-            self._closed.add(key)
+            self._drop_tab(key)
         context_id = self.contexts.pop(index)
         self._closed_contexts.add(index)
         try:
@@ -65,10 +62,12 @@ class BrowserContexts:
             pass
         if self.current[0] != index:
             return None
-        tabs = sorted(k for k in self.pages if k[0] == 0)
         last = (0, self._last_tab.get(0, -1))
-        self.current = last if last in self.pages else (tabs[0] if tabs else min(self.pages))
-        self.page.bring_to_front()
+        if last in self.pages:
+            self.current = last
+            self.page.bring_to_front()
+        else:
+            self._current_closed(0)
         return f"Context {index} was current; context {self.current[0]} (tab {self.current[1]}) is now current."
 
     def context_rows(self) -> list[dict]:

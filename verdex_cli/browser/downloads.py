@@ -176,12 +176,11 @@ class Downloads:
             item = self._items[guid]
             name, state = safe_name(item.suggested), item.state
             record = {"name": name, "path": None, "size": item.received, "url": item.url, "state": state}
-            if state == "completed" and not self._here(item):
+            if state == "completed" and not self._source(item).is_file():  # the file is on the browser's machine
                 there = str(self._source(item))
                 notes.append(f"{name} ({human_size(item.received)}) was downloaded on the browser's machine, not "
                              f"this one: it is {there} there.")
-                records.append({"name": name, "path": None, "remote_path": there, "guid": item.guid,
-                                "size": item.received, "url": item.url, "state": "completed"})
+                records.append(dict(record, remote_path=there, guid=item.guid))
             elif state == "completed":
                 path = self._finish(item)
                 size = path.stat().st_size if path.exists() else item.received
@@ -205,10 +204,6 @@ class Downloads:
     def _source(self, item: Download) -> Path:
         """Where the browser says it saved the file (on its own machine)."""
         return Path(item.chrome_path) if item.chrome_path else self.directory / item.guid
-
-    def _here(self, item: Download) -> bool:
-        """Is the browser's file on this machine, at the path it names (the download's own GUID)?"""
-        return self._source(item).is_file()
 
     def _finish(self, item: Download) -> Path:
         src = self._source(item)

@@ -78,18 +78,8 @@ def _why(exc: BaseException) -> str:
     return text[:120] or type(exc).__name__
 
 
-def _open(ws_url: str, timeout: float, headers: list[str]) -> Target:
-    target = Target(ws_url, timeout, None, "browser", headers=headers)
-    try:
-        target.call("Browser.getVersion", interrupt=False)  # a DevTools browser socket, answering
-    except BaseException:
-        target.close()
-        raise
-    return target
-
-
-def connect(url: str, timeout: float = 10.0, headers: list[str] | tuple = ()) -> tuple[ChromeProcess, Target]:
-    """Open the browser socket behind ``url``: (the browser, never stopped by us; its root session).
+def connect(url: str, timeout: float = 10.0, headers: list[str] | tuple = ()) -> ChromeProcess:
+    """Open the browser socket behind ``url``: the browser (never stopped by us), its root session as ``link``.
     Raises ConnectFailed naming the URL (masked) and what was tried."""
     headers = [parse_header(h) for h in headers]
     text = url.strip()
@@ -103,7 +93,7 @@ def connect(url: str, timeout: float = 10.0, headers: list[str] | tuple = ()) ->
     tried: list[str] = []
     if scheme in ("ws", "wss"):
         try:
-            return ChromeProcess("", text, owned=False), _open(text, timeout, headers)
+            return ChromeProcess("", text, owned=False, link=Target.open(text, timeout, headers, answering=True))
         except Exception as exc:
             raise ConnectFailed(f"Cannot connect to {shown}: {_why(exc.__cause__ or exc)}.") from None
     if scheme not in ("http", "https"):
@@ -133,7 +123,7 @@ def connect(url: str, timeout: float = 10.0, headers: list[str] | tuple = ()) ->
         candidates.append(ws_base + "/devtools/browser")
     for ws_url in candidates:
         try:
-            return ChromeProcess(base, ws_url, owned=False), _open(ws_url, timeout, headers)
+            return ChromeProcess(base, ws_url, owned=False, link=Target.open(ws_url, timeout, headers, answering=True))
         except Exception as exc:
             tried.append(f"{mask(ws_url)} ({_why(exc.__cause__ or exc)})")
     raise ConnectFailed(f"Cannot connect to {shown}: tried {', '.join(tried)}.")

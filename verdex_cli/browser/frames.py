@@ -64,7 +64,6 @@ class FrameRegistry(Worlds):
         self._made: dict[str, tuple[int, Target]] = {}
         self.main_id = ""
         self.structure_events = 0  # frames detached (or swapped process) so far: the snapshot cache checks it
-        self.init_script = ""  # set by the session: the bridge source
         self._owner_ids: dict[tuple, int] = {}  # (frame id, parent's document, its session) -> owner's backend id
         self.captured: list[int] = []  # frames the last whole-page capture stitched in (captured ahead next time)
         self.guards = GuardWorld()  # every document's click guard world (guard_world.py), by frame id
@@ -282,10 +281,7 @@ class FrameRegistry(Worlds):
         """Out-of-process frames attached since verdex last looked (their sessions not set up: no guard
         world yet, guard_world.py): set up now and waited for -- a round trip, only when there are such
         frames -- so the guard worlds of their documents are known (reported before the answers)."""
-        try:
-            ids = self.target.conn.frame_targets(self.target.id or "")
-        except (AttributeError, ConnectionLost):
-            return
+        ids = self.target.conn.frame_targets(self.target.id or "")
         sessions = [s for s in map(self.target.child, ids) if s is not None and not s.enabled]
         finish_all([p for s in sessions for p in self.start_enable(s)])
         for session in sessions:

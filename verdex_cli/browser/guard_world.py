@@ -65,4 +65,4 @@ class GuardWorld:
     def others(self, frame_id: str) -> list[tuple[str, object, int]]:
         """Every guarded document of the tab but frame ``frame_id``'s: (frame id, session, context)."""
         return [(fid, t, ctx) for fid, (t, ctx) in list(self.contexts.items())
-                if fid != frame_id and getattr(t, "alive", True)]
+                if fid != frame_id and t.alive]

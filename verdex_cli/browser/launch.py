@@ -109,7 +109,7 @@ class ChromeProcess:
         """Cheap check (no I/O): False once an owned browser's process is gone, or once the connection
         to a browser we did not launch has closed (it died, or its service ended it)."""
         if not self.owned:
-            return getattr(self.link, "alive", True)
+            return self.link.alive
         return self._watchdog is not None and self._watchdog.poll() is None
 
     def exited_within(self, timeout: float) -> bool:
@@ -336,12 +336,10 @@ def _open_pipe(proc: ChromeProcess, ours: tuple[int, int], executable: str, hint
     from .cdp import Target
     from .transport import PipeTransport
 
-    link = Target(timeout=timeout, kind="browser", transport=PipeTransport(*ours))
     try:
-        link.call("Browser.getVersion", timeout=timeout, interrupt=False)
+        link = Target.open(timeout=timeout, transport=PipeTransport(*ours), answering=True)
     except VerdexError as exc:
         lost = not isinstance(exc, CDPTimeout)  # the pipe closed (read or write): the browser is exiting
-        link.close()
         exited = not proc.alive()
         if lost and not exited:  # its watchdog follows it within moments
             exited = proc.exited_within(3)

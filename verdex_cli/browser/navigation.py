@@ -202,15 +202,11 @@ class Navigation:
     def navigate(self, url: str) -> dict:
         asked = self.nav_count
         with self._watching_responses():
-            try:
-                res = self.target.call("Page.navigate", url=url)
+            try:  # stopped when it fails or times out (Ctrl-C too: it must not land later)
+                res = self._guarded(lambda: self.target.call("Page.navigate", url=url))
             except CDPTimeout:
-                self.stop_loading()
                 raise CDPTimeout(f"{url} did not answer within {self.timeout:g} s; the navigation was stopped "
                                  "and the tab stays where it was.", method="Page.navigate") from None
-            except BaseException:  # Ctrl-C: do not let the navigation land later
-                self.stop_loading()
-                raise
             error = res.get("errorText")
             if error == ABORTED and self._refused_since(asked):
                 return self._stayed(self.cancelled_note)
@@ -226,10 +222,7 @@ class Navigation:
 
     def reload(self) -> dict:
         before = None if self.target.crashed else self.frames.current_loader(self.frames.main)
-        asked = self.nav_count
-        with self._watching_responses():
-            self._guarded(lambda: self.target.call("Page.reload", ignoreCache=False))
-            info = self._after_navigation(None, asked)
+        info = self._go("Page.reload", ignoreCache=False)
         after = self.frames.current_loader(self.frames.main)
         if before and after and after[0] != before[0]:
             self._reloads[after[0]] = before[0]
@@ -242,13 +235,18 @@ class Navigation:
         if not 0 <= index < len(entries):
             word = "previous" if delta < 0 else "next"
             raise NavigationFailed(f"There is no {word} page in this tab's history.")
-        asked, commits = self.nav_count, self._commits
-        with self._watching_responses():
-            self._guarded(lambda: self.target.call("Page.navigateToHistoryEntry", entryId=entries[index]["id"]))
-            info = self._after_navigation(None, asked)
+        commits = self._commits
+        info = self._go("Page.navigateToHistoryEntry", entryId=entries[index]["id"])
         if self._commits == commits and not info.get("stayed"):  # a step between entries of one document
             return self._same_document()
         return info
+
+    def _go(self, method: str, **params) -> dict:
+        """A navigation that ``method`` asks for, waited for: as :meth:`_after_navigation`."""
+        asked = self.nav_count
+        with self._watching_responses():
+            self._guarded(lambda: self.target.call(method, **params))
+            return self._after_navigation(None, asked)
 
     def _became_download(self, loader: str | None) -> bool:
         self.target.drain_events()

@@ -32,10 +32,8 @@ class Session(BrowserContexts):
     chrome: launcher.ChromeProcess
     pages: dict[tuple[int, int], Page] = field(default_factory=dict)
     current: tuple[int, int] = (0, 0)
-    init_script: str = ""
     _page_counters: dict[int, int] = field(default_factory=dict)
     _own_targets: list[str] = field(default_factory=list)
-    _browser_target: Target | None = None
     _closed: set = field(default_factory=set)  # (context, page) of tabs that were closed
     dialogs: DialogAnswers = field(default_factory=DialogAnswers)
     downloads: Downloads | None = None
@@ -51,20 +49,16 @@ class Session(BrowserContexts):
     popups: PopupWatch | None = None  # tabs our pages opened, as the browser announced them
 
     @classmethod
-    def start(cls, options: Options, init_script: str = "") -> "Session":
-        browser = None
+    def start(cls, options: Options) -> "Session":
         if options.connect:
-            chrome, browser = endpoint.connect(options.connect, options.timeout, options.headers)
+            chrome = endpoint.connect(options.connect, options.timeout, options.headers)
         else:
             chrome = launcher.launch(options.chrome, headless=options.headless,
                                      timeout=max(options.timeout, 20.0))
-        session = cls(options, chrome, init_script=init_script)
+        session = cls(options, chrome)
         try:
-            # a launched browser's pipe is open already (chrome.link); --connect opened its socket
-            session._browser_target = browser or chrome.link or Target(chrome.browser_ws, options.timeout, None,
-                                                                       "browser")
-            chrome.link = session._browser_target
-            session._browser_target.timeout = options.timeout  # the launch's own wait was longer
+            # its connection is open already (chrome.link): a launched browser's pipe, or --connect's socket
+            chrome.link.timeout = options.timeout  # the launch's own wait was longer
             session.downloads = Downloads(options.downloads)
             session._attach_first_page()
             session.popups = PopupWatch(session.browser())
@@ -72,8 +66,7 @@ class Session(BrowserContexts):
         except BaseException:
             if session.downloads is not None:
                 session.downloads.close()
-            if session._browser_target is not None:
-                session._browser_target.close()
+            chrome.link.close()
             chrome.stop()
             raise
         return session
@@ -101,8 +94,8 @@ class Session(BrowserContexts):
     def browser(self) -> Target:
         """The browser-level session (the connection's root). Its socket carries every tab; once it
         is gone, so is everything: ConnectionLost (the runner reports the browser lost)."""
-        target = self._browser_target
-        if target is None or not target.alive:
+        target = self.chrome.link
+        if not target.alive:
             raise ConnectionLost("Browser connection lost (the browser or the connection to it closed).")
         return target
 
@@ -142,14 +135,11 @@ class Session(BrowserContexts):
         gone = []
         for key, page in list(self.pages.items()):
             if page.target.id not in alive and len(self.pages) > 1:  # closed by the page (window.close)
-                page.close()
-                del self.pages[key]
-                self._closed.add(key)
+                self._drop_tab(key)
                 gone.append(key)
         was_current = self.current
         if self.current not in self.pages:
-            self.current = min((k for k in self.pages if k[0] == was_current[0]), default=min(self.pages))
-            self.page.bring_to_front()
+            self._current_closed(was_current[0])
         for key in gone:
             now = f"; tab {self.current[1]} is now current" if key == was_current else ""
             self._tab_notes.append(f"Tab {key[1]} closed itself{now}.")
@@ -183,24 +173,19 @@ class Session(BrowserContexts):
     def _forget_popup(self, target_id: str) -> None:
         for key, page in list(self.pages.items()):
             if page.target.id == target_id:
-                page.close()
-                del self.pages[key]
+                self.pages.pop(key).close()
                 if self._page_counters.get(key[0]) == key[1] + 1:
                     self._page_counters[key[0]] = key[1]  # its index was never shown
 
-    def frame_target_ids(self, page: Page) -> list[str]:
-        """Ids of the out-of-process frame targets inside ``page`` (any depth), parents first."""
+    def scan_frames(self, page: Page) -> list:
+        """Every frame of ``page`` from the frame trees (no snapshot): see FrameRegistry.scan; its
+        out-of-process frames' targets (any depth), parents first, from one look at the browser's."""
         infos = [i for i in self._targets() if i.get("type") == "iframe"]
         inside, found = {page.target.id}, []
-        while more := [i["targetId"] for i in infos if i["targetId"] not in inside and i.get("parentId") in inside]:
-            inside.update(more)
+        while more := [i for i in infos if i["targetId"] not in inside and i.get("parentId") in inside]:
+            inside.update(i["targetId"] for i in more)
             found += more
-        return found
-
-    def scan_frames(self, page: Page) -> list:
-        """Every frame of ``page`` from the frame trees (no snapshot): see FrameRegistry.scan."""
-        infos = {i["targetId"]: i for i in self._targets()}
-        return page.frames.scan([infos[t] for t in self.frame_target_ids(page) if t in infos])
+        return page.frames.scan(found)
 
     def after_failure(self, kind: str) -> str:
         """After a timed-out or cancelled command: stop the current tab's navigation if one is under
@@ -315,26 +300,31 @@ class Session(BrowserContexts):
             raise UsageError(f"There is no tab {index}. 'tabs' lists them.")
         if len(self.pages) == 1:
             raise UsageError("That is the last tab; use 'quit' to leave.")
-        target_id = page.target.id
-        page.close()
-        del self.pages[key]
-        self._closed.add(key)
+        self._drop_tab(key)
         try:
-            self.browser().call("Target.closeTarget", targetId=target_id)
+            self.browser().call("Target.closeTarget", targetId=page.target.id)
         except VerdexError:
             pass
         if self.current == key:
-            self.current = min((k for k in self.pages if k[0] == key[0]), default=min(self.pages))
-            self.page.bring_to_front()
+            self._current_closed(key[0])
+
+    def _drop_tab(self, key: tuple[int, int]) -> None:
+        """Tab ``key`` is closed: its refs say so."""
+        self.pages.pop(key).close()
+        self._closed.add(key)
+
+    def _current_closed(self, context: int) -> None:
+        """The current tab was closed: the first tab of its context (or the first of all) becomes current."""
+        self.current = min((k for k in self.pages if k[0] == context), default=min(self.pages))
+        self.page.bring_to_front()
 
     def add_page(self, target_id: str, context: int = 0, switch: bool = True,
                  index: int | None = None) -> Page:
-        target = self.browser().attach(target_id, "page")  # before numbering: it may be gone already
+        target = self.browser().attach(target_id)  # before numbering: it may be gone already
         if index is None:
             index = self._page_counters.get(context, 0)
             self._page_counters[context] = index + 1
         page = Page(context, index, target, self.options.timeout)
-        page.frames.init_script = self.init_script
         page.tab_closed = lambda i, c=context: (c, i) in self._closed
         page.tab_exists = lambda i, c=context: (c, i) in self.pages
         page.context_state = self._context_state
@@ -363,23 +353,22 @@ class Session(BrowserContexts):
             except Exception:
                 pass
         self.pages.clear()
-        browser = self._browser_target
-        if browser is not None:
-            if not self.chrome.owned and browser.alive:  # a browser we only attached to: only our own tabs go
-                if self.downloads is not None:
-                    self.downloads.detach(browser)
-                for target_id in self._own_targets:
-                    try:
-                        browser.call("Target.closeTarget", timeout=2, interrupt=False, targetId=target_id)
-                    except VerdexError:
-                        pass
-                for context_id in [c for c in self.contexts.values() if c]:
-                    try:
-                        browser.call("Target.disposeBrowserContext", timeout=2, interrupt=False,
-                                     browserContextId=context_id)
-                    except VerdexError:
-                        pass
-            browser.close()
+        browser = self.chrome.link
+        if not self.chrome.owned and browser.alive:  # a browser we only attached to: only our own tabs go
+            if self.downloads is not None:
+                self.downloads.detach(browser)
+            for target_id in self._own_targets:
+                try:
+                    browser.call("Target.closeTarget", timeout=2, interrupt=False, targetId=target_id)
+                except VerdexError:
+                    pass
+            for context_id in [c for c in self.contexts.values() if c]:
+                try:
+                    browser.call("Target.disposeBrowserContext", timeout=2, interrupt=False,
+                                 browserContextId=context_id)
+                except VerdexError:
+                    pass
+        browser.close()
         self.chrome.stop()
         if self.downloads is not None:
             self.downloads.close()

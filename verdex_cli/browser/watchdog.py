@@ -27,19 +27,14 @@ import sys
 PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent() -> None:
-    """In the Chrome child: get SIGKILL if the watchdog itself dies."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except Exception:
-        pass
-
-
 def _child_setup(pipe: tuple[int, int] | None):
-    """What runs in the Chrome child before exec: die with the watchdog; the pipe pair onto 3 and 4."""
+    """What runs in the Chrome child before exec: get SIGKILL if the watchdog itself dies; the pipe pair
+    onto 3 and 4."""
     def setup() -> None:
-        _die_with_parent()
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except Exception:
+            pass
         if pipe is not None:
             high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in pipe]  # out of 3 and 4's way
             os.dup2(high[0], 3)  # dup2 leaves 3 and 4 inheritable: Chrome gets them

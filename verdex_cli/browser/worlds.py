@@ -53,7 +53,7 @@ class Worlds:
             "Page.createIsolatedWorld", **new_world(fr.frame_id))["executionContextId"]
         numbered = self.numbering(fr)
         # the engine's source, its numbering and the first call: one round trip (a target answers in order)
-        setup = [bridge.start(fr.target, engine_load(self.init_script).at(ctx))]
+        setup = [bridge.start(fr.target, engine_load().at(ctx))]
         pending = None
         try:
             setup.append(bridge.start(fr.target, init_call(*numbered).at(ctx)))
@@ -151,7 +151,7 @@ class Worlds:
         """Send an invocation into the frame's isolated world without waiting (answered by :meth:`run`):
         only when the world is already set up (None otherwise, or when the call cannot be sent).
         Returns (the pending call, the document the world was made for)."""
-        if fr.world_id is None or fr.world_loader != fr.loader_id or fr.detached or not fr.target.alive:
+        if not self.ready(fr) or fr.detached or not fr.target.alive:
             return None
         try:
             return bridge.start(fr.target, call.at(fr.world_id), timeout, kept=kept), fr.loader_id

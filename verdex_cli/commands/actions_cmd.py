@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import suppress
 
 from ..act import actions, fields, pointer
 from ..act.actionability import Ahead
@@ -56,10 +57,8 @@ def _act(ctx, fn, res, *args):
         lost = isinstance(exc, ConnectionLost)
         if lost and (res.frame.parent is None or not ctx.page.target.alive):
             raise
-        try:
+        with suppress(CDPError):
             resolve(ctx.page, ctx.page_state().store, res.text)  # raises navigated or removed when so
-        except CDPError:
-            raise exc from None
         if not lost:
             raise
         raise NotActionable(f"Element {res.label} is not actionable: its frame went away during the "

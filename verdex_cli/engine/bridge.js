@@ -301,9 +301,10 @@
     return JSON.stringify(out);
   }
 
-  // What marks the refs of a text as shown, when asked to (the answer `out` says so); else null.
+  // What marks the refs of a text as shown, when asked to; else what tells whether they all were as the
+  // capture saw them already (new to the registry). Either way the answer `out` says when they are.
   function marker(out, show) {
-    if (!show) return null;
+    if (!show) return (refs) => { if (Registry.allShown(refs)) out.shown = 1; };
     out.shown = 1;
     return Registry.showListed;
   }

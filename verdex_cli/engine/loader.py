@@ -58,20 +58,10 @@ MODULES = (
 )
 
 # Scripts of their own, outside the engine (no module of it is there where they run): each file is one
-# function (a header of // lines first), given values by :func:`script` or sent as the declaration of
-# a ``Runtime.callFunctionOn`` by :func:`function`.
-SCRIPTS = {
-    "call": "the engine's functions called from Python (bridge.py)",
-    "by_value": "an object read whole",
-    "page_read": "reads of the page's own world (title, ready state, scroll position, alive)",
-    "has_text": "`wait text` in a light world of its own",
-    "timer_watch": "the main-world watcher of what an action's input started",
-    "guard_world": "the click guard of every document, in a world of its own",
-    "guard_call": "that guard told to deny, and read",
-    "download_watch": "a click asking for a download, heard at once",
-    "demo_origins": "the demo site's own script",
-    "adopt_closed": "closed shadow roots handed to the engine",
-}
+# function (a header of // lines first, saying what it is), given values by :func:`script` or sent as the
+# declaration of a ``Runtime.callFunctionOn`` by :func:`function`.
+SCRIPTS = frozenset(("call", "by_value", "page_read", "has_text", "timer_watch", "guard_world", "guard_call",
+                     "download_watch", "demo_origins", "adopt_closed"))
 
 # globalThis.__verdex: namespace -> the module it is
 EXPORTS = {"bridge": "Bridge", "fields": "Fields", "targets": "Targets", "structure": "Structure", "marks": "Marks"}
@@ -157,24 +147,6 @@ def source() -> str:
     indentation, blank and comment lines (a third of it: sent to every frame, it is what a page of many
     cross-origin frames waits for; the engine has no string of several lines that this could change)."""
     return "\n".join(line for line in map(str.strip, compose(check=False).splitlines()) if line and line[:2] != "//")
-
-
-def declare(*names: str) -> str:
-    """Statements declaring ``const Name = ...`` for the named modules and what they need, in a
-    scope of the caller's (tests evaluate the aria engine alone this way)."""
-    by_name = {m.name: m for m in MODULES}
-    want: set[str] = set()
-
-    def add(name: str) -> None:
-        if name not in want:
-            want.add(name)
-            for need in by_name[name].needs:
-                add(need)
-
-    for name in names:
-        add(name)
-    return "".join(f"const {m.name} = (({', '.join(m.needs)}) => {{\n{body(m)}}})({', '.join(m.needs)});\n"
-                   for m in order(MODULES) if m.name in want)
 
 
 @lru_cache(maxsize=None)

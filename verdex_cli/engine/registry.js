@@ -114,11 +114,12 @@
     e.same = snapNo;  // shown as capture snapNo saw it (until the next restate)
   }
 
-  // The refs `ns` were shown to the user as the last capture saw them.
+  // The refs `ns` were shown to the user as the last capture saw them (those shown as it saw them
+  // already, new to the registry in it, are as they are: their headings are not looked up again).
   function show(ns) {
     for (const n of ns) {
       const e = entries.get(n);
-      if (e !== undefined && e.sown !== null) shown(e);
+      if (e !== undefined && e.sown !== null && e.same !== snapNo) shown(e);
     }
     return true;
   }
@@ -130,6 +131,15 @@
       const e = entries.get(refs[i]);
       if (e !== undefined && e.sown !== null && e.same !== snapNo) shown(e);
     }
+  }
+
+  // Were the refs (listed as for showListed) all shown as the last capture saw them?
+  function allShown(refs) {
+    for (let i = 0; i < refs.length; i += 4) {
+      const e = entries.get(refs[i]);
+      if (e === undefined || e.same !== snapNo) return false;
+    }
+    return true;
   }
 
   // Where ref n's element (gone from the document) was when last shown: its record and heading (its
@@ -585,6 +595,6 @@
     if (keepCounter) floor = counter; else { counter = 0; floor = 0; }
   }
 
-  return { init, begin, end, tiers, issue, issueShown, show, showListed, showNow, lastShown, get, status, identityChange, successors, reset,
+  return { init, begin, end, tiers, issue, issueShown, show, showListed, allShown, showNow, lastShown, get, status, identityChange, successors, reset,
     passHeading, seedHeading, around, moved, get changeKind() { return changeKind; },
     get counter() { return counter; }, get size() { return entries.size; } };

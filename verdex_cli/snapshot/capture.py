@@ -10,7 +10,6 @@ from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from ..base.timing import phase
 from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
-from ..engine import loader as engine
 from . import cache, first as _first
 from .answers import Answered, collect_owners, parse_answer, splice, unused
 from .model import FrameInfo
@@ -19,11 +18,8 @@ from .views import FrameView, ViewMismatch
 
 MAX_FRAME_DEPTH = 12
 MAX_TREE_DEPTH = 200  # MAX_TREE in deep.js (module Deep of the in-page engine)
-
-
-def bridge_source() -> str:
-    """The in-page engine every frame's isolated world is set up with (engine/loader.py)."""
-    return engine.source()
+NOT_AVAILABLE = "frame content is not available (not loaded yet or blocked)"
+UNCAPTURED = "frame could not be captured: "  # and why
 
 
 def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[int, dict] | None = None,
@@ -42,15 +38,13 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
     this capture asks. ``view`` (cache.view_of): 0 the frames' trees; 1 or 2 their texts (views.FrameView).
     ``marked`` (filled in): the first frame's page marks the refs of its text shown, in the same call; its
     index is added when it did."""
-    notes: list[str] = []
-    seen: list[Frame] = []
     facts = {} if facts is None else facts
     expr = CHECK if check else SNAP
     if within is not None or check:
         view = 0
     if within is not None:
         start, expr, reuse, prior = within[0], ("snapshot", int(within[1])), None, None
-    ctx = _Ctx(page, seen, notes, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP, view)
+    ctx = _Ctx(page, facts, reuse or {}, follow, prior or {}, CHECK if check else SNAP, view)
     if marked is not None and within is None and not check:
         ctx.marked, ctx.marks = marked, start.index if start is not None else 0
     ctx.use_ahead(ahead or {})
@@ -64,15 +58,15 @@ def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[i
         page.frames.forget_prepared()
     ctx.end()
     if start is None and within is None and follow:
-        page.frames.captured = [f.index for f in seen]
+        page.frames.captured = [f.index for f in ctx.seen]
     frames = []
-    for f in seen:
+    for f in ctx.seen:
         data = facts.get(f.index, {})
         tiers = data.get("tiers")
         frames.append(FrameInfo(f.index, f.url, f.name, page.frames.cross_origin(f), f.parent,
                                 gone=data.get("gone") or [], tiers=tuple(tiers) if tiers else None))
     frames.sort(key=lambda f: f.index)
-    return root, frames, notes
+    return root, frames, ctx.notes
 
 
 SNAP = cache.SNAP  # a whole frame (its tree or its text: see _Ctx.expr)
@@ -82,9 +76,11 @@ CHECK = ("check",)
 class _Ctx:
     """What one capture carries from frame to frame."""
 
-    def __init__(self, page: Page, seen: list[Frame], notes: list[str], facts: dict[int, dict],
-                 reuse: dict[int, dict], follow: bool, prior: dict[int, dict], whole: tuple, view: int = 0):
-        self.page, self.seen, self.notes, self.facts = page, seen, notes, facts
+    def __init__(self, page: Page, facts: dict[int, dict], reuse: dict[int, dict], follow: bool,
+                 prior: dict[int, dict], whole: tuple, view: int = 0):
+        self.page, self.facts = page, facts
+        self.seen: list[Frame] = []  # the frames stitched in
+        self.notes: list[str] = []
         self.reuse, self.follow, self.prior, self.whole, self.view = reuse, follow, prior, whole, view
         self.tree: dict | None = {}  # the main target's frame tree, read with the first captures
         self.took_ahead = False  # captures taken by the settle after an action (use_ahead)
@@ -111,6 +107,14 @@ class _Ctx:
         if data.pop("shown", 0):
             self.marked.add(fr.index)
         return data
+
+    def add(self, fr: Frame, facts: dict, root):
+        """``fr`` stitched in, its capture's ``facts`` (its tree or text under "root") and notes kept."""
+        self.seen.append(fr)
+        self.facts[fr.index] = facts
+        facts["root"] = root
+        _frame_notes(self.notes, fr, facts)
+        return root
 
     def use_ahead(self, ahead: dict[int, tuple]) -> None:
         """Captures taken ahead, as if sent now (their answers are here already)."""
@@ -212,12 +216,8 @@ def _capture_frame(ctx: _Ctx, fr: Frame, depth: int, expr: tuple | None = None) 
             root = splice(old["root"], data.pop("patch"), data.pop("title"))
         page.frames.note_issued(fr, data["counter"], data.get("url"))
         return _frame_tree(ctx, fr, depth, dict(old, **data, patched=True), root)
-    ctx.seen.append(fr)
-    ctx.facts[fr.index] = data  # "gone": refs the page's registry let go of (tombstones); "tiers": ref counts
-    _frame_notes(ctx.notes, fr, data)
     page.frames.note_issued(fr, data["counter"], data.get("url"))
-    root = data.pop("root")
-    data["root"] = root
+    root = ctx.add(fr, data, data.pop("root"))  # "gone": refs the page's registry let go of (tombstones)
     root["fi"] = fr.index
     owners = []
     if data.get("owners", 1):  # the bridge says how many frame owners it found
@@ -250,10 +250,7 @@ def _frame_view(ctx: _Ctx, fr: Frame, depth: int, data: dict, old: dict | None) 
                 o["fi"] = was["fi"]
         data.pop("title")
         return _frame_tree(ctx, fr, depth, dict(old, **data, patched=True), view)
-    ctx.seen.append(fr)
-    ctx.facts[fr.index] = data
-    data["root"] = view
-    _frame_notes(ctx.notes, fr, data)
+    ctx.add(fr, data, view)
     if view.owners:
         _stitch(ctx, fr, sorted(view.owners, key=lambda o: o["fo"]), depth)
     return view
@@ -262,10 +259,7 @@ def _frame_view(ctx: _Ctx, fr: Frame, depth: int, data: dict, old: dict | None) 
 def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> dict:
     """A frame tree known without a whole capture (unchanged, or patched): its child frames are
     stitched in again (each reused, patched or captured, whichever it needs; captures all sent first)."""
-    ctx.seen.append(fr)
-    ctx.facts[fr.index] = facts
-    facts["root"] = root
-    _frame_notes(ctx.notes, fr, facts)
+    ctx.add(fr, facts, root)
     owners: list = []
     if isinstance(root, FrameView):
         owners = sorted(root.owners, key=lambda o: o["fo"])
@@ -276,7 +270,7 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
         child = ctx.page.frames.get(node.get("fi", -1))
         node.pop("sub", None)
         if child is None or child.detached:
-            node["err"] = "frame content is not available (not loaded yet or blocked)"
+            node["err"] = NOT_AVAILABLE
             continue
         node.pop("err", None)
         if ctx.follow:
@@ -286,11 +280,8 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
         try:
             node["sub"] = _capture_frame(ctx, child, depth + 1)
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
-            node["err"] = f"frame could not be captured: {_short(exc)}"
+            node["err"] = UNCAPTURED + _short(exc)
     return root
-
-
-NOT_AVAILABLE = "frame content is not available (not loaded yet or blocked)"
 
 
 def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
@@ -299,8 +290,9 @@ def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
     all at once, and remembered. The child frames' captures are all sent before any answer is waited for;
     frames new to the registry get their indices in document order, depth first."""
     page = ctx.page
-    lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else ctx.primed.tree(fr.target))
-    ctx.primed.inform(lookup)
+    lookup = _OwnerLookup(page, fr, ctx.tree if fr.target is page.target else ctx.primed.trees.get(id(fr.target)))
+    lookup.trees.update(ctx.primed.roots)  # the frames and owners first.py found
+    lookup.backends.update(ctx.primed.backends)
     plan: list[tuple[dict, object, bool]] = []  # (owner node, frame / frame id / None / error, remembered)
     missing = []
     for node in owners:
@@ -349,7 +341,7 @@ def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
                 node["fi"] = child.index
                 node["sub"] = _capture_frame(ctx, child, depth + 1)
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
-            node["err"] = f"frame could not be captured: {_short(exc)}"
+            node["err"] = UNCAPTURED + _short(exc)
     lookup.done()
 
 

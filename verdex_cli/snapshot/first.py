@@ -59,9 +59,6 @@ class Primed:
     used: set[str] = field(default_factory=set)  # frames whose capture sent here was taken
     fresh: tuple = SNAP  # what the captures of frames new to the page ask for (their index not known yet)
 
-    def tree(self, target: Target) -> dict | None:
-        return self.trees.get(id(target))
-
     def take(self, fr: Frame, expr: tuple) -> tuple | None:
         """The capture sent for ``fr`` (being stitched in), its world now the frame's; None when there is
         none it can use (then it is captured the usual way)."""
@@ -89,11 +86,6 @@ class Primed:
                 if isinstance(value, int) and value >= 0:
                     found[value] = child
         return self.slots[fr.frame_id].get(slot, "")
-
-    def inform(self, lookup) -> None:
-        """An owner lookup (owners.py) told the frames and owners found here."""
-        lookup.trees.update(self.roots)
-        lookup.backends.update(self.backends)
 
     def drop(self) -> None:
         """Captures of frames not stitched in (hidden, too deep, gone), answers not needed: let go unread,
@@ -189,7 +181,7 @@ def _load_and_capture(page: Page, fresh: list[_Node], children: list[_Node], nod
             continue
         if n.known is not None:
             n.numbered = frames.numbering(n.known)
-        loads.append((n, _start(n.target, engine_load(frames.init_script).at(n.world))))
+        loads.append((n, _start(n.target, engine_load().at(n.world))))
         loads.append((n, _start(n.target, init_call(*n.numbered).at(n.world))))
         n.expr = expr_of(n.known)  # (None: a frame new to the page)
         n.capture = _start(n.target, capture_call(n.expr).at(n.world))
@@ -300,12 +292,8 @@ def _answers(started: list[tuple[_Node, Pending | None]], failed: set | None = N
     pending = [p for _n, p in started if p is not None]
     answers = iter(finish_all(pending))
     for n, p in started:
-        if p is None:
-            if failed is not None:
-                failed.add(n.frame_id)
-            continue
-        res = next(answers)
-        if isinstance(res, VerdexError):
+        res = None if p is None else next(answers)
+        if p is None or isinstance(res, VerdexError):
             if failed is not None:
                 failed.add(n.frame_id)
             continue

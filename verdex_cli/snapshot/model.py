@@ -19,7 +19,6 @@ class FrameInfo:
     name: str
     cross_origin: bool
     parent: int | None = None
-    error: str | None = None
     gone: list[int] = field(default_factory=list)  # ref numbers the frame's registry dropped (see refs.py)
     tiers: tuple[int, int] | None = None  # refs issued by tier (1, 2) in this capture, counted by the bridge
 

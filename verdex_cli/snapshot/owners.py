@@ -87,11 +87,6 @@ class OwnerLookup:
                 self.page.bridge.tag_owners(self.fr, {str(k): v for k, v in self.found.items()})
 
 
-def child_frame(page: Page, parent: Frame, slot: int, local_tree: dict, via: str = "owner") -> Frame | None:
-    frame_id = owner_frame_id(page, parent, slot, via)
-    return None if frame_id is None else frame_for(page, parent, frame_id, local_tree)
-
-
 def owner_frame_id(page: Page, parent: Frame, slot: int, via: str = "owner") -> str | None:
     """The frame id of owner ``slot`` (found ``via`` the bridge's owners, a search's or a ref
     number: ``Bridge.owner``), None when it has none."""

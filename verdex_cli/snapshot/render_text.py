@@ -33,14 +33,10 @@ def quote(text: str) -> str:
 def _states(s: dict) -> str:
     parts = []
     for key in STATE_ORDER:
-        if key not in s:
-            continue
-        v = s[key]
+        v = s.get(key)
         if v is True:
             parts.append(f" [{key}]")
-        elif v is False or v is None:
-            continue
-        else:
+        elif v is not False and v is not None:
             parts.append(f" [{key}={v}]")
     return "".join(parts)
 
@@ -276,21 +272,3 @@ class TextRenderer:
             return kids, indent + "  ", child_frame, show_name and from_content, ti
         return None
 
-
-def count_refs(root: dict) -> tuple[int, int]:
-    """(tier-1 refs, tier-2 refs) in a stitched tree."""
-    t1 = t2 = 0
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.get("e"):
-            if node.get("t") == 2:
-                t2 += 1
-            else:
-                t1 += 1
-        kids = node.get("c")
-        if kids:
-            stack.extend(k for k in kids if not isinstance(k, str))
-        if "sub" in node:
-            stack.append(node["sub"])
-    return t1, t2

@@ -14,9 +14,9 @@ from ..browser.frames import Frame
 from ..base.errors import VerdexError
 from ..browser.page import Page
 from .answers import collect_owners, drop_ahead
-from .capture import capture_tree
+from .capture import UNCAPTURED, capture_tree
 from .model import Snapshot
-from .render_text import TextRenderer, count_refs
+from .render_text import TextRenderer
 from .views import FrameView, Stitched, frames_of
 
 COMPACT_LIMIT = 100
@@ -36,6 +36,8 @@ def _check_patched(page: Page, text: str, compact: bool, frame: Frame | None, fo
         return  # the page changed between the two captures: nothing to compare
     renderer = TextRenderer(page.prefix, compact)
     whole = renderer.render(root)
+    if whole.count(UNCAPTURED) != text.count(UNCAPTURED):
+        return  # a frame did not answer one of the two captures in time (a loaded machine): nothing to compare
     if whole != text:
         diff = "\n".join(difflib.unified_diff(whole.splitlines(), text.splitlines(), "whole", "patched", n=1,
                                               lineterm=""))
@@ -89,14 +91,8 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
     marked: set[int] | None = set() if shows else None  # (``shows``: its refs are shown to the user)
     root, frames, notes = capture_tree(page, reuse, facts, start=frame, follow=follow, prior=prior, ahead=ahead,
                                        view=cache.view_of(mode), marked=marked)
-    if all(f.tiers is not None for f in frames):  # counted by the bridge: no walk over the tree here
-        t1, t2 = sum(f.tiers[0] for f in frames), sum(f.tiers[1] for f in frames)
-    elif isinstance(root, FrameView):
-        tiers = [r.tier for v in frames_of(root) for r in v.refs]
-        t2 = tiers.count(2)
-        t1 = len(tiers) - t2
-    else:
-        t1, t2 = count_refs(root)
+    # counted by the bridge (every answer says its frame's counts): no walk over the tree here
+    t1, t2 = sum(f.tiers[0] for f in frames), sum(f.tiers[1] for f in frames)
     compact = (t1 + t2) > COMPACT_LIMIT and not all_refs
     if isinstance(root, FrameView):  # rendered by the page, frame by frame: stitched
         with phase("join texts"):
