@@ -110,9 +110,7 @@ def test_snapshot_click_tabs_contexts_crash_and_relaunch_over_the_pipe(demo):
         button = next(r for r, i in snap["refs"].items() if i["name"] == "Frame button" and f"f{cross}e" in r)
         ok(ctx, "click " + button)
         page = ctx.session.page
-        frame_target = next(page.target.child(t) for t in ctx.session.frame_target_ids(page)
-                            if "nested=1" in page.target.child(t).call("Runtime.evaluate", expression="location.href",
-                                                                         returnByValue=True)["result"]["value"])
+        frame_target = next(f.target for f in ctx.session.scan_frames(page) if f.oopif and "nested=1" in f.url)
         count = frame_target.call("Runtime.evaluate", returnByValue=True,
                                   expression="document.getElementById('frame-count').textContent")
         assert count["result"]["value"] == "Clicked 1 time"

@@ -12,7 +12,7 @@ from prompt_toolkit.input import create_pipe_input
 from rich.console import Console
 
 from conftest import pages_site, ref_in, type_at_prompts, until
-from test_repl import console, ctx, make_repl, run_loop  # noqa: F401  (fixtures too)
+from test_repl import console, make_repl, run_loop  # noqa: F401  (a fixture too; ctx is conftest's)
 from verdex_cli.commands.runner import execute
 from verdex_cli.ui import painters
 from verdex_cli.ui.render import Renderer

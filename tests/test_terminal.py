@@ -22,7 +22,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from conftest import type_at_prompts
-from test_repl import console, ctx, make_repl, run_loop  # noqa: F401  (fixtures too)
+from test_repl import console, make_repl, run_loop  # noqa: F401  (a fixture too; ctx is conftest's)
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
 VERDEX = Path(sys.executable).with_name("verdex")

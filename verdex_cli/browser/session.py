@@ -178,19 +178,15 @@ class Session(BrowserContexts):
                 if self._page_counters.get(key[0]) == key[1] + 1:
                     self._page_counters[key[0]] = key[1]  # its index was never shown
 
-    def frame_target_ids(self, page: Page) -> list[str]:
-        """Ids of the out-of-process frame targets inside ``page`` (any depth), parents first."""
+    def scan_frames(self, page: Page) -> list:
+        """Every frame of ``page`` from the frame trees (no snapshot): see FrameRegistry.scan; its
+        out-of-process frames' targets (any depth), parents first, from one look at the browser's."""
         infos = [i for i in self._targets() if i.get("type") == "iframe"]
         inside, found = {page.target.id}, []
-        while more := [i["targetId"] for i in infos if i["targetId"] not in inside and i.get("parentId") in inside]:
-            inside.update(more)
+        while more := [i for i in infos if i["targetId"] not in inside and i.get("parentId") in inside]:
+            inside.update(i["targetId"] for i in more)
             found += more
-        return found
-
-    def scan_frames(self, page: Page) -> list:
-        """Every frame of ``page`` from the frame trees (no snapshot): see FrameRegistry.scan."""
-        infos = {i["targetId"]: i for i in self._targets()}
-        return page.frames.scan([infos[t] for t in self.frame_target_ids(page) if t in infos])
+        return page.frames.scan(found)
 
     def after_failure(self, kind: str) -> str:
         """After a timed-out or cancelled command: stop the current tab's navigation if one is under

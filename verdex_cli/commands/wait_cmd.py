@@ -55,7 +55,7 @@ def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
         try:
             res = resolve_target(page, ctx.page_state().store, raw)
         except VerdexError as exc:
-            if exc.kind == ErrorKind.NO_MATCH:
+            if exc.kind in (ErrorKind.NO_MATCH, ErrorKind.REMOVED):  # (removed: went away as it was found)
                 return "absent", raw  # may still appear
             raise
         return ("hidden" if res.live.get("hidden") else "visible"), res.label

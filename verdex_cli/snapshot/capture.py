@@ -20,6 +20,7 @@ from .views import FrameView, ViewMismatch
 MAX_FRAME_DEPTH = 12
 MAX_TREE_DEPTH = 200  # MAX_TREE in deep.js (module Deep of the in-page engine)
 NOT_AVAILABLE = "frame content is not available (not loaded yet or blocked)"
+UNCAPTURED = "frame could not be captured: "  # and why
 
 
 def bridge_source() -> str:
@@ -285,7 +286,7 @@ def _frame_tree(ctx: _Ctx, fr: Frame, depth: int, facts: dict, root: dict) -> di
         try:
             node["sub"] = _capture_frame(ctx, child, depth + 1)
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
-            node["err"] = f"frame could not be captured: {_short(exc)}"
+            node["err"] = UNCAPTURED + _short(exc)
     return root
 
 
@@ -346,7 +347,7 @@ def _stitch(ctx: _Ctx, fr: Frame, owners: list[dict], depth: int) -> None:
                 node["fi"] = child.index
                 node["sub"] = _capture_frame(ctx, child, depth + 1)
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
-            node["err"] = f"frame could not be captured: {_short(exc)}"
+            node["err"] = UNCAPTURED + _short(exc)
     lookup.done()
 
 
