@@ -64,7 +64,6 @@ class FrameRegistry(Worlds):
         self._made: dict[str, tuple[int, Target]] = {}
         self.main_id = ""
         self.structure_events = 0  # frames detached (or swapped process) so far: the snapshot cache checks it
-        self.init_script = ""  # set by the session: the bridge source
         self._owner_ids: dict[tuple, int] = {}  # (frame id, parent's document, its session) -> owner's backend id
         self.captured: list[int] = []  # frames the last whole-page capture stitched in (captured ahead next time)
         self.guards = GuardWorld()  # every document's click guard world (guard_world.py), by frame id
