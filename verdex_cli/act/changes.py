@@ -66,7 +66,7 @@ def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None
         return seen, {"unsplit": exc.message}
     now = next((s for s in reversed(state.history) if s.number == snap.number and s.scope == "page"), None)
     if now is not seen:  # (a capture took time: its tree is the one to trust)
-        page.frames.drop_tree()
+        page.frames.asked_tree(read=False)
     if now is None or now.loaders.get(0) != main_before:
         page.own_places = None
         return seen, {"unsplit": "the page could not be captured before it."}
@@ -154,12 +154,8 @@ def _within(shot: Shot, places: set[int]) -> tuple[set[int], set[int]]:
 
 def _named(changes: dict, snap) -> dict:
     """ref -> its RefInfo, for the refs the change lines name (the ones the user is shown)."""
-    out = {}
-    for item in changes["added"] + changes["changed"]:
-        info = snap.refs.get(item.get("ref"))
-        if info is not None:
-            out[item["ref"]] = info
-    return out
+    named = (item.get("ref") for item in changes["added"] + changes["changed"])
+    return {ref: snap.refs[ref] for ref in named if ref in snap.refs}
 
 
 def settle(page, limit: float, stop=None, mark: bool = True, started: list | None = None) -> bool:

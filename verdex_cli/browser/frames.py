@@ -100,19 +100,15 @@ class FrameRegistry(Worlds):
     def ask_tree(self) -> None:
         """Ask for the main target's frame tree now, in the round trip of what is asked next (an
         action's look at the page before its input); read by :meth:`asked_tree`."""
-        self.drop_tree()
+        self.asked_tree(read=False)
         self.tree_asked = self.target.start("Page.getFrameTree")
 
-    def asked_tree(self) -> dict | None:
-        """The tree asked ahead (once), or None."""
+    def asked_tree(self, read: bool = True) -> dict | None:
+        """The tree asked ahead (once; ``read=False``: let go of unread), or None."""
         asked, self.tree_asked = self.tree_asked, None
-        return asked.result()["frameTree"] if asked is not None else None
-
-    def drop_tree(self) -> None:
-        """Let the tree asked ahead go unread."""
-        asked, self.tree_asked = self.tree_asked, None
-        if asked is not None:
+        if asked is not None and not read:
             asked.drop()
+        return asked.result()["frameTree"] if asked is not None and read else None
 
     def refresh(self, tree: dict | None = None) -> None:
         """Re-read the main target's frame tree (urls, loader ids, detachment); ``tree``: one just read."""

@@ -49,7 +49,7 @@ def frame_scope(ctx, flags):
          help=f"Show the page as an accessibility tree with refs ({'; '.join(OPTIONS)}).", effect="read")
 def snapshot_cmd(ctx, args, flags):
     frame = frame_scope(ctx, flags)
-    limit = flags.values.get("--max-chars", REPL_MAX_CHARS if getattr(ctx, "interactive", False) else 0)  # 0: none
+    limit = flags.values.get("--max-chars", REPL_MAX_CHARS if ctx.interactive else 0)  # 0: none
     depth = flags.values.get("--depth")
     if depth == 0:
         raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {usage_of('snapshot')}")
