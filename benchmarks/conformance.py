@@ -38,7 +38,6 @@ if not any(Path(p).resolve() != HERE.parent and (Path(p) / "verdex_cli").is_dir(
 
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
 from verdex_cli.refs.page_state import PageState  # noqa: E402
 
 EXPECT_RE = re.compile(r"""data-expect\s*=\s*(?:'([^']*)'|"([^"]*)")""")
@@ -139,7 +138,7 @@ def run(only: str | None, chrome_path: str | None) -> dict:
     proc = launch.launch(launch.find_chrome(chrome_path), debug_port=True)
     results: dict = {}
     try:
-        session = Session.start(Options(connect=proc.http_endpoint, timeout=30), init_script=bridge_source())
+        session = Session.start(Options(connect=proc.http_endpoint, timeout=30))
         page = session.page
         for cat_dir in sorted(p for p in PAGES.iterdir() if p.is_dir()):
             if only and cat_dir.name != only:

@@ -37,7 +37,6 @@ from verdex_cli.commands.context import Workspace  # noqa: E402
 from verdex_cli.commands.runner import Outcome, execute  # noqa: E402
 from verdex_cli.app.demo_server import serve  # noqa: E402
 from verdex_cli.refs.page_state import PageState  # noqa: E402
-from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
 
 SITE = ROOT / "benchmarks" / "pages" / "site"  # the generated realistic pages (bench_pages, bench_latency)
 PW_ARGS = ("--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run",
@@ -69,7 +68,7 @@ def chrome(path: str | None = None, *, extra_args: tuple = (), headless: bool = 
 
 def start_session(endpoint: str, timeout: float = 60.0, **options) -> Session:
     """verdex's session on the browser at ``endpoint``, with the snapshot bridge (as the CLI starts it)."""
-    return Session.start(Options(connect=endpoint, timeout=timeout, **options), init_script=bridge_source())
+    return Session.start(Options(connect=endpoint, timeout=timeout, **options))
 
 
 @contextmanager

@@ -35,7 +35,6 @@ import conformance as conf  # noqa: E402  (also puts the checkout on sys.path)
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
 from verdex_cli.refs.page_state import PageState  # noqa: E402
-from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
 from verdex_cli.snapshot.render_text import cut  # noqa: E402
 
 TIER1 = frozenset({
@@ -94,7 +93,7 @@ def run(files: list[Path], chrome_path: str | None) -> dict:
     proc = launch.launch(launch.find_chrome(chrome_path), debug_port=True)
     results: dict = {}
     try:
-        session = Session.start(Options(connect=proc.http_endpoint, timeout=30), init_script=bridge_source())
+        session = Session.start(Options(connect=proc.http_endpoint, timeout=30))
         page = session.page
         for f in files:
             try:

@@ -59,7 +59,6 @@ import conformance as conf  # noqa: E402  (also puts the checkout on sys.path)
 from harness import world_value  # noqa: E402
 from verdex_cli.browser import launch  # noqa: E402
 from verdex_cli.browser.session import Options, Session  # noqa: E402
-from verdex_cli.snapshot.capture import bridge_source  # noqa: E402
 from verdex_cli.refs.page_state import PageState  # noqa: E402
 
 GROUPS = ("accname/name", "html-aam", "wai-aria/role")
@@ -339,7 +338,7 @@ def run(root: Path, only: str | None, chrome_path: str | None, with_playwright: 
             pw = browser = None
     proc = launch.launch(launch.find_chrome(chrome_path), debug_port=True)
     try:
-        session = Session.start(Options(connect=proc.http_endpoint, timeout=30), init_script=bridge_source())
+        session = Session.start(Options(connect=proc.http_endpoint, timeout=30))
         page = session.page
         for f in files:
             rel = f.relative_to(root).as_posix()

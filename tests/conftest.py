@@ -23,7 +23,6 @@ from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
 from verdex_cli.app.demo_server import serve
 from verdex_cli.commands.runner import execute
-from verdex_cli.snapshot.capture import bridge_source
 
 
 @pytest.fixture(scope="session")
@@ -50,7 +49,7 @@ class Driver:
 
     def __init__(self, endpoint: str, timeout: float = 10.0, downloads: str | None = None):
         opts = Options(connect=endpoint, new_tab=True, timeout=timeout, downloads=downloads)
-        self.ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
+        self.ctx = Workspace(lambda: Session.start(opts))
 
     def run(self, line: str):
         return execute(self.ctx, line)
@@ -196,8 +195,7 @@ def target_title(endpoint: str, target_id: str) -> str | None:
 @pytest.fixture
 def ctx(chrome_http):
     """A Workspace on a new tab of the shared browser, as the REPL has one."""
-    c = Workspace(lambda: Session.start(Options(connect=chrome_http, new_tab=True, timeout=10),
-                                      init_script=bridge_source()))
+    c = Workspace(lambda: Session.start(Options(connect=chrome_http, new_tab=True, timeout=10)))
     yield c
     c.close()
 

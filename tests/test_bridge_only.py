@@ -90,6 +90,17 @@ def test_the_bridge_client_holds_no_javascript_either():
     assert not found, "\n".join(found)
 
 
+def test_only_the_bridge_client_imports_the_engine():
+    """The in-page engine is the ground floor and the bridge client its one door: no other module
+    imports verdex_cli.engine (the loader itself aside)."""
+    importers = []
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and "engine" in (node.module or "").split(".") and path != LOADER:
+                importers.append(f"{path.relative_to(PKG)}:{node.lineno}")
+    assert importers == []
+
+
 def test_the_checker_catches_what_it_forbids():
     bad = ("def f(t, n, name):\n"
            "    t.call('Runtime.evaluate', expression=f'__verdex.bridge.describe({n})')\n"

@@ -10,7 +10,6 @@ from verdex_cli.browser import launch
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
 from verdex_cli.commands.runner import execute
-from verdex_cli.snapshot.capture import bridge_source
 
 
 def _page_urls(endpoint: str) -> dict:
@@ -25,7 +24,7 @@ def test_tab_n_adopts_a_browser_tab_without_tabs_first(demo):
         urllib.request.urlopen(req, timeout=5).close()
         before = _page_urls(chrome.http_endpoint)
         assert len(before) == 2
-        ctx = Workspace(lambda: Session.start(Options(connect=chrome.http_endpoint), init_script=bridge_source()))
+        ctx = Workspace(lambda: Session.start(Options(connect=chrome.http_endpoint)))
         try:
             assert execute(ctx, "open " + demo.url("shop.html")).ok
             refused = execute(ctx, "tab close 1")

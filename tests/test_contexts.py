@@ -109,7 +109,6 @@ def test_connect_keeps_the_browsers_tabs_and_can_adopt_one(demo):
     from verdex_cli.browser.session import Options, Session
     from verdex_cli.commands.context import Workspace
     from verdex_cli.commands.runner import execute
-    from verdex_cli.snapshot.capture import bridge_source
 
     chrome = launch.launch(headless=True, debug_port=True)
     try:
@@ -118,7 +117,7 @@ def test_connect_keeps_the_browsers_tabs_and_can_adopt_one(demo):
             json.loads(r.read())
         before = _page_targets(chrome.http_endpoint)
         assert len(before) == 2
-        ctx = Workspace(lambda: Session.start(Options(connect=chrome.http_endpoint), init_script=bridge_source()))
+        ctx = Workspace(lambda: Session.start(Options(connect=chrome.http_endpoint)))
         try:
             out = execute(ctx, "open " + demo.url("shop.html"))
             assert out.ok, out.message

@@ -14,7 +14,6 @@ from download_server import DownloadServer, body_of
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
 from verdex_cli.commands.runner import execute
-from verdex_cli.snapshot.capture import bridge_source
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +26,7 @@ def server():
 class Run:
     def __init__(self, endpoint: str, folder: Path):
         opts = Options(connect=endpoint, new_tab=True, timeout=10.0, downloads=str(folder))
-        self.ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
+        self.ctx = Workspace(lambda: Session.start(opts))
         self.folder = folder
 
     def ok(self, line: str):

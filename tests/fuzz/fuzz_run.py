@@ -25,7 +25,6 @@ from fuzz_plan import Step, make_plan
 from verdex_cli.browser.session import Options, Session
 from verdex_cli.commands.context import Workspace
 from verdex_cli.commands.runner import execute
-from verdex_cli.snapshot.capture import bridge_source
 
 REF = re.compile(r"^c(\d+)p(\d+)f(\d+)e(\d+)$")
 LINE_REF = re.compile(r"\[ref=(c\d+p\d+f\d+e\d+)\]")
@@ -82,7 +81,7 @@ class Report:
 class Fuzzer:
     def __init__(self, endpoint: str, server, seed: int, actions: int, timeout: float = 1.5):
         opts = Options(connect=endpoint, new_tab=True, timeout=timeout)
-        self.ctx = Workspace(lambda: Session.start(opts, init_script=bridge_source()))
+        self.ctx = Workspace(lambda: Session.start(opts))
         self.server, self.log, self.seed = server, server.log, seed
         self.plan = make_plan(seed, actions)
         self.hang_after = 3 * timeout + 8.0

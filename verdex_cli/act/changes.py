@@ -66,7 +66,7 @@ def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None
         return seen, {"unsplit": exc.message}
     now = next((s for s in reversed(state.history) if s.number == snap.number and s.scope == "page"), None)
     if now is not seen:  # (a capture took time: its tree is the one to trust)
-        page.frames.drop_tree()
+        page.frames.asked_tree(read=False)
     if now is None or now.loaders.get(0) != main_before:
         page.own_places = None
         return seen, {"unsplit": "the page could not be captured before it."}
@@ -154,12 +154,8 @@ def _within(shot: Shot, places: set[int]) -> tuple[set[int], set[int]]:
 
 def _named(changes: dict, snap) -> dict:
     """ref -> its RefInfo, for the refs the change lines name (the ones the user is shown)."""
-    out = {}
-    for item in changes["added"] + changes["changed"]:
-        info = snap.refs.get(item.get("ref"))
-        if info is not None:
-            out[item["ref"]] = info
-    return out
+    named = (item.get("ref") for item in changes["added"] + changes["changed"])
+    return {ref: snap.refs[ref] for ref in named if ref in snap.refs}
 
 
 def settle(page, limit: float, stop=None, mark: bool = True, started: list | None = None) -> bool:
@@ -234,7 +230,7 @@ def start_settle(page, left: float) -> list:
     """Ask every captured frame to settle without waiting (:func:`settle` takes the calls as
     ``started``), sharing a round trip with what is sent next; with ``page.changes_wanted``, each frame
     that changed is captured in the same call once settled (cache.Ahead)."""
-    entry = getattr(page, "snapshot_cache", None)
+    entry = cache.entry_of(page)
     indices = list(entry.facts) if entry is not None and entry.facts else [0]
     rest = max(0.0, min(SLICE_S, left))
     since = (time.monotonic() - page.acted_at) * 1000.0 if page.acted_at else 1e9
@@ -303,9 +299,9 @@ class LoadWatch:
         self.finished_at = 0.0
         self.targets = []
         seen = set()
-        for fr in [page.frames.main, *getattr(page.frames, "by_index", {}).values()]:
+        for fr in [page.frames.main, *page.frames.by_index.values()]:
             t = fr.target
-            if fr.detached or id(t) in seen or getattr(t, "crashed", False) or not t.alive:
+            if fr.detached or id(t) in seen or t.crashed or not t.alive:
                 continue
             seen.add(id(t))
             _hook(t)
@@ -380,5 +376,5 @@ def _hook(target) -> None:
 
 def _all_refs(page) -> bool:
     """Capture in the mode of the last whole-page snapshot (so the cache can answer)."""
-    entry = getattr(page, "snapshot_cache", None)
+    entry = cache.entry_of(page)
     return entry is not None and entry.mode[0] == "all-refs"

@@ -9,7 +9,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine import loader
+from ..browser.bridge import page_script
 
 
 def demo_root() -> Path:
@@ -87,5 +87,5 @@ def serve(root: Path | None = None, cacheable: bool = False) -> DemoServer:
         servers.append(srv)
     a = f"http://127.0.0.1:{servers[0].server_address[1]}"
     b = f"http://localhost:{servers[1].server_address[1]}"
-    handler_cls.origins_js = loader.script("demo_origins", a, b).encode()  # where the two origins are
+    handler_cls.origins_js = page_script("demo_origins", a, b).encode()  # where the two origins are
     return DemoServer(a, b, servers)

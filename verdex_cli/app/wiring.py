@@ -18,7 +18,6 @@ from ..commands.context import Workspace
 from ..commands.runner import Outcome, execute, failure, parse_all
 from ..ui.render import Renderer
 from ..base.script_input import live_lines, read_script
-from ..snapshot.capture import bridge_source
 
 
 @dataclass
@@ -49,7 +48,7 @@ class AppOptions(Options):
 
 def make_workspace(opts: AppOptions) -> Workspace:
     session_opts = opts.session_options()
-    ctx = Workspace(lambda: Session.start(session_opts, init_script=bridge_source()))
+    ctx = Workspace(lambda: Session.start(session_opts))
     ctx.trace = opts.trace
     ctx.show_changes = opts.changes
     return ctx

@@ -108,9 +108,15 @@ def tag_owner(object_id: str, frame_id: str) -> Call:
     return invocation_on(object_id, "bridge", "tagOwner", frame_id)
 
 
-def engine_load(source: str) -> Call:
-    """Load the engine's source (the manifest's, unchanged) into a world (``at``)."""
-    return Call(EVALUATE, {"expression": source, "returnByValue": True})
+def page_script(name: str, *values) -> str:
+    """A page script of the engine (engine/NAME.js) applied to ``values``: the source the demo server
+    serves its pages, or a watcher's (``watch``)."""
+    return loader.script(name, *values)
+
+
+def engine_load() -> Call:
+    """Load the in-page engine (engine/loader.py's source, the manifest's) into a world (``at``)."""
+    return Call(EVALUATE, {"expression": loader.source(), "returnByValue": True})
 
 
 def page_read(what: str) -> Call:
@@ -153,7 +159,7 @@ def guard_read() -> Call:
 def document_script(name: str, *values: Any, world: str | None = None) -> Call:
     """Page script ``name`` (engine/NAME.js) given ``values``, run in every document of the target from
     now on and in the current ones (in ``world``, an isolated world, when given)."""
-    params: dict = {"source": loader.script(name, *values), "runImmediately": True}
+    params: dict = {"source": page_script(name, *values), "runImmediately": True}
     if world:
         params["worldName"] = world
     return Call(NEW_DOCUMENT, params)

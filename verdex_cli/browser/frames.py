@@ -64,7 +64,6 @@ class FrameRegistry(Worlds):
         self._made: dict[str, tuple[int, Target]] = {}
         self.main_id = ""
         self.structure_events = 0  # frames detached (or swapped process) so far: the snapshot cache checks it
-        self.init_script = ""  # set by the session: the bridge source
         self._owner_ids: dict[tuple, int] = {}  # (frame id, parent's document, its session) -> owner's backend id
         self.captured: list[int] = []  # frames the last whole-page capture stitched in (captured ahead next time)
         self.guards = GuardWorld()  # every document's click guard world (guard_world.py), by frame id
@@ -101,19 +100,15 @@ class FrameRegistry(Worlds):
     def ask_tree(self) -> None:
         """Ask for the main target's frame tree now, in the round trip of what is asked next (an
         action's look at the page before its input); read by :meth:`asked_tree`."""
-        self.drop_tree()
+        self.asked_tree(read=False)
         self.tree_asked = self.target.start("Page.getFrameTree")
 
-    def asked_tree(self) -> dict | None:
-        """The tree asked ahead (once), or None."""
+    def asked_tree(self, read: bool = True) -> dict | None:
+        """The tree asked ahead (once; ``read=False``: let go of unread), or None."""
         asked, self.tree_asked = self.tree_asked, None
-        return asked.result()["frameTree"] if asked is not None else None
-
-    def drop_tree(self) -> None:
-        """Let the tree asked ahead go unread."""
-        asked, self.tree_asked = self.tree_asked, None
-        if asked is not None:
+        if asked is not None and not read:
             asked.drop()
+        return asked.result()["frameTree"] if asked is not None and read else None
 
     def refresh(self, tree: dict | None = None) -> None:
         """Re-read the main target's frame tree (urls, loader ids, detachment); ``tree``: one just read."""

@@ -32,7 +32,6 @@ class Session(BrowserContexts):
     chrome: launcher.ChromeProcess
     pages: dict[tuple[int, int], Page] = field(default_factory=dict)
     current: tuple[int, int] = (0, 0)
-    init_script: str = ""
     _page_counters: dict[int, int] = field(default_factory=dict)
     _own_targets: list[str] = field(default_factory=list)
     _closed: set = field(default_factory=set)  # (context, page) of tabs that were closed
@@ -50,13 +49,13 @@ class Session(BrowserContexts):
     popups: PopupWatch | None = None  # tabs our pages opened, as the browser announced them
 
     @classmethod
-    def start(cls, options: Options, init_script: str = "") -> "Session":
+    def start(cls, options: Options) -> "Session":
         if options.connect:
             chrome = endpoint.connect(options.connect, options.timeout, options.headers)
         else:
             chrome = launcher.launch(options.chrome, headless=options.headless,
                                      timeout=max(options.timeout, 20.0))
-        session = cls(options, chrome, init_script=init_script)
+        session = cls(options, chrome)
         try:
             # its connection is open already (chrome.link): a launched browser's pipe, or --connect's socket
             chrome.link.timeout = options.timeout  # the launch's own wait was longer
@@ -91,6 +90,10 @@ class Session(BrowserContexts):
     def mark_closed(self, keys) -> None:
         """Tabs ``keys`` ((context, page)) of an earlier browser were closed: their refs say so."""
         self._closed.update(keys)
+
+    def tab_state(self, context: int, index: int) -> str:
+        """'open', 'closed' or 'unknown' (for a ref's page check)."""
+        return "closed" if (context, index) in self._closed else "open" if (context, index) in self.pages else "unknown"
 
     def browser(self) -> Target:
         """The browser-level session (the connection's root). Its socket carries every tab; once it
@@ -325,13 +328,7 @@ class Session(BrowserContexts):
         if index is None:
             index = self._page_counters.get(context, 0)
             self._page_counters[context] = index + 1
-        page = Page(context, index, target, self.options.timeout)
-        page.frames.init_script = self.init_script
-        page.tab_closed = lambda i, c=context: (c, i) in self._closed
-        page.tab_exists = lambda i, c=context: (c, i) in self.pages
-        page.context_state = self._context_state
-        page.ask_targets = self.ask_targets
-        page.dialogs = self.dialogs
+        page = Page(context, index, target, self.options.timeout, self.dialogs)
         self.pages[(context, index)] = page
         if switch:
             self.current = (context, index)

@@ -53,7 +53,7 @@ class Worlds:
             "Page.createIsolatedWorld", **new_world(fr.frame_id))["executionContextId"]
         numbered = self.numbering(fr)
         # the engine's source, its numbering and the first call: one round trip (a target answers in order)
-        setup = [bridge.start(fr.target, engine_load(self.init_script).at(ctx))]
+        setup = [bridge.start(fr.target, engine_load().at(ctx))]
         pending = None
         try:
             setup.append(bridge.start(fr.target, init_call(*numbered).at(ctx)))

@@ -128,7 +128,7 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     finally:
         if watch is not None:
             watch[1].changes_wanted = False
-            watch[1].frames.drop_tree()  # asked with the look before the action: unread
+            watch[1].frames.asked_tree(read=False)  # asked with the look before the action: unread
         if loads is not None:
             loads.stop()
     if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads, file choosers

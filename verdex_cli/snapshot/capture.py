@@ -10,7 +10,6 @@ from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from ..base.timing import phase
 from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
-from ..engine import loader as engine
 from . import cache, first as _first
 from .answers import Answered, collect_owners, parse_answer, splice, unused
 from .model import FrameInfo
@@ -21,11 +20,6 @@ MAX_FRAME_DEPTH = 12
 MAX_TREE_DEPTH = 200  # MAX_TREE in deep.js (module Deep of the in-page engine)
 NOT_AVAILABLE = "frame content is not available (not loaded yet or blocked)"
 UNCAPTURED = "frame could not be captured: "  # and why
-
-
-def bridge_source() -> str:
-    """The in-page engine every frame's isolated world is set up with (engine/loader.py)."""
-    return engine.source()
 
 
 def capture_tree(page: Page, reuse: dict[int, dict] | None = None, facts: dict[int, dict] | None = None,

@@ -181,7 +181,7 @@ def _load_and_capture(page: Page, fresh: list[_Node], children: list[_Node], nod
             continue
         if n.known is not None:
             n.numbered = frames.numbering(n.known)
-        loads.append((n, _start(n.target, engine_load(frames.init_script).at(n.world))))
+        loads.append((n, _start(n.target, engine_load().at(n.world))))
         loads.append((n, _start(n.target, init_call(*n.numbered).at(n.world))))
         n.expr = expr_of(n.known)  # (None: a frame new to the page)
         n.capture = _start(n.target, capture_call(n.expr).at(n.world))
