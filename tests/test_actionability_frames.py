@@ -278,7 +278,7 @@ def test_stability_on_a_page_that_draws_no_frames_is_judged_on_two_real_measurem
 
     text = _background_page(driver, origins, 'link "Open a tab"')
     page = driver.ctx.page
-    res = resolve_target(page, driver.ctx.page_state().store, ref_in(text, 'button "Count"'))
+    res = resolve_target(driver.ctx.session, page, driver.ctx.page_state().store, ref_in(text, 'button "Count"'))
     assert _visibility(driver) == "hidden"
     x, y = actionability.prepare(page, res, pointer=True)
     box = json.loads(driver.js("JSON.stringify(document.getElementById('count').getBoundingClientRect())"))

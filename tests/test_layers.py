@@ -1,6 +1,7 @@
 """The package's import structure: no cycles, no upward imports, no reaching into private names --
 imported from another module, or read on another object (``x._name`` where ``x`` is not ``self``/``cls``
-of the class that defines ``_name``).
+of the class that defines ``_name``); no attribute hung on another object, and no field of a ``Page`` or
+``Target`` set from outside their own module or layer.
 
 The layers are read from docs/ARCHITECTURE.md's Layers section (the ```layers block), so the rule the test
 enforces is the one a reader sees. Imports inside functions count like any other (a late import may
@@ -229,6 +230,91 @@ def test_the_undeclared_attribute_check_catches_what_it_forbids():
     found = undeclared(bad, "bad.py", _declared([ast.parse(bad)]))
     assert [f.split(" ", 1)[1] for f in found] == ["sets 'load_watch', which no class declares",
                                                    "getattr 'load_hooked', which no class declares"], found
+
+
+# the browser's objects other layers must not use as drawers: class -> (its module, where its fields may be
+# set on an object other than self). A page's state of another layer lives in objects that layer declares
+# (snapshot/cache.held, the Workspace); what the session knows, the session answers (Session.tab_state)
+GUARDED = {"Page": ("verdex_cli/browser/page.py", "verdex_cli/browser/page.py"),
+           "Target": ("verdex_cli/browser/cdp.py", "verdex_cli/browser/")}
+
+
+def _fields(cls: ast.ClassDef) -> set[str]:
+    """A class's fields: what its body assigns or defines, and what its methods set on self."""
+    names = {n.name for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    names |= {t.id for n in cls.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+              for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+    return names | {n.attr for n in ast.walk(cls) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                    and isinstance(n.value, ast.Name) and n.value.id == "self"}
+
+
+def guarded_fields(trees: dict[str, ast.AST]) -> dict[str, tuple[set[str], set[str]]]:
+    """class -> (its fields no other class declares, its bases' fields) for the GUARDED classes (a name
+    another class shares cannot tell whose object is set, unless the object is named for the class)."""
+    classes = [(rel, node) for rel, tree in trees.items() for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+    out = {}
+    for rel, node in classes:
+        if GUARDED.get(node.name, ("",))[0] == rel:
+            bases = {b.id for b in node.bases if isinstance(b, ast.Name)}
+            shared = set().union(*(_fields(n) for _r, n in classes if n is not node and n.name not in bases))
+            inherited = set().union(*(_fields(n) for _r, n in classes if n.name in bases))
+            out[node.name] = (_fields(node) - shared, inherited)
+    return out
+
+
+def sets_guarded(source: str, rel: str, guarded: dict[str, tuple[set[str], set[str]]]) -> list[str]:
+    """``x.name = ...`` outside the place allowed to set a GUARDED class's fields, where ``name`` is a field
+    only that class declares, or ``x`` is named for the class (``page``, ``self.page``, ``new_target``) and
+    ``name`` is not a field of its bases (a page's settle state is ``Navigation``'s, set by act/changes.py);
+    and ``getattr(x, "name")`` of such an ``x`` outside its layer (what a class declares is read plainly)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and not (
+                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            v, name, how = node.value, node.attr, "sets"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr") \
+                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant):
+            v, name, how = node.args[0], node.args[1].value, "reads with " + node.func.id
+        else:
+            continue
+        named = v.id if isinstance(v, ast.Name) else v.attr if isinstance(v, ast.Attribute) else ""
+        for cls, (own, inherited) in guarded.items():
+            allowed = GUARDED[cls][1] if how == "sets" else GUARDED[cls][1].rsplit("/", 1)[0] + "/"
+            if rel.startswith(allowed):
+                continue
+            if name in own or named.lower().endswith(cls.lower()) and (name not in inherited or how != "sets"):
+                out.append(f"{rel}:{node.lineno} {how} {cls}.{name} from outside {allowed}")
+    return out
+
+
+def test_no_module_sets_or_getattrs_the_fields_of_a_page_or_target_from_outside():
+    sources = {str(path.relative_to(ROOT)): path.read_text(encoding="utf-8") for path in MODULES.values()}
+    fields = guarded_fields({rel: ast.parse(s) for rel, s in sources.items()})
+    assert {"netlog", "nav_count"} <= fields["Page"][0] and "crashed" in fields["Target"][0]  # (the check sees the classes)
+    found = [hit for rel, s in sources.items() for hit in sets_guarded(s, rel, fields)]
+    assert not found, "\n".join(found)
+
+
+def test_the_guarded_field_check_catches_what_it_forbids():
+    trees = {"verdex_cli/browser/navigation.py": "class Navigation:\n    acted_at = 0.0\n",
+             "verdex_cli/browser/page.py": "class Page(Navigation):\n    snapshot_cache = None\n    timeout = 1.0\n",
+             "verdex_cli/browser/cdp.py": "class Target:\n    def __init__(self):\n        self.crashed = False\n",
+             "verdex_cli/browser/session.py": "class Options:\n    timeout = 1.0\n    ask_targets = None\n"}
+    guarded = guarded_fields({rel: ast.parse(text) for rel, text in trees.items()})
+    outside = ("def store(page, entry, target, opts):\n    page.snapshot_cache = entry\n    target.crashed = True\n"
+               "    page.acted_at = 1.0\n    opts.timeout = 2.0\n    entry.snapshot_cache = None\n")
+    session = "def add_page(self, new_page):\n    new_page.ask_targets = self.ask_targets\n    self.page.timeout = 2\n"
+    reads = "def where(page, target):\n    return getattr(page, 'acted_at', 0), hasattr(target.id, 'crashed')\n"
+    found = sets_guarded(outside, "verdex_cli/snapshot/cache.py", guarded) + \
+        sets_guarded(session, "verdex_cli/browser/session.py", guarded) + \
+        sets_guarded("def f(target):\n    target.crashed = True\n", "verdex_cli/browser/frames.py", guarded) + \
+        sets_guarded(reads, "verdex_cli/refs/staleness.py", guarded) + \
+        sets_guarded(reads, "verdex_cli/browser/frames.py", guarded)
+    page, target = "from outside verdex_cli/browser/page.py", "from outside verdex_cli/browser/"
+    assert [f.split(" ", 1)[1] for f in found] == [
+        f"sets Page.snapshot_cache {page}", f"sets Target.crashed {target}", f"sets Page.snapshot_cache {page}",
+        f"sets Page.ask_targets {page}", f"sets Page.timeout {page}",
+        f"reads with getattr Page.acted_at {target}", f"reads with hasattr Target.crashed {target}"], found
 
 
 def test_the_package_root_holds_only_entry_points():

@@ -260,8 +260,10 @@ def test_help_for_one_command_and_an_alias():
     assert out.ok
     assert out.result.data["name"] == "open"
     assert out.result.data["usage"] == "open URL"
-    bad = execute(no_browser(), "help nope")
-    assert (bad.kind, bad.message) == ("usage", "Unknown command 'nope'. Type 'help'.")
+    bad = execute(no_browser(), "help frobnicate")
+    assert (bad.kind, bad.message) == ("usage", "Unknown command 'frobnicate'. Type 'help'.")
+    near = execute(no_browser(), "help snap")  # the same hint as the command line itself gives
+    assert near.message == execute(no_browser(), "snap").message == "Unknown command 'snap'. Did you mean 'snapshot'? Type 'help'."
 
 
 def test_quit_sets_the_flag_without_a_browser():
@@ -431,6 +433,11 @@ def test_option_numbers_and_help_groups_come_from_the_declarations():
     with pytest.raises(UsageError, match=r"^--depth must be a whole number, 0 or more \(got 'x'\)\. Usage: snapshot "):
         REGISTRY.parse("snapshot --depth x")
     assert REGISTRY.parse("snapshot --frame f2").flags.values == {"--frame": 2}  # fN: a frame index, typed
+    with pytest.raises(UsageError, match=r"^--level must be one of error, warning, info, debug \(got 'loud'\)\. "
+                                         r"Usage: console \[--level error\|warning\|info\|debug\] \[--clear\]$"):
+        REGISTRY.parse("console --level loud")  # a declared choice of words, checked by the registry
+    from verdex_cli.commands.tools import input_schema
+    assert input_schema(REGISTRY.get("console"))["properties"]["level"]["enum"] == ["error", "warning", "info", "debug"]
     for bad in ("2", "fx", "f"):
         with pytest.raises(UsageError) as info:
             REGISTRY.parse(f"snapshot --frame {bad}")

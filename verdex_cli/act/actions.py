@@ -8,6 +8,7 @@ import time
 from ..base.errors import CDPError, ConnectionLost, JSError, NotActionable, NotApplied, UsageError
 from ..browser import bridge
 from ..browser.page import Page
+from ..browser.session import Session
 from .actionability import prepare
 from .focus import Focus
 from .frame_points import Point, climb
@@ -31,7 +32,7 @@ def focus(page: Page, res: Resolved, verb: str = "done") -> Focus:
     return f
 
 
-def set_checked(page: Page, res: Resolved, want: bool) -> dict:
+def set_checked(page: Page, res: Resolved, want: bool, session: Session) -> dict:
     state = (res.live.get("states") or {}).get("checked")
     word = "check" if want else "uncheck"
     if res.role not in ("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"):
@@ -42,7 +43,7 @@ def set_checked(page: Page, res: Resolved, want: bool) -> dict:
     if not want and res.role in ("radio", "menuitemradio"):
         raise NotActionable(f"Element {res.label} is a radio button; check another option instead.")
     with FieldWatch(page, res) as watch:
-        out = pointer(page, res, "click")
+        out = pointer(page, res, "click", session)
     deadline = time.monotonic() + STATE_GRACE  # a widget may update its state a moment after the click
     while True:
         settle_page(page)  # read back once the page's own handlers (timers, animation frames) have run
@@ -76,7 +77,7 @@ def set_checked(page: Page, res: Resolved, want: bool) -> dict:
     return out
 
 
-def select(page: Page, res: Resolved, values: list[str]) -> dict:
+def select(page: Page, res: Resolved, values: list[str], session: Session) -> dict:
     info = page.bridge.options(res.frame, res.ref.n)
     if info is None:
         raise NotActionable(f"Element {res.label} is not a select element.")
@@ -99,7 +100,7 @@ def select(page: Page, res: Resolved, values: list[str]) -> dict:
             _select_multiple(page, res, wanted)
         else:
             _select_single(page, res, wanted[0]["index"], f, opts)
-    nav = after_input(page, nav_before)
+    nav = after_input(page, nav_before, session=session)
     settle_page(page)  # read back once settled: a handler may have changed the selection back
     final = page.bridge.options_now(res.frame, res.ref.n)  # (of the select the page put in its place)
     back = watch.read(settled=False)

@@ -230,7 +230,7 @@ def start_settle(page, left: float) -> list:
     """Ask every captured frame to settle without waiting (:func:`settle` takes the calls as
     ``started``), sharing a round trip with what is sent next; with ``page.changes_wanted``, each frame
     that changed is captured in the same call once settled (cache.Ahead)."""
-    entry = getattr(page, "snapshot_cache", None)
+    entry = cache.entry_of(page)
     indices = list(entry.facts) if entry is not None and entry.facts else [0]
     rest = max(0.0, min(SLICE_S, left))
     since = (time.monotonic() - page.acted_at) * 1000.0 if page.acted_at else 1e9
@@ -299,9 +299,9 @@ class LoadWatch:
         self.finished_at = 0.0
         self.targets = []
         seen = set()
-        for fr in [page.frames.main, *getattr(page.frames, "by_index", {}).values()]:
+        for fr in [page.frames.main, *page.frames.by_index.values()]:
             t = fr.target
-            if fr.detached or id(t) in seen or getattr(t, "crashed", False) or not t.alive:
+            if fr.detached or id(t) in seen or t.crashed or not t.alive:
                 continue
             seen.add(id(t))
             _hook(t)
@@ -376,5 +376,5 @@ def _hook(target) -> None:
 
 def _all_refs(page) -> bool:
     """Capture in the mode of the last whole-page snapshot (so the cache can answer)."""
-    entry = getattr(page, "snapshot_cache", None)
+    entry = cache.entry_of(page)
     return entry is not None and entry.mode[0] == "all-refs"

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..base.errors import CDPError, ErrorKind, JSError, NotActionable, NotApplied, UsageError
 from ..browser import timer_watch
 from ..browser.page import Page
+from ..browser.session import Session
 from .actions import focus
 from .focus import element_object, label_of, where_focus
 from .keys import char_events, parse_key
@@ -99,10 +100,11 @@ def _value(page: Page, res: Resolved):
     return page.bridge.field_value(res.frame, res.ref.n)
 
 
-def _read_back(page: Page, res: Resolved, watch: FieldWatch, nav_before: int, grace: float) -> tuple:
+def _read_back(page: Page, res: Resolved, watch: FieldWatch, nav_before: int, grace: float,
+               session: Session) -> tuple:
     """(value once the page settled, the value the browser gave at the last input or None, notes)."""
     right_away = _value(page, res)
-    nav = after_input(page, nav_before, grace)
+    nav = after_input(page, nav_before, grace, session=session)
     back = watch.read()
     if back is None:
         if watch.removed:
@@ -133,7 +135,7 @@ def _value_notes(info: dict, value, wanted: str, browser) -> list[str]:
             "changed what was entered)."]
 
 
-def fill(page: Page, res: Resolved, text: str) -> dict:
+def fill(page: Page, res: Resolved, text: str, session: Session) -> dict:
     info = field_info(page, res)
     _refuse_kind(res, info, "fill")
     if info["kind"] == "picker":
@@ -147,7 +149,7 @@ def fill(page: Page, res: Resolved, text: str) -> dict:
             f.insert(text, "Nothing was filled")
         else:
             f.keys(parse_key("Delete").events(), "Nothing was filled")
-    value, browser, nav = _read_back(page, res, watch, nav_before, grace=0)
+    value, browser, nav = _read_back(page, res, watch, nav_before, 0, session)
     out = _base("fill", res, info, value)
     out["notes"] = list(res.notes) + _value_notes(info, value, text, browser) + nav
     return out
@@ -195,7 +197,7 @@ def _picker_problem(res: Resolved, info: dict, text: str, check: dict) -> str:
     return f"{head}: expected {FORMATS.get(kind, 'a valid value')}."
 
 
-def type_text(page: Page, res: Resolved, text: str) -> dict:
+def type_text(page: Page, res: Resolved, text: str, session: Session) -> dict:
     info = field_info(page, res)
     _refuse_kind(res, info, "type")
     if info["kind"] == "picker":
@@ -213,7 +215,7 @@ def type_text(page: Page, res: Resolved, text: str) -> dict:
                 f.keys(char_events(ch), "Nothing was typed" if i == 0 else f"Stopped after {i} of {len(text)} characters")
         except NotApplied as exc:  # the page re-rendered or removed the field on the way, and focus left it
             raise NotApplied(f"{exc} {_holds(page, res, info)}") from None
-    value, browser, nav = _read_back(page, res, watch, nav_before, grace=None)
+    value, browser, nav = _read_back(page, res, watch, nav_before, None, session)
     out = _base("type", res, info, value)
     out["notes"] = list(res.notes) + _value_notes(info, value, before + text, browser) + nav
     return out
@@ -227,7 +229,7 @@ def _holds(page: Page, res: Resolved, info: dict) -> str:
     return f"The field now holds {quoted(_shown(info, value))}."
 
 
-def press(page: Page, res: Resolved | None, spec: str) -> dict:
+def press(page: Page, res: Resolved | None, spec: str, session: Session) -> dict:
     key = parse_key(spec)
     nav_before = page.nav_count
     if res is None:
@@ -237,13 +239,13 @@ def press(page: Page, res: Resolved | None, spec: str) -> dict:
             page.target.call("Input.dispatchKeyEvent", **ev)
         out = {"action": "press", "key": spec, "ref": f"{page.prefix}f{fr.index}e{who['n']}" if who.get("n") else None,
                "role": who.get("role"), "name": who.get("name")}
-        out["notes"] = [f"Sent to {where}."] + after_input(page, nav_before)
+        out["notes"] = [f"Sent to {where}."] + after_input(page, nav_before, session=session)
         return out
     with focus(page, res, "pressed") as f:
         f.arm()
         f.keys(key.events(), "Nothing was pressed")
     return {"action": "press", "key": spec, "ref": res.text, "role": res.role, "name": res.name,
-            "notes": list(res.notes) + after_input(page, nav_before)}
+            "notes": list(res.notes) + after_input(page, nav_before, session=session)}
 
 
 def check_paths(paths: list[str]) -> list[Path]:
@@ -261,7 +263,7 @@ def check_paths(paths: list[str]) -> list[Path]:
     return out
 
 
-def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
+def upload(page: Page, res: Resolved, paths: list[Path], session: Session) -> dict:
     info = field_info(page, res)
     if info["kind"] != "file":
         raise NotActionable(f"Element {res.label} is a {info['role']}, not a file input; upload works on "
@@ -282,5 +284,5 @@ def upload(page: Page, res: Resolved, paths: list[Path]) -> dict:
                          "(the page replaced or cleared them).")
     return {"action": "upload", "ref": res.text, "role": res.role, "name": res.name, "files": names,
             "notes": list(res.notes) + [f"The input now holds {', '.join(map(repr, names))}."]
-            + after_input(page, nav_before)}
+            + after_input(page, nav_before, session=session)}
 

@@ -9,6 +9,7 @@ from contextlib import suppress
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied, VerdexError
 from ..base.timing import phase
 from ..browser.page import Page
+from ..browser.session import Session
 from .actionability import prepare
 from .changes import SETTLE_MAX, release, start_settle
 from .frame_click import Inside, shows_frame, watch_inside
@@ -21,7 +22,7 @@ def mouse(page: Page, kind: str, x: float, y: float, **extra) -> None:
     page.target.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, **extra)
 
 
-def pointer(page: Page, res: Resolved, action: str) -> dict:
+def pointer(page: Page, res: Resolved, action: str, session: Session) -> dict:
     """click, dblclick or hover on the ref's own element (a frame's owner: watched in the frame's
     documents, frame_click.py); a press is guarded in the tab's other frames too (frame_guard.py)."""
     denial, res.denial = res.denial, None
@@ -32,13 +33,13 @@ def pointer(page: Page, res: Resolved, action: str) -> dict:
     elif denial is None and action != "hover":
         denial = deny_others(page, res.frame)
     try:
-        return _pointer(page, res, action, denial)
+        return _pointer(page, res, action, denial, session)
     finally:
         if denial is not None:
             denial.end()  # whatever is still up (the action stopped before its read-back)
 
 
-def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> dict:
+def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None, session: Session) -> dict:
     page.frames.guards.left.pop(res.frame.target.id or "", None)  # an earlier action's
     x, y = prepare(page, res, pointer=True, arm=action != "hover")
     inside = _watch_inside(page, res, action) if shows_frame(res) else None
@@ -46,7 +47,7 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
     result = {"action": action, "ref": res.text, "role": res.role, "name": res.name, "x": round(x), "y": round(y)}
     try:
         with phase("input events"):
-            guard = _pointer_events(page, res, action, x, y, nav_before, inside, denial)
+            guard = _pointer_events(page, res, action, x, y, nav_before, inside, denial, session)
     except BaseException:
         if inside is not None:
             inside.end()
@@ -90,7 +91,7 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None) -> d
     page.hover_probe = (res.frame.index, res.ref.n) if late and inside is None else None
     page.hover_late = None
     try:
-        notes += after_input(page, nav_before, started=started, acted=late)
+        notes += after_input(page, nav_before, started=started, acted=late, session=session)
     except ConnectionLost:
         notes.append("The tab closed itself after the click.")
     except BaseException:
@@ -196,8 +197,8 @@ def _stopped(res: Resolved, guard: dict) -> NotActionable | NotApplied:
 
 
 def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
-                    nav_before: int, inside: Inside | None = None,
-                    denial: Denial | None = None) -> tuple[dict, list | None] | None:
+                    nav_before: int, inside: Inside | None, denial: Denial | None,
+                    session: Session) -> tuple[dict, list | None] | None:
     """Send the mouse events, guarded: (what the guard saw, the settle asked with its read-back or None),
     or None when the click closed its tab. Drawn by the tab's renderer: all together (one by one, the
     move alone waits for an animation frame). In a frame: the move first, then whether the element is
@@ -230,7 +231,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
             raise
         return None
     hover = ({"received": -1, "blocked": []}, None)
-    guard, started = hover if action == "hover" else _read_guard(page, res, nav_before, denial)
+    guard, started = hover if action == "hover" else _read_guard(page, res, nav_before, denial, session)
     if action == "dblclick":  # (a click whose document went: its navigation is the proof that it landed)
         guard = _told_leaving(page, res, guard)
     if cut_short:
@@ -252,7 +253,8 @@ def _mouse_calls(action: str, x: float, y: float) -> list[tuple[str, dict]]:
     return [("Input.dispatchMouseEvent", dict(extra, type=kind, x=x, y=y)) for kind, extra in events]
 
 
-def _read_guard(page: Page, res: Resolved, nav_before: int, denial: Denial | None) -> tuple[dict, list | None]:
+def _read_guard(page: Page, res: Resolved, nav_before: int, denial: Denial | None,
+                session: Session) -> tuple[dict, list | None]:
     """Once a press went out: what the click guard (and the other frames' guards) saw, and the page's
     settle asked in the same round trip (None when it could not be)."""
     guard = {"received": -1, "blocked": []}
@@ -266,8 +268,7 @@ def _read_guard(page: Page, res: Resolved, nav_before: int, denial: Denial | Non
             started = start_settle(page, min(SETTLE_MAX, page.timeout))  # one round trip for all
         except VerdexError:
             started = None
-        if page.ask_targets is not None:
-            page.ask_targets()
+        session.ask_targets()
         guard = reading.value()
         if denial is not None:  # what the other frames stopped: a frame moved under the point
             guard["blocked"] = list(guard.get("blocked") or []) + denial.blocked()

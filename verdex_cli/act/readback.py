@@ -10,6 +10,7 @@ import json
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from ..browser.page import Page
+from ..browser.session import Session
 from .changes import SETTLE_MAX, release, settle
 from .resolve import Resolved
 
@@ -25,7 +26,7 @@ def settle_page(page: Page) -> bool:
 
 
 def after_input(page: Page, nav_before: int, grace: float | None = None, started: list | None = None,
-                acted: bool = False) -> list[str]:
+                acted: bool = False, *, session: Session) -> list[str]:
     """Page.settle_after_action, waiting for a navigation the input may start until the page settled
     (bounded like the settle, or by ``grace``): a timer that navigates is waited for, a page that is
     done is not. ``started``: the settle's first question, already sent (changes.start_settle);
@@ -39,8 +40,7 @@ def after_input(page: Page, nav_before: int, grace: float | None = None, started
         finally:
             started = None
     limit = min(SETTLE_MAX, page.timeout) if grace is None else grace
-    if page.ask_targets is not None:  # the session's after-command question shares the settle's round trip
-        page.ask_targets()
+    session.ask_targets()  # the session's after-command question shares the settle's round trip
     try:
         return page.settle_after_action(nav_before, limit, until=until, acted=acted or started is not None)
     finally:

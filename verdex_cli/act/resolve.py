@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ..base.errors import ErrorKind, RefError, VerdexError
 from ..browser.frames import Frame
 from ..browser.page import Page
+from ..browser.session import Session
 from ..refs.staleness import NAVIGATED, REMOVED, UNKNOWN, classify, is_changed
 from ..refs import story
 from ..refs.store import Ref, RefRecord, RefStore, describe, name_change, parse_ref
@@ -38,24 +39,19 @@ class Resolved:
         return f"{describe(self.role, self.name)} ({self.text})"
 
 
-def check_scope(page: Page, ref: Ref, text: str) -> None:
+def check_scope(session: Session, page: Page, ref: Ref, text: str) -> None:
     if ref.context != page.context:
-        state = page.context_state(ref.context) if page.context_state is not None else "open"
-        if state == "open":
-            hint = f"Switch with 'context {ref.context}'."
-        elif state == "closed":
-            hint = f"Context {ref.context} has been closed. Take a new snapshot."
-        else:
-            hint = f"There is no context {ref.context}. Take a new snapshot."
+        hint = {"open": f"Switch with 'context {ref.context}'.",
+                "closed": f"Context {ref.context} has been closed. Take a new snapshot."}.get(
+            session.context_state(ref.context), f"There is no context {ref.context}. Take a new snapshot.")
         raise RefError(f"Ref '{text}' is for context {ref.context}, but the current context is {page.context}. "
                        + hint, kind=ErrorKind.CONTEXT_MISMATCH)
     if ref.page != page.index:
-        if page.tab_closed is not None and page.tab_closed(ref.page):
-            raise RefError(f"Ref '{text}' is for page {ref.page}, which has been closed; the current page is "
-                           f"{page.index}. Take a new snapshot.", kind=ErrorKind.PAGE_MISMATCH)
-        if page.tab_exists is not None and not page.tab_exists(ref.page):
-            raise RefError(f"Ref '{text}' is for page {ref.page}, which does not exist (any more); the current "
-                           f"page is {page.index}. Take a new snapshot.", kind=ErrorKind.PAGE_MISMATCH)
+        gone = {"closed": "which has been closed", "unknown": "which does not exist (any more)"}.get(
+            session.tab_state(ref.context, ref.page))
+        if gone:
+            raise RefError(f"Ref '{text}' is for page {ref.page}, {gone}; the current page is {page.index}. "
+                           "Take a new snapshot.", kind=ErrorKind.PAGE_MISMATCH)
         raise RefError(f"Ref '{text}' is for page {ref.page}, but the current page is {page.index}. "
                        f"Switch with 'tab {ref.page}'.", kind=ErrorKind.PAGE_MISMATCH)
 
@@ -132,12 +128,12 @@ def changed_error(rec: RefRecord, role: str, name: str, live: dict) -> RefError:
                     "Take a new snapshot.", kind=ErrorKind.CHANGED)
 
 
-def locate(page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefRecord, Frame, dict]:
+def locate(session: Session, page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefRecord, Frame, dict]:
     """Checks up to `removed` (decided by `staleness.classify`); returns the live description from the
     bridge. A `changed` element is returned too: `resolve` refuses it, `inspect` shows it."""
     ref = parse_ref(raw)
     text = str(ref)
-    check_scope(page, ref, raw.strip())
+    check_scope(session, page, ref, raw.strip())
     rec = store.get(text) if store is not None else None
     if rec is None or rec.status == "reset":
         raise unknown(store, ref)
@@ -167,8 +163,8 @@ def restarted_note(store: RefStore, rec: RefRecord) -> str | None:
             f"{describe(rec.role, rec.name)}; before, it named {describe(old.role, old.name)}.")
 
 
-def resolve(page: Page, store: RefStore | None, raw: str) -> Resolved:
-    ref, text, rec, fr, live = locate(page, store, raw)
+def resolve(session: Session, page: Page, store: RefStore | None, raw: str) -> Resolved:
+    ref, text, rec, fr, live = locate(session, page, store, raw)
     role, name = live.get("role", ""), live.get("name", "")
     notes = []
     if is_changed(rec, role, name, live.get("idChange") or ""):

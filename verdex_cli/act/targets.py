@@ -15,6 +15,7 @@ from ..base.errors import CDPError, CDPTimeout, ConnectionLost, ErrorKind, JSErr
 from ..base.words import scan
 from ..browser.frames import Frame
 from ..browser.page import Page
+from ..browser.session import Session
 from ..refs.store import RefRecord, RefStore, describe, parse_ref
 from ..snapshot.capture import MAX_FRAME_DEPTH
 from ..snapshot.owners import frame_for, owner_frame_id  # the same frame discovery as snapshots
@@ -308,12 +309,12 @@ def no_match(t: Target, searched: int) -> VerdexError:
     return VerdexError(f"No element matches '{t}' (searched {where} for {t.describe()}).", kind=ErrorKind.NO_MATCH)
 
 
-def resolve_target(page: Page, store: RefStore, raw: str) -> Resolved:
+def resolve_target(session: Session, page: Page, store: RefStore, raw: str) -> Resolved:
     """A ref, or a target by meaning (testid=, label=, text=, role=, ROLE:NAME): the same Resolved (a
     ref gets the ref's checks, resolve.resolve; a target a unique live element)."""
     t = parse_target(raw)
     if t.kind == "ref":
-        return resolve(page, store, t.value)
+        return resolve(session, page, store, t.value)
     notes: list[str] = []
     hits, searched = search(page, t, notes=notes)
     if not hits:

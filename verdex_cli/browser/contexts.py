@@ -74,7 +74,7 @@ class BrowserContexts:
         return [{"index": c, "pages": sorted(i for (k, i) in self.pages if k == c), "current": c == self.current[0]}
                 for c in sorted(self.contexts)]
 
-    def _context_state(self, index: int) -> str:
+    def context_state(self, index: int) -> str:
         """'open', 'closed' or 'unknown' (for a ref's context check)."""
         if index in self.contexts:
             return "open"

@@ -6,7 +6,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from . import download_watch, timer_watch
 from . import bridge
@@ -22,7 +21,7 @@ from .netlog import NetLog
 MAX_SHOT_HEIGHT = 16384
 
 
-@dataclass
+@dataclass(eq=False)  # a tab is itself: compared and hashed by identity (snapshot/cache.held)
 class Page(Navigation):
     """A tab, with its frames.  ``context``/``index`` make the ref prefix."""
 
@@ -30,6 +29,7 @@ class Page(Navigation):
     index: int
     target: Target
     timeout: float
+    dialogs: DialogAnswers  # the session's, shared between its tabs
     frames: FrameRegistry = field(init=False)
     bridge: Bridge = field(init=False)  # typed calls of the in-page engine (bridge.py)
     netlog: NetLog = field(init=False)  # the tab's requests and console messages (netlog.py)
@@ -49,15 +49,6 @@ class Page(Navigation):
     _network_on: bool = False
     _reloads: dict = field(default_factory=dict)  # loader id made by 'reload' -> the loader it replaced
     _console: list | None = None  # console.* calls collected while an eval runs
-    wait_worlds: dict = field(default_factory=dict)  # 'wait text': (frame id, loader id) -> isolated world
-    dialogs: DialogAnswers = field(default_factory=DialogAnswers)  # the session shares one between its tabs
-    tab_closed: Callable[[int], bool] | None = None  # set by the session: was page N of this context closed?
-    tab_exists: Callable[[int], bool] | None = None  # set by the session: is there a page N in this context?
-    context_state: Callable[[int], str] | None = None  # set by the session: 'open', 'closed' or 'unknown'
-    # set by the session: send its after-command question now (Session.ask_targets), with an action's last calls
-    ask_targets: Callable[[], None] | None = None
-    serial: int = 0  # bumped before every command that may change the page (snapshot/cache.py)
-    snapshot_cache: object = None  # snapshot/cache.py's Entry for the last capture
 
     def __post_init__(self) -> None:
         t = self.target
@@ -138,7 +129,6 @@ class Page(Navigation):
         """Evaluate in the page's own world, like the DevTools console (top-level await,
         re-declarable let; a Promise result is awaited). Returns ``js_values.to_data`` data, with
         ``"console"``: the console.* calls made meanwhile, when asked."""
-        call = self.target.call
         if console:
             self._console = []
         try:
@@ -147,7 +137,7 @@ class Page(Navigation):
                 raise JSError(describe_exception(res["exceptionDetails"]))
             obj = res.get("result", {})
             if obj.get("subtype") == "promise":
-                res = call("Runtime.awaitPromise", timeout=timeout, promiseObjectId=obj["objectId"],
+                res = self.target.call("Runtime.awaitPromise", timeout=timeout, promiseObjectId=obj["objectId"],
                            returnByValue=False, generatePreview=True)
                 if "exceptionDetails" in res:
                     raise JSError(describe_exception(res["exceptionDetails"]))
@@ -169,7 +159,7 @@ class Page(Navigation):
             self.target.drain_events()
             if not self.navigation_pending:  # (a document that is going away frees its objects anyway)
                 try:
-                    call("Runtime.releaseObjectGroup", timeout=2, objectGroup="verdex-eval")
+                    self.target.call("Runtime.releaseObjectGroup", timeout=2, objectGroup="verdex-eval")
                 except (CDPError, CDPTimeout, ConnectionLost):
                     pass  # the script closed its own tab
             if console:
@@ -234,25 +224,19 @@ class Page(Navigation):
         except (CDPError, CDPTimeout):
             pass
 
-    def visibility(self) -> str:
-        """``document.visibilityState`` of the main frame, read in verdex's isolated world (a page
-        script cannot fake it there)."""
-        return self.bridge.visibility(self.frames.main)
-
     def _visible_or_gone(self) -> str:
+        """``document.visibilityState`` of the main frame, read in verdex's isolated world (a page
+        script cannot fake it there); "visible" when it has no document to ask (it is being replaced)."""
         try:
-            return self.visibility()
+            return self.bridge.visibility(self.frames.main)
         except (CDPError, JSError):
-            return "visible"  # the document went away meanwhile: nothing is left to wait for
+            return "visible"  # nothing is left to wait for: the action will tell
 
     def ensure_front(self) -> str | None:
         """Before an action: a tab that is not in front (a tab the page opened took the front, or
         another tab was opened) draws no frames and gets no focus, so it is brought to the front and
         waited for (bounded) until its page reports it visible. Returns a note when it was moved."""
-        try:
-            if self.visibility() == "visible":
-                return None
-        except (CDPError, JSError):  # no document to ask (it is being replaced): the action will tell
+        if self._visible_or_gone() == "visible":
             return None
         self.bring_to_front()
         deadline = time.monotonic() + min(self.timeout, 2.0)

@@ -91,6 +91,10 @@ class Session(BrowserContexts):
         """Tabs ``keys`` ((context, page)) of an earlier browser were closed: their refs say so."""
         self._closed.update(keys)
 
+    def tab_state(self, context: int, index: int) -> str:
+        """'open', 'closed' or 'unknown' (for a ref's page check)."""
+        return "closed" if (context, index) in self._closed else "open" if (context, index) in self.pages else "unknown"
+
     def browser(self) -> Target:
         """The browser-level session (the connection's root). Its socket carries every tab; once it
         is gone, so is everything: ConnectionLost (the runner reports the browser lost)."""
@@ -324,12 +328,7 @@ class Session(BrowserContexts):
         if index is None:
             index = self._page_counters.get(context, 0)
             self._page_counters[context] = index + 1
-        page = Page(context, index, target, self.options.timeout)
-        page.tab_closed = lambda i, c=context: (c, i) in self._closed
-        page.tab_exists = lambda i, c=context: (c, i) in self.pages
-        page.context_state = self._context_state
-        page.ask_targets = self.ask_targets
-        page.dialogs = self.dialogs
+        page = Page(context, index, target, self.options.timeout, self.dialogs)
         self.pages[(context, index)] = page
         if switch:
             self.current = (context, index)

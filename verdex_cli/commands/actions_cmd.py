@@ -26,7 +26,7 @@ def resolve_arg(ctx, raw, pointer_action: str | None = None):
     ahead = Ahead(page, store, raw, arm=pointer_action != "hover") if pointer_action else None
     try:
         with phase("resolve"):
-            res = resolve_target(page, store, raw)
+            res = resolve_target(ctx.session, page, store, raw)
         with phase("stable locator"):
             note_target(ctx, res, raw, ahead.locating_for(res) if ahead is not None else None)  # for 'export'
         if ahead is not None:
@@ -58,7 +58,7 @@ def _act(ctx, fn, res, *args):
         if lost and (res.frame.parent is None or not ctx.page.target.alive):
             raise
         with suppress(CDPError):
-            resolve(ctx.page, ctx.page_state().store, res.text)  # raises navigated or removed when so
+            resolve(ctx.session, ctx.page, ctx.page_state().store, res.text)  # raises navigated or removed when so
         if not lost:
             raise
         raise NotActionable(f"Element {res.label} is not actionable: its frame went away during the "
@@ -85,13 +85,13 @@ def _text_action(ctx, args, verb, act) -> Result:
     text = args[1] if len(args) > 1 else ""
     var = env_text(text)
     if var is None:
-        return _result(_act(ctx, act, _secret_target(ctx, args, verb), text))
+        return _result(_act(ctx, act, _secret_target(ctx, args, verb), text, ctx.session))
     environ = os.environ if ctx.environ is None else ctx.environ
     if var not in environ:
         raise UsageError(f"{verb} {args[0]} --env {var}: the environment variable {var} is not set.")
     secret = environ[var]
     try:
-        out = _act(ctx, act, resolve_arg(ctx, args[0]), secret)
+        out = _act(ctx, act, resolve_arg(ctx, args[0]), secret, ctx.session)
     except VerdexError as exc:
         exc.message = _masked(exc.message, secret)
         exc.args = (exc.message,)
@@ -139,7 +139,7 @@ def _split_guard(verb: str, raw: str, res, text: str) -> None:
 
 def _pointer_cmd(action: str):
     def run(ctx, args, flags):
-        return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0], action), action))
+        return _result(_act(ctx, pointer.pointer, resolve_arg(ctx, args[0], action), action, ctx.session))
     return run
 
 
@@ -171,7 +171,7 @@ def press_cmd(ctx, args, flags):
     parse_key(key)  # a bad key name fails before anything happens
     res = resolve_arg(ctx, args.values["ref"]) if "ref" in args.values else None
     front = [] if res is not None else _front(ctx)
-    out = fields.press(ctx.page, res, key)
+    out = fields.press(ctx.page, res, key, ctx.session)
     out["notes"] = front + out.get("notes", [])
     return _result(out)
 
@@ -180,11 +180,12 @@ def press_cmd(ctx, args, flags):
          help="Choose options of a select element by value or visible label (values may start with --).",
          effect="action")
 def select_cmd(ctx, args, flags):
-    return _result(_act(ctx, actions.select, resolve_arg(ctx, args[0]), args[1:]))
+    return _result(_act(ctx, actions.select, resolve_arg(ctx, args[0]), args[1:], ctx.session))
 
 
 def _checks(want: bool):
-    return lambda ctx, args, flags: _result(_act(ctx, actions.set_checked, resolve_arg(ctx, args[0]), want))
+    return lambda ctx, args, flags: _result(_act(ctx, actions.set_checked, resolve_arg(ctx, args[0]), want,
+                                                 ctx.session))
 
 
 command("check", group="actions", params="REF", accepts=CHECKABLE, effect="action",
@@ -197,7 +198,7 @@ command("uncheck", group="actions", params="REF", accepts=CHECKABLE, effect="act
          help="Choose files for a file input (several only if it accepts multiple files).", effect="action")
 def upload_cmd(ctx, args, flags):
     paths = fields.check_paths(args[1:])  # a bad path fails before anything happens
-    return _result(_act(ctx, fields.upload, resolve_arg(ctx, args[0]), paths))
+    return _result(_act(ctx, fields.upload, resolve_arg(ctx, args[0]), paths, ctx.session))
 
 
 @command("focus", group="actions", params="REF",

@@ -14,10 +14,8 @@ def relaunch_cmd(ctx, args, flags):
     url = ""
     old_tabs = set(old.pages) if old is not None else set()
     if old is not None:
-        try:
+        with suppress(Exception):
             url = old.page.frames.main.url or ""  # remembered locally: the old browser cannot be asked
-        except Exception:
-            url = ""
         ctx.session = None
         with suppress(Exception):
             old.close()
@@ -38,5 +36,4 @@ def relaunch_cmd(ctx, args, flags):
             notes = list(info.pop("notes", [])) + notes
         except VerdexError as exc:
             notes.insert(0, f"Could not reopen {url}: {exc.message}")
-    info["relaunched"] = True
     return Result("navigation", info, notes)

@@ -9,6 +9,7 @@ from typing import Callable
 from ..browser.page import Page
 from ..browser.session import Session
 from ..refs.page_state import PageState
+from ..snapshot import cache
 
 
 CLOSED = 8  # closed tabs whose ref stories are kept
@@ -32,6 +33,7 @@ class Workspace:
     last_timings: dict | None = None  # the phases of the last command (for 'timings')
     step: tuple | None = None  # (page, its ref store) of the running command's step in the tab's log
     closed: dict = field(default_factory=dict)  # (context, page) -> PageState of the last CLOSED closed tabs
+    wait_worlds: dict = field(default_factory=dict)  # 'wait text': (frame id, loader id) -> its isolated world
 
     def state_of(self, context: int, page: int) -> PageState | None:
         """The PageState of tab (context, page), open or among the last closed (for `inspect`)."""
@@ -41,7 +43,7 @@ class Workspace:
         """A command not declared "read" may change a page: every page's cached snapshot is doubtful."""
         if effect != "read" and self.session is not None:
             for page in list(self.session.pages.values()):
-                page.serial += 1
+                cache.doubt(page)
             self.session.before_command()  # (hears navigations that become downloads)
 
     def ensure_session(self) -> Session:

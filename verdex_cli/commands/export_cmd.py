@@ -11,14 +11,11 @@ from pathlib import Path
 from ..act.targets import quote_word
 from ..base.errors import UsageError
 from ..refs.store import describe
+from .network_cmd import write_file
 from .registry import REGISTRY, Result, command
 from .session_log import settle
 
 PASSWORD_NOTE = "The password is not exported: replace PASSWORD with the real value."
-
-
-def _target_word(step: dict) -> str | None:
-    return quote_word(step["target"]) if step.get("target") else None
 
 
 def _missing(step: dict) -> str:
@@ -31,7 +28,7 @@ def script_lines(steps: list[dict]) -> tuple[list[str], int]:
     for step in steps:
         words = [shlex.quote(a) for a in step["args"]]
         if "target" in step:
-            word = _target_word(step)
+            word = quote_word(step["target"]) if step.get("target") else None
             if word is None:
                 missing += 1
                 lines.append(f"# {_missing(step)}: this line only works in the same session")
@@ -155,10 +152,7 @@ def export_cmd(ctx, args, flags):
     path = Path(args[0]).expanduser()
     python = path.suffix == ".py"
     text, missing = to_python(steps) if python else to_script(steps, str(path))
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"Cannot write {path}: {exc.strerror or exc}") from exc
+    write_file(str(path), text.encode("utf-8"), parents=False)
     notes = [f"{missing} steps have no stable target (see the comments in the file)."] if missing else []
     if any(s["secret"] and not s.get("env") for s in steps):
         notes.append("Password values were not written (a placeholder and a comment instead).")

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import difflib
-
 from ..base.errors import UsageError
-from .registry import REGISTRY, Result, command
+from .registry import REGISTRY, Result, command, did_you_mean
 
 GROUPS = ("navigation", "snapshot", "actions", "refs", "tabs", "session")
 
@@ -16,9 +14,7 @@ def help_cmd(ctx, args, flags):
     if args:
         cmd = REGISTRY.get(args[0])
         if cmd is None:
-            close = difflib.get_close_matches(args[0], REGISTRY.names(), n=1, cutoff=0.8)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            raise UsageError(f"Unknown command '{args[0]}'.{hint} Type 'help'.")
+            raise UsageError(f"Unknown command '{args[0]}'.{did_you_mean(args[0], REGISTRY.names())} Type 'help'.")
         return Result("help_one", {"name": cmd.name, "aliases": list(cmd.aliases), "usage": cmd.usage,
                                    "help": cmd.help, "group": cmd.group})
     rows = [{"name": c.name, "usage": c.usage, "help": c.help, "aliases": list(c.aliases), "group": c.group}

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from ..base.errors import UsageError
 from ..browser import har
-from ..browser.netlog import LEVEL_NAMES, Request, level_at_most, masked
+from ..browser.netlog import Request, level_at_most, masked
 from .registry import Result, command
 
 LATE_S = 1.0  # an action's requests still loading after it settled are waited for this long
@@ -38,7 +38,7 @@ def requests_cmd(ctx, args, flags):
     data = {"requests": [dict(item(r, page.netlog.frame_index), doc=r.doc) for r in reqs], "documents": docs}
     if "--har" in flags.values:
         doc = har.build(page, reqs)
-        data["har"] = _write(flags.values["--har"], json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8"))
+        data["har"] = write_file(flags.values["--har"], json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8"))
         notes.append("Authorization, Cookie, Set-Cookie and Proxy-Authorization values are written as ***.")
     return Result("requests", data, notes)
 
@@ -66,8 +66,8 @@ def request_cmd(ctx, args, flags):
     else:
         data["body_size"] = len(body)
         if "--save" in flags.values:
-            data["saved"] = _write(flags.values["--save"], body)
-        if textual(req.mime):
+            data["saved"] = write_file(flags.values["--save"], body)
+        if not req.mime or any(k in req.mime for k in TEXTUAL):
             text = body.decode("utf-8", "replace")
             data["body"] = text[:SHOWN_BODY]
             if len(text) > SHOWN_BODY:
@@ -79,7 +79,7 @@ def request_cmd(ctx, args, flags):
     return Result("request", data, notes)
 
 
-@command("console", options=("--level LEVEL: error, warning, info or debug: that level and worse", "--clear: empty the list"), group="snapshot",
+@command("console", options=("--level error|warning|info|debug: that level and worse", "--clear: empty the list"), group="snapshot",
          help="The tab's console messages and uncaught exceptions (every frame, across navigations; the last "
               "1,000); --level error|warning|info|debug shows that level and worse; --clear empties the list.",
          effect="read")
@@ -88,9 +88,6 @@ def console_cmd(ctx, args, flags):
     if "--clear" in flags:
         return Result("console", {"messages": [], "cleared": log.clear_messages()})
     level = flags.values.get("--level", "debug")
-    if level not in LEVEL_NAMES:
-        raise UsageError(f"--level is one of {', '.join(LEVEL_NAMES)} (got '{level}'). Usage: console "
-                         "[--level LEVEL] [--clear]")
     with log.lock:
         msgs = [m for m in log.messages if level_at_most(m.level, level)]
     return Result("console", {"messages": [message(m) for m in msgs]})
@@ -104,18 +101,16 @@ def message(m, keys: tuple[str, ...] = MESSAGE_KEYS) -> dict:
     return {k: getattr(m, k) for k in keys}
 
 
-def _write(where: str, data: bytes) -> str:
+def write_file(where: str, data: bytes, parents: bool = True) -> str:
+    """Write a file the user named (``parents``: making its folders); a failure is a usage error."""
     path = Path(where).expanduser()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if parents:
+            path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
     except OSError as exc:
         raise UsageError(f"Cannot write {path}: {exc.strerror or exc}") from exc
     return str(path)
-
-
-def textual(mime: str) -> bool:
-    return not mime or any(k in mime for k in TEXTUAL)
 
 
 def action_report(page, mark) -> tuple[list[dict], list[dict]]:

@@ -55,10 +55,10 @@ def inspect_cmd(ctx, args, flags):
     page = ctx.page
     store = ctx.page_state().store
     target = parse_target(args[0])  # a ref (also pasted as [ref=...]) or a target by meaning
-    raw = target.value if target.kind == "ref" else resolve_target(page, store, args[0]).text
+    raw = target.value if target.kind == "ref" else resolve_target(ctx.session, page, store, args[0]).text
     ref = parse_ref(raw)
     try:
-        check_scope(page, ref, raw.strip())
+        check_scope(ctx.session, page, ref, raw.strip())
     except RefError as exc:  # another tab's, or a closed tab's: its story, if kept
         other = ctx.state_of(ref.context, ref.page)
         rec = other.store.get(str(ref)) if other is not None else None
@@ -70,7 +70,7 @@ def inspect_cmd(ctx, args, flags):
         raise unknown(store, ref)
     live: dict = {}
     try:
-        _, _, _, fr, live = locate(page, store, rec.ref)
+        _, _, _, fr, live = locate(ctx.session, page, store, rec.ref)
     except RefError as exc:
         _named(rec)
         return Result("inspect", _story(store, rec, {"status": exc.kind, "reason": exc.message}))

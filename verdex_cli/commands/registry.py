@@ -13,7 +13,7 @@ from typing import Any, Callable
 from ..act.fields import MASK
 from ..base.errors import UsageError, VerdexError
 from ..base.words import scan
-from .signature import WANTED, Signature
+from .signature import Signature, wanted
 
 
 @dataclass
@@ -174,8 +174,8 @@ class Registry:
                         raise UsageError(f"Option {w} needs a value. Usage: {cmd.usage}")
                     typed = cmd.signature.option_value(w, value) if cmd.signature else (value, 0)
                     if typed is None:
-                        wanted = WANTED[cmd.signature.option_help()[w][0]]
-                        raise UsageError(f"{w} must be {wanted} (got {value!r}). Usage: {cmd.usage}")
+                        what = wanted(cmd.signature.option_help()[w][0])
+                        raise UsageError(f"{w} must be {what} (got {value!r}). Usage: {cmd.usage}")
                     flags.values[w] = typed[0]
             else:
                 args.append(w)
@@ -306,16 +306,15 @@ def command(name: str, *, params: str | tuple[str, ...] = "", **declared):
 
 
 def forms(name: str, params: tuple[str, ...] | dict[str, Callable[..., Result]], handler=None, *,
-          options: tuple[str, ...] = (), help: str, aliases: tuple[str, ...] = (), needs_browser: bool = True,
-          group: str = "session", effect: str = "change", logged: bool | None = None, accepts: frozenset | None = None,
-          min_args: int | None = None, tool: bool = True) -> None:
-    """Register a command: ``params`` (its forms; as a dict, each routed to its own handler) and
-    ``options`` in the grammar of signature.py (``min_args``: where a parameter may be left empty)."""
+          options: tuple[str, ...] = (), min_args: int | None = None, **declared) -> None:
+    """Register a command: ``params`` (its forms; as a dict, each routed to its own handler),
+    ``options`` in the grammar of signature.py (``min_args``: where a parameter may be left empty) and
+    the rest of its declaration as :class:`Command` takes it (help, group, effect, ...)."""
     sig = Signature(tuple(params), options)
-    REGISTRY.add(Command(name, dict(params) if handler is None else handler, sig.usage(name), help, aliases,
-                         sig.min_args if min_args is None else min_args, sig.max_args, sig.rest, sig.flags,
-                         sig.positions("target"), needs_browser, group, sig.value_flags, effect, logged, sig,
-                         accepts, tool))
+    REGISTRY.add(Command(name, dict(params) if handler is None else handler, sig.usage(name),
+                         min_args=sig.min_args if min_args is None else min_args, max_args=sig.max_args,
+                         rest=sig.rest, flags=sig.flags, ref_args=sig.positions("target"),
+                         value_flags=sig.value_flags, signature=sig, **declared))
 
 
 def usage_of(name: str) -> str:

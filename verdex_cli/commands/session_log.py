@@ -17,7 +17,7 @@ _NONE = {"locator": None, "playwright": None}
 
 
 def begin(ctx) -> None:
-    pending = (getattr(ctx, "located", None) or {}).get("pending")
+    pending = (ctx.located or {}).get("pending")
     if pending is not None:  # a command that failed after noting its target: its answer is not wanted
         with suppress(Exception):  # bookkeeping only
             for started in [pending[3], *(pending[5] or [])]:
@@ -91,7 +91,7 @@ def record(ctx, parsed, result) -> None:
         step = {"command": name, "args": args, "flags": sorted(parsed.flags), "secret": False}
         if name == "open" and result.data.get("url"):
             step["args"] = [result.data["url"]]
-        loc = getattr(ctx, "located", None)
+        loc = ctx.located
         if loc is not None:
             chosen = _take(loc)
             later = chosen if isinstance(chosen, Found) else None

@@ -3,8 +3,8 @@ argument counts, parsing mode, completion and tool schemas are derived.
 
 A form is words: UPPER words are parameters whose kind comes from the name (KINDS), lower words are
 sub-verbs, `A|b|c` alternatives, `[...]` optional (it may nest), a trailing `...` repeats. An option is
-`--name` or `--name METAVAR` (it takes a value; N or MS: a number, fN: a frame index), optionally with
-`: what it does`.
+`--name` or `--name METAVAR` (it takes a value; N or MS: a number, fN: a frame index, `a|b`: one of
+those words), optionally with `: what it does`.
 `Signature.match` fits a line's words to a form and converts each parameter by kind, under its name
 (`Param.name`: the lower-case word, REF/TARGET `ref`, FILE `path`, plural when it repeats, `action`
 for a sub-verb); the registry routes the line to that form's handler.
@@ -235,6 +235,14 @@ class Signature:
         return tuple(o.split()[0] for o in self.options if len(o.split(": ")[0].split()) > 1)
 
     def option_value(self, flag: str, word: str):
-        """(an option's value, converted when its METAVAR is typed: `--depth N`, `--frame fN`), or None."""
+        """(an option's value, converted when its METAVAR is typed: `--depth N`, `--frame fN`,
+        `--level error|warning`), or None."""
         metavar = self.option_help()[flag][0]
+        if "|" in metavar:
+            return (word, 1) if word in metavar.split("|") else None
         return convert(metavar, word) if metavar in TYPED else (word, 0)
+
+
+def wanted(metavar: str) -> str:
+    """What an option's value must be (for its usage error)."""
+    return WANTED.get(metavar) or "one of " + ", ".join(metavar.split("|"))

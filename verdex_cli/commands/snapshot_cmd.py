@@ -49,17 +49,16 @@ def frame_scope(ctx, flags):
          help=f"Show the page as an accessibility tree with refs ({'; '.join(OPTIONS)}).", effect="read")
 def snapshot_cmd(ctx, args, flags):
     frame = frame_scope(ctx, flags)
-    limit = flags.values.get("--max-chars", REPL_MAX_CHARS if getattr(ctx, "interactive", False) else 0)  # 0: none
+    limit = flags.values.get("--max-chars", REPL_MAX_CHARS if ctx.interactive else 0)  # 0: none
     depth = flags.values.get("--depth")
     if depth == 0:
         raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {usage_of('snapshot')}")
     page = ctx.page
-    if page.ask_targets is not None:  # the after-command question (tabs opened or closed) goes with the capture
-        page.ask_targets()
+    ctx.session.ask_targets()  # the after-command question (tabs opened or closed) goes with the capture
     fresh = "--fresh" in flags
     state = ctx.page_state()
     if "--within" in flags:
-        data, root, compact = _within(page, state.store, flags.values["--within"])
+        data, root, compact = _within(ctx.session, page, state.store, flags.values["--within"])
     else:
         snap, cached = state.snapshot(page, all_refs="--all-refs" in flags, fresh=fresh, frame=frame,
                                       follow="--no-frames" not in flags,
@@ -93,8 +92,8 @@ def _dedent(text: str) -> str:
     return "\n".join(line[2:] for line in text.split("\n")[1:])
 
 
-def _within(page, store: RefStore, raw: str) -> tuple[dict, dict, bool]:
-    res = resolve_target(page, store, raw)
+def _within(session, page, store: RefStore, raw: str) -> tuple[dict, dict, bool]:
+    res = resolve_target(session, page, store, raw)
     root, frames, notes = capture_tree(page, within=(res.frame, res.ref.n))
     renderer = TextRenderer(page.prefix, compact=False)
     text = _dedent(renderer.render(root))

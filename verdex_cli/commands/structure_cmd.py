@@ -13,7 +13,7 @@ from .registry import Result, command
 def _element(ctx, raw: str):
     page = ctx.page
     store = ctx.page_state().store
-    return page, store, resolve_target(page, store, raw)
+    return page, store, resolve_target(ctx.session, page, store, raw)
 
 
 def _call(page, res, fn: str, *args):

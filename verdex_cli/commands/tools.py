@@ -28,10 +28,6 @@ ABOUT = {
 }
 
 
-def tool_commands() -> list[Command]:
-    return [c for c in REGISTRY.commands() if c.tool]
-
-
 def _param_schema(p: Param, literal_alternatives: tuple[str, ...]) -> dict:
     kind = KINDS.get(p.upper or "", "value")
     about = ABOUT.get(p.name, f"{p.upper}.")
@@ -46,6 +42,8 @@ def _option_schema(flag: str, metavar: str | None, text: str) -> dict:
     about = text or f"The {flag} option."
     if metavar is None:
         return {"type": "boolean", "description": about}
+    if "|" in metavar:
+        return {"type": "string", "enum": metavar.split("|"), "description": about}
     if KINDS.get(metavar) == "frame":
         return {"type": "string", "pattern": "^f[0-9]+$", "description": about}
     return {"type": "integer" if metavar in NUMBERS else "string", "description": about}
@@ -93,7 +91,7 @@ def _needed(cmd: Command, p: Param) -> bool:
 def tool_list() -> list[dict]:
     """name, description, inputSchema and annotations of every tool (plain JSON)."""
     out = []
-    for cmd in tool_commands():
+    for cmd in (c for c in REGISTRY.commands() if c.tool):
         forms = " | ".join(f"{cmd.name} {form}".strip() for form in cmd.signature.forms)  # options: in the schema
         tool = {"name": cmd.name, "description": f"{cmd.help} Usage: {forms}", "inputSchema": input_schema(cmd)}
         if cmd.effect == "read":

@@ -53,14 +53,14 @@ def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
     page = ctx.page
     if parse_target(raw).kind != "ref":  # a target by meaning: gone while nothing visible matches it
         try:
-            res = resolve_target(page, ctx.page_state().store, raw)
+            res = resolve_target(ctx.session, page, ctx.page_state().store, raw)
         except VerdexError as exc:
             if exc.kind in (ErrorKind.NO_MATCH, ErrorKind.REMOVED):  # (removed: went away as it was found)
                 return "absent", raw  # may still appear
             raise
         return ("hidden" if res.live.get("hidden") else "visible"), res.label
     try:
-        ref, text, rec, fr, live = locate(page, ctx.page_state().store, raw)
+        ref, text, rec, fr, live = locate(ctx.session, page, ctx.page_state().store, raw)
     except RefError as exc:
         # a ref of an earlier visit of the page the tab shows again (back/forward cache): its element
         # may be right there under a new ref, so it is not known to be gone: the ref's error stands
@@ -77,7 +77,7 @@ def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
 def _note(ctx, raw: str) -> None:
     """The stable target of the awaited element, for 'export' (when it can be resolved now)."""
     with suppress(VerdexError):
-        note_target(ctx, resolve_target(ctx.page, ctx.page_state().store, raw), raw)
+        note_target(ctx, resolve_target(ctx.session, ctx.page, ctx.page_state().store, raw), raw)
 
 
 def _is_target(word: str) -> bool:
@@ -121,10 +121,9 @@ def wait_time(ctx, args, flags):
 
 def wait_text(ctx, args, flags):
     clock, want = _Clock(ctx), _wanted(args, "text")
-    worlds = clock.page.wait_worlds
-    if len(worlds) > 200:
-        worlds.clear()
-    if _poll(lambda t: _text_found(ctx, clock.page, want, worlds, t), clock.limit) is None:
+    if len(ctx.wait_worlds) > 200:
+        ctx.wait_worlds.clear()
+    if _poll(lambda t: _text_found(ctx, clock.page, want, ctx.wait_worlds, t), clock.limit) is None:
         raise _Timeout(f"Waited {clock.limit:g} s for the text {want!r} to appear; it did not.")
     return clock.done({"for": "text", "text": want})
 

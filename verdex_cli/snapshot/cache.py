@@ -4,12 +4,13 @@ Each captured frame's bridge keeps a change watcher (observer.js) that marks its
 mutations, input, focus moves, toggles, resizes, media-query changes and running animations. The check
 asks every frame of the last capture at once (no DOM walk): none dirty, the last snapshot is the answer;
 some dirty, only those are captured again. Anything the watchers cannot vouch for captures everything:
-another mode, a command that may change the page (``Page.serial``), a new main document, a frame
+another mode, a command that may change the page (:func:`doubt`), a new main document, a frame
 detached or whose check fails, a frame owner not followed, ``--fresh``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import weakref
 
 from ..base.errors import VerdexError
 from ..base.timing import phase
@@ -36,7 +37,7 @@ def _cap(facts: dict | None) -> int:
 def caps(page: Page) -> dict[int, int]:
     """frame index -> the number of its last capture the cache holds (a frame that captured since
     counts as changed: bridge.dirty)."""
-    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    entry = entry_of(page)
     return {i: _cap(f) for i, f in entry.facts.items()} if entry is not None else {}
 
 
@@ -62,19 +63,34 @@ class Ahead:
 @dataclass
 class Entry:
     mode: tuple
-    serial: int
     frame_events: int
     main_loader: str
     snap: Snapshot
     facts: dict[int, dict] = field(default_factory=dict)  # frame index -> bridge facts, tree under "root"
     memo: object = None  # the text renderer's memo of this snapshot's subtrees (render_text.Memo)
     ahead: Ahead | None = None  # captures the settle after an action took (changes.py), for the next capture
+    vouched: bool = True  # False from the start of a command that may change the page (doubt) to a check
+
+
+_ENTRIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Page -> its Entry, gone with the page
+
+
+def entry_of(page: Page) -> Entry | None:
+    """The last capture of ``page`` the cache holds (written only here: store, forget, doubt, lookup)."""
+    return _ENTRIES.get(page)
+
+
+def doubt(page: Page) -> None:
+    """A command that may change the page begins: its last capture is used only once checked again."""
+    entry = _ENTRIES.get(page)
+    if entry is not None:
+        entry.vouched = False
 
 
 def ahead_captures(page: Page) -> dict[int, tuple] | None:
     """frame index -> the capture to take once settled after an action (patches to the last one where
     the bridge keeps it), when the next capture will be of the same whole page; else None."""
-    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    entry = entry_of(page)
     if entry is None or not entry.facts or entry.mode[1] != 0 or not entry.mode[2]:
         return None
     return {i: capture_expr(view_of(entry.mode), i, f) for i, f in entry.facts.items()}
@@ -82,7 +98,7 @@ def ahead_captures(page: Page) -> dict[int, tuple] | None:
 
 def keep_ahead(page: Page, ahead: Ahead) -> bool:
     """Hand the settle's captures to the next capture (False: there is no entry to hand them with)."""
-    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    entry = entry_of(page)
     if entry is None:
         return False
     entry.ahead = ahead
@@ -90,7 +106,7 @@ def keep_ahead(page: Page, ahead: Ahead) -> bool:
 
 
 def take_ahead(page: Page) -> Ahead | None:
-    entry: Entry | None = getattr(page, "snapshot_cache", None)
+    entry = entry_of(page)
     if entry is None:
         return None
     ahead, entry.ahead = entry.ahead, None
@@ -98,13 +114,12 @@ def take_ahead(page: Page) -> Ahead | None:
 
 
 def store(page: Page, entry: Entry) -> None:
-    page.snapshot_cache = entry
+    _ENTRIES[page] = entry
 
 
 def forget(page: Page) -> object:
     """Drop the entry; returns its text renderer memo (rendering the next capture may reuse it)."""
-    entry = getattr(page, "snapshot_cache", None)
-    page.snapshot_cache = None
+    entry = _ENTRIES.pop(page, None)
     return entry.memo if entry is not None else None
 
 
@@ -113,13 +128,13 @@ def lookup(page: Page, mode: tuple, trust_observer: bool = False) -> tuple[Snaps
     changed; (None, None) when everything must be captured. ``trust_observer``: the capture right
     after an action (changes.py), which settled the page first -- the watchers vouch for the
     frames even though a command ran since."""
-    entry: Entry | None = getattr(page, "snapshot_cache", None)
-    if entry is None or entry.mode != mode or (entry.serial != page.serial and not trust_observer):
+    entry = entry_of(page)
+    if entry is None or entry.mode != mode or (not entry.vouched and not trust_observer):
         return None, None
     with phase("cache check"):
         hit, reuse = _check(page, entry, trust_observer)
     if hit is not None:
-        entry.serial = page.serial  # vouched for after the command: the next `snapshot` may use it
+        entry.vouched = True  # vouched for after the command: the next `snapshot` may use it
     return hit, reuse
 
 

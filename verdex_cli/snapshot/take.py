@@ -71,7 +71,7 @@ def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool
     if hit is not None:
         return hit, True
     if reuse is not None:  # the watchers vouch for the page: changed frames may be patched
-        prior = page.snapshot_cache.facts
+        prior = cache.entry_of(page).facts
     with gc_paused():  # a big page makes tens of thousands of small dicts at once
         return _take(page, number, all_refs, reuse, frame, follow, prior, ahead.frames if ahead is not None else None,
                      tree, not trust_observer), False
@@ -84,7 +84,7 @@ def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True, tree:
 def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Frame | None,
           follow: bool, prior: dict | None, ahead: dict | None = None, tree: bool = False,
           shows: bool = False) -> Snapshot:
-    serial, events = page.serial, page.frames.structure_events
+    events = page.frames.structure_events
     memo = cache.forget(page)
     facts: dict[int, dict] = {}
     mode = _mode(all_refs, frame, follow, tree)
@@ -117,7 +117,7 @@ def _take(page: Page, number: int, all_refs: bool, reuse: dict | None, frame: Fr
                        hidden if views is not None else None)
     snap = Snapshot(number, text, root, refs, frames, notes, compact, hidden, loaders, ids, views, long,
                     frozenset(marked or ()))
-    cache.store(page, cache.Entry(mode, serial, events, page.frames.main.loader_id, snap,
+    cache.store(page, cache.Entry(mode, events, page.frames.main.loader_id, snap,
                                   {i: f for i, f in facts.items() if i in loaders}, memo))
     return snap
 

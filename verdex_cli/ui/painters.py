@@ -104,27 +104,28 @@ def _action_line(r, verb: str, d: dict) -> None:
     r.out.print(line)
 
 
+STATUS = {"live": "green", "changed": "yellow", "hidden": "dim", "removed": "red", "navigated": "magenta"}
+
+
 def refs(r, d: dict) -> None:
     if not d["refs"]:
         return
-    colours = {"live": "green", "changed": "yellow", "hidden": "dim", "removed": "red", "navigated": "magenta"}
     table = Table(box=None, header_style="bold", pad_edge=False)
     why = any("made_stale_by" in row for row in d["refs"])
     for col in ("ref", "role", "name", "status", "first #", "last #") + (("by command",) if why else ()):
         table.add_column(col, no_wrap=col != "name", overflow="fold")
     for row in d["refs"]:
         table.add_row(Text(row["ref"], style="cyan"), Text(row["role"]), Text(row["name"][:60]),
-                      Text(row["status"], style=colours.get(row["status"], "")), str(row["first_seen"]),
+                      Text(row["status"], style=STATUS.get(row["status"], "")), str(row["first_seen"]),
                       str(row["last_seen"]), *((str((row.get("made_stale_by") or {}).get("n", "")),) if why else ()))
     r.out.print(table)
 
 
 def inspect(r, d: dict) -> None:
-    colours = {"live": "green", "changed": "yellow", "removed": "red", "navigated": "magenta"}
     head = Text.assemble((d["ref"], "bold cyan"), "  ", (d["role"], "bold"), " ",
                          (f'"{d["name"]}"' if d["name"] else ""))
     r.out.print(head)
-    r.out.print(Text.assemble("  status: ", (d["status"], colours.get(d["status"], ""))))
+    r.out.print(Text.assemble("  status: ", (d["status"], STATUS.get(d["status"], ""))))
     if d.get("reason"):
         r.plain("  " + d["reason"], style="dim")
     if d.get("tag"):
