@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from contextlib import suppress
-import re
 import time
 
 from ..act.resolve import locate
@@ -80,13 +79,6 @@ def _note(ctx, raw: str) -> None:
         note_target(ctx, resolve_target(ctx.session, ctx.page, ctx.page_state().store, raw), raw)
 
 
-def _is_target(word: str) -> bool:
-    try:
-        return re.match(r"c\d", word) is not None or parse_target(word).kind != "ref"
-    except VerdexError:
-        return False
-
-
 def _poll(check, timeout: float):
     deadline = time.monotonic() + timeout
     while True:
@@ -155,8 +147,6 @@ def wait_gone(ctx, args, flags):
 
 def wait_visible(ctx, args, flags):
     raw = args.values["ref"].strip()
-    if not _is_target(raw):
-        raise UsageError(f"Usage: {usage_of('wait')}")
     clock = _Clock(ctx)
     seen = {"label": raw, "state": ""}
     _note(ctx, raw)
