@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 
 import harness as h
 
@@ -32,16 +32,18 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--chrome", default=None, help="browser executable (default: as verdex finds it)")
+    ap.add_argument("--no-playwright", action="store_true",
+                    help="verdex alone (a loaded machine times Playwright's 2000-row snapshot out)")
     args = ap.parse_args()
     chrome_path = h.launch.find_chrome(args.chrome)
     with ExitStack() as stack:
         server = stack.enter_context(h.served())
         proc = stack.enter_context(h.chrome(chrome_path))
         session = stack.enter_context(h.session(proc.http_endpoint))
-        try:
-            pw_page = stack.enter_context(h.playwright(chrome_path))
-        except ImportError:
-            pw_page = None
+        pw_page = None
+        if not args.no_playwright:
+            with suppress(ImportError):
+                pw_page = stack.enter_context(h.playwright(chrome_path))
         url = server.url(f"table.html?rows={args.rows}")
         page = session.page
         page.navigate(url)
@@ -84,7 +86,7 @@ def main() -> int:
     print(f"verdex:     median {ours['median_s'] * 1000:7.1f} ms  {ours['chars']:>9,} chars  "
           f"{ours['refs']:,} refs for {ours['interactive_elements']:,} interactive elements")
     if ref is None:
-        print("playwright: not installed (pip install -e '.[bench]'); no ratios")
+        print("playwright: left out (--no-playwright) or not installed (pip install -e '.[bench]'); no ratios")
         return 0
     print(f"playwright: median {ref['median_s'] * 1000:7.1f} ms  {ref['chars']:>9,} chars")
     print(f"time ratio {report['time_ratio']:.3f} (target <= 0.35)   size ratio {report['size_ratio']:.3f} "
