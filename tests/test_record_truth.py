@@ -211,7 +211,9 @@ def test_a_double_click_whose_first_press_a_sweeping_frame_took_says_so(d):
     # first press only): the first click is the part that did not happen
     open_page(d, "jump_ad.html")
     out = d.run('dblclick "button:Open file"')
-    assert not out.ok
+    if out.ok:  # the sweep's layout came after both presses (timing): ok only if the page got all of it
+        assert log(d) == ["click 1", "click 2", "dblclick"], out.data
+        return
     if log(d):
         assert log(d) == ["click 2", "dblclick"]
         assert out.kind == "not_applied" and "(the second click of the double click, with its dblclick): the " \
