@@ -286,7 +286,9 @@ def test_elements_moving_during_the_click_are_never_mis_clicked(chrome_http, dem
                 assert hits == [ref_id[ref]], f"{where}: clicks reached {hits}"
             else:
                 counts[out.kind] += 1
-                assert out.kind == "not_actionable", f"{where}: {out.kind}: {out.message}"
+                # refused before the input, or (the racer moved it between press and release) after the press
+                assert out.kind == "not_actionable" or (out.kind == "not_applied" and "it was stopped" in out.message), \
+                    f"{where}: {out.kind}: {out.message}"
                 assert hits == [], f"{where}: refused ({out.message}) but clicks reached {hits}"
         d.js("clearInterval(window.__racer)")
     finally:
