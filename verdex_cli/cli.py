@@ -11,7 +11,7 @@ import typer.rich_utils
 
 from . import __version__
 from .app.wiring import AppOptions, run_command_line, run_repl
-from .argv import light_run, split_word
+from .argv import split_word
 from .base.errors import ErrorKind, ExitStatus, error_json, exit_on_terminate
 from .base.sanitize import json_line
 from .app.options import (CHROME, CONNECT, CONNECT_HEADER, CONNECT_HEADER_ENV, DEBUG, DOWNLOADS, HEADED, JSON,
@@ -86,12 +86,6 @@ def run_main(
         commands=list(commands or []), keep_going=keep_going, script=script))))
 
 
-def _split_run(argv: list[str]) -> tuple[bool, list[str]]:
-    """Find the word `run` as the first positional; options may stand before it."""
-    word, rest = split_word(argv)
-    return (True, rest) if word == "run" else (False, argv)
-
-
 def _sub_first(argv: list[str]) -> list[str]:
     """`session`'s words with its sub-command first: options given before it (`verdex --json session
     stop x`, as before `run`) go after it, where the sub-command reads them."""
@@ -99,14 +93,8 @@ def _sub_first(argv: list[str]) -> list[str]:
     return argv if sub is None else [sub, *rest]
 
 
-def main(argv: list[str] | None = None) -> None:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    exit_on_terminate()
-    session_rest = light_run(argv)
-    if session_rest is not None:  # `run --session NAME`: the light client (entry.py gets there faster)
-        from .sessions.client import main as run_in_session
-
-        raise SystemExit(run_in_session(session_rest))
+def main(argv: list[str]) -> None:
+    exit_on_terminate()  # (`run --session NAME` never gets here: entry.py sends it to the light client)
     word, word_rest = split_word(argv)
     if word in ("session", "attach"):
         from .sessions.control import attach_app, session_app
@@ -117,10 +105,8 @@ def main(argv: list[str] | None = None) -> None:
         from .sessions.mcp_server import mcp_app
 
         app, prog, rest = mcp_app, "verdex mcp", word_rest
-    else:
-        is_run, rest = _split_run(argv)
-        app = run_app if is_run else repl_app
-        prog = "verdex run" if is_run else "verdex"
+    else:  # `run` as the first positional (options may stand before it), else the REPL
+        app, prog, rest = (run_app, "verdex run", word_rest) if word == "run" else (repl_app, "verdex", argv)
     if "--no-color" in argv or "NO_COLOR" in os.environ:
         typer.rich_utils.COLOR_SYSTEM = None  # help without escape codes too
     # a usage error of the command line itself is one line (one JSON object with --json), not a box
@@ -145,7 +131,3 @@ def _usage_error(prog: str, argv: list[str], message: str) -> None:
         sys.stdout.flush()
     else:
         sys.stderr.write(f"{prog}: {message}\n")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

@@ -87,12 +87,8 @@ def run_command_line(args: dict) -> int:
                       no_color=bool(args.get("no_color")), debug=bool(args.get("debug")), pager=False,
                       downloads=args.get("downloads"), trace=bool(args.get("trace")),
                       changes=not args.get("no_changes"), headers=tuple(args.get("connect_header") or ()))
-    return run_oneshot(opts, args["url"], args["commands"], bool(args.get("keep_going")), script=args.get("script"))
-
-
-def run_oneshot(opts: AppOptions, url: str, lines: list[str], keep_going: bool, script: str | None = None) -> int:
     renderer = make_renderer(opts)
-    lines = list(lines)
+    lines, script = list(args["commands"]), args.get("script")
     live = script == "-"  # stdin: run each line as it arrives
     if script is not None and not live:
         try:
@@ -107,11 +103,12 @@ def run_oneshot(opts: AppOptions, url: str, lines: list[str], keep_going: bool, 
     warn_remote_endpoint(opts, renderer)
     ctx = make_workspace(opts)
     try:
-        nav = open_first(ctx, url)
+        nav = open_first(ctx, args["url"])
         if not nav.ok:
             renderer.show(nav)
             return nav.exit_status
-        return run_lines(ctx, renderer, itertools.chain(lines, live_lines()) if live else lines, keep_going)
+        return run_lines(ctx, renderer, itertools.chain(lines, live_lines()) if live else lines,
+                         bool(args.get("keep_going")))
     finally:
         ctx.close()
 

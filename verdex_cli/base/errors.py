@@ -65,6 +65,11 @@ class ErrorKind:
 # Kinds that say the command line (or the environment) is unusable, not that a command failed.
 USAGE_KINDS = frozenset({ErrorKind.USAGE, ErrorKind.BROWSER_NOT_FOUND, ErrorKind.NO_SESSION})
 
+def ok_json(line: str, result: dict, elapsed_ms: float = 0.0) -> dict:
+    """The one shape of a successful command in JSON mode (the runner's outcomes, `session start|stop|list`)."""
+    return {"command": line, "ok": True, "result": result, "elapsed_ms": round(elapsed_ms, 1)}
+
+
 def error_json(line: str, kind: str, message: str, elapsed_ms: float = 0.0) -> dict:
     """The one shape of a failed command in JSON mode (the runner's outcomes, the command line's own
     usage errors and a session client's all use it)."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from . import network_cmd, session_log
 from . import REGISTRY, Result
 from ..act import changes, choosers
-from ..base.errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, error_json, exit_status
+from ..base.errors import BrowserLost, ErrorKind, ExitStatus, PageCrashed, VerdexError, error_json, exit_status, ok_json
 from ..base.timing import Timings, phase, reporting
 from ..browser.cdp import user_command
 from ..refs import story
@@ -33,8 +33,7 @@ class Outcome:
 
     def as_json(self) -> dict:
         if self.ok and self.result is not None:
-            out: dict = {"command": self.line, "ok": True, "result": self.result.as_json(),
-                         "elapsed_ms": round(self.elapsed_ms, 1)}
+            out = ok_json(self.line, self.result.as_json(), self.elapsed_ms)
         else:
             out = error_json(self.line, self.kind, self.message, self.elapsed_ms)
         if self.timings is not None:

@@ -161,7 +161,7 @@ def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = F
         except TimeoutError:
             if time.monotonic() < deadline:
                 continue
-            _cancel(channel, job_id)
+            wire.cancel(channel, job_id)
             return {"ok": False, "kind": ErrorKind.TIMEOUT, "message": _gave_up(name, line, wait, behind, started),
                     "elapsed_ms": _ms(asked)}
         except KeyboardInterrupt:
@@ -169,7 +169,7 @@ def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = F
                 return {"ok": False, "kind": ErrorKind.CANCELLED, "message": "Cancelled.",
                         "exit": ExitStatus.INTERRUPTED, "elapsed_ms": _ms(asked)}
             cancelled = True
-            _cancel(channel, job_id)
+            wire.cancel(channel, job_id)
             continue
         if msg is None:
             return {"ok": False, "kind": ErrorKind.NO_SESSION,
@@ -190,13 +190,6 @@ def ask(channel: wire.Channel, name: str, job_id: int, line: str, sent: bool = F
 
 def _ms(since: float) -> float:
     return (time.monotonic() - since) * 1000.0
-
-
-def _cancel(channel: wire.Channel, job_id: int) -> None:
-    try:
-        channel.send({"op": "cancel", "id": job_id})
-    except OSError:
-        pass
 
 
 def _gave_up(name: str, line: str, wait: float, behind: str | None, started: bool) -> str:

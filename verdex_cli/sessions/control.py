@@ -19,7 +19,7 @@ from ..app.wiring import AppOptions, make_renderer, warn_remote_endpoint
 from ..app.options import (CHROME, CONNECT, CONNECT_HEADER, CONNECT_HEADER_ENV, DEBUG, DOWNLOADS, HEADED, JSON,
                            NO_CHANGES, NO_COLOR, NO_PAGER, TIMEOUT, TRACE, connect_headers)
 from . import names, wire
-from ..base.errors import ErrorKind, ExitStatus, UsageError, VerdexError, exit_status
+from ..base.errors import ErrorKind, ExitStatus, UsageError, VerdexError, exit_status, ok_json
 from ..base.sanitize import json_line
 from ..commands.runner import failure
 from ..ui.render import Renderer
@@ -42,9 +42,8 @@ def _fail(renderer: Renderer, line: str, exc: VerdexError, started: float) -> in
 
 
 def _ok(renderer: Renderer, line: str, data: dict, text: str, started: float) -> None:
-    elapsed = round(_ms(started), 1)
     if renderer.json_mode:
-        sys.stdout.write(json_line({"command": line, "ok": True, "result": data, "elapsed_ms": elapsed}) + "\n")
+        sys.stdout.write(json_line(ok_json(line, data, _ms(started))) + "\n")
     else:
         renderer.plain(text)
 

@@ -8,7 +8,7 @@ import sys
 import time
 
 from . import names, wire
-from ..base.errors import VerdexError, exit_status
+from ..base.errors import VerdexError, exit_status, ok_json
 from ..base.words import age
 
 INFO_WAIT = 3.0
@@ -81,10 +81,9 @@ def main(argv: list[str]) -> int:
     except VerdexError as exc:
         Output(json_mode, "--no-color" in argv).failure("session list", exc.kind, exc.message)
         return int(exit_status(exc.kind))
-    elapsed = round((time.perf_counter() - started) * 1000, 1)
     if json_mode:
-        sys.stdout.write(json_line({"command": "session list", "ok": True, "result": {"sessions": found},
-                                    "elapsed_ms": elapsed}) + "\n")
+        elapsed = (time.perf_counter() - started) * 1000
+        sys.stdout.write(json_line(ok_json("session list", {"sessions": found}, elapsed)) + "\n")
         return 0
     if not found:
         sys.stdout.write("No sessions.\n")

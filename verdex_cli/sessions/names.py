@@ -13,7 +13,7 @@ import os
 import stat
 
 from ..base.errors import ErrorKind, UsageError, VerdexError
-from ..base.private_dir import MAX_SOCKET_PATH, Unsafe, candidates, check_private, short_base
+from ..base.private_dir import MAX_SOCKET_PATH, Unsafe, candidates, ensure_private, short_base
 
 NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
@@ -86,23 +86,14 @@ def base_dir() -> str:
 def session_dir(create: bool = False) -> str:
     """The checked directory; created (0700) when ``create``; UsageError when it is unsafe."""
     path = base_dir()
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        if not create:
-            return path
-        try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            pass
-        except OSError as exc:
-            raise UsageError(f"Cannot create session directory {path}: {exc.strerror}.") from exc
-        st = os.lstat(path)
+    if not create and not os.path.lexists(path):
+        return path
     try:  # refuse a directory that is not ours alone to write to
-        check_private(path, st)
+        return ensure_private(path)
     except Unsafe as exc:
         raise UsageError(f"Refusing session directory {exc}") from None
-    return path
+    except OSError as exc:
+        raise UsageError(f"Cannot create session directory {path}: {exc.strerror}.") from exc
 
 
 def socket_path(name: str, directory: str) -> str:

@@ -8,14 +8,13 @@ import io
 import queue
 import threading
 import urllib.parse
-from contextlib import suppress
 
 from ..base.sanitize import clean, json_line
 from ..commands.registry import Result
 from ..commands.runner import Outcome, failure
 from ..ui.render import Renderer, SafeConsole
 from .names import NoSession
-from .wire import Channel, run_message
+from .wire import Channel, cancel, run_message
 
 
 def to_wire(o: Outcome) -> dict:
@@ -63,8 +62,7 @@ class Link:
             except KeyboardInterrupt:
                 if not cancelled:
                     cancelled = True
-                    with suppress(OSError):
-                        self.channel.send({"op": "cancel", "id": job_id})
+                    cancel(self.channel, job_id)
                 continue
             if msg is None:
                 return failure(line, NoSession(self.name, f"Session '{self.name}' ended before '{clean(line)}' "

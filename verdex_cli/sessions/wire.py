@@ -96,6 +96,14 @@ def run_message(job_id: int, line: str) -> dict:
     return msg
 
 
+def cancel(channel: Channel, job_id: int) -> None:
+    """Ask the server to cancel the client's job ``job_id`` (a server already gone has nothing to cancel)."""
+    try:
+        channel.send({"op": "cancel", "id": job_id})
+    except OSError:
+        pass
+
+
 def connect(name: str) -> Channel:
     """Connect to session ``name``: NoSession at once when no server listens there (never a hang);
     UsageError for an unsafe directory or a socket that is not ours."""
