@@ -65,8 +65,9 @@ def _act(ctx, fn, res, *args):
                             "action.") from None
 
 
-def _result(out: dict) -> Result:
-    return Result("action", out, out.pop("notes", []))
+def _result(out: dict, front: list[str] = ()) -> Result:
+    """An action's result; ``front``: the notes said before its own (the tab brought to the front)."""
+    return Result("action", out, [*front, *out.pop("notes", [])])
 
 
 def _secret_target(ctx, args, verb):
@@ -171,9 +172,7 @@ def press_cmd(ctx, args, flags):
     parse_key(key)  # a bad key name fails before anything happens
     res = resolve_arg(ctx, args.values["ref"]) if "ref" in args.values else None
     front = [] if res is not None else _front(ctx)
-    out = fields.press(ctx.page, res, key, ctx.session)
-    out["notes"] = front + out.get("notes", [])
-    return _result(out)
+    return _result(fields.press(ctx.page, res, key, ctx.session), front)
 
 
 @command("select", group="actions", params="REF VALUE...", accepts=CHOOSERS,
@@ -215,9 +214,7 @@ def scroll_to(ctx, args, flags):
 
 def scroll_page(ctx, args, flags):
     front = _front(ctx)
-    out = actions.scroll(ctx.page, None, args.values["action"])
-    out["notes"] = front + out.get("notes", [])
-    return _result(out)
+    return _result(actions.scroll(ctx.page, None, args.values["action"]), front)
 
 
 forms("scroll", {"REF": scroll_to, "up|down": scroll_page}, group="actions", effect="action",

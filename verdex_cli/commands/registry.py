@@ -136,8 +136,6 @@ class Registry:
             raise UsageError(f"Usage: {cmd.usage}" + _quote_hint(cmd, head, args))
         _check_targets(cmd, args)
         sig = cmd.signature
-        if sig is None:
-            return Parsed(cmd, Args(args), flags)
         padded = list(args) + [""] * max(0, sig.min_args - len(args))  # a TEXT that may be left empty
         fit = sig.match(padded)
         if fit is None:
@@ -172,7 +170,7 @@ class Registry:
                     value = next(it, None)
                     if value is None:
                         raise UsageError(f"Option {w} needs a value. Usage: {cmd.usage}")
-                    typed = cmd.signature.option_value(w, value) if cmd.signature else (value, 0)
+                    typed = cmd.signature.option_value(w, value)
                     if typed is None:
                         what = wanted(cmd.signature.option_help()[w][0])
                         raise UsageError(f"{w} must be {what} (got {value!r}). Usage: {cmd.usage}")
