@@ -114,7 +114,7 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     if ctx.show_changes and parsed.command.effect == "action":
         watch = ctx.page_state(), ctx.page, ctx.page.frames.main.loader_id
         loads = changes.watch_loads(watch[1])  # late content (settling)
-        watch[1].changes_wanted = True
+        watch[1].settle.want_changes(True)
     acting = ctx.page if parsed.command.effect == "action" else None
     mark = acting.netlog.mark() if acting is not None else None  # what the page does from here on
     try:
@@ -128,7 +128,7 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
             result.data["requests"], result.data["console"] = network_cmd.action_report(acting, mark)
     finally:
         if watch is not None:
-            watch[1].changes_wanted = False
+            watch[1].settle.want_changes(False)
             watch[1].frames.asked_tree(read=False)  # asked with the look before the action: unread
         if loads is not None:
             loads.stop()
