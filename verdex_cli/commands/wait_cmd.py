@@ -23,27 +23,31 @@ class _Timeout(VerdexError):
 
 def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
     """Is the text in the page: any frame, of its process or another (registered from the frame trees:
-    no ref issued), its closed shadow roots included (which verdex's world holds)?"""
+    no ref issued), its closed shadow roots included (which verdex's world holds)? The main frame is
+    asked first: when it has the text, no frame tree is read."""
+    if _in_frame(page, page.frames.main, text, worlds, limit):
+        return True
     try:
         frames = ctx.ensure_session().scan_frames(page)
     except (CDPError, CDPTimeout, ConnectionLost):
         return False
-    for fr in frames:
-        key = (fr.frame_id, fr.loader_id)
-        context = worlds.get(key)
-        try:
-            if context is None:
-                context = worlds[key] = fr.target.call("Page.createIsolatedWorld", timeout=limit, frameId=fr.frame_id,
-                                                       worldName=bridge.WAIT_WORLD)["executionContextId"]
-            found = bridge.ask(fr.target, bridge.has_text(text, KEY).at(context), limit).get("result", {}).get("value")
-            if found == "closed":  # not in its open roots, and it has closed ones
-                found = page.bridge.has_text(fr, text, limit)
-        except (CDPError, CDPTimeout, ConnectionLost, JSError):
-            worlds.pop(key, None)  # a document that went away
-            continue
-        if found is True:
-            return True
-    return False
+    return any(_in_frame(page, fr, text, worlds, limit) for fr in frames if fr.parent is not None)
+
+
+def _in_frame(page, fr, text: str, worlds: dict, limit: float) -> bool:
+    key = (fr.frame_id, fr.loader_id)
+    context = worlds.get(key)
+    try:
+        if context is None:
+            context = worlds[key] = fr.target.call("Page.createIsolatedWorld", timeout=limit, frameId=fr.frame_id,
+                                                   worldName=bridge.WAIT_WORLD)["executionContextId"]
+        found = bridge.ask(fr.target, bridge.has_text(text, KEY).at(context), limit).get("result", {}).get("value")
+        if found == "closed":  # not in its open roots, and it has closed ones
+            found = page.bridge.has_text(fr, text, limit)
+    except (CDPError, CDPTimeout, ConnectionLost, JSError):
+        worlds.pop(key, None)  # a document that went away
+        return False
+    return found is True
 
 
 def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
@@ -153,10 +157,7 @@ def wait_visible(ctx, args, flags):
 
     def visible(_t):
         state, seen["label"] = _ref_state(ctx, raw, strict=True)
-        seen["state"] = state
-        if state == "gone":
-            raise RefError(f"Element {seen['label']} no longer exists, so it cannot become visible. "
-                           "Take a new snapshot.", kind=ErrorKind.REMOVED)
+        seen["state"] = state  # (strict: an element gone raised its own error)
         return state == "visible"
 
     if _poll(visible, clock.limit) is None:
