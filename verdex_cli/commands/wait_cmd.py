@@ -23,31 +23,30 @@ class _Timeout(VerdexError):
 
 def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
     """Is the text in the page: any frame, of its process or another (registered from the frame trees:
-    no ref issued), its closed shadow roots included (which verdex's world holds)? The main frame is
-    asked first: when it has the text, no frame tree is read."""
-    if _in_frame(page, page.frames.main, text, worlds, limit):
-        return True
-    try:
-        frames = ctx.ensure_session().scan_frames(page)
-    except (CDPError, CDPTimeout, ConnectionLost):
-        return False
-    return any(_in_frame(page, fr, text, worlds, limit) for fr in frames if fr.parent is not None)
+    no ref issued), its closed shadow roots included (which verdex's world holds)?"""
+    for fr in _frames(ctx, page):
+        key = (fr.frame_id, fr.loader_id)
+        context = worlds.get(key)
+        try:
+            if context is None:
+                context = worlds[key] = fr.target.call("Page.createIsolatedWorld", timeout=limit, frameId=fr.frame_id,
+                                                       worldName=bridge.WAIT_WORLD)["executionContextId"]
+            found = bridge.ask(fr.target, bridge.has_text(text, KEY).at(context), limit).get("result", {}).get("value")
+            if found == "closed":  # not in its open roots, and it has closed ones
+                found = page.bridge.has_text(fr, text, limit)
+        except (CDPError, CDPTimeout, ConnectionLost, JSError):
+            worlds.pop(key, None)  # a document that went away
+            continue
+        if found is True:
+            return True
+    return False
 
 
-def _in_frame(page, fr, text: str, worlds: dict, limit: float) -> bool:
-    key = (fr.frame_id, fr.loader_id)
-    context = worlds.get(key)
-    try:
-        if context is None:
-            context = worlds[key] = fr.target.call("Page.createIsolatedWorld", timeout=limit, frameId=fr.frame_id,
-                                                   worldName=bridge.WAIT_WORLD)["executionContextId"]
-        found = bridge.ask(fr.target, bridge.has_text(text, KEY).at(context), limit).get("result", {}).get("value")
-        if found == "closed":  # not in its open roots, and it has closed ones
-            found = page.bridge.has_text(fr, text, limit)
-    except (CDPError, CDPTimeout, ConnectionLost, JSError):
-        worlds.pop(key, None)  # a document that went away
-        return False
-    return found is True
+def _frames(ctx, page):
+    """The main frame first: when it has the text, no frame tree is read; then the others."""
+    yield page.frames.main
+    with suppress(CDPError, CDPTimeout, ConnectionLost):
+        yield from (fr for fr in ctx.ensure_session().scan_frames(page) if fr.parent is not None)
 
 
 def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
@@ -136,34 +135,30 @@ def wait_url(ctx, args, flags):
 
 
 def wait_gone(ctx, args, flags):
-    clock, raw = _Clock(ctx), _wanted(args, "ref").strip()
-    seen = {"label": raw}
-    _note(ctx, raw)
-
-    def gone(_t):
-        state, seen["label"] = _ref_state(ctx, raw)
-        return state in ("gone", "hidden", "absent")
-
-    if _poll(gone, clock.limit) is None:
-        raise _Timeout(f"Waited {clock.limit:g} s for {seen['label']} to go away; it is still visible.")
-    return clock.done({"for": "gone", "ref": raw})
+    return _wait_ref(ctx, args, gone=True)
 
 
 def wait_visible(ctx, args, flags):
-    raw = args.values["ref"].strip()
-    clock = _Clock(ctx)
+    return _wait_ref(ctx, args, gone=False)
+
+
+def _wait_ref(ctx, args, gone: bool) -> Result:
+    """Until the ref's element is visible, or (``gone``) hidden, gone or matched by nothing. Waiting
+    for it to be visible, an element gone for good raises its own error (the ref's kind and message)."""
+    clock, raw = _Clock(ctx), _wanted(args, "ref").strip()
     seen = {"label": raw, "state": ""}
     _note(ctx, raw)
 
-    def visible(_t):
-        state, seen["label"] = _ref_state(ctx, raw, strict=True)
-        seen["state"] = state  # (strict: an element gone raised its own error)
-        return state == "visible"
+    def reached(_t):
+        seen["state"], seen["label"] = _ref_state(ctx, raw, strict=not gone)
+        return (seen["state"] == "visible") != gone
 
-    if _poll(visible, clock.limit) is None:
-        still = "nothing matches it" if seen["state"] == "absent" else "it is still hidden"
-        raise _Timeout(f"Waited {clock.limit:g} s for {seen['label']} to be visible; {still}.")
-    return clock.done({"for": "visible", "ref": raw})
+    if _poll(reached, clock.limit) is None:
+        still = "it is still visible" if gone else "nothing matches it" if seen["state"] == "absent" else \
+            "it is still hidden"
+        raise _Timeout(f"Waited {clock.limit:g} s for {seen['label']} to {'go away' if gone else 'be visible'}; "
+                       f"{still}.")
+    return clock.done({"for": "gone" if gone else "visible", "ref": raw})
 
 
 def _wanted(args, name: str) -> str:
