@@ -113,7 +113,7 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     watch = _watch_changes(ctx, parsed.command)
     loads = changes.watch_loads(watch[1]) if watch is not None else None  # late content (settling)
     if watch is not None:
-        watch[1].changes_wanted = True
+        watch[1].settle.want_changes(True)
     acting = ctx.page if parsed.command.effect == "action" else None
     mark = acting.netlog.mark() if acting is not None else None  # what the page does from here on
     try:
@@ -127,7 +127,7 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
             result.data["requests"], result.data["console"] = network_cmd.action_report(acting, mark)
     finally:
         if watch is not None:
-            watch[1].changes_wanted = False
+            watch[1].settle.want_changes(False)
             watch[1].frames.asked_tree(read=False)  # asked with the look before the action: unread
         if loads is not None:
             loads.stop()
