@@ -316,8 +316,8 @@ class RefStore:
             no = self.snapshot_no
             rec = RefRecord(ref, role, name, frame, loader, tier, no, 0, issued_by=self.issuer(),  # in no snapshot
                             main=self.frame_loaders.get(0, loader), shown_at=no, shown_by=self.issuer())
-            step = self.log.current  # (its line is known, redacted, once it ends: its name now)
-            by = f"by command {step.n} ({step.line})" if step is not None else f"after snapshot #{no}"
+            # (the command's line is known, redacted, once it ends: its name now)
+            by = f"by command {rec.issued_by} ({self.log.current.line})" if rec.issued_by else f"after snapshot #{no}"
             rec.history.append(f"issued {by} as {describe(role, name)}, {why}")
             self.records[ref] = rec
             if frame in self.tombs:
