@@ -127,3 +127,21 @@ def test_wait_text_in_the_main_frame_reads_no_frame_tree_and_still_finds_text_in
     d.ok("wait text Sunny in Oslo")  # only in the weather widget's frame (another site)
     assert main_scans == 0 and len(scans) >= 1
     d.fail("wait text Nowhere at all", "timeout")
+
+
+# -- 4. a row's label is what its snapshot line shows ----------------------------------------------------
+
+def test_a_rows_label_is_its_buttons_whole_name_so_a_row_recycled_to_a_namesake_is_refused(d):
+    """Each row: a button (avatar icon, first and last name in two <span>s) and an icon-only Remove. The
+    row's label was the first <span>'s text ("Zoe"), which both Zoes share: after a sort that rewrote the
+    rows in place, Zoe Park's Remove removed Zoe Adams."""
+    open_page(d, "people.html")
+    lines = d.ok("snapshot").data["text"].split("\n")
+    at = next(i for i, line in enumerate(lines) if 'button "Zoe Park"' in line)
+    remove = ref_in("\n".join(lines[at:]), 'button "Remove"')
+    d.ok('click "button:Sort by last name"')  # Zoe Adams now sits in the row Zoe Park was in
+    out = d.fail(f"click {remove}", "changed")
+    assert out.message.startswith('Element changed since you saw it: its list item changed from "Zoe Park" to '
+                                  '"Zoe Adams".'), out.message
+    assert d.ok(f"inspect {remove}").data["reason"] == out.message
+    assert d.js("window.log") == []

@@ -76,12 +76,6 @@ def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
     return ("hidden" if live.get("hidden") else "visible"), label
 
 
-def _note(ctx, raw: str) -> None:
-    """The stable target of the awaited element, for 'export' (when it can be resolved now)."""
-    with suppress(VerdexError):
-        note_target(ctx, resolve_target(ctx.session, ctx.page, ctx.page_state().store, raw), raw)
-
-
 def _poll(check, timeout: float):
     deadline = time.monotonic() + timeout
     while True:
@@ -147,7 +141,8 @@ def _wait_ref(ctx, args, gone: bool) -> Result:
     for it to be visible, an element gone for good raises its own error (the ref's kind and message)."""
     clock, raw = _Clock(ctx), _wanted(args, "ref").strip()
     seen = {"label": raw, "state": ""}
-    _note(ctx, raw)
+    with suppress(VerdexError):  # its stable target, for 'export' (when it can be resolved now)
+        note_target(ctx, resolve_target(ctx.session, ctx.page, ctx.page_state().store, raw), raw)
 
     def reached(_t):
         seen["state"], seen["label"] = _ref_state(ctx, raw, strict=not gone)
