@@ -119,10 +119,10 @@ def engine_load() -> Call:
     return Call(EVALUATE, {"expression": loader.source(), "returnByValue": True})
 
 
-def page_read(what: str) -> Call:
-    """One of the page's own reads (engine/page_read.js: ``title``, ``readyState``, ``alive``,
-    ``scrollY`` once the scroll was drawn), in its main world."""
-    return Call(EVALUATE, {"expression": loader.script("page_read", what), "returnByValue": True,
+def page_read(what: str, *values: str) -> Call:
+    """One of the page's own reads (engine/page_read.js: ``title``, ``readyState``, ``alive``, the
+    ``scrolls`` a wheel may move, whether it ``scrolled`` them once drawn), in its main world."""
+    return Call(EVALUATE, {"expression": loader.script("page_read", what, *values), "returnByValue": True,
                            "awaitPromise": True})
 
 
