@@ -63,6 +63,18 @@ def test_scroll_moves_an_app_shell_pane_and_says_so_until_its_end(d):
     assert d.js("main.scrollTop + main.clientHeight >= main.scrollHeight - 1")
 
 
+def test_scroll_over_a_frame_of_another_site_is_ok_and_says_its_scroll_is_not_read(d):
+    """The wheel at the middle of the viewport goes into a document viewer of another site, which
+    scrolls; the page around it cannot. verdex cannot read that frame's scroll from the page: ok, saying
+    so, never 'nothing scrolled'."""
+    open_page(d, "viewer.html")
+    assert until(lambda: 'heading "Page 1"' in d.ok("snapshot").data["text"], 10)
+    out = d.ok("scroll down")
+    assert out.notes == ["The wheel went to the frame at the middle of the viewport; whether it scrolled there "
+                         "is not known (the page itself did not move)."]
+    assert until(lambda: any(e.startswith("scroll ") for e in d.js("window.log")), 5)  # the report moved
+
+
 # -- 2. a refusal in a frame says what did not happen for its verb -----------------------------------------
 
 def _route_moves_aside(d: Driver, monkeypatch, dx: float) -> None:
