@@ -119,10 +119,10 @@ def engine_load() -> Call:
     return Call(EVALUATE, {"expression": loader.source(), "returnByValue": True})
 
 
-def page_read(what: str) -> Call:
-    """One of the page's own reads (engine/page_read.js: ``title``, ``readyState``, ``alive``,
-    ``scrollY`` once the scroll was drawn), in its main world."""
-    return Call(EVALUATE, {"expression": loader.script("page_read", what), "returnByValue": True,
+def page_read(what: str, *values: str) -> Call:
+    """One of the page's own reads (engine/page_read.js: ``title``, ``readyState``, ``alive``, the
+    ``scrolls`` a wheel may move, whether it ``scrolled`` them once drawn), in its main world."""
+    return Call(EVALUATE, {"expression": loader.script("page_read", what, *values), "returnByValue": True,
                            "awaitPromise": True})
 
 
@@ -394,11 +394,10 @@ class Bridge:
         return self._value(fr, "bridge", *_capture(what), later=later, sent=sent,
                            then=lambda answer: self._closed_first(fr, answer, again))
 
-    def dirty(self, fr, cap: int, timeout: float | None = None, later: bool = False):
-        """Has the frame changed since its capture ``cap`` (the frame's last capture, as the caller
-        holds it: a capture taken since, whose answer was lost, counts as a change; 0: not known, the
-        change watcher alone answers)?"""
-        return self._value(fr, "bridge", "dirty", cap, timeout=timeout, later=later, then=bool)
+    # (cap): has the frame changed since its capture ``cap`` (the frame's last capture, as the caller holds
+    # it: a capture taken since, whose answer was lost, counts as a change; 0: not known, the change watcher
+    # alone answers)?
+    dirty = _engine("bridge", "dirty", then=bool)
 
     def _closed_first(self, fr, answer, again):
         """An answer (a capture's, a search's) saying that closed shadow roots are to be resolved
@@ -432,9 +431,7 @@ class Bridge:
         return self._object(fr, "bridge", "element", n)
 
     # -- acting (act.js) -------------------------------------------------------------------------
-    def prepare(self, fr, n: int, opts: dict, timeout: float, later: bool = False):
-        return self._value(fr, "bridge", "prepare", n, opts, timeout=timeout, later=later)
-
+    prepare = _engine("bridge", "prepare")  # (n, opts): ready to act on n? (act.js)
     arm = _engine("bridge", "arm")  # (n)
     disarm = _engine("bridge", "disarm", timeout=2)  # (): what the click guard saw (it stops guarding)
     # (at): watch the trusted mouse events that reach the frame's document (an iframe element's click
@@ -450,13 +447,11 @@ class Bridge:
     viewport = _engine("bridge", "viewport")  # (): the frame's viewport size ([width, height])
     nav_status = _engine("bridge", "navStatus", then=lambda v: v or 0)  # (): the document's HTTP status (0: unknown)
     visibility = _engine("bridge", "visibility")  # (): document.visibilityState (the tab's, from any frame)
+    hovered = _engine("bridge", "hovered", timeout=2)  # (n, late): is n under the pointer (late: once settled)?
 
     def watched_frame(self, fr) -> dict:
         """The iframe at the watched point as a remote object (group ``verdex-owners``), or no object."""
         return self._object(fr, "bridge", "watchedFrame", group="verdex-owners")
-
-    def hovered(self, fr, n: int, timeout: float = 2, late: bool = False) -> Any:
-        return self._value(fr, "bridge", "hovered", n, late, timeout=timeout)
 
     # -- refs drawn on a screenshot (marks.js) ----------------------------------------------------
     def ref_boxes(self, asks: list[tuple[Any, list[int], bool]]) -> list[dict | None]:

@@ -25,18 +25,6 @@ LOAD_AFTER_CONTENT = 5.0
 
 
 class Navigation:
-    acted_at: float = 0.0  # monotonic time the last action's input was sent (set per instance)
-    settle_gave_up: float = 0.0  # acted_at of the last input whose settle ran out (changes.settle)
-    settled_for: float = 0.0  # acted_at of the last input the page was seen settled after (changes.settle)
-    # since the capture before the last action (act/changes.py): the page's own timers changed it; the
-    # places (line identities) only they changed (None: not known); places of theirs not told apart
-    own_changed: bool = False
-    own_places: set | None = None
-    own_unsplit: bool = False
-    changes_wanted: bool = False  # set by the command loop while an action runs whose changes it shows:
-    # the settle after the input captures the frames that changed in the same call (changes.start_settle)
-    hover_probe: tuple | None = None  # (frame index, ref number): a hover's element, asked in the settle's
-    hover_late: dict | None = None  # call whether it is under the pointer once settled: {"under": answer}
     unload_refused: int = -1  # the navigation count when this tab's leave-page dialog was last dismissed
     content_at: float = 0.0  # monotonic time the main document was ready (DOMContentLoaded); 0: not yet
     # -- events (the session's event thread) ---------------------------------------------------
@@ -341,27 +329,22 @@ class Navigation:
             time.sleep(0.05)
         return False
 
-    def settle_after_action(self, nav_before: int, grace: float = 0.08, until=None, acted: bool = False) -> list[str]:
+    def settle_after_action(self, nav_before: int, grace: float = 0.0, until=None, acted: bool = False) -> list[str]:
         """After an input action: if it started a navigation, wait for it to load (or stop it).
 
         The protocol says whether one started (``Page.frameRequestedNavigation``, ``frameStartedLoading``
         and ``frameStartedNavigating``, queued before the reply of the call that caused them). A
         navigation the page starts a moment later (a timer, a form submitted from a task) is waited for
-        up to ``grace`` seconds: with ``until(limit, stop)`` (the page settling, changes.settle: the
-        timers the input set have run, so one that navigates is seen), only until the page has settled;
-        without it, the whole grace. ``acted``: ``acted_at`` was set when the input was sent."""
+        with a ``grace`` (seconds) and ``until(limit, stop)`` (the page settling, changes.settle: the
+        timers the input set have run, so one that navigates is seen) only until the page has settled.
+        ``acted``: ``settle.acted_at`` was set when the input was sent."""
         if not acted:
-            self.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
+            self.settle.acted()  # the input is sent: settling (changes.py) counts from here
         started = lambda: self.nav_count != nav_before  # noqa: E731
         with phase("navigation check"):
             self.target.drain_events()
             if not started() and grace > 0:
-                if until is not None:
-                    until(grace, started)
-                else:
-                    deadline = self.acted_at + grace
-                    while time.monotonic() < deadline and not started():
-                        time.sleep(0.01)
+                until(grace, started)
                 self.target.drain_events()
         notes = []
         if started():

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import download_watch, timer_watch
+from . import downloads, timer_watch
 from . import bridge
 from .bridge import Bridge, by_value_of, page_read, user_expression
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, UsageError
@@ -17,6 +17,7 @@ from .frames import FrameRegistry, frame_url
 from .js_values import console_text, describe_exception, to_data
 from .navigation import Navigation
 from .netlog import NetLog
+from .settle import Settle
 
 MAX_SHOT_HEIGHT = 16384
 
@@ -33,6 +34,7 @@ class Page(Navigation):
     frames: FrameRegistry = field(init=False)
     bridge: Bridge = field(init=False)  # typed calls of the in-page engine (bridge.py)
     netlog: NetLog = field(init=False)  # the tab's requests and console messages (netlog.py)
+    settle: Settle = field(default_factory=Settle)  # what it knows of settling after an input (settle.py)
     _load_event: threading.Event = field(default_factory=threading.Event)
     nav_count: int = 0  # main-frame navigations begun so far (navigation.py)
     _loading: bool = False
@@ -82,12 +84,8 @@ class Page(Navigation):
         t.call("Runtime.enable")
         t.call("DOM.enable")
         t.watch_crashes()  # 'page_crashed' instead of time-outs after a renderer crash
-        download_watch.install(t)
+        downloads.hear_clicks(t)
         timer_watch.follow(t)  # what an action's input started (changes.settle); closed roots' hosts
-        try:
-            t.call("Page.setLifecycleEventsEnabled", enabled=False)
-        except CDPError:
-            pass
         self.frames.refresh()
 
     # -- identity ----------------------------------------------------------
@@ -110,7 +108,7 @@ class Page(Navigation):
         return None if fr is None else fr.index
 
     def _on_binding(self, name: str = "", **_):
-        if name == download_watch.BINDING:  # a click asked for a download (any frame of this tab)
+        if name == downloads.BINDING:  # a click asked for a download (any frame of this tab)
             self.downloads_expected.append((None, None))
 
     def interrupt_scripts(self) -> None:

@@ -109,10 +109,11 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     if parsed.command.needs_browser:
         _begin_step(ctx, parsed)
     ctx.before_command(parsed.command.effect)
-    watch = _watch_changes(ctx, parsed.command)
-    loads = changes.watch_loads(watch[1]) if watch is not None else None  # late content (settling)
-    if watch is not None:
-        watch[1].changes_wanted = True
+    watch = loads = None  # for an action, when changes are on: (page state, page, its document before it)
+    if ctx.show_changes and parsed.command.effect == "action":
+        watch = ctx.page_state(), ctx.page, ctx.page.frames.main.loader_id
+        loads = changes.watch_loads(watch[1])  # late content (settling)
+        watch[1].settle.want_changes(True)
     acting = ctx.page if parsed.command.effect == "action" else None
     mark = acting.netlog.mark() if acting is not None else None  # what the page does from here on
     try:
@@ -126,7 +127,7 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
             result.data["requests"], result.data["console"] = network_cmd.action_report(acting, mark)
     finally:
         if watch is not None:
-            watch[1].changes_wanted = False
+            watch[1].settle.want_changes(False)
             watch[1].frames.asked_tree(read=False)  # asked with the look before the action: unread
         if loads is not None:
             loads.stop()
@@ -171,15 +172,6 @@ def _handle(ctx: Workspace, parsed: Parsed) -> Result:
         if ctx.session is not None:  # a question sent ahead is not this failure's: the next command asks anew
             ctx.session.drop_targets_asked()
         raise
-
-
-def _watch_changes(ctx: Workspace, command):
-    """For an action: (page state, page, its document before the action); None when changes are
-    off or this is not an action."""
-    if not ctx.show_changes or command.effect != "action":
-        return None
-    page = ctx.page
-    return ctx.page_state(), page, page.frames.main.loader_id
 
 
 # Failures that may really mean "the tab crashed" or "the browser is gone".

@@ -157,7 +157,7 @@ def _check(page: Page, entry: Entry, after_action: bool) -> tuple[Snapshot | Non
     # told by the settle just before, for the capture after an action: not asked again (a later
     # snapshot asks: the page may have changed since)
     known = _known_dirt(page, entry, frames) if after_action else {}
-    asked = [(index, fr, facts, None if index in known else page.bridge.dirty(fr, _cap(facts), limit, later=True))
+    asked = [(index, fr, facts, None if index in known else page.bridge.dirty(fr, _cap(facts), timeout=limit, later=True))
              for index, fr, facts in frames]
     clean: dict[int, dict] = {}
     try:
@@ -181,7 +181,7 @@ def _known_dirt(page: Page, entry: Entry, frames: list) -> dict[int, bool]:
     """frame index -> dirty, for the frames the settle after the last action answered for (their
     documents unchanged since)."""
     ahead = entry.ahead
-    if ahead is None or ahead.acted_at != page.acted_at:
+    if ahead is None or ahead.acted_at != page.settle.acted_at:
         return {}
     out = {}
     for index, fr, _facts in frames:
