@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import os
 
+# `verdex run`'s options, as the keyword arguments they become (flags: True when given); the Typer command
+# declares the same (tests/test_oneshot_speed.py holds the two to each other)
+RUN_FLAGS = {"--headed": "headed", "--json": "json_mode", "--no-color": "no_color", "--debug": "debug",
+             "--no-pager": "no_pager", "--trace": "trace", "--no-changes": "no_changes", "--keep-going": "keep_going"}
+RUN_VALUES = {"--chrome": "chrome", "--connect": "connect", "--timeout": "timeout", "--script": "script",
+              "--downloads": "downloads", "--session": "session", "--connect-header": "connect_header",
+              "--connect-header-env": "connect_header_env"}
+REPEATED = ("connect_header", "connect_header_env")
 # options that take the next word as their value (so that word is not the first positional)
-VALUE_OPTIONS = frozenset({"--chrome", "--connect", "--timeout", "--script", "--downloads", "--session",
-                           "--idle-timeout", "--connect-header", "--connect-header-env", "--wait"})
+VALUE_OPTIONS = frozenset({*RUN_VALUES, "--idle-timeout", "--wait"})
 
 
 def split_word(argv: list[str]) -> tuple[str | None, list[str]]:
@@ -60,16 +67,6 @@ def light_run(argv: list[str]) -> list[str] | None:
     if os.environ.get("VERDEX_SESSION") and not looks_like_url(split_word(rest)[0]):
         return rest
     return None
-
-
-# `verdex run`'s options, as the keyword arguments they become (flags: True when given); the Typer command
-# declares the same (tests/test_oneshot_speed.py holds the two to each other)
-RUN_FLAGS = {"--headed": "headed", "--json": "json_mode", "--no-color": "no_color", "--debug": "debug",
-             "--no-pager": "no_pager", "--trace": "trace", "--no-changes": "no_changes", "--keep-going": "keep_going"}
-RUN_VALUES = {"--chrome": "chrome", "--connect": "connect", "--timeout": "timeout", "--script": "script",
-              "--downloads": "downloads", "--session": "session", "--connect-header": "connect_header",
-              "--connect-header-env": "connect_header_env"}
-REPEATED = ("connect_header", "connect_header_env")
 
 
 def run_args(argv: list[str]) -> dict | None:

@@ -15,7 +15,7 @@ from . import names, wire
 from ..app.wiring import AppOptions, make_renderer
 from ..base.errors import ErrorKind, VerdexError, exit_status
 from ..base.sanitize import clean
-from ..commands.registry import Result, is_comment
+from ..commands.registry import Result
 from ..commands.runner import Outcome, failure
 from ..base.script_input import live_lines
 from ..ui.repl.app import Repl, fit
@@ -85,7 +85,7 @@ class AttachRepl(Repl):
             self._feed(msg)
         elif op == "status":
             self.remote = msg
-            self._redraw()
+            self.prompt.app.invalidate()  # (thread-safe; nothing to redraw while no prompt runs)
         elif op == "notice":
             with self.print_lock:
                 self.renderer.warn(str(msg.get("text", "")))
@@ -106,11 +106,6 @@ class AttachRepl(Repl):
             else:
                 self.renderer.show(outcome)
             self.renderer.flush()
-
-    def _redraw(self) -> None:
-        app = self.prompt.app
-        if app.is_running:
-            app.invalidate()
 
     def _leave_prompt(self) -> None:
         app = self.prompt.app
@@ -153,9 +148,7 @@ def run_attach(opts: AppOptions, given: str | None) -> int:
     repl = AttachRepl(channel, name, renderer, pager=opts.pager and sys.stdout.isatty())
     try:
         if not sys.stdin.isatty():  # piped lines: run them one by one, as a piped REPL does
-            for line in live_lines():
-                if is_comment(line):
-                    continue
+            for line in live_lines():  # (no blank line, no comment)
                 outcome = repl.run_line(line)
                 repl.show(outcome)
                 if not outcome.ok:
