@@ -49,24 +49,72 @@ def baseline(state: PageState, page, main_loader: str) -> Shot | None:
     return last
 
 
-def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None, dict | None]:
-    """Right before an action: (the page as the action finds it, ``changes_before``: what changed
-    since the user last saw it), the cache answering when nothing did; (None, None) without a
-    snapshot to compare with."""
-    seen = baseline(state, page, main_before)
-    if seen is None:
-        return None, None
-    page.own_changed, page.own_places, page.own_unsplit = False, set(), False
+class Look:
+    """An action whose changes are shown, from the command loop's start of it to its end: the requests
+    it makes are watched (:class:`LoadWatch`: late content), and the page is looked at right before it,
+    in two halves so that only the waiting moves. Made, it sends the snapshot cache's check, and what
+    resolves the action's target, sent next, rides in its round trip; :func:`looked` reads it once the
+    target is found, before any input. ``pre`` then: (the page as the action finds it, ``changes_before``:
+    what changed since the user last saw it), the cache answering when nothing did; (None, None) without
+    a snapshot to compare with."""
+
+    def __init__(self, state: PageState, page):
+        self.watch, self.asked = (state, page, page.frames.main.loader_id), None
+        try:
+            with phase("changes: watch loads"):
+                self.loads = LoadWatch(page)
+        except VerdexError:
+            self.loads = None
+        page.changes_wanted, page.look = True, self
+        self.seen = baseline(*self.watch)
+        self.open = self.seen is not None  # (an action that never read it: its changes are not told apart)
+        self.pre = (self.seen, {"unsplit": "it was not looked at before its input."} if self.open else None)
+        if self.open:
+            page.own_changed, page.own_places, page.own_unsplit = False, set(), False
+            try:
+                with phase("changes: ask"):
+                    page.frames.ask_tree()  # for the target search: in this round trip too (used if nothing changed)
+                    self.asked = cache.ask(page)
+            except VerdexError as exc:
+                self.open, page.own_places, self.pre = False, None, (self.seen, {"unsplit": exc.message})
+
+    def take(self) -> None:
+        if self.open:
+            self.open = False
+            try:
+                self.pre = _before(*self.watch, self.seen, self.asked)
+            finally:
+                self.drop()
+
+    def drop(self) -> None:
+        """Let what it asked go unread (the check, when the action ended before its input; the frame
+        tree, when the target search did not read it or a capture took time: its tree is the one to trust)."""
+        cache.drop(self.asked)
+        self.asked = None
+        self.watch[1].frames.asked_tree(read=False)
+
+    def end(self) -> None:
+        page = self.watch[1]
+        page.changes_wanted, page.look = False, None
+        self.drop()
+        if self.loads is not None:
+            self.loads.stop()
+
+
+def looked(page) -> None:
+    """The action's target is found (or it has none), no input sent yet: the page's :class:`Look` is read."""
+    if page.look is not None:
+        page.look.take()
+
+
+def _before(state: PageState, page, main_before: str, seen: Shot, asked: list | None) -> tuple[Shot, dict]:
     try:
         with phase("changes: before"):
-            page.frames.ask_tree()  # for the target search next: in this round trip (used if nothing changed)
-            snap, _cached = state.snapshot(page, all_refs=_all_refs(page), trust_observer=True)
+            snap, _cached = state.snapshot(page, all_refs=_all_refs(page), trust_observer=True, asked=asked)
     except VerdexError as exc:
         page.own_places = None
         return seen, {"unsplit": exc.message}
     now = next((s for s in reversed(state.history) if s.number == snap.number and s.scope == "page"), None)
-    if now is not seen:  # (a capture took time: its tree is the one to trust)
-        page.frames.asked_tree(read=False)
     if now is None or now.loaders.get(0) != main_before:
         page.own_places = None
         return seen, {"unsplit": "the page could not be captured before it."}
@@ -77,7 +125,7 @@ def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None
 
 def after_action(state: PageState, page, main_before: str, pre: tuple[Shot | None, dict | None] = (None, None),
                  verb: str = "action") -> tuple[dict | None, dict | None, list[str]]:
-    """(changes, changes_before, notes) for the action just done, ``pre`` from :func:`before_action`;
+    """(changes, changes_before, notes) for the action just done, ``pre`` from :class:`Look`;
     changes None when they could not be captured (the notes say why; the action stands)."""
     before, earlier = pre
     if before is None:  # said once per document (a replayed script would hear it after every step)
@@ -340,15 +388,6 @@ class LoadWatch:
         with phase("changes: watch loads"):
             for t in self.targets:
                 t.release_network()
-
-
-def watch_loads(page) -> LoadWatch | None:
-    """Start watching the requests ``page`` makes (before an action's input); stop() when done."""
-    try:
-        with phase("changes: watch loads"):
-            return LoadWatch(page)
-    except VerdexError:
-        return None
 
 
 # the LoadWatch of each page and target watched (by id, until stop()), and the targets routed to them

@@ -35,6 +35,7 @@ class Navigation:
     own_unsplit: bool = False
     changes_wanted: bool = False  # set by the command loop while an action runs whose changes it shows:
     # the settle after the input captures the frames that changed in the same call (changes.start_settle)
+    look: object = None  # while an action runs: the look before it (act/changes.Look), read once its target is found
     hover_probe: tuple | None = None  # (frame index, ref number): a hover's element, asked in the settle's
     hover_late: dict | None = None  # call whether it is under the pointer once settled: {"under": answer}
     unload_refused: int = -1  # the navigation count when this tab's leave-page dialog was last dismissed

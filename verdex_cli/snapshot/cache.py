@@ -123,55 +123,77 @@ def forget(page: Page) -> object:
     return entry.memo if entry is not None else None
 
 
-def lookup(page: Page, mode: tuple, trust_observer: bool = False) -> tuple[Snapshot | None, dict[int, dict] | None]:
+def lookup(page: Page, mode: tuple, trust_observer: bool = False,
+           asked: list | None = None) -> tuple[Snapshot | None, dict[int, dict] | None]:
     """(the cached snapshot, None) when nothing changed; (None, reusable frames) when some frames
     changed; (None, None) when everything must be captured. ``trust_observer``: the capture right
     after an action (changes.py), which settled the page first -- the watchers vouch for the
-    frames even though a command ran since."""
+    frames even though a command ran since. ``asked``: the check, sent already (:func:`ask`)."""
     entry = entry_of(page)
     if entry is None or entry.mode != mode or (not entry.vouched and not trust_observer):
         return None, None
     with phase("cache check"):
-        hit, reuse = _check(page, entry, trust_observer)
+        hit, reuse = _answer(entry, asked if asked is not None else _ask(page, entry, trust_observer))
     if hit is not None:
         entry.vouched = True  # vouched for after the command: the next `snapshot` may use it
     return hit, reuse
 
 
-def _check(page: Page, entry: Entry, after_action: bool) -> tuple[Snapshot | None, dict[int, dict] | None]:
+def ask(page: Page) -> list | None:
+    """The check of the capture right before an action (act/changes.py: the whole page in the last
+    capture's mode, the watchers trusted) sent now, for :func:`lookup` to read: what is sent next (the
+    action's target search) rides in its round trip. None: nothing sent. Unread: :func:`drop`."""
+    entry = entry_of(page)
+    return _ask(page, entry, True) if entry is not None and entry.mode[1:] == (0, True, False) else None
+
+
+def drop(asked: list | None) -> None:
+    """Let a check's answers go unread (the ones not waited for, after an early answer, included)."""
+    for *_, started in asked or ():
+        if started is not None:
+            started.drop()
+
+
+def _ask(page: Page, entry: Entry, after_action: bool) -> list | None:
+    """Every frame of the entry asked at once whether it changed (one round trip however many frames):
+    [(index, facts, dirty if known already, the call sent or None)]; None: everything must be captured."""
     page.target.drain_events(0.05)  # frame events already received are counted
     if entry.frame_events != page.frames.structure_events or page.frames.main.loader_id != entry.main_loader:
-        return None, None
+        return None
     frames = []
     for index, facts in entry.facts.items():
         fr = page.frames.get(index)
         if fr is None or fr.detached:
-            return None, None
+            return None
         if "followed" not in facts:  # no frame owner (the bridge counts them), else one walk per capture
             facts["followed"] = facts.get("owners", 1) == 0 or _owners_followed(facts["root"])
         if not facts["followed"]:
-            return None, None
+            return None
         frames.append((index, fr, facts))
-    # every frame asked at once: one round trip however many frames there are
     limit = min(page.timeout, 5.0)
     # told by the settle just before, for the capture after an action: not asked again (a later
     # snapshot asks: the page may have changed since)
     known = _known_dirt(page, entry, frames) if after_action else {}
-    asked = [(index, fr, facts, None if index in known else page.bridge.dirty(fr, _cap(facts), limit, later=True))
-             for index, fr, facts in frames]
+    return [(index, facts, known.get(index),
+             None if index in known else page.bridge.dirty(fr, _cap(facts), limit, later=True))
+            for index, fr, facts in frames]
+
+
+def _answer(entry: Entry, asked: list | None) -> tuple[Snapshot | None, dict[int, dict] | None]:
+    """:func:`lookup`'s answer from the check ``asked`` (:func:`_ask`)."""
+    if asked is None:
+        return None, None
     clean: dict[int, dict] = {}
     try:
-        for index, fr, facts, started in asked:
+        for index, facts, known, started in asked:
             try:
-                dirty = known[index] if index in known else started.value()
+                dirty = known if started is None else started.value()
             except VerdexError:
                 return None, None
             if not dirty:
                 clean[index] = facts
     finally:
-        for _index, _fr, _facts, started in asked:
-            if started is not None:
-                started.drop()  # (the ones not waited for, after an early answer)
+        drop(asked)
     if len(clean) == len(entry.facts):
         return entry.snap, None
     return None, clean
