@@ -234,9 +234,11 @@ def test_the_undeclared_attribute_check_catches_what_it_forbids():
 
 # the browser's objects other layers must not use as drawers: class -> (its module, where its fields may be
 # set on an object other than self). A page's state of another layer lives in objects that layer declares
-# (snapshot/cache.held, the Workspace); what the session knows, the session answers (Session.tab_state)
+# (snapshot/cache.held, the Workspace); what the session knows, the session answers (Session.tab_state);
+# what a tab knows of settling is written through Settle's methods only
 GUARDED = {"Page": ("verdex_cli/browser/page.py", "verdex_cli/browser/page.py"),
-           "Target": ("verdex_cli/browser/cdp.py", "verdex_cli/browser/")}
+           "Target": ("verdex_cli/browser/cdp.py", "verdex_cli/browser/"),
+           "Settle": ("verdex_cli/browser/settle.py", "verdex_cli/browser/settle.py")}
 
 
 def _fields(cls: ast.ClassDef) -> set[str]:
@@ -248,8 +250,8 @@ def _fields(cls: ast.ClassDef) -> set[str]:
                     and isinstance(n.value, ast.Name) and n.value.id == "self"}
 
 
-def guarded_fields(trees: dict[str, ast.AST]) -> dict[str, tuple[set[str], set[str]]]:
-    """class -> (its fields no other class declares, its bases' fields) for the GUARDED classes (a name
+def guarded_fields(trees: dict[str, ast.AST]) -> dict[str, set[str]]:
+    """class -> its fields and its bases' that no other class declares, for the GUARDED classes (a name
     another class shares cannot tell whose object is set, unless the object is named for the class)."""
     classes = [(rel, node) for rel, tree in trees.items() for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
     out = {}
@@ -258,15 +260,15 @@ def guarded_fields(trees: dict[str, ast.AST]) -> dict[str, tuple[set[str], set[s
             bases = {b.id for b in node.bases if isinstance(b, ast.Name)}
             shared = set().union(*(_fields(n) for _r, n in classes if n is not node and n.name not in bases))
             inherited = set().union(*(_fields(n) for _r, n in classes if n.name in bases))
-            out[node.name] = (_fields(node) - shared, inherited)
+            out[node.name] = (_fields(node) | inherited) - shared
     return out
 
 
-def sets_guarded(source: str, rel: str, guarded: dict[str, tuple[set[str], set[str]]]) -> list[str]:
+def sets_guarded(source: str, rel: str, guarded: dict[str, set[str]]) -> list[str]:
     """``x.name = ...`` outside the place allowed to set a GUARDED class's fields, where ``name`` is a field
-    only that class declares, or ``x`` is named for the class (``page``, ``self.page``, ``new_target``) and
-    ``name`` is not a field of its bases (a page's settle state is ``Navigation``'s, set by act/changes.py);
-    and ``getattr(x, "name")`` of such an ``x`` outside its layer (what a class declares is read plainly)."""
+    only that class (or a base of it) declares, or ``x`` is named for the class (``page``, ``self.page``,
+    ``new_target``, ``page.settle``); and ``getattr(x, "name")`` of such an ``x`` outside its layer (what a
+    class declares is read plainly)."""
     out = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and not (
@@ -278,11 +280,11 @@ def sets_guarded(source: str, rel: str, guarded: dict[str, tuple[set[str], set[s
         else:
             continue
         named = v.id if isinstance(v, ast.Name) else v.attr if isinstance(v, ast.Attribute) else ""
-        for cls, (own, inherited) in guarded.items():
+        for cls, own in guarded.items():
             allowed = GUARDED[cls][1] if how == "sets" else GUARDED[cls][1].rsplit("/", 1)[0] + "/"
             if rel.startswith(allowed):
                 continue
-            if name in own or named.lower().endswith(cls.lower()) and (name not in inherited or how != "sets"):
+            if name in own or named.lower().endswith(cls.lower()):
                 out.append(f"{rel}:{node.lineno} {how} {cls}.{name} from outside {allowed}")
     return out
 
@@ -290,7 +292,8 @@ def sets_guarded(source: str, rel: str, guarded: dict[str, tuple[set[str], set[s
 def test_no_module_sets_or_getattrs_the_fields_of_a_page_or_target_from_outside():
     sources = {str(path.relative_to(ROOT)): path.read_text(encoding="utf-8") for path in MODULES.values()}
     fields = guarded_fields({rel: ast.parse(s) for rel, s in sources.items()})
-    assert {"netlog", "nav_count"} <= fields["Page"][0] and "crashed" in fields["Target"][0]  # (the check sees the classes)
+    assert {"netlog", "nav_count"} <= fields["Page"] and "crashed" in fields["Target"] and \
+        "own_places" in fields["Settle"]  # (the check sees the classes)
     found = [hit for rel, s in sources.items() for hit in sets_guarded(s, rel, fields)]
     assert not found, "\n".join(found)
 
@@ -299,10 +302,12 @@ def test_the_guarded_field_check_catches_what_it_forbids():
     trees = {"verdex_cli/browser/navigation.py": "class Navigation:\n    acted_at = 0.0\n",
              "verdex_cli/browser/page.py": "class Page(Navigation):\n    snapshot_cache = None\n    timeout = 1.0\n",
              "verdex_cli/browser/cdp.py": "class Target:\n    def __init__(self):\n        self.crashed = False\n",
+             "verdex_cli/browser/settle.py": "class Settle:\n    def __init__(self):\n        self.own_places = None\n",
              "verdex_cli/browser/session.py": "class Options:\n    timeout = 1.0\n    ask_targets = None\n"}
     guarded = guarded_fields({rel: ast.parse(text) for rel, text in trees.items()})
     outside = ("def store(page, entry, target, opts):\n    page.snapshot_cache = entry\n    target.crashed = True\n"
-               "    page.acted_at = 1.0\n    opts.timeout = 2.0\n    entry.snapshot_cache = None\n")
+               "    page.acted_at = 1.0\n    opts.timeout = 2.0\n    entry.snapshot_cache = None\n"
+               "    page.settle.own_places = None\n")
     session = "def add_page(self, new_page):\n    new_page.ask_targets = self.ask_targets\n    self.page.timeout = 2\n"
     reads = "def where(page, target):\n    return getattr(page, 'acted_at', 0), hasattr(target.id, 'crashed')\n"
     found = sets_guarded(outside, "verdex_cli/snapshot/cache.py", guarded) + \
@@ -312,7 +317,8 @@ def test_the_guarded_field_check_catches_what_it_forbids():
         sets_guarded(reads, "verdex_cli/browser/frames.py", guarded)
     page, target = "from outside verdex_cli/browser/page.py", "from outside verdex_cli/browser/"
     assert [f.split(" ", 1)[1] for f in found] == [
-        f"sets Page.snapshot_cache {page}", f"sets Target.crashed {target}", f"sets Page.snapshot_cache {page}",
+        f"sets Page.snapshot_cache {page}", f"sets Target.crashed {target}", f"sets Page.acted_at {page}",
+        f"sets Page.snapshot_cache {page}", "sets Settle.own_places from outside verdex_cli/browser/settle.py",
         f"sets Page.ask_targets {page}", f"sets Page.timeout {page}",
         f"reads with getattr Page.acted_at {target}", f"reads with hasattr Target.crashed {target}"], found
 

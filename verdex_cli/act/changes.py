@@ -65,18 +65,20 @@ class Look:
                 self.loads = LoadWatch(page)
         except VerdexError:
             self.loads = None
-        page.changes_wanted, page.look = True, self
+        page.settle.want_changes(True)
+        _LOOKS[page] = self
         self.seen = baseline(*self.watch)
         self.open = self.seen is not None  # (an action that never read it: its changes are not told apart)
         self.pre = (self.seen, {"unsplit": "it was not looked at before its input."} if self.open else None)
         if self.open:
-            page.own_changed, page.own_places, page.own_unsplit = False, set(), False
+            page.settle.watch_own()
             try:
                 with phase("changes: ask"):
                     page.frames.ask_tree()  # for the target search: in this round trip too (used if nothing changed)
                     self.asked = cache.ask(page)
             except VerdexError as exc:
-                self.open, page.own_places, self.pre = False, None, (self.seen, {"unsplit": exc.message})
+                self.open, self.pre = False, (self.seen, {"unsplit": exc.message})
+                page.settle.own_untold()
 
     def take(self) -> None:
         if self.open:
@@ -95,16 +97,21 @@ class Look:
 
     def end(self) -> None:
         page = self.watch[1]
-        page.changes_wanted, page.look = False, None
+        page.settle.want_changes(False)
+        _LOOKS.pop(page, None)
         self.drop()
         if self.loads is not None:
             self.loads.stop()
 
 
+_LOOKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Page -> its action's Look, while it runs
+
+
 def looked(page) -> None:
-    """The action's target is found (or it has none), no input sent yet: the page's :class:`Look` is read."""
-    if page.look is not None:
-        page.look.take()
+    """The action's target is found (or it has none), no input sent yet: its :class:`Look` is read."""
+    look = _LOOKS.get(page)
+    if look is not None:
+        look.take()
 
 
 def _before(state: PageState, page, main_before: str, seen: Shot, asked: list | None) -> tuple[Shot, dict]:
@@ -112,11 +119,11 @@ def _before(state: PageState, page, main_before: str, seen: Shot, asked: list | 
         with phase("changes: before"):
             snap, _cached = state.snapshot(page, all_refs=_all_refs(page), trust_observer=True, asked=asked)
     except VerdexError as exc:
-        page.own_places = None
+        page.settle.own_untold()
         return seen, {"unsplit": exc.message}
     now = next((s for s in reversed(state.history) if s.number == snap.number and s.scope == "page"), None)
     if now is None or now.loaders.get(0) != main_before:
-        page.own_places = None
+        page.settle.own_untold()
         return seen, {"unsplit": "the page could not be captured before it."}
     if now is seen:  # (the cache answered: nothing changed since)
         return now, {"added": [], "removed": [], "changed": [], "since": seen.number, "snapshot": now.number}
@@ -158,7 +165,7 @@ def after_action(state: PageState, page, main_before: str, pre: tuple[Shot | Non
                                    "snapshot": before.number}, meanwhile=meanwhile)
     if not cached:
         state.show(page, snap, _named(out, snap))
-    if page.own_changed and (page.own_places is None or page.own_unsplit) and delta.count(out):
+    if page.settle.mixed() and delta.count(out):
         out["mixed"] = True
         notes.append(MIXED.format(verb=verb))
     out["since"] = before.number
@@ -170,11 +177,11 @@ def after_action(state: PageState, page, main_before: str, pre: tuple[Shot | Non
 def _between(a: Shot, b: Shot, page=None) -> dict:
     """What differs from snapshot ``a`` to ``b``. With ``page``: what lies where only the page's own
     timers changed it (observer.js ownOnly) is set aside (``aside``)."""
-    places = page.own_places if page is not None and page.own_changed else None
+    places = page.settle.own_places if page is not None and page.settle.own_changed else None
     aside = None
     if places:
         (old, found), (new, found_too) = _within(a, places), _within(b, places)
-        page.own_unsplit |= (found | found_too) != places  # a place that is no line (a wrapper): its lines stay
+        page.settle.own((), (found | found_too) == places)  # a place that is no line (a wrapper): its lines stay
         aside = (old, new)
     with phase("changes: compare"):
         out = compare(a, b, aside)
@@ -207,7 +214,7 @@ def _named(changes: dict, snap) -> dict:
 
 
 def settle(page, limit: float, stop=None, mark: bool = True, started: list | None = None) -> bool:
-    """Wait until the page settled after the last input (``page.acted_at``; see the module's doc).
+    """Wait until the page settled after the last input (``page.settle.acted_at``; see the module's doc).
     False when ``limit`` ran out or ``stop()`` (polled between slices) became true. Once settled for
     an input, later calls only check late requests; once a wait ran out (``mark``), later ones look
     once, so a page that never settles costs the limit once per action. ``started``: the first
@@ -226,17 +233,18 @@ def release(page, started: list | None) -> None:
         p.drop()
     if unread:
         cache.forget(page)
-        page.own_places = None
+        page.settle.own_untold()
 
 
 def _settle(page, limit: float, stop, mark: bool, started: list | None) -> bool:
     deadline = time.monotonic() + limit
-    if page.acted_at:  # counted from the input: before the page's watcher lets go of what it started
-        deadline = min(deadline, page.acted_at + limit)  # (timer_watch.CHAIN_MS), so the bound is said
-    if page.acted_at and page.settle_gave_up == page.acted_at:
+    acted = page.settle.acted_at
+    if acted:  # counted from the input: before the page's watcher lets go of what it started
+        deadline = min(deadline, acted + limit)  # (timer_watch.CHAIN_MS), so the bound is said
+    if acted and page.settle.gave_up_at == acted:
         deadline = 0.0
     loads: LoadWatch | None = _WATCHES.get(id(page))
-    known = bool(page.acted_at) and page.settled_for == page.acted_at
+    known = bool(acted) and page.settle.settled_at == acted
     while True:
         if stop is not None and stop():
             return False
@@ -257,14 +265,14 @@ def _settle(page, limit: float, stop, mark: bool, started: list | None) -> bool:
                     page.target.drain_events()  # a request the input started, heard by now
                     young, since_load = loads.busy(time.monotonic())
                     if young or since_load < LOAD_GRACE_MS:
-                        page.hover_late = None  # asked anew once what the request brings is in
+                        page.settle.hover_answer(None)  # asked anew once what the request brings is in
                         continue
-                page.settled_for = page.acted_at
+                page.settle.settled()
                 return True
         now = time.monotonic()
         if now >= deadline:
             if mark:
-                page.settle_gave_up = page.acted_at
+                page.settle.gave_up()
             return False
         if late:
             known = False  # what the request brings is waited for anew
@@ -276,18 +284,18 @@ SLICE_S = 1.0  # longest in-page wait per call (stop() is polled between calls)
 
 def start_settle(page, left: float) -> list:
     """Ask every captured frame to settle without waiting (:func:`settle` takes the calls as
-    ``started``), sharing a round trip with what is sent next; with ``page.changes_wanted``, each frame
+    ``started``), sharing a round trip with what is sent next; with ``page.settle.changes_wanted``, each frame
     that changed is captured in the same call once settled (cache.Ahead)."""
     entry = cache.entry_of(page)
     indices = list(entry.facts) if entry is not None and entry.facts else [0]
     rest = max(0.0, min(SLICE_S, left))
-    since = (time.monotonic() - page.acted_at) * 1000.0 if page.acted_at else 1e9
+    since = (time.monotonic() - page.settle.acted_at) * 1000.0 if page.settle.acted_at else 1e9
     opts = {"key": timer_watch.KEY, "maxMs": int(rest * 1000), "sinceMs": round(since, 1), "quietMs": QUIET_MS,
             "stallMs": SCROLL_STALL_MS}
     frs = [fr for fr in map(page.frames.get, indices) if fr is not None and not fr.detached]
-    whats = cache.ahead_captures(page) if page.changes_wanted and page.acted_at else None
+    whats = cache.ahead_captures(page) if page.settle.changes_wanted and page.settle.acted_at else None
     return page.bridge.settle_calls(frs, opts, timeout=min(page.timeout, 5.0) + rest, whats=whats,
-                                    caps=cache.caps(page), hover=page.hover_probe)
+                                    caps=cache.caps(page), hover=page.settle.hover_probe)
 
 
 def _settle_frames(page, left: float, started: list | None = None) -> str:
@@ -296,7 +304,7 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
     calls = started if started is not None else start_settle(page, left)
     answers = finish_all([p for _fr, _loader, p in calls])
     verdict = "settled"
-    page.hover_late = None  # (only this round's answer stands)
+    page.settle.hover_answer(None)  # (only this round's answer stands)
     frames: dict[int, tuple] = {}
     whats = cache.ahead_captures(page) or {}
     for (fr, loader, _p), res in zip(calls, answers):
@@ -304,7 +312,7 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
         if not isinstance(q, dict):
             continue  # a frame going away (or a document the bridge is not in yet): the capture says so
         if "hovered" in q:
-            page.hover_late = {"under": q["hovered"]}
+            page.settle.hover_answer({"under": q["hovered"]})
         if q.get("own"):  # the page's own timers changed it (since the capture before the action)
             _own(page, fr.index, q.get("ownOnly") or {})
         if "dirty" in q:
@@ -317,22 +325,19 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
         earlier = cache.take_ahead(page)  # an earlier round's (a late request made the wait go on)
         if earlier is not None:
             drop_ahead(page, earlier.frames)  # its captures reset their watchers: the cache cannot vouch
-            page.own_places = None  # ... nor can they say any more whose doing a change was
-        ahead = cache.Ahead(page.acted_at, frames)
+            page.settle.own_untold()  # ... nor can they say any more whose doing a change was
+        ahead = cache.Ahead(page.settle.acted_at, frames)
         # only a round in which every frame settled stands for the page; else the cache is dropped (those
         # captures reset the frames' watchers)
         if verdict != "settled" or len(frames) != len(calls) or not cache.keep_ahead(page, ahead):
             drop_ahead(page, frames)
-            page.own_places = None
+            page.settle.own_untold()
     return verdict
 
 
 def _own(page, index: int, only: dict) -> None:
     """Frame ``index`` says the page's own timers changed it: note where only they did (line identities)."""
-    page.own_changed = True
-    if page.own_places is not None:
-        page.own_places.update(node_key(index, i * 1024) for i in only.get("ids") or ())
-        page.own_unsplit = page.own_unsplit or not only.get("all")
+    page.settle.own((node_key(index, i * 1024) for i in only.get("ids") or ()), bool(only.get("all")))
 
 
 class LoadWatch:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from contextlib import suppress
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActionable, NotApplied, VerdexError
@@ -88,8 +87,8 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None, sess
         if late and inside is not None:
             inside.end()
         raise
-    page.hover_probe = (res.frame.index, res.ref.n) if late and inside is None else None
-    page.hover_late = None
+    page.settle.ask_hover((res.frame.index, res.ref.n) if late and inside is None else None)
+    page.settle.hover_answer(None)
     try:
         notes += after_input(page, nav_before, started=started, acted=late, session=session)
     except ConnectionLost:
@@ -99,7 +98,7 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None, sess
             inside.end()
         raise
     finally:
-        page.hover_probe = None
+        page.settle.ask_hover(None)
     if late:
         notes += _hover_end(page, res, inside, result)
     return dict(result, notes=notes)
@@ -158,7 +157,7 @@ def _check_hover(page: Page, res: Resolved, settled: bool = False) -> None:
     page settled; not for an iframe (its owner's :hover is not always kept for another process)."""
     if res.live.get("tag") in ("iframe", "frame"):
         return
-    late, page.hover_late = page.hover_late if settled else None, None  # (asked in the settle's call)
+    late = page.settle.take_hover() if settled else None  # (asked in the settle's call)
     try:
         under = late["under"] if late is not None else page.bridge.hovered(res.frame, res.ref.n, late=settled)
     except (CDPError, JSError, ConnectionLost, CDPTimeout):
@@ -213,7 +212,7 @@ def _pointer_events(page: Page, res: Resolved, action: str, x: float, y: float,
     batch = not framed or res.still or inside is not None
     cut_short, recycled = False, ""
     if action == "hover":  # settling (changes.py) follows what the move starts (a timer, a fetch)
-        page.acted_at = time.monotonic()
+        page.settle.acted()
     try:
         if framed:
             move_onto(page, res, action, calls[0][1], inside)
@@ -259,7 +258,7 @@ def _read_guard(page: Page, res: Resolved, nav_before: int, denial: Denial | Non
     settle asked in the same round trip (None when it could not be)."""
     guard = {"received": -1, "blocked": []}
     started = None
-    page.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
+    page.settle.acted()  # the input is sent: settling (changes.py) counts from here
     try:
         reading = page.bridge.disarm(res.frame, later=True)
         if denial is not None:

@@ -30,7 +30,7 @@ def after_input(page: Page, nav_before: int, grace: float | None = None, started
     """Page.settle_after_action, waiting for a navigation the input may start until the page settled
     (bounded like the settle, or by ``grace``): a timer that navigates is waited for, a page that is
     done is not. ``started``: the settle's first question, already sent (changes.start_settle);
-    ``acted``: ``page.acted_at`` was set when the input began (a hover's move)."""
+    ``acted``: ``page.settle.acted_at`` was set when the input began (a hover's move)."""
     def until(limit: float, stop) -> None:
         nonlocal started
         try:

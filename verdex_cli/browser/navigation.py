@@ -25,19 +25,6 @@ LOAD_AFTER_CONTENT = 5.0
 
 
 class Navigation:
-    acted_at: float = 0.0  # monotonic time the last action's input was sent (set per instance)
-    settle_gave_up: float = 0.0  # acted_at of the last input whose settle ran out (changes.settle)
-    settled_for: float = 0.0  # acted_at of the last input the page was seen settled after (changes.settle)
-    # since the capture before the last action (act/changes.py): the page's own timers changed it; the
-    # places (line identities) only they changed (None: not known); places of theirs not told apart
-    own_changed: bool = False
-    own_places: set | None = None
-    own_unsplit: bool = False
-    changes_wanted: bool = False  # set by the command loop while an action runs whose changes it shows:
-    # the settle after the input captures the frames that changed in the same call (changes.start_settle)
-    look: object = None  # while an action runs: the look before it (act/changes.Look), read once its target is found
-    hover_probe: tuple | None = None  # (frame index, ref number): a hover's element, asked in the settle's
-    hover_late: dict | None = None  # call whether it is under the pointer once settled: {"under": answer}
     unload_refused: int = -1  # the navigation count when this tab's leave-page dialog was last dismissed
     content_at: float = 0.0  # monotonic time the main document was ready (DOMContentLoaded); 0: not yet
     # -- events (the session's event thread) ---------------------------------------------------
@@ -350,9 +337,9 @@ class Navigation:
         navigation the page starts a moment later (a timer, a form submitted from a task) is waited for
         up to ``grace`` seconds: with ``until(limit, stop)`` (the page settling, changes.settle: the
         timers the input set have run, so one that navigates is seen), only until the page has settled;
-        without it, the whole grace. ``acted``: ``acted_at`` was set when the input was sent."""
+        without it, the whole grace. ``acted``: ``settle.acted_at`` was set when the input was sent."""
         if not acted:
-            self.acted_at = time.monotonic()  # the input is sent: settling (changes.py) counts from here
+            self.settle.acted()  # the input is sent: settling (changes.py) counts from here
         started = lambda: self.nav_count != nav_before  # noqa: E731
         with phase("navigation check"):
             self.target.drain_events()
@@ -360,7 +347,7 @@ class Navigation:
                 if until is not None:
                     until(grace, started)
                 else:
-                    deadline = self.acted_at + grace
+                    deadline = self.settle.acted_at + grace
                     while time.monotonic() < deadline and not started():
                         time.sleep(0.01)
                 self.target.drain_events()

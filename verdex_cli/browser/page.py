@@ -17,6 +17,7 @@ from .frames import FrameRegistry, frame_url
 from .js_values import console_text, describe_exception, to_data
 from .navigation import Navigation
 from .netlog import NetLog
+from .settle import Settle
 
 MAX_SHOT_HEIGHT = 16384
 
@@ -33,6 +34,7 @@ class Page(Navigation):
     frames: FrameRegistry = field(init=False)
     bridge: Bridge = field(init=False)  # typed calls of the in-page engine (bridge.py)
     netlog: NetLog = field(init=False)  # the tab's requests and console messages (netlog.py)
+    settle: Settle = field(default_factory=Settle)  # what it knows of settling after an input (settle.py)
     _load_event: threading.Event = field(default_factory=threading.Event)
     nav_count: int = 0  # main-frame navigations begun so far (navigation.py)
     _loading: bool = False

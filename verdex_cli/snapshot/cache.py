@@ -203,7 +203,7 @@ def _known_dirt(page: Page, entry: Entry, frames: list) -> dict[int, bool]:
     """frame index -> dirty, for the frames the settle after the last action answered for (their
     documents unchanged since)."""
     ahead = entry.ahead
-    if ahead is None or ahead.acted_at != page.acted_at:
+    if ahead is None or ahead.acted_at != page.settle.acted_at:
         return {}
     out = {}
     for index, fr, _facts in frames:

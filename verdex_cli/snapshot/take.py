@@ -65,7 +65,7 @@ def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool
         hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow, tree), trust_observer, asked)
     ahead = cache.take_ahead(page)  # what the settle after an action captured (act/changes.py)
     if ahead is not None and (hit is not None or reuse is None or not trust_observer
-                              or ahead.acted_at != page.acted_at):
+                              or ahead.acted_at != page.settle.acted_at):
         if drop_ahead(page, ahead.frames):  # not this capture's: nothing may trust the watchers they reset
             hit = reuse = None
         ahead = None
