@@ -50,13 +50,12 @@ def baseline(state: PageState, page, main_loader: str) -> Shot | None:
 
 
 class Look:
-    """An action whose changes are shown, from the command loop's start of it to its end: the requests
-    it makes are watched (:class:`LoadWatch`: late content), and the page is looked at right before it,
-    in two halves so that only the waiting moves. Made, it sends the snapshot cache's check, and what
-    resolves the action's target, sent next, rides in its round trip; :func:`looked` reads it once the
-    target is found, before any input. ``pre`` then: (the page as the action finds it, ``changes_before``:
-    what changed since the user last saw it), the cache answering when nothing did; (None, None) without
-    a snapshot to compare with."""
+    """An action whose changes are shown, while it runs: its requests are watched (:class:`LoadWatch`:
+    late content), and the page is looked at right before it in two halves, so that only the waiting
+    moves: made, it sends the snapshot cache's check, and the target's first question, sent next, rides
+    in its round trip; :func:`looked` reads it once the target is found, before any input. ``pre`` then:
+    (the page as the action finds it, ``changes_before``: what changed since the user last saw it), the
+    cache answering when nothing did; (None, None) without a snapshot to compare with."""
 
     def __init__(self, state: PageState, page):
         self.watch, self.asked = (state, page, page.frames.main.loader_id), None
@@ -80,26 +79,14 @@ class Look:
                 self.open, self.pre = False, (self.seen, {"unsplit": exc.message})
                 page.settle.own_untold()
 
-    def take(self) -> None:
-        if self.open:
-            self.open = False
-            try:
-                self.pre = _before(*self.watch, self.seen, self.asked)
-            finally:
-                self.drop()
-
-    def drop(self) -> None:
-        """Let what it asked go unread (the check, when the action ended before its input; the frame
-        tree, when the target search did not read it or a capture took time: its tree is the one to trust)."""
-        cache.drop(self.asked)
-        self.asked = None
-        self.watch[1].frames.asked_tree(read=False)
-
     def end(self) -> None:
+        """What was asked and not read is let go: the check (the action ended before its input), the frame
+        tree (the target search did not read it, or a capture took time: its tree is the one to trust)."""
         page = self.watch[1]
         page.settle.want_changes(False)
         _LOOKS.pop(page, None)
-        self.drop()
+        cache.drop(self.asked)
+        page.frames.asked_tree(read=False)
         if self.loads is not None:
             self.loads.stop()
 
@@ -110,8 +97,9 @@ _LOOKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Page -> its a
 def looked(page) -> None:
     """The action's target is found (or it has none), no input sent yet: its :class:`Look` is read."""
     look = _LOOKS.get(page)
-    if look is not None:
-        look.take()
+    if look is not None and look.open:
+        look.open = False
+        look.pre = _before(*look.watch, look.seen, look.asked)
 
 
 def _before(state: PageState, page, main_before: str, seen: Shot, asked: list | None) -> tuple[Shot, dict]:

@@ -133,18 +133,24 @@ def lookup(page: Page, mode: tuple, trust_observer: bool = False,
     if entry is None or entry.mode != mode or (not entry.vouched and not trust_observer):
         return None, None
     with phase("cache check"):
-        hit, reuse = _answer(entry, asked if asked is not None else _ask(page, entry, trust_observer))
-    if hit is not None:
-        entry.vouched = True  # vouched for after the command: the next `snapshot` may use it
-    return hit, reuse
-
-
-def ask(page: Page) -> list | None:
-    """The check of the capture right before an action (act/changes.py: the whole page in the last
-    capture's mode, the watchers trusted) sent now, for :func:`lookup` to read: what is sent next (the
-    action's target search) rides in its round trip. None: nothing sent. Unread: :func:`drop`."""
-    entry = entry_of(page)
-    return _ask(page, entry, True) if entry is not None and entry.mode[1:] == (0, True, False) else None
+        asked = asked if asked is not None else ask(page, trust_observer)
+        if asked is None:
+            return None, None
+        clean: dict[int, dict] = {}
+        try:
+            for index, facts, known, started in asked:
+                try:
+                    dirty = known if started is None else started.value()
+                except VerdexError:
+                    return None, None
+                if not dirty:
+                    clean[index] = facts
+        finally:
+            drop(asked)
+    if len(clean) < len(entry.facts):
+        return None, clean
+    entry.vouched = True  # vouched for after the command: the next `snapshot` may use it
+    return entry.snap, None
 
 
 def drop(asked: list | None) -> None:
@@ -154,9 +160,14 @@ def drop(asked: list | None) -> None:
             started.drop()
 
 
-def _ask(page: Page, entry: Entry, after_action: bool) -> list | None:
-    """Every frame of the entry asked at once whether it changed (one round trip however many frames):
-    [(index, facts, dirty if known already, the call sent or None)]; None: everything must be captured."""
+def ask(page: Page, after_action: bool = True) -> list | None:
+    """Every frame of the last capture asked at once whether it changed (one round trip however many
+    frames), not waited for: [(index, facts, dirty if known already, the call sent)] for :func:`lookup`
+    to read, or :func:`drop`; None: everything must be captured. (The look before an action sends it
+    ahead: the target's search rides in its round trip.)"""
+    entry = entry_of(page)
+    if entry is None:
+        return None
     page.target.drain_events(0.05)  # frame events already received are counted
     if entry.frame_events != page.frames.structure_events or page.frames.main.loader_id != entry.main_loader:
         return None
@@ -177,26 +188,6 @@ def _ask(page: Page, entry: Entry, after_action: bool) -> list | None:
     return [(index, facts, known.get(index),
              None if index in known else page.bridge.dirty(fr, _cap(facts), limit, later=True))
             for index, fr, facts in frames]
-
-
-def _answer(entry: Entry, asked: list | None) -> tuple[Snapshot | None, dict[int, dict] | None]:
-    """:func:`lookup`'s answer from the check ``asked`` (:func:`_ask`)."""
-    if asked is None:
-        return None, None
-    clean: dict[int, dict] = {}
-    try:
-        for index, facts, known, started in asked:
-            try:
-                dirty = known if started is None else started.value()
-            except VerdexError:
-                return None, None
-            if not dirty:
-                clean[index] = facts
-    finally:
-        drop(asked)
-    if len(clean) == len(entry.facts):
-        return entry.snap, None
-    return None, clean
 
 
 def _known_dirt(page: Page, entry: Entry, frames: list) -> dict[int, bool]:
