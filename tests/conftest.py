@@ -114,6 +114,29 @@ def ref_in(text: str, pattern: str) -> str:
     return re.search(pattern + r".*?\[ref=(c\d+p\d+f\d+e\d+)\]", text).group(1)
 
 
+def ref_after(text: str, label: str, pattern: str) -> str:
+    """The ref on the first line matching ``pattern`` at or after the line that names ``label`` (quoted,
+    or as ``text: label``): a control in that label's row or list item."""
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if f'"{label}"' in line or f"text: {label}" in line)
+    return ref_in("\n".join(lines[at:]), pattern)
+
+
+def refs_named(snap, name: str) -> list[str]:
+    """The refs named ``name`` in a snapshot (a command's result or its JSON data), in the page's order."""
+    return [r for r, i in (snap if isinstance(snap, dict) else snap.data)["refs"].items() if i["name"] == name]
+
+
+def open_checkout(driver, snap, item: int = 0) -> list[str]:
+    """On the demo shop (``snap``: its snapshot): puts item ``item`` in the cart and opens the checkout
+    dialog, a modal over the page. Returns the refs of the "Add to cart" buttons."""
+    adds = refs_named(snap, "Add to cart")
+    driver.ok(f"click {adds[item]}")
+    driver.ok(f"click {ref_of(driver.ok('snapshot'), 'Checkout')}")
+    assert driver.js("document.getElementById('checkout-dialog').hidden") is False
+    return adds
+
+
 def ref_of(snap, name: str, role: str | None = None) -> str:
     """The one ref named ``name`` (and of ``role``) in a snapshot: a command's result or its JSON data."""
     refs = (snap if isinstance(snap, dict) else snap.data)["refs"]
@@ -181,6 +204,37 @@ def type_at_prompts(repl, inp, *lines: str, timeout: float = 30.0) -> None:
     threading.Thread(target=typist, daemon=True).start()
 
 
+def page_urls(endpoint: str) -> dict[str, str]:
+    """{target id: url} of the browser's tabs, from its own target list."""
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(endpoint + "/json/list", timeout=5) as r:
+        return {t["id"]: t["url"] for t in json.loads(r.read()) if t.get("type") == "page"}
+
+
+@contextmanager
+def connected_to_a_browser_with_a_tab(url: str):
+    """A browser of its own whose second tab it opened itself on ``url`` (no verdex in it), and a
+    Workspace connected to it: yields (the browser's HTTP endpoint, page_urls() before verdex came, the
+    Workspace). The Workspace is closed after (also when the test closed it first), then the browser."""
+    import urllib.request
+
+    chrome = launch.launch(headless=True, debug_port=True)
+    try:
+        req = urllib.request.Request(chrome.http_endpoint + "/json/new?" + url, method="PUT")
+        urllib.request.urlopen(req, timeout=5).close()
+        before = page_urls(chrome.http_endpoint)
+        assert len(before) == 2
+        ctx = Workspace(lambda: Session.start(Options(connect=chrome.http_endpoint)))
+        try:
+            yield chrome.http_endpoint, before, ctx
+        finally:
+            ctx.close()
+    finally:
+        chrome.stop()
+
+
 def target_title(endpoint: str, target_id: str) -> str | None:
     """The title the browser's own target list shows for a tab (None when the tab is gone): a page
     can say what it is doing through its title even while its script keeps it from answering."""
@@ -198,6 +252,25 @@ def ctx(chrome_http):
     c = Workspace(lambda: Session.start(Options(connect=chrome_http, new_tab=True, timeout=10)))
     yield c
     c.close()
+
+
+@pytest.fixture
+def mutations(driver, demo):
+    """The demo's mutations page (buttons b1-b5 that ``window.demo`` moves, renames, clones, re-renders)
+    and its first snapshot."""
+    driver.ok("open " + demo.url("mutations.html"))
+    return driver, driver.ok("snapshot")
+
+
+def clicks(driver) -> list:
+    """The data-ids of the mutations page's buttons clicked since the last call (the page's own log)."""
+    return driver.js("window.demo.clicks.splice(0)")
+
+
+def click_reaches(driver, ref: str, data_id: str) -> None:
+    """Clicks ``ref``: the mutations page logs a click on button ``data_id``, and on nothing else."""
+    driver.ok(f"click {ref}")
+    assert clicks(driver) == [data_id]
 
 
 @pytest.fixture

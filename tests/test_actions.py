@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import Driver, ref_of, until
+from conftest import Driver, open_checkout, ref_of, refs_named, until
 
 # Main-world recorder: every listed event type, with isTrusted, target id and details.
 RECORDER = """(() => {
@@ -48,7 +48,7 @@ def value(driver, element_id: str):
 
 def test_click_adds_to_cart_with_trusted_events(shop):
     driver, snap = shop
-    adds = [r for r, i in snap.data["refs"].items() if i["name"] == "Add to cart"]
+    adds = refs_named(snap, "Add to cart")
     out = driver.ok(f"click {adds[0]}")
     assert out.data["action"] == "click" and out.data["ref"] == adds[0]
     assert driver.js("document.getElementById('add-mug').textContent") == "Added"
@@ -61,7 +61,7 @@ def test_click_adds_to_cart_with_trusted_events(shop):
 
 def test_click_twice_then_cart_rerender(shop):
     driver, snap = shop
-    adds = [r for r, i in snap.data["refs"].items() if i["name"] == "Add to cart"]
+    adds = refs_named(snap, "Add to cart")
     driver.ok(f"click {adds[3]}")
     snap = driver.ok("snapshot")
     # the Add button was renamed "Added" (a significant change, but it was snapshotted again)
@@ -217,11 +217,7 @@ def test_press_control_a_selects_all(form):
 
 def test_press_escape_closes_modal(shop):
     driver, snap = shop
-    adds = [r for r, i in snap.data["refs"].items() if i["name"] == "Add to cart"]
-    driver.ok(f"click {adds[1]}")
-    snap = driver.ok("snapshot")
-    driver.ok(f"click {ref_of(snap, 'Checkout')}")
-    assert driver.js("document.getElementById('checkout-dialog').hidden") is False
+    open_checkout(driver, snap, 1)
     driver.ok("press Escape")
     assert driver.js("document.getElementById('checkout-dialog').hidden") is True
     assert driver.js("document.getElementById('order-status').textContent") == "Checkout cancelled."

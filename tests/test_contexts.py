@@ -7,6 +7,8 @@ import re
 
 from rich.console import Console
 
+from conftest import connected_to_a_browser_with_a_tab, page_urls, until
+from verdex_cli.commands.runner import execute
 from verdex_cli.ui.render import Renderer
 
 
@@ -94,52 +96,24 @@ def test_tabs_and_contexts_say_which_context_each_tab_is_in(driver, demo):
     assert _shown(driver, "contexts")[1].endswith(" context 1  no tabs")
 
 
-def _page_targets(endpoint: str) -> dict[str, str]:
-    import json
-    import urllib.request
-    with urllib.request.urlopen(endpoint + "/json/list", timeout=5) as r:
-        return {t["id"]: t["url"] for t in json.loads(r.read()) if t.get("type") == "page"}
-
-
 def test_connect_keeps_the_browsers_tabs_and_can_adopt_one(demo):
-    import json
-    import urllib.request
-
-    from verdex_cli.browser import launch
-    from verdex_cli.browser.session import Options, Session
-    from verdex_cli.commands.context import Workspace
-    from verdex_cli.commands.runner import execute
-
-    chrome = launch.launch(headless=True, debug_port=True)
-    try:
-        req = urllib.request.Request(chrome.http_endpoint + "/json/new?" + demo.url("form.html"), method="PUT")
-        with urllib.request.urlopen(req, timeout=5) as r:
-            json.loads(r.read())
-        before = _page_targets(chrome.http_endpoint)
-        assert len(before) == 2
-        ctx = Workspace(lambda: Session.start(Options(connect=chrome.http_endpoint)))
-        try:
-            out = execute(ctx, "open " + demo.url("shop.html"))
-            assert out.ok, out.message
-            assert ctx.page.target.id not in before  # its own tab, not one of the browser's
-            tabs = execute(ctx, "tabs").result.data
-            assert [t["index"] for t in tabs["tabs"]] == [0]
-            others = tabs["browser_tabs"]
-            assert len(others) == 2 and all(not t["adopted"] for t in others)
-            form = next(t for t in others if t["url"].endswith("form.html"))
-            out = execute(ctx, f"tab {form['index']}")
-            assert out.ok, out.message
-            assert ctx.page.target.id in before
-            snap = execute(ctx, "snapshot").result.data
-            assert any(r.startswith(f"c0p{form['index']}f0e") for r in snap["refs"])
-            assert len(execute(ctx, "tabs").result.data.get("browser_tabs", [])) == 1
-        finally:
-            ctx.close()
-        from conftest import until
-
+    with connected_to_a_browser_with_a_tab(demo.url("form.html")) as (endpoint, before, ctx):
+        out = execute(ctx, "open " + demo.url("shop.html"))
+        assert out.ok, out.message
+        assert ctx.page.target.id not in before  # its own tab, not one of the browser's
+        tabs = execute(ctx, "tabs").result.data
+        assert [t["index"] for t in tabs["tabs"]] == [0]
+        others = tabs["browser_tabs"]
+        assert len(others) == 2 and all(not t["adopted"] for t in others)
+        form = next(t for t in others if t["url"].endswith("form.html"))
+        out = execute(ctx, f"tab {form['index']}")
+        assert out.ok, out.message
+        assert ctx.page.target.id in before
+        snap = execute(ctx, "snapshot").result.data
+        assert any(r.startswith(f"c0p{form['index']}f0e") for r in snap["refs"])
+        assert len(execute(ctx, "tabs").result.data.get("browser_tabs", [])) == 1
+        ctx.close()
         # closing a tab is asynchronous in the browser
-        until(lambda: _page_targets(chrome.http_endpoint) == before, 5)
+        until(lambda: page_urls(endpoint) == before, 5)
         # both tabs intact, with their pages; verdex's own tab closed
-        assert _page_targets(chrome.http_endpoint) == before
-    finally:
-        chrome.stop()
+        assert page_urls(endpoint) == before

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ref_in
+from conftest import ref_in, refs_named
 from verdex_cli.app.demo_server import serve
 from verdex_cli.browser import launch
 from short_tmp import third_party_env
@@ -40,7 +40,7 @@ def replay(chrome_http, url: str, script: Path, *extra: str) -> list[dict]:
 def shop_session(driver, demo) -> str:
     driver.ok("open " + demo.url("shop.html"))
     snap = driver.ok("snapshot").data
-    adds = [r for r, i in snap["refs"].items() if i["name"] == "Add to cart"]
+    adds = refs_named(snap, "Add to cart")
     driver.ok(f"click {adds[1]}")  # by ref: the Notebook's button
     driver.ok('click "article:Desk lamp >> button:Add to cart"')  # by target
     driver.ok("click button:Save")
@@ -109,9 +109,16 @@ def test_export_needs_a_step_and_a_writable_file(driver, demo, tmp_path):
     driver.fail(f"export {tmp_path / 'missing-dir' / 'x.verdex'}", "usage")
 
 
-def run_playwright_test(path: Path, *state_lines: str) -> subprocess.CompletedProcess:
-    """Run an exported Playwright test with pytest (a subprocess), each of ``state_lines`` (Python,
-    `page` in scope) added after its last step; skipped, with the reason, without Playwright."""
+def exported(driver, path: Path) -> str:
+    """The text of the file ``export`` writes to ``path``."""
+    driver.ok(f"export {path}")
+    return path.read_text()
+
+
+def passes_in_playwright(path: Path, *state_lines: str) -> None:
+    """Runs an exported Playwright test with pytest (a subprocess), each of ``state_lines`` (Python,
+    `page` in scope, asserting the page's state) added after its last step, and checks that it passes;
+    skipped, with the reason, without Playwright."""
     if importlib.util.find_spec("playwright") is None:
         pytest.skip("Playwright for Python is not installed (pip install -e '.[test]'): the exported test "
                     "cannot be run")
@@ -119,15 +126,15 @@ def run_playwright_test(path: Path, *state_lines: str) -> subprocess.CompletedPr
     extra = "".join(f"            {ln}\n" for ln in state_lines)
     path.write_text(code.replace("        finally:\n", extra + "        finally:\n", 1))
     env = dict(third_party_env(), VERDEX_CHROME=launch.find_chrome(None))
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
                           cwd=path.parent, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
 
 
 def test_playwright_export_runs_under_pytest(driver, demo, tmp_path):
     result = form_session(driver, demo)
     path = tmp_path / "test_form_export.py"
-    driver.ok(f"export {path}")
-    code = path.read_text()
+    code = exported(driver, path)
     compile(code, str(path), "exec")  # valid Python whatever is installed
     assert "hunter2" not in code and 'os.environ.get("VERDEX_PASSWORD", "PASSWORD")' in code
     assert 'page.get_by_label("Email", exact=True).fill("ada@example.com")' in code
@@ -135,8 +142,7 @@ def test_playwright_export_runs_under_pytest(driver, demo, tmp_path):
     assert 'page.get_by_label("Country", exact=True).select_option(["France"])' in code
     check = (f"assert {json.dumps(without_password(result))} == '\\n'.join(ln for ln in page.locator"
              "('#result').text_content().splitlines() if not ln.startswith('Password:'))")
-    proc = run_playwright_test(path, check)
-    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+    passes_in_playwright(path, check)
 
 
 def test_frames_session_replays_across_origins(driver, demo, chrome_http, tmp_path):
@@ -175,8 +181,7 @@ def test_waits_are_exported_with_stable_targets(driver, demo, chrome_http, tmp_p
     assert "wait button:Save\n" in text and save not in text and "wait text Saving" in text and "wait 50" in text
     replay(chrome_http, demo.url("shop.html"), path)
     py = tmp_path / "test_waits.py"
-    driver.ok(f"export {py}")
-    code = py.read_text()
+    code = exported(driver, py)
     assert 'page.get_by_role("button", name="Save", exact=True).wait_for()' in code
     assert 'wait_for_text(page, "Saving")' in code and "page.wait_for_timeout(50)" in code
 
@@ -204,16 +209,14 @@ def test_labels_and_frames_export_as_stable_targets_and_replay(driver, chrome_ht
     assert steps[1:] == ["select label=Country France", 'click "role=document >> button:Save"',
                          'click "role=iframe >> button:Save"']
     py = tmp_path / "test_labels_export.py"
-    driver.ok(f"export {py}")
-    code = py.read_text()
+    code = exported(driver, py)
     # Playwright's label of the select is the label's whole text, options included: not "Country"
     assert 'page.get_by_role("combobox", name="Country", exact=True).select_option(["France"])' in code
     assert '            page.get_by_role("button", name="Save", exact=True).click()' in code
     assert 'page.frame_locator("iframe").get_by_role("button", name="Save", exact=True).click()' in code
-    proc = run_playwright_test(py, "assert page.locator('select').input_value() == 'France'",
-                               "assert page.evaluate('document.body.dataset.clicked') == 'main'",
-                               "assert page.frame_locator('iframe').locator('body').get_attribute('data-clicked') == 'frame'")
-    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+    passes_in_playwright(py, "assert page.locator('select').input_value() == 'France'",
+                         "assert page.evaluate('document.body.dataset.clicked') == 'main'",
+                         "assert page.frame_locator('iframe').locator('body').get_attribute('data-clicked') == 'frame'")
     lines = replay(chrome_http, page.as_uri(), path, "eval document.querySelector('select').value",
                    "eval document.body.dataset.clicked",
                    "eval document.querySelector('iframe').contentDocument.body.dataset.clicked")
@@ -279,8 +282,7 @@ def test_exported_playwright_test_runs_every_step_across_frames_details_hover_an
     assert 'page.get_by_text("Delivery options", exact=True).click()' in steps
     assert 'page.get_by_role("button", name="Account", exact=True).hover()' in steps
     state = tmp_path / "echo.txt"
-    proc = run_playwright_test(path, f"open({str(state)!r}, 'w').write(page.locator('#echo').text_content())")
-    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+    passes_in_playwright(path, f"open({str(state)!r}, 'w').write(page.locator('#echo').text_content())")
     assert state.read_text() == echo  # the page received the same order from the Playwright run
 
 
@@ -327,15 +329,13 @@ def test_elements_playwright_has_no_role_for_export_a_locator_it_finds(driver, t
     driver.ok("select label=Country France")
     hits = driver.js("JSON.stringify(window.hits)")
     path = tmp_path / "test_fallbacks.py"
-    driver.ok(f"export {path}")
-    code = path.read_text()
+    code = exported(driver, path)
     assert 'page.get_by_text("More options", exact=True).click()' in code
     assert 'page.get_by_text("Account \u25be", exact=True).click()' in code
     assert 'page.locator("#tile").click()' in code
     assert 'page.get_by_text("Account", exact=True).click()' in code
     assert 'page.get_by_role("combobox", name="Country", exact=True).select_option(["France"])' in code
-    proc = run_playwright_test(path, f"assert page.evaluate('JSON.stringify(window.hits)') == {hits!r}")
-    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+    passes_in_playwright(path, f"assert page.evaluate('JSON.stringify(window.hits)') == {hits!r}")
 
 
 IDS = """<!doctype html><title>Ids</title>
@@ -364,8 +364,6 @@ def test_id_steps_export_and_replay_in_both_forms(driver, chrome_http, tmp_path)
     assert "click id=maincontent\n" in script.read_text() and "click id=save.v2\n" in script.read_text()
     lines = replay(chrome_http, page.as_uri(), script, "eval JSON.stringify(window.hits)")
     assert lines[-1]["result"]["value"] == hits
-    driver.ok(f"export {py}")
-    code = py.read_text()
+    code = exported(driver, py)
     assert 'page.locator("#maincontent").click()' in code and 'page.locator("#save\\\\.v2").click()' in code
-    proc = run_playwright_test(py, f"assert page.evaluate('JSON.stringify(window.hits)') == {hits!r}")
-    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+    passes_in_playwright(py, f"assert page.evaluate('JSON.stringify(window.hits)') == {hits!r}")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-
-def refs_named(data: dict, name: str) -> list[str]:
-    return [r for r, i in data["refs"].items() if i["name"] == name]
+from conftest import refs_named
 
 
 def test_frames_lists_every_frame_without_a_snapshot(driver, demo):

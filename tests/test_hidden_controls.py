@@ -6,21 +6,11 @@ it). Judged by the page's own log. Pages: fixtures/switches."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from conftest import Driver, ref_in, until
-from verdex_cli.app.demo_server import serve
+from conftest import Driver, pages_site, ref_in, until
 
-PAGES = Path(__file__).resolve().parent / "fixtures" / "switches"
-
-
-@pytest.fixture(scope="module")
-def site():
-    server = serve(PAGES)
-    yield server
-    server.stop()
+site = pages_site("switches")
 
 
 @pytest.mark.parametrize("name, role, key", [("Notifications", "checkbox", "notify"), ("Dark mode", "switch", "dark")])

@@ -6,21 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-from conftest import ref_in, run_verdex
-from verdex_cli.app.demo_server import serve
+from conftest import pages_site, ref_in, run_verdex
 
-PAGES = Path(__file__).resolve().parent / "fixtures" / "iframe_click"
-
-
-@pytest.fixture(scope="module")
-def pads():
-    server = serve(PAGES)
-    yield server
-    server.stop()
+pads = pages_site("iframe_click")
 
 
 def counts(driver, name: str) -> tuple[int, int, int]:

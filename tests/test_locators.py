@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from conftest import refs_named
+
 
 def _check_unique(driver, ref: str, locator: str):
     """The locator resolves, alone, to the same element (a fresh resolution on the live page)."""
@@ -31,7 +33,7 @@ def test_preference_order_on_the_form(form):
 def test_repeated_buttons_get_a_scoped_locator(driver, demo):
     driver.ok("open " + demo.url("shop.html"))
     snap = driver.ok("snapshot").data
-    adds = [r for r, i in snap["refs"].items() if i["name"] == "Add to cart"]
+    adds = refs_named(snap, "Add to cart")
     locators = set()
     for ref in adds:
         out = driver.ok(f"inspect {ref}").data

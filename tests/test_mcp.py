@@ -23,7 +23,7 @@ from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 from test_sessions import ROOT, SHOP, Env, env, poll  # noqa: E402,F401 (env: the fixture)
-from conftest import ref_of  # noqa: E402
+from conftest import ref_of, refs_named  # noqa: E402
 
 VALUES = (Path(__file__).resolve().parent / "fixtures" / "truth" / "values.html").as_uri()
 CONTRACT_TOOLS = {"open", "snapshot", "click", "dblclick", "hover", "fill", "type", "select", "check", "uncheck",
@@ -131,7 +131,7 @@ def test_snapshot_click_and_fill_with_truthful_results_and_tool_errors(env, demo
         snap = ok(await s.call_tool("snapshot", {}))
         text = (await s.call_tool("snapshot", {})).content[0].text
         assert text.startswith(snap["text"]) and "[ref=c0p0f0e" in text and "from the cache" in text
-        add = [r for r, i in snap["refs"].items() if i["name"] == "Add to cart"][0]  # the mug's, first
+        add = refs_named(snap, "Add to cart")[0]  # the mug's, first
         click = await s.call_tool("click", {"ref": add})
         result = ok(click)
         assert result["ref"] == add and result["changes"] and "Coffee mug × 1" in click.content[0].text
@@ -215,7 +215,7 @@ def test_own_session_is_watched_joined_and_shares_refs_both_ways(env, demo):
         # a ref the agent saw works from the command line in the same session ...
         code, out = env.json_run("mcp", f"inspect {home}", "snapshot")
         assert code == 0 and out[0]["result"]["ref"] == home
-        theirs = [r for r, i in out[1]["result"]["refs"].items() if i["name"] == "Add to cart"][-1]
+        theirs = refs_named(out[1]["result"], "Add to cart")[-1]
         # ... and one the command line saw works for the agent
         clicked = ok(await s.call_tool("click", {"ref": theirs}))
         assert clicked["ref"] == theirs
@@ -242,20 +242,14 @@ def test_serves_a_named_session_and_its_calls_are_marked_mcp_in_the_feed(env, de
     async def body(s):
         return ok(await s.call_tool("eval", {"js": "'from-' + 'agent'"}))
 
-    from test_sessions import Screen, on_pty
+    from test_sessions import attached
 
-    proc, master = on_pty(env, "attach", "shared")
-    screen = Screen(master)
-    try:
-        screen.wait_for("Attached to session 'shared'")
+    with attached(env, "shared") as (proc, screen):
         assert run_mcp(env, body, "--session", "shared")["value"] == "from-agent"
         screen.wait_for("[mcp] eval 'from-' + 'agent'")
         screen.wait_for("from-agent")
         screen.type("\x04")
         proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert [x["name"] for x in env.sessions()] == ["shared"]  # served, not owned: it goes on
 
 
@@ -314,7 +308,7 @@ def test_the_mcp_inspector_cli_lists_the_tools_and_clicks_a_ref_the_command_line
     tools = inspector(env, "--session", "insp", "--method", "tools/list")["tools"]
     assert CONTRACT_TOOLS <= {t["name"] for t in tools}
     code, out = env.json_run("insp", "snapshot")
-    mug = [r for r, i in out[0]["result"]["refs"].items() if i["name"] == "Add to cart"][0]
+    mug = refs_named(out[0]["result"], "Add to cart")[0]
     clicked = inspector(env, "--session", "insp", "--method", "tools/call", "--tool-name", "click",
                         "--tool-arg", f"ref={mug}")
     assert not clicked.get("isError") and clicked["structuredContent"]["ref"] == mug

@@ -112,9 +112,14 @@ def site():
         s.shutdown()
 
 
-def test_an_action_reports_the_requests_and_errors_it_caused(driver, site):
+@pytest.fixture
+def shown(driver, site):
+    """The site's page opened in ``driver`` and shown once (its buttons are clicked by target)."""
     driver.ok("open " + site)
     driver.ok("snapshot")
+
+
+def test_an_action_reports_the_requests_and_errors_it_caused(driver, site, shown):
     add = driver.ok("click button:Add").data
     assert add["requests"] == [{"n": add["requests"][0]["n"], "method": "POST", "url": site + "/api/cart",
                                 "status": 201, "failure": None, "type": "Fetch", "ms": add["requests"][0]["ms"],
@@ -131,9 +136,7 @@ def test_an_action_reports_the_requests_and_errors_it_caused(driver, site):
     assert cors and cors[0]["failure"] and "CORS" in cors[0]["failure"]
 
 
-def test_a_navigation_is_one_line_and_the_log_keeps_going(driver, site):
-    driver.ok("open " + site)
-    driver.ok("snapshot")
+def test_a_navigation_is_one_line_and_the_log_keeps_going(driver, site, shown):
     nav = driver.ok("click link:Next").data["requests"]
     assert nav[0]["url"] == site + "/next" and nav[0]["type"] == "Document"
     assert nav[1:] == [{"subresources": 2, "failed": 2}]  # two images, both 404
@@ -148,9 +151,7 @@ def test_a_navigation_is_one_line_and_the_log_keeps_going(driver, site):
     assert [r["url"] for r in only] == [site + "/a.png", site + "/b.png"]
 
 
-def test_request_n_shows_headers_and_bodies_with_secrets_masked(driver, site, tmp_path):
-    driver.ok("open " + site)
-    driver.ok("snapshot")
+def test_request_n_shows_headers_and_bodies_with_secrets_masked(driver, site, shown, tmp_path):
     n = driver.ok("click button:Add").data["requests"][0]["n"]
     driver.ok("open " + site + "/next")  # the answer's body outlives its page
     one = driver.ok(f"request {n}").data
@@ -176,10 +177,8 @@ def test_console_lists_every_level_across_navigations(driver, site):
     driver.fail("console --level loud", "usage")
 
 
-def test_workers_and_cross_origin_frames_are_heard(driver, site):
+def test_workers_and_cross_origin_frames_are_heard(driver, site, shown):
     # (what such a target asks for in its first few milliseconds, before verdex has attached, is not)
-    driver.ok("open " + site)
-    driver.ok("snapshot")
     driver.ok("click button:Worker")
     driver.ok("wait text worker done")
     driver.ok("click button:Frame")
@@ -256,10 +255,8 @@ def test_a_page_that_polls_keeps_a_bounded_log(driver, site):
     assert [r["n"] for r in ticks] == sorted(r["n"] for r in ticks)
 
 
-def test_a_har_written_by_verdex_replays_in_playwright(driver, site, tmp_path):
+def test_a_har_written_by_verdex_replays_in_playwright(driver, site, shown, tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (the test extra)")
-    driver.ok("open " + site)
-    driver.ok("snapshot")
     driver.ok("click button:Add")
     har = tmp_path / "shop.har"
     driver.ok(f"requests --har {har}")

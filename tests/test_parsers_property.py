@@ -22,11 +22,17 @@ WORDS = st.sampled_from(REGISTRY.names() + ["--all-refs", "--fresh", "--max-char
 LINES = st.one_of(st.text(), st.lists(st.one_of(WORDS, st.text(max_size=8)), max_size=6).map(" ".join))
 
 
-def clean_error(exc: VerdexError) -> None:
-    assert exc.kind in ErrorKind.all(), exc.kind
-    assert isinstance(exc.message, str) and exc.message
-    assert "\n" not in clean(exc.message)
-    json_line({"kind": exc.kind, "message": exc.message})
+def parsed_or_clean_error(parse, text: str, *kinds: str):
+    """``parse(text)``, or None when it raised a clean VerdexError: one of ``kinds``, a message of one
+    line as printed, that a JSON line can carry."""
+    try:
+        return parse(text)
+    except VerdexError as exc:
+        assert exc.kind in kinds, exc.kind
+        assert isinstance(exc.message, str) and exc.message
+        assert "\n" not in clean(exc.message)
+        json_line({"kind": exc.kind, "message": exc.message})
+        return None
 
 
 @SETTINGS
@@ -37,11 +43,8 @@ def clean_error(exc: VerdexError) -> None:
 @example("eval")
 @example("snapshot --max-chars")
 def test_registry_parse_never_escapes(line):
-    try:
-        parsed = REGISTRY.parse(line)
-    except VerdexError as exc:
-        clean_error(exc)
-        assert exc.kind == ErrorKind.USAGE
+    parsed = parsed_or_clean_error(REGISTRY.parse, line, ErrorKind.USAGE)
+    if parsed is None:
         return
     cmd = parsed.command
     assert len(parsed.args) >= cmd.min_args
@@ -64,11 +67,8 @@ REFISH = st.one_of(
 @example("ｃ0p0f0e1")
 @example("c٣p0f0e1")  # a non-ASCII digit
 def test_parse_ref_never_escapes(text):
-    try:
-        ref = parse_ref(text)
-    except VerdexError as exc:
-        clean_error(exc)
-        assert exc.kind == ErrorKind.INVALID_REF
+    ref = parsed_or_clean_error(parse_ref, text, ErrorKind.INVALID_REF)
+    if ref is None:
         return
     assert str(ref) == text.strip()  # only canonical refs parse, and they round-trip
     assert ref.n >= 1
@@ -90,11 +90,8 @@ KEYISH = st.one_of(
 @example("Shift+ß")
 @example("ﬀ")
 def test_parse_key_never_escapes(spec):
-    try:
-        key = parse_key(spec)
-    except VerdexError as exc:
-        clean_error(exc)
-        assert exc.kind == ErrorKind.USAGE
+    key = parsed_or_clean_error(parse_key, spec, ErrorKind.USAGE)
+    if key is None:
         return
     events = key.events()
     assert events and all(isinstance(e, dict) and e.get("type") in ("keyDown", "keyUp", "rawKeyDown", "char")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Driver, pages_site, ref_in
+from conftest import Driver, pages_site, ref_after, ref_in
 
 PAGES = Path(__file__).resolve().parent / "fixtures" / "record"
 site = pages_site("frame_docs")  # two origins: a widget of another site, in another process
@@ -25,7 +25,8 @@ def d(chrome_http):
 
 
 def open_page(d: Driver, name: str) -> str:
-    d.ok("open " + (PAGES / name).as_uri())
+    """Opens PAGES/NAME (a query may follow the name) and returns its snapshot's text."""
+    d.ok("open " + PAGES.as_uri() + "/" + name)
     return d.ok("snapshot").data["text"]
 
 
@@ -34,10 +35,8 @@ def log(d: Driver) -> list:
 
 
 def delete_ref_of(text: str, label: str) -> str:
-    """The ref of the Delete button on the line after ``label``'s (its row or list item)."""
-    lines = text.split("\n")
-    at = next(i for i, line in enumerate(lines) if f'"{label}"' in line or f"text: {label}" in line)
-    return ref_in("\n".join(lines[at:]), 'button "Delete"')
+    """The ref of the Delete button in ``label``'s row or list item."""
+    return ref_after(text, label, 'button "Delete"')
 
 
 def test_rows_sorted_in_place_by_verdex_own_click_refuse_the_old_ref(d):
@@ -143,10 +142,8 @@ def test_after_a_route_change_a_control_outside_the_routed_view_still_acts(d):
 
 def test_a_button_in_a_closed_shadow_root_of_a_recycled_row_is_refused_after_the_sort(d):
     # truth fuzzer seed 9765 action 140: a closed-shadow 'Star' shown in one person's row starred another
-    text = open_page(d, "sort_star.html")
-    lines = text.split("\n")
-    at = next(i for i, line in enumerate(lines) if "Zoe" in line)
-    zoe_star = ref_in("\n".join(lines[at:]), 'button "Star"')
+    text = open_page(d, "sort.html?star")
+    zoe_star = ref_after(text, "Zoe", 'button "Star"')
     d.ok('click "button:Sort by name"')  # rows rewritten in place: Zoe's star now sits in Adam's row
     d.fail(f"click {zoe_star}", "changed")
     assert log(d) == []
@@ -154,8 +151,7 @@ def test_a_button_in_a_closed_shadow_root_of_a_recycled_row_is_refused_after_the
 
 def test_a_row_the_page_recycles_as_the_pointer_comes_in_is_not_clicked(d):
     # the record changes between the ref's check and the press: the guard stops the press there
-    d.ok("open " + (PAGES / "sort_star.html").as_uri() + "?live")
-    text = d.ok("snapshot").data["text"]
+    text = open_page(d, "sort.html?star&live")
     out = d.fail(f"click {delete_ref_of(text, 'Zoe')}", "not_actionable")
     assert "now in another record" in out.message, out.message
     assert log(d) == []  # Adam, now in Zoe's row, was not deleted

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Driver, ref_of
+from conftest import Driver, click_reaches, clicks, open_checkout, ref_of, refs_named
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "refs"
 ACTIONABLE = (FIXTURES / "actionable.html").as_uri()
@@ -19,10 +19,6 @@ INVALID = "Invalid ref '{}'. Expected c{{context}}p{{page}}f{{frame}}e{{n}}, e.g
 MINOR_NOTE = "Element may have changed. Using current state."
 REF_COMMANDS = ["click {}", "dblclick {}", "hover {}", "type {} abc", "fill {} abc", "select {} x",
                 "check {}", "uncheck {}", "focus {}", "scroll {}"]
-
-
-def clicks(driver) -> list:
-    return driver.js("window.demo.clicks.slice()")
 
 
 @pytest.fixture
@@ -33,11 +29,20 @@ def quick(chrome_http):
     d.close()
 
 
-@pytest.fixture
-def mutations(driver, demo):
-    driver.ok("open " + demo.url("mutations.html"))
-    snap = driver.ok("snapshot")
-    return driver, snap
+def refused(driver, ref: str, kind: str):
+    """Clicks ``ref``: it fails with ``kind``, and the mutations page logs no click."""
+    out = driver.fail(f"click {ref}", kind)
+    assert clicks(driver) == []
+    return out
+
+
+def changed(mutations, name: str, change: str) -> tuple:
+    """(the driver, the ref of button ``name`` as the first snapshot showed it) once ``change`` (script,
+    window.demo's calls) has run in the page."""
+    driver, snap = mutations
+    ref = ref_of(snap, name)
+    driver.js(change)
+    return driver, ref
 
 
 # -- invalid_ref --------------------------------------------------------------------------------------
@@ -121,9 +126,8 @@ def test_unknown_ref_after_reset(mutations):
     driver, snap = mutations
     b1 = ref_of(snap, "Button 1")
     driver.ok("reset-refs")
-    out = driver.fail(f"click {b1}", "unknown_ref")
+    out = refused(driver, b1, "unknown_ref")
     assert out.message == f"Ref '{b1}' was dropped by 'reset-refs' (command 3). Take a new snapshot."
-    assert clicks(driver) == []
 
 
 # -- navigated ----------------------------------------------------------------------------------------
@@ -150,7 +154,7 @@ def test_navigated_ref_is_never_given_to_the_new_page(driver, demo):
                            f"{demo.url('mutations.html')}; 'open {shop}' (command 3) navigated to {shop}). "
                            "Take a new snapshot.")
     assert driver.js("document.getElementById('cart').textContent").count("×") == 0
-    lamp = [r for r, i in snap.data["refs"].items() if i["name"] == "Add to cart"][2]
+    lamp = refs_named(snap, "Add to cart")[2]
     driver.ok(f"click {lamp}")
     assert driver.js("document.getElementById('add-lamp').textContent") == "Added"
 
@@ -160,15 +164,13 @@ def test_navigated_after_reload(mutations):
     b1 = ref_of(snap, "Button 1")
     url = driver.js("location.href")
     driver.ok("reload")
-    out = driver.fail(f"click {b1}", "navigated")
+    out = refused(driver, b1, "navigated")
     assert out.message == (f"Ref '{b1}' is from a previous page (issued in snapshot #1 at {url}; the page was "
                            "reloaded by 'reload' (command 3)). Take a new snapshot.")
-    assert clicks(driver) == []
     driver.ok("snapshot")  # and after a snapshot of the reloaded page too
-    out = driver.fail(f"click {b1}", "navigated")
+    out = refused(driver, b1, "navigated")
     assert out.message == (f"Ref '{b1}' is from a previous page (issued in snapshot #1 at {url}; the page was "
                            "reloaded by 'reload' (command 3)). Take a new snapshot.")
-    assert clicks(driver) == []
 
 
 def test_navigated_precedes_unknown_for_issued_refs_only(driver, demo):
@@ -195,9 +197,7 @@ def test_removed_exact_message(driver, demo):
 
 
 def test_removed_every_command(mutations):
-    driver, snap = mutations
-    b2 = ref_of(snap, "Button 2")
-    driver.js("demo.remove('b2')")
+    driver, b2 = changed(mutations, "Button 2", "demo.remove('b2')")
     for template in REF_COMMANDS:
         out = driver.fail(template.format(b2), "removed")
         assert out.message == f'Element button "Button 2" (ref {b2}) no longer exists. Take a new snapshot.'
@@ -206,39 +206,17 @@ def test_removed_every_command(mutations):
 
 def test_removed_even_if_a_twin_takes_its_place(mutations):
     """A re-rendered twin (same text, same position) is not the ref's element."""
-    driver, snap = mutations
-    b3 = ref_of(snap, "Button 3")
-    driver.js("demo.rerender()")
-    driver.fail(f"click {b3}", "removed")
-    assert clicks(driver) == []
+    driver, b3 = changed(mutations, "Button 3", "demo.rerender()")
+    refused(driver, b3, "removed")
 
 
 # -- changed ------------------------------------------------------------------------------------------
 
-def test_changed_significant_rename(mutations):
-    driver, snap = mutations
-    b1 = ref_of(snap, "Button 1")
-    driver.js("demo.rename('b1', 'Zebra')")
-    out = driver.fail(f"click {b1}", "changed")
-    assert out.message == ('Element changed since you saw it: its name changed from "Button 1" to "Zebra". '
-                           'Was: button "Button 1"; now button "Zebra". Take a new snapshot.')
-    assert out.as_json()["error"]["kind"] == "changed"
-    assert clicks(driver) == []
-    # after a new snapshot the ref (same element) works again
-    snap = driver.ok("snapshot")
-    assert snap.data["refs"][b1]["name"] == "Zebra"
-    driver.ok(f"click {b1}")
-    assert clicks(driver) == ["b1"]
-
-
 def test_changed_role(mutations):
-    driver, snap = mutations
-    b2 = ref_of(snap, "Button 2")
-    driver.js("demo.setRole('b2', 'link')")
-    out = driver.fail(f"click {b2}", "changed")
+    driver, b2 = changed(mutations, "Button 2", "demo.setRole('b2', 'link')")
+    out = refused(driver, b2, "changed")
     assert out.message == ('Element changed since you saw it: its role changed from button to link. '
                            'Was: button "Button 2"; now link "Button 2". Take a new snapshot.')
-    assert clicks(driver) == []
     driver.js("demo.setRole('b2', 'checkbox')")
     driver.fail(f"hover {b2}", "changed")
     driver.fail(f"focus {b2}", "changed")
@@ -246,9 +224,7 @@ def test_changed_role(mutations):
 
 @pytest.mark.parametrize("new_name", ["button 1", "BUTTON 1", "Button 1 (updated)", "Button", "Button-1!"])
 def test_minor_rename_proceeds_with_note(mutations, new_name):
-    driver, snap = mutations
-    b1 = ref_of(snap, "Button 1")
-    driver.js(f"demo.rename('b1', {json.dumps(new_name)})")
+    driver, b1 = changed(mutations, "Button 1", f"demo.rename('b1', {json.dumps(new_name)})")
     out = driver.run(f"click {b1}")
     assert out.ok, out.message
     assert MINOR_NOTE in out.result.notes
@@ -256,15 +232,16 @@ def test_minor_rename_proceeds_with_note(mutations, new_name):
     assert clicks(driver) == ["b1"]
 
 
-@pytest.mark.parametrize("new_name", ["utton 1", "Button 12", "Button 2", "Buttons 1"])
-def test_rename_of_a_word_or_number_is_changed(mutations, new_name):
-    driver, snap = mutations
-    b1 = ref_of(snap, "Button 1")
-    driver.js(f"demo.rename('b1', {json.dumps(new_name)})")
-    out = driver.fail(f"click {b1}", "changed")
+@pytest.mark.parametrize("new_name", ["Zebra", "utton 1", "Button 12", "Button 2", "Buttons 1"])
+def test_a_significant_rename_is_changed_until_shown_again(mutations, new_name):
+    driver, b1 = changed(mutations, "Button 1", f"demo.rename('b1', {json.dumps(new_name)})")
+    out = refused(driver, b1, "changed")
     assert out.message == (f'Element changed since you saw it: its name changed from "Button 1" to "{new_name}". '
                            f'Was: button "Button 1"; now button "{new_name}". Take a new snapshot.')
-    assert clicks(driver) == []
+    assert out.as_json()["error"]["kind"] == "changed"
+    # after a new snapshot the ref (same element) works again
+    assert driver.ok("snapshot").data["refs"][b1]["name"] == new_name
+    click_reaches(driver, b1, "b1")
 
 
 def test_unchanged_click_has_no_note(mutations):
@@ -348,13 +325,15 @@ def test_not_actionable_yet_is_waited_for(actionable, name, setup, hit):
 def test_element_that_never_stops_moving_is_not_actionable(actionable):
     d, snap = actionable
     ref = ref_of(snap, "Plain")
-    # moved in every animation frame (not by a timer, which a loaded machine may starve for two frames'
-    # time: then the element is still, truly, and the click rightly goes through)
-    d.js("const p = document.getElementById('plain'); let x = 0; window.__moving = true;"
-         "const step = () => { if (!window.__moving) return; x = (x + 7) % 200;"
-         " p.style.transform = `translateX(${x}px)`; requestAnimationFrame(step); }; requestAnimationFrame(step)")
+    # moved in every animation frame and in every turn of a timer loop, each time to a place it was not
+    # before: whatever verdex waits on between two measurements (a frame, or its own timer when the page
+    # draws none) lets the page move it first, however loaded the machine. The page counts its moves.
+    d.js("const p = document.getElementById('plain'); window.moves = 0;"
+         "const step = () => { p.style.transform = `translateX(${++window.moves % 200 + window.moves / 1000}px)`; };"
+         "(function frame() { if (window.moves >= 0) { step(); requestAnimationFrame(frame); } })();"
+         "(function tick() { if (window.moves >= 0) { step(); setTimeout(tick); } })()")
     out = d.fail(f"click {ref}", "not_actionable")
-    d.js("window.__moving = false")
+    assert d.js("const m = window.moves; window.moves = -1; m") > 2  # it moved all along, by its own count
     assert "moving" in out.message
     assert hits(d) == []
 
@@ -362,12 +341,7 @@ def test_element_that_never_stops_moving_is_not_actionable(actionable):
 def test_shop_checkout_modal_covers_the_page(quick, demo):
     d = quick
     d.ok("open " + demo.url("shop.html"))
-    snap = d.ok("snapshot")
-    adds = [r for r, i in snap.data["refs"].items() if i["name"] == "Add to cart"]
-    d.ok(f"click {adds[0]}")
-    snap = d.ok("snapshot")
-    d.ok(f"click {ref_of(snap, 'Checkout')}")
-    assert d.js("document.getElementById('checkout-dialog').hidden") is False
+    adds = open_checkout(d, d.ok("snapshot"))
     out = d.fail(f"click {adds[1]}", "not_actionable")
     assert 'covered by <div id="modal-backdrop">' in out.message
     assert out.message.startswith(f'Element button "Add to cart" ({adds[1]}) is not actionable')
@@ -411,7 +385,7 @@ def test_page_mismatch_between_real_tabs(two_tabs):
     assert b1.startswith("c0p0f0e") and all(r.startswith("c0p1f0e") for r in second.data["refs"])
     out = d.fail(f"click {b1}", "page_mismatch")
     assert out.message == f"Ref '{b1}' is for page 0, but the current page is 1. Switch with 'tab 0'."
-    adds = [r for r, i in second.data["refs"].items() if i["name"] == "Add to cart"]
+    adds = refs_named(second, "Add to cart")
     d.ok(f"click {adds[0]}")
     assert d.js("document.getElementById('add-mug').textContent") == "Added"
     d.ok("tab 0")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import until
+from conftest import click_reaches, clicks, until
 
 REF_N = re.compile(r"^c(\d+)p(\d+)f(\d+)e(\d+)$")
 
@@ -33,22 +33,10 @@ def one(snap, name: str, role: str = "button") -> str:
     return refs[0]
 
 
-def clicks(driver) -> list:
-    out = driver.js("window.demo.clicks.slice()")
-    driver.js("window.demo.clicks.length = 0")
-    return out
-
-
-@pytest.fixture
-def mut(driver, demo):
-    driver.ok("open " + demo.url("mutations.html"))
-    return driver, driver.ok("snapshot")
-
-
 # -- persistence ------------------------------------------------------------------------------------
 
-def test_same_element_same_ref_across_snapshots(mut):
-    driver, s1 = mut
+def test_same_element_same_ref_across_snapshots(mutations):
+    driver, s1 = mutations
     s2 = driver.ok("snapshot --fresh")  # a capture each time (an unchanged page is otherwise cached)
     s3 = driver.ok("snapshot --fresh")
     assert s1.data["refs"] == s2.data["refs"] == s3.data["refs"]
@@ -56,8 +44,8 @@ def test_same_element_same_ref_across_snapshots(mut):
     assert len(by_name(s1)) == 5
 
 
-def test_moved_element_keeps_ref(mut):
-    driver, s1 = mut
+def test_moved_element_keeps_ref(mutations):
+    driver, s1 = mutations
     b1 = one(s1, "Button 1")
     driver.js("demo.move('b1')")       # to the end
     driver.js("demo.move('b5', 0)")    # to the front
@@ -67,42 +55,33 @@ def test_moved_element_keeps_ref(mut):
     assert s2.data["refs"] == s1.data["refs"]  # same refs, only the order in the text changed
     lines = [ln for ln in s2.data["text"].splitlines() if "Button " in ln]
     assert "Button 5" in lines[0] and "Button 1" in lines[-1]
-    driver.ok(f"click {b1}")
-    assert clicks(driver) == ["b1"]
+    click_reaches(driver, b1, "b1")
 
 
-def test_moved_without_new_snapshot_still_clicks_same_element(mut):
-    driver, s1 = mut
+def test_moved_without_new_snapshot_still_clicks_same_element(mutations):
+    driver, s1 = mutations
     b2 = one(s1, "Button 2")
     driver.js("demo.move('b2'); demo.move('b4', 0)")
-    driver.ok(f"click {b2}")
-    assert clicks(driver) == ["b2"]
+    click_reaches(driver, b2, "b2")
 
 
-def test_renamed_element_keeps_ref(mut):
-    driver, s1 = mut
-    b2 = one(s1, "Button 2")
-    driver.js("demo.rename('b2', 'Totally different')")
-    s2 = driver.ok("snapshot")
-    assert s2.data["refs"][b2] == {"role": "button", "name": "Totally different", "frame": 0}
-    assert set(s2.data["refs"]) == set(s1.data["refs"])
-    driver.ok(f"click {b2}")
-    assert clicks(driver) == ["b2"]
-
-
-def test_role_change_keeps_ref(mut):
-    driver, s1 = mut
-    b3 = one(s1, "Button 3")
+@pytest.mark.parametrize("data_id, change, now", [
+    ("b2", "demo.rename('b2', 'Totally different')", {"role": "button", "name": "Totally different", "frame": 0}),
     # (a role this lone button can take: tab or menuitem need a tablist / menu)
-    driver.js("demo.setRole('b3', 'switch')")
+    ("b3", "demo.setRole('b3', 'switch')", {"role": "switch", "name": "Button 3", "frame": 0}),
+])
+def test_renamed_or_role_changed_element_keeps_ref(mutations, data_id, change, now):
+    driver, s1 = mutations
+    ref = one(s1, "Button " + data_id[1])
+    driver.js(change)
     s2 = driver.ok("snapshot")
-    assert s2.data["refs"][b3]["role"] == "switch"
-    driver.ok(f"click {b3}")
-    assert clicks(driver) == ["b3"]
+    assert s2.data["refs"][ref] == now
+    assert set(s2.data["refs"]) == set(s1.data["refs"])
+    click_reaches(driver, ref, data_id)
 
 
-def test_hidden_then_shown_keeps_ref(mut):
-    driver, s1 = mut
+def test_hidden_then_shown_keeps_ref(mutations):
+    driver, s1 = mutations
     b3 = one(s1, "Button 3")
     driver.js("document.querySelector('[data-id=b3]').hidden = true")
     s2 = driver.ok("snapshot")
@@ -112,12 +91,11 @@ def test_hidden_then_shown_keeps_ref(mut):
     s3 = driver.ok("snapshot")
     assert s3.data["refs"][b3]["name"] == "Button 3"
     assert set(s3.data["refs"]) == set(s1.data["refs"])  # no new number was spent on it
-    driver.ok(f"click {b3}")
-    assert clicks(driver) == ["b3"]
+    click_reaches(driver, b3, "b3")
 
 
-def test_clone_gets_new_ref(mut):
-    driver, s1 = mut
+def test_clone_gets_new_ref(mutations):
+    driver, s1 = mutations
     b4 = one(s1, "Button 4")
     top = max(n_of(r) for r in s1.data["refs"])
     cid = driver.js("demo.clone('b4')")
@@ -126,14 +104,12 @@ def test_clone_gets_new_ref(mut):
     assert len(twins) == 2 and b4 in twins
     clone = next(r for r in twins if r != b4)
     assert n_of(clone) == top + 1
-    driver.ok(f"click {clone}")
-    assert clicks(driver) == [cid]
-    driver.ok(f"click {b4}")
-    assert clicks(driver) == ["b4"]
+    click_reaches(driver, clone, cid)
+    click_reaches(driver, b4, "b4")
 
 
-def test_rerender_gives_new_refs_and_old_ones_are_removed(mut):
-    driver, s1 = mut
+def test_rerender_gives_new_refs_and_old_ones_are_removed(mutations):
+    driver, s1 = mutations
     old = {name: refs[0] for name, refs in by_name(s1).items()}
     top = max(n_of(r) for r in s1.data["refs"])
     driver.js("demo.rerender()")
@@ -149,12 +125,11 @@ def test_rerender_gives_new_refs_and_old_ones_are_removed(mut):
         assert out.message == (f'Element button "{name}" (ref {ref}) no longer exists. '
                                f'A new button "{name}" is in its place: {new[name]}. Take a new snapshot.')
     assert clicks(driver) == []
-    driver.ok(f"click {new['Button 5']}")
-    assert clicks(driver) == ["b5"]
+    click_reaches(driver, new['Button 5'], "b5")
 
 
-def test_refs_never_recycled_within_a_document(mut):
-    driver, s1 = mut
+def test_refs_never_recycled_within_a_document(mutations):
+    driver, s1 = mutations
     seen = dict(s1.data["refs"])
     top = max(n_of(r) for r in seen)
     ops = ["demo.remove('b1')", "demo.insert()", "demo.clone('b2')", "demo.rerender()", "demo.remove('b3')",
@@ -171,8 +146,8 @@ def test_refs_never_recycled_within_a_document(mut):
     assert sorted(n_of(r) for r in seen) == list(range(1, top + 1))
 
 
-def test_cross_document_navigation_numbers_on(mut, demo):
-    driver, s1 = mut
+def test_cross_document_navigation_numbers_on(mutations, demo):
+    driver, s1 = mutations
     assert min(n_of(r) for r in s1.data["refs"]) == 1
     driver.js("demo.insert(); demo.insert()")
     s2 = driver.ok("snapshot")
@@ -235,8 +210,8 @@ def test_pushstate_keeps_refs_of_persistent_elements(driver, demo):
 
 # -- reset-refs -----------------------------------------------------------------------------------------
 
-def test_reset_refs_restart_drops_refs_and_restarts_numbering(mut):
-    driver, s1 = mut
+def test_reset_refs_restart_drops_refs_and_restarts_numbering(mutations):
+    driver, s1 = mutations
     b1 = one(s1, "Button 1")
     driver.js("demo.insert()")
     s2 = driver.ok("snapshot")
@@ -254,8 +229,8 @@ def test_reset_refs_restart_drops_refs_and_restarts_numbering(mut):
     assert clicks(driver) == ["b6"]
 
 
-def test_reset_refs_continues_numbering(mut):
-    driver, s1 = mut
+def test_reset_refs_continues_numbering(mutations):
+    driver, s1 = mutations
     top = max(n_of(r) for r in s1.data["refs"])
     b1 = one(s1, "Button 1")
     res = driver.ok("reset-refs")

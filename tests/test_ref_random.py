@@ -56,6 +56,11 @@ def norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def demo_call(method: str, *args) -> str:
+    """A call of the mutations page's own API (window.demo), its arguments as JSON."""
+    return f"demo.{method}({', '.join(json.dumps(a) for a in args)})"
+
+
 def significant(old: str, new: str) -> bool:
     """The test's own statement of the rule: the words (letters/digits) differ, and neither name's words
     are a whole-word prefix or suffix of the other's."""
@@ -154,26 +159,21 @@ def _run(d: Driver, demo, rng: random.Random) -> None:
             for op in ("insert", "rerender", "show"):
                 weights.pop(op, None)
         op = rng.choices(list(weights), weights=list(weights.values()))[0]
-        tid = json.dumps(target["id"])
-        if op == "insert":
-            js = f"(() => {{ const id = demo.insert(); demo.rename(id, {json.dumps(fresh_name('Ins '))}); }})()"
+        tid = target["id"]
+        if op in ("insert", "clone"):  # a new button, named anew
+            made = "demo.insert()" if op == "insert" else demo_call("clone", tid)
+            js = f"demo.rename({made}, {json.dumps(fresh_name('Ins ' if op == 'insert' else 'Clone '))})"
         elif op == "remove":
-            js = f"demo.remove({tid})"
+            js = demo_call("remove", tid)
         elif op == "move":
-            js = f"demo.move({tid}, {rng.randrange(0, n + 1)})"
-        elif op == "clone":
-            js = (f"(() => {{ const id = demo.clone({tid}); demo.rename(id, {json.dumps(fresh_name('Clone '))}); "
-                  "})()")
-        elif op == "rename_small":
+            js = demo_call("move", tid, rng.randrange(0, n + 1))
+        elif op.startswith("rename"):
             name = target["name"]
-            variants = [name.upper(), name.lower(), name + " +", f"  {name}  ", name.title()]
-            if name.endswith(" +"):
-                variants.append(name[:-2])
-            js = f"demo.rename({tid}, {json.dumps(rng.choice(variants))})"
-        elif op == "rename_big":
-            js = f"demo.rename({tid}, {json.dumps(fresh_name('Zed '))})"
+            variants = [name.upper(), name.lower(), name + " +", f"  {name}  ", name.title()] + \
+                ([name[:-2]] if name.endswith(" +") else [])
+            js = demo_call("rename", tid, rng.choice(variants) if op == "rename_small" else fresh_name("Zed "))
         elif op == "setrole":
-            js = f"demo.setRole({tid}, {json.dumps(rng.choice(['link', 'switch', 'checkbox', None]))})"
+            js = demo_call("setRole", tid, rng.choice(["link", "switch", "checkbox", None]))
         elif op == "rerender":
             js = "demo.rerender()"
         elif op == "hide":

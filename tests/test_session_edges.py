@@ -297,17 +297,14 @@ def test_a_client_whose_folder_is_gone_writes_nothing_elsewhere_and_a_stop_says_
 
 
 def test_attach_feed_sums_up_another_clients_long_output_and_says_when_it_waits(env):
-    from test_sessions import Screen, on_pty, poll
+    from test_sessions import attached, poll
 
     page = env.base / "list.html"
     page.write_text("<!doctype html><title>List</title><ul id=l></ul><script>document.getElementById('l').innerHTML"
                     " = Array.from({length: 60}, (_, i) => `<li>Item ${i} <button>Pick</button></li>`).join('')"
                     "</script>")
     env.start("feed", str(page), "--timeout", "60")
-    proc, master = on_pty(env, "attach", "feed")
-    screen = Screen(master)
-    try:
-        screen.wait_for("Attached to session 'feed'")
+    with attached(env, "feed") as (proc, screen):
         other = env.popen("run", "--session", "feed", "snapshot")
         out, _ = other.communicate(timeout=60)
         assert other.returncode == 0 and out.count("button \"Pick\"") == 60
@@ -323,9 +320,6 @@ def test_attach_feed_sums_up_another_clients_long_output_and_says_when_it_waits(
         screen.wait_for("after-1")
         screen.type("\x04")
         proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
 
 
 def test_ctrl_c_exits_130_in_a_one_shot_run(env):

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -208,12 +209,23 @@ class Screen:
         os.write(self.master, text.encode())
 
 
+@contextmanager
+def attached(env: Env, name: str):
+    """`verdex attach NAME` on a terminal of its own: yields (its process, its Screen) once it says it
+    is attached; killed afterwards if the test did not end it."""
+    proc, master = on_pty(env, "attach", name)
+    try:
+        screen = Screen(master)
+        screen.wait_for(f"Attached to session '{name}'")
+        yield proc, screen
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
 def test_attach_shows_other_clients_commands_and_detaches(env):
     env.start("watch", INDEX)
-    proc, master = on_pty(env, "attach", "watch")
-    screen = Screen(master)
-    try:
-        screen.wait_for("Attached to session 'watch'")
+    with attached(env, "watch") as (proc, screen):
         other = env.popen("run", "--session", "watch", "eval 'fed-' + (40 + 2)")
         other.communicate(timeout=30)
         assert other.returncode == 0
@@ -224,21 +236,12 @@ def test_attach_shows_other_clients_commands_and_detaches(env):
         screen.type("\x04")  # Ctrl-D: detach
         assert proc.wait(timeout=30) == 0
         screen.wait_for("keeps running")
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert [s["name"] for s in env.sessions()] == ["watch"]
-    proc, master = on_pty(env, "attach", "watch")  # attach again; quit, and say yes: the session stops
-    screen = Screen(master)
-    try:
-        screen.wait_for("Attached to session 'watch'")
+    with attached(env, "watch") as (proc, screen):  # attach again; quit, and say yes: the session stops
         screen.type("quit\r")
         screen.wait_for("Stop session 'watch' too")
         screen.type("y\r")
         assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert env.sessions() == []
     poll(lambda: not env.chrome_pids(), what="the browser to close")
 

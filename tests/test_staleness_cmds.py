@@ -8,7 +8,7 @@ from prompt_toolkit.document import Document
 
 from verdex_cli.commands import REGISTRY
 from verdex_cli.ui.repl.completer import VerdexCompleter
-from conftest import ref_of
+from conftest import ref_of, refs_named
 
 
 def rows(driver) -> dict[str, dict]:
@@ -153,7 +153,7 @@ def test_diff_needs_two_snapshots(shop):
 
 def test_diff_lists_added_removed_changed(shop):
     driver, s1 = shop
-    adds = [r for r, i in s1.data["refs"].items() if i["name"] == "Add to cart"]
+    adds = refs_named(s1, "Add to cart")
     old_checkout = ref_of(s1, "Checkout")
     driver.ok(f"click {adds[0]}")   # renames to "Added", re-renders the cart (new Remove + Checkout)
     s2 = driver.ok("snapshot")

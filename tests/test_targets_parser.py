@@ -8,13 +8,13 @@ from hypothesis import strategies as st
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
+from test_parsers_property import parsed_or_clean_error
 from verdex_cli.commands import REGISTRY
 from verdex_cli.commands.context import Workspace
 from verdex_cli.commands.registry import is_comment
 from verdex_cli.base.errors import ErrorKind, VerdexError
 from verdex_cli.ui.repl.completer import VerdexCompleter
 from verdex_cli.commands.runner import execute
-from verdex_cli.base.sanitize import clean
 from verdex_cli.act.targets import Target, parse_target, quote_word
 
 PIECES = st.sampled_from(["role=", "button", ":", "[", "]", "name=", '"', "'", "\\", " ", ">>", "testid=", "label=",
@@ -27,11 +27,8 @@ PIECES = st.sampled_from(["role=", "button", ":", "[", "]", "name=", '"', "'", "
 @example("[ref=c0p0f0e1]")
 @example(">>")
 def test_any_string_is_a_target_or_a_clean_error(text):
-    try:
-        t = parse_target(text)
-    except VerdexError as exc:
-        assert exc.kind in (ErrorKind.USAGE, ErrorKind.INVALID_REF)
-        assert exc.message and "\n" not in clean(exc.message)  # one line as printed
+    t = parsed_or_clean_error(parse_target, text, ErrorKind.USAGE, ErrorKind.INVALID_REF)
+    if t is None:
         return
     assert isinstance(t, Target) and t.kind in ("ref", "testid", "label", "text", "role")
     if t.kind != "ref":
@@ -158,10 +155,8 @@ def test_paths_complete_for_open_screenshot_upload_export(tmp_path, monkeypatch)
 @example("fill", 'role=textbox[name="a b"] rest of line')
 @example("click", "role=button[name='unclosed")
 def test_any_command_line_with_a_target_parses_or_is_a_usage_error(cmd, tail):
-    try:
-        parsed = REGISTRY.parse(f"{cmd} {tail}")
-    except VerdexError as exc:
-        assert exc.kind == ErrorKind.USAGE and exc.message
+    parsed = parsed_or_clean_error(REGISTRY.parse, f"{cmd} {tail}", ErrorKind.USAGE)
+    if parsed is None:
         return
     assert parsed.command.name == cmd.split()[0]
 

@@ -81,34 +81,27 @@ def test_password_changed_by_the_page_is_never_echoed(values):
 
 # -- select / check / uncheck: a state the page undid is not_applied --------------------------------------
 
-def test_select_reverted_in_onchange(values):
+@pytest.mark.parametrize("label, field, pick, logged, was", [
+    ("Currency", "currency", "USD", ["currency", "USD"], "EUR"),  # reverted in onchange
+    ("Region", "region", "West", ["region reverted"], "North"),  # reverted by a timer
+])
+def test_select_reverted_by_the_page(values, label, field, pick, logged, was):
     driver, snap = values
-    out = driver.fail(f"select {ref_of(snap, 'Currency')} USD", "not_applied")
-    assert ["currency", "USD"] in log(driver) and value(driver, "currency") == "EUR"
-    assert out.message.endswith(': the page changed the selection back to "EUR".'), out.message
+    out = driver.fail(f"select {ref_of(snap, label)} {pick}", "not_applied")
+    assert logged in log(driver) and value(driver, field) == was
+    assert out.message.endswith(f': the page changed the selection back to "{was}".'), out.message
 
 
-def test_select_reverted_by_a_timer(values):
+@pytest.mark.parametrize("verb, label, field, state, undone", [
+    ("check", "Newsletter", "newsletter", False, "is unchecked: the page undid the check."),
+    ("uncheck", "Terms", "terms", True, "is checked: the page undid the uncheck."),
+])
+def test_check_undone_by_a_timer(values, verb, label, field, state, undone):
     driver, snap = values
-    out = driver.fail(f"select {ref_of(snap, 'Region')} West", "not_applied")
-    assert ["region reverted"] in log(driver) and value(driver, "region") == "North"
-    assert out.message.endswith(': the page changed the selection back to "North".'), out.message
-
-
-def test_check_undone_by_a_timer(values):
-    driver, snap = values
-    out = driver.fail(f"check {ref_of(snap, 'Newsletter')}", "not_applied")
-    assert log(driver)[:2] == [["newsletter", True], ["newsletter undone"]]
-    assert driver.js("document.getElementById('newsletter').checked") is False
-    assert out.message.endswith("is unchecked: the page undid the check."), out.message
-
-
-def test_uncheck_undone_by_a_timer(values):
-    driver, snap = values
-    out = driver.fail(f"uncheck {ref_of(snap, 'Terms')}", "not_applied")
-    assert log(driver)[:2] == [["terms", False], ["terms undone"]]
-    assert driver.js("document.getElementById('terms').checked") is True
-    assert out.message.endswith("is checked: the page undid the uncheck."), out.message
+    out = driver.fail(f"{verb} {ref_of(snap, label)}", "not_applied")
+    assert log(driver)[:2] == [[field, not state], [f"{field} undone"]]
+    assert driver.js(f"document.getElementById('{field}').checked") is state
+    assert out.message.endswith(undone), out.message
 
 
 def test_read_back_is_of_the_refs_own_element_in_a_shadow_root_and_a_frame(driver):

@@ -54,7 +54,7 @@ class Ahead:
             # the stable locator's question first: the input can overtake a call sent with the check
             # (it takes another road in), not one sent before the check whose answer it waits for
             self.locating = page.bridge.locate(fr, ref.n, kept=True)
-            self.started = page.bridge.prepare(fr, ref.n, self.opts, SLICE + 5, later=True)
+            self.started = page.bridge.prepare(fr, ref.n, self.opts, timeout=SLICE + 5, later=True)
             if self.started.sent is None:
                 self.started = None
             if self.levels:

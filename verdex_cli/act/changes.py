@@ -301,8 +301,9 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
             continue  # a frame going away (or a document the bridge is not in yet): the capture says so
         if "hovered" in q:
             page.settle.hover_answer({"under": q["hovered"]})
-        if q.get("own"):  # the page's own timers changed it (since the capture before the action)
-            _own(page, fr.index, q.get("ownOnly") or {})
+        if q.get("own"):  # the page's own timers changed it (since the capture before the action): where only they did
+            only = q.get("ownOnly") or {}
+            page.settle.own((node_key(fr.index, i * 1024) for i in only.get("ids") or ()), bool(only.get("all")))
         if "dirty" in q:
             frames[fr.index] = (loader, whats.get(fr.index, ("snapshot",)), bool(q["dirty"]), q.get("capture"))
         if q.get("navigating"):
@@ -321,11 +322,6 @@ def _settle_frames(page, left: float, started: list | None = None) -> str:
             drop_ahead(page, frames)
             page.settle.own_untold()
     return verdict
-
-
-def _own(page, index: int, only: dict) -> None:
-    """Frame ``index`` says the page's own timers changed it: note where only they did (line identities)."""
-    page.settle.own((node_key(index, i * 1024) for i in only.get("ids") or ()), bool(only.get("all")))
 
 
 class LoadWatch:

@@ -159,7 +159,7 @@ def _check_hover(page: Page, res: Resolved, settled: bool = False) -> None:
         return
     late = page.settle.take_hover() if settled else None  # (asked in the settle's call)
     try:
-        under = late["under"] if late is not None else page.bridge.hovered(res.frame, res.ref.n, late=settled)
+        under = late["under"] if late is not None else page.bridge.hovered(res.frame, res.ref.n, settled)
     except (CDPError, JSError, ConnectionLost, CDPTimeout):
         return  # its document went away after the move (a hover that navigates): nothing to read
     if under is False and settled:

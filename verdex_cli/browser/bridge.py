@@ -432,9 +432,7 @@ class Bridge:
         return self._object(fr, "bridge", "element", n)
 
     # -- acting (act.js) -------------------------------------------------------------------------
-    def prepare(self, fr, n: int, opts: dict, timeout: float, later: bool = False):
-        return self._value(fr, "bridge", "prepare", n, opts, timeout=timeout, later=later)
-
+    prepare = _engine("bridge", "prepare")  # (n, opts): ready to act on n? (act.js)
     arm = _engine("bridge", "arm")  # (n)
     disarm = _engine("bridge", "disarm", timeout=2)  # (): what the click guard saw (it stops guarding)
     # (at): watch the trusted mouse events that reach the frame's document (an iframe element's click
@@ -450,13 +448,11 @@ class Bridge:
     viewport = _engine("bridge", "viewport")  # (): the frame's viewport size ([width, height])
     nav_status = _engine("bridge", "navStatus", then=lambda v: v or 0)  # (): the document's HTTP status (0: unknown)
     visibility = _engine("bridge", "visibility")  # (): document.visibilityState (the tab's, from any frame)
+    hovered = _engine("bridge", "hovered", timeout=2)  # (n, late): is n under the pointer (late: once settled)?
 
     def watched_frame(self, fr) -> dict:
         """The iframe at the watched point as a remote object (group ``verdex-owners``), or no object."""
         return self._object(fr, "bridge", "watchedFrame", group="verdex-owners")
-
-    def hovered(self, fr, n: int, timeout: float = 2, late: bool = False) -> Any:
-        return self._value(fr, "bridge", "hovered", n, late, timeout=timeout)
 
     # -- refs drawn on a screenshot (marks.js) ----------------------------------------------------
     def ref_boxes(self, asks: list[tuple[Any, list[int], bool]]) -> list[dict | None]:

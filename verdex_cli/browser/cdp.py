@@ -84,10 +84,6 @@ class Target:
             raise
         return root
 
-    @property
-    def ws_url(self) -> str:
-        return self.conn.url
-
     # -- sessions on the same socket -----------------------------------------------------------
     def tab_targets(self) -> list["Target"]:
         """This target's tab: the page's session and its out-of-process frames' (at any depth)."""
@@ -141,7 +137,7 @@ class Target:
             self.crashed = False  # a new renderer process serves the tab
         return result
 
-    def call_many(self, calls: list[tuple[str, dict]], timeout: float | None = None) -> list[dict]:
+    def call_many(self, calls: list[tuple[str, dict]]) -> list[dict]:
         """Send several calls at once and wait for every reply (one round trip instead of one each: a
         mouse move, press and release sent one by one wait for an animation frame each). Errors come
         out as from :meth:`call`, with ``done``: how many calls had answered before it."""
@@ -151,7 +147,7 @@ class Target:
             for method, params in calls:
                 if self.crashed:
                     raise PageCrashed(method=method)
-                sent.append(self.start(method, timeout, **params))
+                sent.append(self.start(method, **params))
             for pending in sent:
                 results.append(pending.result())
         except (CDPError, CDPTimeout, ConnectionLost, PageCrashed) as exc:
@@ -238,19 +234,16 @@ class Target:
         except (websocket.WebSocketException, OSError) as exc:
             raise ConnectionLost(LOST) from exc
 
-    def hold_network(self, wait: float | None = None, buffers: dict | None = None) -> None:
+    def hold_network(self, buffers: dict | None = None) -> None:
         """Network events on for one more user (answers to documents, requests an action starts): the
-        first user enables the domain (waiting up to ``wait`` seconds for the answer, else not waiting),
-        the last one's release_network() disables it. Raises ConnectionLost, CDPError, CDPTimeout."""
+        first user enables the domain (not waiting for the answer), the last one's release_network()
+        disables it. Raises ConnectionLost."""
         self._network_users += 1
         if self._network_users > 1:
             return
+        sizes = buffers or {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}  # bodies kept, or none
         try:
-            sizes = buffers or {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}  # bodies kept, or none
-            if wait is None:
-                self.send("Network.enable", **sizes)
-            else:
-                self.call("Network.enable", timeout=wait, interrupt=False, **sizes)
+            self.send("Network.enable", **sizes)
         except VerdexError:
             self._network_users -= 1
             raise

@@ -6,6 +6,13 @@ to a safe form of the name the page suggested (unique in the directory).
 A browser on another machine (``--connect``) saves into that path on *its* machine. A download counts
 as here only when the file the browser reports is found here, at the path it names (the GUID); otherwise
 it is reported as on the browser's machine, by its path there and GUID, never as a local file.
+
+A click that asks for a download without navigating (a link with the ``download`` attribute: blob:,
+data: or a server's file) is announced by the browser only once the file answers, which may be after
+the command that caused it (an ``eval``, a handler that clicks a script-made link) has returned. A
+listener (engine/download_watch.js) in an isolated world of every document of the tab tells verdex at
+once, through a binding, so the command waits for that download to begin (bounded by --timeout). The
+page cannot see the world or the binding.
 """
 
 from __future__ import annotations
@@ -21,7 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, UsageError
+from . import bridge
 from .launch import WATCHDOG, watchdog_env
+
+WORLD = "verdex-downloads"
+BINDING = "__verdexDownloadAsked"
 
 
 @dataclass
@@ -36,6 +47,16 @@ class Download:
     reported_waiting: bool = False
     frame_id: str = ""  # the frame (or popup) that started it
     began_at: float = 0.0  # time.monotonic() when the browser announced it
+
+
+def hear_clicks(target) -> None:
+    """Install the download link listener in the tab's documents, present and future (same-process
+    frames included)."""
+    try:
+        target.call("Runtime.addBinding", name=BINDING, executionContextName=WORLD)
+        bridge.ask(target, bridge.document_script("download_watch", BINDING, world=WORLD))
+    except (CDPError, CDPTimeout):
+        pass  # an older browser: such downloads are reported when they begin within the command
 
 
 def human_size(n: int) -> str:

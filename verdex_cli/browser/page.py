@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import download_watch, timer_watch
+from . import downloads, timer_watch
 from . import bridge
 from .bridge import Bridge, by_value_of, page_read, user_expression
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, UsageError
@@ -84,7 +84,7 @@ class Page(Navigation):
         t.call("Runtime.enable")
         t.call("DOM.enable")
         t.watch_crashes()  # 'page_crashed' instead of time-outs after a renderer crash
-        download_watch.install(t)
+        downloads.hear_clicks(t)
         timer_watch.follow(t)  # what an action's input started (changes.settle); closed roots' hosts
         try:
             t.call("Page.setLifecycleEventsEnabled", enabled=False)
@@ -112,7 +112,7 @@ class Page(Navigation):
         return None if fr is None else fr.index
 
     def _on_binding(self, name: str = "", **_):
-        if name == download_watch.BINDING:  # a click asked for a download (any frame of this tab)
+        if name == downloads.BINDING:  # a click asked for a download (any frame of this tab)
             self.downloads_expected.append((None, None))
 
     def interrupt_scripts(self) -> None:

@@ -14,6 +14,8 @@ from .downloads import Downloads
 from .page import Page
 from .popups import PopupWatch
 
+STATUS_TIMEOUT = 2.0  # at most this long for a tab's title and URL (the toolbar, `tabs`)
+
 
 @dataclass
 class Options:
@@ -94,6 +96,22 @@ class Session(BrowserContexts):
     def tab_state(self, context: int, index: int) -> str:
         """'open', 'closed' or 'unknown' (for a ref's page check)."""
         return "closed" if (context, index) in self._closed else "open" if (context, index) in self.pages else "unknown"
+
+    def page_status(self, page: Page) -> dict:
+        """{"title", "url"} of one tab from the browser's target list (one browser-level call; empty
+        strings when the browser cannot say). No page JavaScript runs and nothing may interrupt a page's
+        script, so a busy page keeps running while the REPL toolbar or `tabs` looks at it."""
+        try:
+            infos = self.browser().call("Target.getTargets", timeout=min(self.options.timeout, STATUS_TIMEOUT),
+                                        interrupt=False)["targetInfos"]
+        except VerdexError:
+            infos = []
+        info = next((i for i in infos if i["targetId"] == page.target.id), {})
+        url = info.get("url", "")
+        title = info.get("title", "")
+        if title == url or title == url.split("://", 1)[-1]:
+            title = ""  # Chrome shows the URL as the title of a page without one
+        return {"title": title, "url": url}
 
     def browser(self) -> Target:
         """The browser-level session (the connection's root). Its socket carries every tab; once it
@@ -356,15 +374,11 @@ class Session(BrowserContexts):
         if not self.chrome.owned and browser.alive:  # a browser we only attached to: only our own tabs go
             if self.downloads is not None:
                 self.downloads.detach(browser)
-            for target_id in self._own_targets:
+            calls = [("Target.closeTarget", {"targetId": t}) for t in self._own_targets] + \
+                [("Target.disposeBrowserContext", {"browserContextId": c}) for c in self.contexts.values() if c]
+            for method, params in calls:
                 try:
-                    browser.call("Target.closeTarget", timeout=2, interrupt=False, targetId=target_id)
-                except VerdexError:
-                    pass
-            for context_id in [c for c in self.contexts.values() if c]:
-                try:
-                    browser.call("Target.disposeBrowserContext", timeout=2, interrupt=False,
-                                 browserContextId=context_id)
+                    browser.call(method, timeout=2, interrupt=False, **params)
                 except VerdexError:
                     pass
         browser.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..browser.status import page_status
 from ..browser.urls import normalize_url
 from .registry import Result, command, forms
 
@@ -21,7 +20,7 @@ def frames_cmd(ctx, args, flags):
 def _tab_rows(session) -> list[dict]:
     rows = []
     for (c, i), page in sorted(session.pages.items()):
-        info = page_status(session, page)  # the browser's target list: no page script runs or is interrupted
+        info = session.page_status(page)  # the browser's target list: no page script runs or is interrupted
         rows.append({"context": c, "index": i, "title": info["title"], "url": info["url"],
                      "current": (c, i) == session.current})
     return rows

@@ -45,7 +45,7 @@
 
   function begin() {
     snapNo++;
-    run = { index: new Map(), item: new Map(), rec: new Map() };
+    run = { index: new Map(), item: new Map(), rec: new Map(), part: new Map() };
     tierCount = [0, 0, 0];
     head = null;
     capUrl = location.href;
@@ -461,7 +461,11 @@
   // A heading inside an article, section, aside, nav or dialog heads that part only: not what follows it
   const SECTIONING = 'article,section,aside,nav,dialog,[role=article],[role=region],[role=dialog]';
   function inScope(h, x) {
-    const part = h.parentElement && h.parentElement.closest(SECTIONING);
+    let part = run ? run.part.get(h) : undefined;  // (a capture asks it of the same heading for every ref)
+    if (part === undefined) {
+      part = h.parentElement && h.parentElement.closest(SECTIONING);
+      if (run) run.part.set(h, part);
+    }
     for (let r = x.getRootNode(); part && r !== document && r.host; r = x.getRootNode()) x = r.host;
     return !part || part.contains(x);
   }

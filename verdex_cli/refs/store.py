@@ -166,8 +166,8 @@ class RefStore:
         if 0 in captured_frames:  # the main frame's numbered visit this capture saw (a restore is a new one)
             self.main_visit = self.numbers.docs[0][-1].seq if self.numbers.docs.get(0) else 0
         with gc_paused():  # thousands of new records would each time walk the snapshot just parsed
-            new = self._record_refs(snap, loaders, no, shown)
-        if new != len(self.records):  # some record was not seen now
+            self._record_refs(snap, loaders, no, shown)
+        if len(snap.refs) != len(self.records):  # some record was not seen now (each of snap.refs is one)
             step = self.log.current
             missing = ("hidden", step, no)  # its story: missing since this capture, taken during ``step``
             for rec in self.records.values():
@@ -180,12 +180,11 @@ class RefStore:
             if f.gone and f.index in captured_frames:
                 self._bury(f.index, f.gone)
 
-    def _record_refs(self, snap: Snapshot, loaders: dict[int, str], no: int, shown: bool = True) -> int:
-        """Record every ref of the snapshot; returns how many records are new."""
+    def _record_refs(self, snap: Snapshot, loaders: dict[int, str], no: int, shown: bool = True) -> None:
+        """Record every ref of the snapshot: the common cases (new, and live as it was) inline."""
         records = self.records
         tombs = self.tombs
         by, main, at = self.issuer(), loaders.get(0) or self.frame_loaders.get(0, ""), no if shown else 0
-        new = 0  # refs recorded for the first time (the common case of a fresh page): made here, inline
         for ref, info in snap.refs.items():
             rec = records.get(ref)
             if rec is None:
@@ -193,12 +192,14 @@ class RefStore:
                 line = f'issued in snapshot #{no} as {role} "{name}"' if name else f"issued in snapshot #{no} as {role}"
                 records[ref] = RefRecord(ref, role, name, info.frame, loaders.get(info.frame, ""), info.tier, no, no,
                                          info.shown, "live", [line], "", by, main, at, by if shown else 0)
-                new += 1
                 if tombs and info.frame in tombs:  # an element that came back after its ref was buried
                     self._unbury(info.frame, ref)
+            elif rec.status == "live" and rec.role == info.role and rec.name == info.name:  # (what _seen does then)
+                rec.tier, rec.shown, rec.last_seen = info.tier, info.shown, no
+                if shown:
+                    rec.shown_at, rec.shown_by = no, by
             else:
-                self._seen(ref, info, loaders.get(info.frame, ""), no, shown)
-        return new
+                self._seen(rec, info, no, shown)
 
     def show(self, refs: dict[str, RefInfo]) -> None:
         """The user was shown these refs (ref -> what a capture saw of it): that is what they saw."""
@@ -214,8 +215,7 @@ class RefStore:
         if rec is not None:
             self._saw(rec, RefInfo(ref, role, name, rec.frame, rec.tier), self.snapshot_no)
 
-    def _seen(self, ref: str, info: RefInfo, loader: str, no: int, shown: bool = True) -> None:
-        rec = self.records[ref]
+    def _seen(self, rec: RefRecord, info: RefInfo, no: int, shown: bool = True) -> None:
         if shown:
             self._saw(rec, info, no)
         if rec.status in ("hidden", "removed"):

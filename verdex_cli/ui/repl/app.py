@@ -14,7 +14,6 @@ from prompt_toolkit.patch_stdout import patch_stdout
 
 from ...base.sanitize import clean
 from ...base.words import age
-from ...browser.status import page_status
 from ...commands import REGISTRY
 from ...commands.context import Workspace
 from ...commands.registry import is_comment
@@ -50,7 +49,7 @@ def page_line(ctx: Workspace, status: dict) -> dict:
     with suppress(Exception):
         session = ctx.session
         if session is not None and session.chrome.alive():
-            return page_status(session, session.page)
+            return session.page_status(session.page)
     return status
 
 
