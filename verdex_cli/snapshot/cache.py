@@ -186,7 +186,7 @@ def ask(page: Page, after_action: bool = True) -> list | None:
     # snapshot asks: the page may have changed since)
     known = _known_dirt(page, entry, frames) if after_action else {}
     return [(index, facts, known.get(index),
-             None if index in known else page.bridge.dirty(fr, _cap(facts), limit, later=True))
+             None if index in known else page.bridge.dirty(fr, _cap(facts), timeout=limit, later=True))
             for index, fr, facts in frames]
 
 
