@@ -256,6 +256,7 @@ def test_the_look_before_is_read_before_the_input_or_let_go(driver, site, line):
     found; an action with no target reads it before its input; one whose target fails lets it go, with
     no answer left waiting or read later (the next action's look is its own)."""
     driver.ok("open " + site.url("notes.html"))
+    driver.ok("eval document.body.style.minHeight = '3000px'")  # (a page that can scroll)
     archive = ref_of(driver.ok("snapshot").data, "button", "Archive")
     if "{" in line:
         driver.ok("eval render(); 1")  # the ref's element is gone
