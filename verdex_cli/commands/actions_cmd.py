@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from contextlib import suppress
 
-from ..act import actions, fields, pointer
+from ..act import actions, changes, fields, pointer
 from ..act.actionability import Ahead
 from ..act.keys import parse_key
 from ..act.resolve import resolve
@@ -27,6 +27,7 @@ def resolve_arg(ctx, raw, pointer_action: str | None = None):
     try:
         with phase("resolve"):
             res = resolve_target(ctx.session, page, store, raw)
+        changes.looked(page)  # (a ref's check went with it; a target's search has read it before its ref)
         with phase("stable locator"):
             note_target(ctx, res, raw, ahead.locating_for(res) if ahead is not None else None)  # for 'export'
         if ahead is not None:
@@ -42,7 +43,9 @@ def resolve_arg(ctx, raw, pointer_action: str | None = None):
 
 
 def _front(ctx) -> list[str]:
-    """An action on a tab that is not in front acts as on the front tab: it is brought there first."""
+    """An action on a tab that is not in front acts as on the front tab: it is brought there first (its
+    target found, or it has none: the look before it is read first, changes.looked)."""
+    changes.looked(ctx.page)
     note = ctx.page.ensure_front()
     return [note] if note else []
 
