@@ -175,9 +175,13 @@ def scroll(page: Page, res: Resolved | None, direction: str | None) -> dict:
     if res is not None:
         prepare(page, res, pointer=False)
         return {"action": "scroll", "ref": res.text, "role": res.role, "name": res.name, "notes": res.notes}
-    metrics = page.target.call("Page.getLayoutMetrics")["cssLayoutViewport"]
-    w, h = metrics["clientWidth"], metrics["clientHeight"]
-    delta = h * 0.8 * (1 if direction == "down" else -1)
-    mouse(page, "mouseWheel", w / 2, h / 2, deltaX=0, deltaY=delta)
-    y = bridge.ask(page.target, bridge.page_read("scrollY"))["result"].get("value")
-    return {"action": "scroll", "direction": direction, "scroll_y": y, "notes": []}
+    was, w, h = bridge.ask(page.target, bridge.page_read("scrolls"))["result"]["value"]
+    mouse(page, "mouseWheel", w / 2, h / 2, deltaX=0, deltaY=h * 0.8 * (1 if direction == "down" else -1))
+    got = bridge.ask(page.target, bridge.page_read("scrolled", was))["result"]["value"]
+    if not got["moved"] and not got["frame"]:
+        why = f"the page is already at the {'bottom' if direction == 'down' else 'top'}" if got["room"] else \
+            "the page cannot scroll (its content fits in the viewport, and nothing at its middle scrolls)"
+        raise NotApplied(f"Nothing scrolled {direction}: {why}.")
+    notes = [] if got["moved"] else ["The wheel went to the frame at the middle of the viewport; whether it "
+                                     "scrolled there is not known (the page itself did not move)."]
+    return {"action": "scroll", "direction": direction, "scroll_y": got["y"], "notes": notes}

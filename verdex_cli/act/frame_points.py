@@ -172,7 +172,7 @@ def _missed(parent: Frame, out: dict) -> str:
     where = "the page" if parent.parent is None else f"frame {parent.index}"
     if out.get("cover"):
         return f"its frame is covered by {out['cover']} in {where}"
-    return f"its frame is out of view: the click point is outside the viewport of {where}"
+    return f"its frame is out of view: the point aimed at is outside the viewport of {where}"
 
 
 def _inverse(q: list[float], x: float, y: float) -> tuple[float, float] | None:

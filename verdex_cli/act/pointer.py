@@ -92,7 +92,7 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None, sess
     try:
         notes += after_input(page, nav_before, started=started, acted=late, session=session)
     except ConnectionLost:
-        notes.append("The tab closed itself after the click.")
+        notes.append(f"The tab closed itself after the {action}.")
     except BaseException:
         if late and inside is not None:
             inside.end()
@@ -364,9 +364,10 @@ def move_onto(page: Page, res: Resolved, action: str, move: dict, inside: Inside
     if action != "hover":
         with suppress(CDPError, JSError, CDPTimeout, ConnectionLost):
             page.bridge.disarm(res.frame)
+    so = "it was not hovered" if action == "hover" else "nothing was pressed"
     if inside is not None:
-        raise NotActionable(f"Element {res.label} is not under the pointer at its click point: the pointer did not "
+        raise NotActionable(f"Element {res.label} is not under the pointer where it was aimed: the pointer did not "
                             f"get into the document of its frame (f{inside.child.index}) there (the browser puts it "
-                            "in another frame's content or on something else), so nothing was pressed.")
-    raise NotActionable(f"Element {res.label} is not under the pointer at its click point: the browser puts "
-                        "the pointer in another frame's content there, so nothing was pressed.")
+                            f"in another frame's content or on something else), so {so}.")
+    raise NotActionable(f"Element {res.label} is not under the pointer where it was aimed: the browser puts "
+                        f"the pointer in another frame's content there, so {so}.")

@@ -119,10 +119,10 @@ def engine_load() -> Call:
     return Call(EVALUATE, {"expression": loader.source(), "returnByValue": True})
 
 
-def page_read(what: str) -> Call:
-    """One of the page's own reads (engine/page_read.js: ``title``, ``readyState``, ``alive``,
-    ``scrollY`` once the scroll was drawn), in its main world."""
-    return Call(EVALUATE, {"expression": loader.script("page_read", what), "returnByValue": True,
+def page_read(what: str, *values: str) -> Call:
+    """One of the page's own reads (engine/page_read.js: ``title``, ``readyState``, ``alive``, the
+    ``scrolls`` a wheel may move, whether it ``scrolled`` them once drawn), in its main world."""
+    return Call(EVALUATE, {"expression": loader.script("page_read", what, *values), "returnByValue": True,
                            "awaitPromise": True})
 
 
@@ -394,11 +394,10 @@ class Bridge:
         return self._value(fr, "bridge", *_capture(what), later=later, sent=sent,
                            then=lambda answer: self._closed_first(fr, answer, again))
 
-    def dirty(self, fr, cap: int, timeout: float | None = None, later: bool = False):
-        """Has the frame changed since its capture ``cap`` (the frame's last capture, as the caller
-        holds it: a capture taken since, whose answer was lost, counts as a change; 0: not known, the
-        change watcher alone answers)?"""
-        return self._value(fr, "bridge", "dirty", cap, timeout=timeout, later=later, then=bool)
+    # (cap): has the frame changed since its capture ``cap`` (the frame's last capture, as the caller holds
+    # it: a capture taken since, whose answer was lost, counts as a change; 0: not known, the change watcher
+    # alone answers)?
+    dirty = _engine("bridge", "dirty", then=bool)
 
     def _closed_first(self, fr, answer, again):
         """An answer (a capture's, a search's) saying that closed shadow roots are to be resolved

@@ -204,9 +204,7 @@ class Target:
                 reply = box.get(timeout=max(0.0, min(0.5, deadline - time.monotonic())))
                 break
             except queue.Empty:
-                if time.monotonic() >= deadline:
-                    if self.crashed:
-                        raise PageCrashed(method=method) from None
+                if time.monotonic() >= deadline:  # (in words, and PageCrashed when it crashed: timed_out)
                     raise CDPTimeout(f"{method} was not answered.", method=method) from None
         if reply is LOST_SENTINEL:  # the session ended while waiting
             raise ConnectionLost(LOST)

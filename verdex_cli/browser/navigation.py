@@ -329,27 +329,22 @@ class Navigation:
             time.sleep(0.05)
         return False
 
-    def settle_after_action(self, nav_before: int, grace: float = 0.08, until=None, acted: bool = False) -> list[str]:
+    def settle_after_action(self, nav_before: int, grace: float = 0.0, until=None, acted: bool = False) -> list[str]:
         """After an input action: if it started a navigation, wait for it to load (or stop it).
 
         The protocol says whether one started (``Page.frameRequestedNavigation``, ``frameStartedLoading``
         and ``frameStartedNavigating``, queued before the reply of the call that caused them). A
         navigation the page starts a moment later (a timer, a form submitted from a task) is waited for
-        up to ``grace`` seconds: with ``until(limit, stop)`` (the page settling, changes.settle: the
-        timers the input set have run, so one that navigates is seen), only until the page has settled;
-        without it, the whole grace. ``acted``: ``settle.acted_at`` was set when the input was sent."""
+        with a ``grace`` (seconds) and ``until(limit, stop)`` (the page settling, changes.settle: the
+        timers the input set have run, so one that navigates is seen) only until the page has settled.
+        ``acted``: ``settle.acted_at`` was set when the input was sent."""
         if not acted:
             self.settle.acted()  # the input is sent: settling (changes.py) counts from here
         started = lambda: self.nav_count != nav_before  # noqa: E731
         with phase("navigation check"):
             self.target.drain_events()
             if not started() and grace > 0:
-                if until is not None:
-                    until(grace, started)
-                else:
-                    deadline = self.settle.acted_at + grace
-                    while time.monotonic() < deadline and not started():
-                        time.sleep(0.01)
+                until(grace, started)
                 self.target.drain_events()
         notes = []
         if started():

@@ -86,10 +86,6 @@ class Page(Navigation):
         t.watch_crashes()  # 'page_crashed' instead of time-outs after a renderer crash
         downloads.hear_clicks(t)
         timer_watch.follow(t)  # what an action's input started (changes.settle); closed roots' hosts
-        try:
-            t.call("Page.setLifecycleEventsEnabled", enabled=False)
-        except CDPError:
-            pass
         self.frames.refresh()
 
     # -- identity ----------------------------------------------------------

@@ -4,26 +4,24 @@ and the snapshot cache, written only through these methods."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 
+@dataclass(slots=True)
 class Settle:
-    __slots__ = ("acted_at", "gave_up_at", "settled_at", "own_changed", "own_places", "own_unsplit",
-                 "changes_wanted", "hover_probe", "hover_late")
-
-    def __init__(self) -> None:
-        self.acted_at = 0.0  # monotonic time the last action's input was sent
-        self.gave_up_at = 0.0  # acted_at of the last input whose settle ran out (changes.settle)
-        self.settled_at = 0.0  # acted_at of the last input the page was seen settled after (changes.settle)
-        # since the capture before the last action (act/changes.py): the page's own timers changed it; the
-        # places (line identities) only they changed (None: not known); places of theirs not told apart
-        self.own_changed = False
-        self.own_places: set | None = None
-        self.own_unsplit = False
-        # set by the command loop while an action runs whose changes it shows: the settle after the input
-        # captures the frames that changed in the same call (changes.start_settle)
-        self.changes_wanted = False
-        self.hover_probe: tuple | None = None  # (frame index, ref number): a hover's element, asked in the
-        self.hover_late: dict | None = None  # settle's call whether it is under the pointer once settled
+    acted_at: float = 0.0  # monotonic time the last action's input was sent
+    gave_up_at: float = 0.0  # acted_at of the last input whose settle ran out (changes.settle)
+    settled_at: float = 0.0  # acted_at of the last input the page was seen settled after (changes.settle)
+    # since the capture before the last action (act/changes.py): the page's own timers changed it; the
+    # places (line identities) only they changed (None: not known); places of theirs not told apart
+    own_changed: bool = False
+    own_places: set | None = None
+    own_unsplit: bool = False
+    # set by the command loop while an action runs whose changes it shows: the settle after the input
+    # captures the frames that changed in the same call (changes.start_settle)
+    changes_wanted: bool = False
+    hover_probe: tuple | None = None  # (frame index, ref number): a hover's element, asked in the settle's
+    hover_late: dict | None = None  # call whether it is under the pointer once settled: {"under": answer}
 
     def acted(self) -> None:
         """The input is sent: settling counts from here."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from contextlib import suppress
 
-from ..act import actions, fields, pointer
+from ..act import actions, changes, fields, pointer
 from ..act.actionability import Ahead
 from ..act.keys import parse_key
 from ..act.resolve import resolve
@@ -27,6 +27,7 @@ def resolve_arg(ctx, raw, pointer_action: str | None = None):
     try:
         with phase("resolve"):
             res = resolve_target(ctx.session, page, store, raw)
+        changes.looked(page)  # (a ref's check went with it; a target's search has read it before its ref)
         with phase("stable locator"):
             note_target(ctx, res, raw, ahead.locating_for(res) if ahead is not None else None)  # for 'export'
         if ahead is not None:
@@ -42,7 +43,9 @@ def resolve_arg(ctx, raw, pointer_action: str | None = None):
 
 
 def _front(ctx) -> list[str]:
-    """An action on a tab that is not in front acts as on the front tab: it is brought there first."""
+    """An action on a tab that is not in front acts as on the front tab: it is brought there first (its
+    target found, or it has none: the look before it is read first, changes.looked)."""
+    changes.looked(ctx.page)
     note = ctx.page.ensure_front()
     return [note] if note else []
 
@@ -65,16 +68,16 @@ def _act(ctx, fn, res, *args):
                             "action.") from None
 
 
-def _result(out: dict) -> Result:
-    return Result("action", out, out.pop("notes", []))
+def _result(out: dict, front: list[str] = ()) -> Result:
+    """An action's result; ``front``: the notes said before its own (the tab brought to the front)."""
+    return Result("action", out, [*front, *out.pop("notes", [])])
 
 
-def _secret_target(ctx, args, verb):
+def _secret_target(ctx, raw, text, verb):
     """Resolve the target of fill/type; a password field marks the command line as secret."""
-    res = resolve_arg(ctx, args[0])
-    if len(args) > 1:
-        _split_guard(verb, args[0], res, args[1])
-    if len(args) > 1 and args[1] and fields.is_password(ctx.page, res):
+    res = resolve_arg(ctx, raw)
+    _split_guard(verb, raw, res, text)
+    if text and fields.is_password(ctx.page, res):
         ctx.redact = True
     return res
 
@@ -85,7 +88,7 @@ def _text_action(ctx, args, verb, act) -> Result:
     text = args[1] if len(args) > 1 else ""
     var = env_text(text)
     if var is None:
-        return _result(_act(ctx, act, _secret_target(ctx, args, verb), text, ctx.session))
+        return _result(_act(ctx, act, _secret_target(ctx, args[0], text, verb), text, ctx.session))
     environ = os.environ if ctx.environ is None else ctx.environ
     if var not in environ:
         raise UsageError(f"{verb} {args[0]} --env {var}: the environment variable {var} is not set.")
@@ -171,9 +174,7 @@ def press_cmd(ctx, args, flags):
     parse_key(key)  # a bad key name fails before anything happens
     res = resolve_arg(ctx, args.values["ref"]) if "ref" in args.values else None
     front = [] if res is not None else _front(ctx)
-    out = fields.press(ctx.page, res, key, ctx.session)
-    out["notes"] = front + out.get("notes", [])
-    return _result(out)
+    return _result(fields.press(ctx.page, res, key, ctx.session), front)
 
 
 @command("select", group="actions", params="REF VALUE...", accepts=CHOOSERS,
@@ -215,9 +216,7 @@ def scroll_to(ctx, args, flags):
 
 def scroll_page(ctx, args, flags):
     front = _front(ctx)
-    out = actions.scroll(ctx.page, None, args.values["action"])
-    out["notes"] = front + out.get("notes", [])
-    return _result(out)
+    return _result(actions.scroll(ctx.page, None, args.values["action"]), front)
 
 
 forms("scroll", {"REF": scroll_to, "up|down": scroll_page}, group="actions", effect="action",

@@ -15,37 +15,28 @@ from .network_cmd import write_file
 from .registry import REGISTRY, Result, command
 from .session_log import settle
 
-PASSWORD_NOTE = "The password is not exported: replace PASSWORD with the real value."
-
 
 def _missing(step: dict) -> str:
     return (f"no stable target was found for {describe(step.get('role', ''), step.get('name', ''))} "
             f"({step.get('ref')})")
 
 
-def script_lines(steps: list[dict]) -> tuple[list[str], int]:
+def to_script(steps: list[dict], path: str = "FILE") -> tuple[str, int]:
     lines, missing = [], 0
     for step in steps:
         words = [shlex.quote(a) for a in step["args"]]
         if "target" in step:
-            word = quote_word(step["target"]) if step.get("target") else None
-            if word is None:
+            if not step["target"]:
                 missing += 1
                 lines.append(f"# {_missing(step)}: this line only works in the same session")
-                word = step["ref"]
-            words[step["at"]] = word
+            words[step["at"]] = quote_word(step["target"]) if step["target"] else step["ref"]
         if step["secret"] and not step.get("env"):
-            lines.append("# " + PASSWORD_NOTE)
+            lines.append("# The password is not exported: replace PASSWORD with the real value.")
         lines.append(" ".join([step["command"], *step["flags"], *words]))
-    return lines, missing
-
-
-def to_script(steps: list[dict], path: str = "FILE") -> tuple[str, int]:
-    body, missing = script_lines(steps)
     start = next((s["args"][0] for s in steps if s["command"] == "open"), "URL")
     head = [f"# verdex script: {len(steps)} steps exported {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
             f"# Replay: verdex run {shlex.quote(start)} --script {shlex.quote(path)}"]
-    return "\n".join(head + body) + "\n", missing
+    return "\n".join(head + lines) + "\n", missing
 
 
 def _q(text: str) -> str:

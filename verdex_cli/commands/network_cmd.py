@@ -27,17 +27,16 @@ def item(req: Request, frame_index) -> dict:
               "TEXT: only URLs containing it; --failed: only failures and 4xx/5xx; --har PATH: write them as HAR 1.2 "
               "with bodies.", effect="read")
 def requests_cmd(ctx, args, flags):
-    page = ctx.page
-    log = page.netlog
+    log = ctx.page.netlog
     text = (args.values.get("text") or "").casefold()
     with log.lock:
         reqs = [r for r in log.requests if text in r.url.casefold()
                 and ("--failed" not in flags or r.failure or (r.status or 0) >= 400)]
         docs = list(log.docs)
     notes = [f"{log.dropped:,} older requests were let go of (the last 1,000 are kept)."] if log.dropped else []
-    data = {"requests": [dict(item(r, page.netlog.frame_index), doc=r.doc) for r in reqs], "documents": docs}
+    data = {"requests": [dict(item(r, log.frame_index), doc=r.doc) for r in reqs], "documents": docs}
     if "--har" in flags.values:
-        doc = har.build(page, reqs)
+        doc = har.build(ctx.page, reqs)
         data["har"] = write_file(flags.values["--har"], json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8"))
         notes.append("Authorization, Cookie, Set-Cookie and Proxy-Authorization values are written as ***.")
     return Result("requests", data, notes)

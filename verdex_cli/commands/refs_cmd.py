@@ -90,8 +90,9 @@ def inspect_cmd(ctx, args, flags):
     loc = stable_locator(page, fr, ref.n)  # the best stable target, and the same in Playwright
     data.update(locator=loc and loc["locator"], playwright=loc and loc["playwright"])
     store.know(rec, live, data["locator"])
+    out = _story(store, rec, data)  # as it was before this inspect, which now shows it
     ctx.page_state().show_live(page, fr, rec.ref, live.get("role", ""), live.get("name", ""))
-    return Result("inspect", _story(store, rec, data))
+    return Result("inspect", out)
 
 
 def _named(rec) -> None:

@@ -136,8 +136,6 @@ class Registry:
             raise UsageError(f"Usage: {cmd.usage}" + _quote_hint(cmd, head, args))
         _check_targets(cmd, args)
         sig = cmd.signature
-        if sig is None:
-            return Parsed(cmd, Args(args), flags)
         padded = list(args) + [""] * max(0, sig.min_args - len(args))  # a TEXT that may be left empty
         fit = sig.match(padded)
         if fit is None:
@@ -154,8 +152,7 @@ class Registry:
                     first, remainder = tail[:end], tail[end:]
                     remainder = remainder[1:] if remainder[:1].isspace() else remainder
                     return ([first, _unquote(remainder)] if remainder else [first]), Flags()
-                remainder = _after_first_word(tail)
-                first_raw = tail[: len(tail) - len(remainder)].strip()
+                first_raw, remainder = _first_word(tail)
                 first = shlex.split(first_raw, posix=True)[0] if first_raw else ""
                 return ([first, _unquote(remainder)] if remainder else [first]), Flags()
             words = split_words(tail)
@@ -172,7 +169,7 @@ class Registry:
                     value = next(it, None)
                     if value is None:
                         raise UsageError(f"Option {w} needs a value. Usage: {cmd.usage}")
-                    typed = cmd.signature.option_value(w, value) if cmd.signature else (value, 0)
+                    typed = cmd.signature.option_value(w, value)
                     if typed is None:
                         what = wanted(cmd.signature.option_help()[w][0])
                         raise UsageError(f"{w} must be {what} (got {value!r}). Usage: {cmd.usage}")
@@ -238,7 +235,7 @@ def split_words(tail: str) -> list[str]:
             end = _role_word_end(tail, i)
             words.append(tail[i:end])
         else:
-            rest = _after_first_word(tail[i:])
+            _, rest = _first_word(tail[i:])
             end = n - len(rest)
             words += shlex.split(tail[i:end], posix=True)
         i = end
@@ -255,8 +252,8 @@ def is_comment(line: str) -> bool:
     return line.lstrip().startswith("#")
 
 
-def _after_first_word(tail: str) -> str:
-    """The text after the first shell word of ``tail`` (which may be quoted)."""
+def _first_word(tail: str) -> tuple[str, str]:
+    """The first shell word of ``tail`` as written (it may be quoted) and the text after it."""
     i, n = 0, len(tail)
     quote = None
     while i < n:
@@ -276,7 +273,7 @@ def _after_first_word(tail: str) -> str:
             break
         i += 1
     rest = tail[i:]
-    return rest[1:] if rest[:1].isspace() else rest
+    return tail[:i].strip(), (rest[1:] if rest[:1].isspace() else rest)
 
 
 def _unquote(text: str) -> str:
@@ -325,7 +322,5 @@ def usage_of(name: str) -> str:
 def redact_line(line: str) -> str:
     """`fill REF secret` -> `fill REF ••••••`: the command and its target kept, the text masked."""
     head, _, tail = line.strip().partition(" ")
-    tail = tail.strip()
-    rest = _after_first_word(tail)
-    target = tail[: len(tail) - len(rest)].strip()
+    target, _ = _first_word(tail.strip())
     return f"{head} {target} {MASK}"

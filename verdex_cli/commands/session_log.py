@@ -29,11 +29,8 @@ def note_target(ctx, res, raw: str, started=None) -> None:
     """Remember the stable target of the element a command is about to act on: a typed target by meaning
     as it is; for Playwright and for a ref, the ``locate`` call started now (or ``started``, the one sent
     with the action's first check), before the action may rename the element."""
-    try:
-        typed = parse_target(raw)
-    except VerdexError:
-        typed = None
-    typed = str(typed) if typed is not None and typed.kind != "ref" else None
+    typed = parse_target(raw)  # (it parsed: ``res`` was resolved from it)
+    typed = str(typed) if typed.kind != "ref" else None
     loc: dict | None = None
     pending = later = None
     page, fr, n = ctx.page, res.frame, res.ref.n

@@ -20,8 +20,6 @@ KINDS = {"REF": "target", "TARGET": "target", "TEXT": "text", "JS": "script", "U
          "COMMAND": "command", "fN": "frame"}
 
 NAMES = {"REF": "ref", "TARGET": "ref", "FILE": "path"}
-NUMBERS = ("N", "MS")  # an option's METAVAR that takes a number (`--level LEVEL` takes a name)
-TYPED = (*NUMBERS, "fN")  # an option's METAVAR whose value is converted by kind
 WANTED = {"N": "a whole number, 0 or more", "MS": "a number of milliseconds, 0 or more",
           "fN": "a frame index like f1 ('frames' lists them)"}
 _WHOLE = re.compile(r"#?\d+")
@@ -240,7 +238,7 @@ class Signature:
         metavar = self.option_help()[flag][0]
         if "|" in metavar:
             return (word, 1) if word in metavar.split("|") else None
-        return convert(metavar, word) if metavar in TYPED else (word, 0)
+        return convert(metavar, word)
 
 
 def wanted(metavar: str) -> str:

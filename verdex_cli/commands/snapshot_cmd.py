@@ -105,6 +105,5 @@ def _within(session, page, store: RefStore, raw: str) -> tuple[dict, dict, bool]
     if not root.get("c"):
         notes.append(f"{res.label} has no accessible content.")
     data = {"text": text, "refs": {r: {"role": i.role, "name": i.name, "frame": i.frame} for r, i in renderer.refs.items()},
-            "frames": [f.as_json() for f in frames], "notes": notes + res.notes, "within": res.text}
-    data["cached"] = False
+            "frames": [f.as_json() for f in frames], "notes": notes + res.notes, "within": res.text, "cached": False}
     return data, root, False

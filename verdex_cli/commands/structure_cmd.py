@@ -10,17 +10,15 @@ from ..snapshot.take import tree_of
 from .registry import Result, command
 
 
-def _element(ctx, raw: str):
+def _ask(ctx, raw: str, fn: str, *args):
+    """(page, store, the target resolved, the engine's answer to ``fn`` about its element)."""
     page = ctx.page
     store = ctx.page_state().store
-    return page, store, resolve_target(ctx.session, page, store, raw)
-
-
-def _call(page, res, fn: str, *args):
+    res = resolve_target(ctx.session, page, store, raw)
     out = page.bridge.structure(res.frame, fn, res.ref.n, *args)
     if out is None:
         raise UsageError(f"Element {res.label} is no longer in the document. Take a new snapshot.")
-    return out
+    return page, store, res, out
 
 
 def _ref(page, store, res, n: int, role: str = "", name: str = "", tier: int = 0, why: str = "") -> str | None:
@@ -30,7 +28,7 @@ def _ref(page, store, res, n: int, role: str = "", name: str = "", tier: int = 0
     ref = f"{page.prefix}f{res.frame.index}e{n}"
     if ref in store.records:
         return ref
-    if why:
+    if why and tier:
         return adopt(store, res.frame, n, role, name, tier, why).ref
     return None
 
@@ -66,8 +64,7 @@ def find_cmd(ctx, args, flags):
 @command("text", params="TARGET", group="snapshot",
          help="Print the element's full text (nothing cut).", effect="read")
 def text_cmd(ctx, args, flags):
-    page, store, res = _element(ctx, args[0])
-    out = _call(page, res, "text")
+    page, store, res, out = _ask(ctx, args[0], "text")
     data = {"ref": res.text, "role": out["role"], "name": out["name"], "text": out["text"]}
     if "value" in out:
         data["value"] = MASK if out.get("masked") else out["value"]
@@ -77,8 +74,7 @@ def text_cmd(ctx, args, flags):
 @command("container", params="TARGET", group="refs",
          help="Show the element's ancestors up to body: tag, role, id, classes, test id, name and ref.", effect="read")
 def container_cmd(ctx, args, flags):
-    page, store, res = _element(ctx, args[0])
-    chain = _call(page, res, "container")
+    page, store, res, chain = _ask(ctx, args[0], "container")
     rows = []
     for i, c in enumerate(chain):
         ref = res.text if i == 0 else _ref(page, store, res, c["n"])
@@ -92,8 +88,7 @@ def container_cmd(ctx, args, flags):
          effect="read")
 def siblings_cmd(ctx, args, flags):
     level = args.values.get("level")
-    page, store, res = _element(ctx, args[0])
-    out = _call(page, res, "siblings", level)
+    page, store, res, out = _ask(ctx, args[0], "siblings", level)
     if not out.get("found"):
         return Result("siblings", {"ref": res.text, "level": level, "signature": None, "count": 0, "differ": [],
                                    "items": []}, [f"No ancestor of {res.label} repeats (no look-alike siblings)."])
@@ -106,8 +101,7 @@ def siblings_cmd(ctx, args, flags):
         if cp:
             item["counterpart"] = {"role": cp["role"], "name": cp["name"],
                                    "ref": _ref(page, store, res, cp["n"], cp["role"], cp["name"], cp["tier"],
-                                               f"as a sibling of {res.text}") if cp["tier"] else
-                                   _ref(page, store, res, cp["n"])}
+                                               f"as a sibling of {res.text}")}
         items.append(item)
     data = {"ref": res.text, "level": out["level"], "signature": out["signature"], "count": out["count"],
             "differ": out["differ"], "items": items}
@@ -121,9 +115,7 @@ def siblings_cmd(ctx, args, flags):
          help="List headings, labelled landmarks, test ids and unique text around the element (its repeating "
               "ancestor, or LEVEL steps up).", effect="read")
 def anchors_cmd(ctx, args, flags):
-    level = args.values.get("level")
-    page, store, res = _element(ctx, args[0])
-    out = _call(page, res, "anchors", level)
+    page, store, res, out = _ask(ctx, args[0], "anchors", args.values.get("level"))
     items = []
     for a in out["anchors"]:
         item = {k: v for k, v in a.items() if k != "n"}

@@ -8,7 +8,7 @@ import shlex
 
 from ..base.errors import UsageError
 from .registry import REGISTRY, Command
-from .signature import KINDS, NUMBERS, Param, parse_form
+from .signature import KINDS, Param, parse_form
 
 # what each parameter is, by name (the tool's description carries the command's usage line)
 ABOUT = {
@@ -28,25 +28,18 @@ ABOUT = {
 }
 
 
-def _param_schema(p: Param, literal_alternatives: tuple[str, ...]) -> dict:
-    kind = KINDS.get(p.upper or "", "value")
-    about = ABOUT.get(p.name, f"{p.upper}.")
-    if literal_alternatives:
-        about += " Or one of: " + ", ".join(literal_alternatives) + "."
-    if p.variadic:
+def _schema(word: str | None, about: str, many: bool = False) -> dict:
+    """A parameter's or an option value's schema, by the word declaring it (N, fN, a|b, TEXT, ...; None:
+    an option without a value); ``many``: a repeating parameter."""
+    if many:
         return {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": about}
-    return {"type": "integer" if kind == "int" else "string", "description": about}
-
-
-def _option_schema(flag: str, metavar: str | None, text: str) -> dict:
-    about = text or f"The {flag} option."
-    if metavar is None:
+    if word is None:
         return {"type": "boolean", "description": about}
-    if "|" in metavar:
-        return {"type": "string", "enum": metavar.split("|"), "description": about}
-    if KINDS.get(metavar) == "frame":
+    if "|" in word:
+        return {"type": "string", "enum": word.split("|"), "description": about}
+    if KINDS.get(word) == "frame":
         return {"type": "string", "pattern": "^f[0-9]+$", "description": about}
-    return {"type": "integer" if metavar in NUMBERS else "string", "description": about}
+    return {"type": "integer" if KINDS.get(word) == "int" else "string", "description": about}
 
 
 def _option_name(flag: str) -> str:
@@ -64,9 +57,10 @@ def input_schema(cmd: Command) -> dict:
     for ps in forms:
         for p in ps:
             if p.upper is not None and p.name not in props:
-                props[p.name] = _param_schema(p, p.literals)
+                alternatives = f" Or one of: {', '.join(p.literals)}." if p.literals else ""
+                props[p.name] = _schema(p.upper, ABOUT.get(p.name, f"{p.upper}.") + alternatives, p.variadic)
     for flag, (metavar, text) in sig.option_help().items():
-        props[_option_name(flag)] = _option_schema(flag, metavar, text)
+        props[_option_name(flag)] = _schema(metavar, text or f"The {flag} option.")
     required = [name for name in props if _required(cmd, forms, name)]
     schema = {"type": "object", "properties": props}
     if required:

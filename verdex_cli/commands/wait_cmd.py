@@ -24,11 +24,7 @@ class _Timeout(VerdexError):
 def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
     """Is the text in the page: any frame, of its process or another (registered from the frame trees:
     no ref issued), its closed shadow roots included (which verdex's world holds)?"""
-    try:
-        frames = ctx.ensure_session().scan_frames(page)
-    except (CDPError, CDPTimeout, ConnectionLost):
-        return False
-    for fr in frames:
+    for fr in _frames(ctx, page):
         key = (fr.frame_id, fr.loader_id)
         context = worlds.get(key)
         try:
@@ -44,6 +40,13 @@ def _text_found(ctx, page, text: str, worlds: dict, limit: float) -> bool:
         if found is True:
             return True
     return False
+
+
+def _frames(ctx, page):
+    """The main frame first: when it has the text, no frame tree is read; then the others."""
+    yield page.frames.main
+    with suppress(CDPError, CDPTimeout, ConnectionLost):
+        yield from (fr for fr in ctx.ensure_session().scan_frames(page) if fr.parent is not None)
 
 
 def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
@@ -71,12 +74,6 @@ def _ref_state(ctx, raw: str, strict: bool = False) -> tuple[str, str]:
         raise
     label = f"{describe(live.get('role', rec.role), live.get('name', rec.name))} ({text})"
     return ("hidden" if live.get("hidden") else "visible"), label
-
-
-def _note(ctx, raw: str) -> None:
-    """The stable target of the awaited element, for 'export' (when it can be resolved now)."""
-    with suppress(VerdexError):
-        note_target(ctx, resolve_target(ctx.session, ctx.page, ctx.page_state().store, raw), raw)
 
 
 def _poll(check, timeout: float):
@@ -132,37 +129,31 @@ def wait_url(ctx, args, flags):
 
 
 def wait_gone(ctx, args, flags):
-    clock, raw = _Clock(ctx), _wanted(args, "ref").strip()
-    seen = {"label": raw}
-    _note(ctx, raw)
-
-    def gone(_t):
-        state, seen["label"] = _ref_state(ctx, raw)
-        return state in ("gone", "hidden", "absent")
-
-    if _poll(gone, clock.limit) is None:
-        raise _Timeout(f"Waited {clock.limit:g} s for {seen['label']} to go away; it is still visible.")
-    return clock.done({"for": "gone", "ref": raw})
+    return _wait_ref(ctx, args, gone=True)
 
 
 def wait_visible(ctx, args, flags):
-    raw = args.values["ref"].strip()
-    clock = _Clock(ctx)
+    return _wait_ref(ctx, args, gone=False)
+
+
+def _wait_ref(ctx, args, gone: bool) -> Result:
+    """Until the ref's element is visible, or (``gone``) hidden, gone or matched by nothing. Waiting
+    for it to be visible, an element gone for good raises its own error (the ref's kind and message)."""
+    clock, raw = _Clock(ctx), _wanted(args, "ref").strip()
     seen = {"label": raw, "state": ""}
-    _note(ctx, raw)
+    with suppress(VerdexError):  # its stable target, for 'export' (when it can be resolved now)
+        note_target(ctx, resolve_target(ctx.session, ctx.page, ctx.page_state().store, raw), raw)
 
-    def visible(_t):
-        state, seen["label"] = _ref_state(ctx, raw, strict=True)
-        seen["state"] = state
-        if state == "gone":
-            raise RefError(f"Element {seen['label']} no longer exists, so it cannot become visible. "
-                           "Take a new snapshot.", kind=ErrorKind.REMOVED)
-        return state == "visible"
+    def reached(_t):
+        seen["state"], seen["label"] = _ref_state(ctx, raw, strict=not gone)
+        return (seen["state"] == "visible") != gone
 
-    if _poll(visible, clock.limit) is None:
-        still = "nothing matches it" if seen["state"] == "absent" else "it is still hidden"
-        raise _Timeout(f"Waited {clock.limit:g} s for {seen['label']} to be visible; {still}.")
-    return clock.done({"for": "visible", "ref": raw})
+    if _poll(reached, clock.limit) is None:
+        still = "it is still visible" if gone else "nothing matches it" if seen["state"] == "absent" else \
+            "it is still hidden"
+        raise _Timeout(f"Waited {clock.limit:g} s for {seen['label']} to {'go away' if gone else 'be visible'}; "
+                       f"{still}.")
+    return clock.done({"for": "gone" if gone else "visible", "ref": raw})
 
 
 def _wanted(args, name: str) -> str:

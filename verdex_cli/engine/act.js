@@ -176,7 +176,7 @@
           reason = 'it has zero size';
           if (keptAtZero(el, opts.key)) {
             reason = 'it has zero size (its own style makes it 0 by 0, and nothing on the page is about to change that)' +
-              (el.labels && el.labels.length ? ', and none of its labels has a size to click instead' : '');
+              (el.labels && el.labels.length ? ', and none of its labels has a size to aim at instead' : '');
             return { status: 'not_actionable', reason, last: b, final: true };
           }
         } else if (getComputedStyle(at).pointerEvents === 'none' && opts.pointer) reason = 'it does not receive pointer events (pointer-events: none)';

@@ -323,6 +323,7 @@
   const REC_MAKERS = REC_KEYS.slice(0, -2);
   const REC_KEY_SET = new Set(REC_KEYS);
   const SKIP_TEXT = new Set(['script', 'style', 'template', 'noscript']);
+  const NAMED = 'button,a[href],label,h1,h2,h3,h4,h5,h6,[role=button],[role=link],[role=heading]';
   const HEADINGS = 'h1,h2,h3,h4,h5,h6,[role=heading]';
 
   function recordWord(node) {
@@ -392,7 +393,14 @@
     for (let k = 0; n && k < 200; k++) {
       if (n.nodeType === 3) {
         const v = n.data.trim();
-        if (v) { r.l = cut(v.replace(/\s+/g, ' ')); r.at = n; return; }
+        if (v) {  // in a control or heading (a button's <span>s): its whole text, as its snapshot line names it
+          const c = n.parentElement && n.parentElement.closest(NAMED);
+          const named = c && c !== root && root.contains(c) && !c.contains(el) ? c : null;
+          r.l = cut(named ? (named.getAttribute('aria-label') || named.textContent).replace(/\s+/g, ' ').trim()
+            : v.replace(/\s+/g, ' '));
+          r.at = n;
+          return;
+        }
       }
       if (n.firstChild && n.nodeType === 1 && n !== el && !SKIP_TEXT.has(n.localName)) { n = n.firstChild; continue; }
       while (n !== root && !n.nextSibling) n = n.parentNode;

@@ -316,7 +316,9 @@ class RefStore:
             no = self.snapshot_no
             rec = RefRecord(ref, role, name, frame, loader, tier, no, 0, issued_by=self.issuer(),  # in no snapshot
                             main=self.frame_loaders.get(0, loader), shown_at=no, shown_by=self.issuer())
-            rec.history.append(f"issued after snapshot #{no} as {describe(role, name)}, {why}")
+            # (the command's line is known, redacted, once it ends: its name now)
+            by = f"by command {rec.issued_by} ({self.log.current.line})" if rec.issued_by else f"after snapshot #{no}"
+            rec.history.append(f"issued {by} as {describe(role, name)}, {why}")
             self.records[ref] = rec
             if frame in self.tombs:
                 self._unbury(frame, ref)

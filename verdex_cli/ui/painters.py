@@ -88,20 +88,16 @@ def action(r, d: dict) -> None:
     elif d.get("action") == "scroll" and "ref" not in d:
         r.out.print(Text(f"Scrolled {d['direction']} (scrollY={d.get('scroll_y')})", style="green"))
     else:
-        _action_line(r, verb, d)
+        line = Text.assemble((verb + " ", "green"), (describe(d.get("role", ""), d.get("name")), "bold"),
+                             (f" ({d.get('ref')})", "cyan"))
+        if "value" in d and d["value"] is not None:
+            line.append(f'  value: "{d["value"]}"', style="dim")  # cleaned to one line by _paintable
+        if d.get("selected"):
+            line.append("  now: " + ", ".join(d["selected"]), style="dim")
+        r.out.print(line)
     paint_changes(r, d.get("changes"))
     paint_before(r, d.get("changes_before"))
     render_network.paint_action(r, d)
-
-
-def _action_line(r, verb: str, d: dict) -> None:
-    what = f'{d.get("role", "")} "{d["name"]}"' if d.get("name") else d.get("role", "")
-    line = Text.assemble((verb + " ", "green"), (what, "bold"), (f" ({d.get('ref')})", "cyan"))
-    if "value" in d and d["value"] is not None:
-        line.append(f'  value: "{d["value"]}"', style="dim")  # cleaned to one line by _paintable
-    if d.get("selected"):
-        line.append("  now: " + ", ".join(d["selected"]), style="dim")
-    r.out.print(line)
 
 
 STATUS = {"live": "green", "changed": "yellow", "hidden": "dim", "removed": "red", "navigated": "magenta"}

@@ -54,7 +54,8 @@ class Renderer:
     def show(self, outcome: Outcome) -> None:
         self.trace(outcome)
         if self.json_mode:
-            self._json(outcome.as_json())
+            self.out.file.write(json_line(outcome.as_json()) + "\n")
+            self.out.file.flush()
             return
         if not outcome.ok:
             self.error(outcome.message, outcome.trace if self.debug else "")
@@ -101,11 +102,6 @@ class Renderer:
         self.err.print(Text(clean(message), style="yellow"))
 
     # -- helpers ---------------------------------------------------------------
-    def _json(self, obj: dict) -> None:
-        line = json_line(obj)
-        self.out.file.write(line + "\n")
-        self.out.file.flush()
-
     def plain(self, text: str, style: str = "") -> None:
         self.out.print(Text(text, style=style), markup=False, highlight=False)
 

@@ -43,16 +43,15 @@ class VerdexCompleter(Completer):
             yield from (Completion(flag, start_position=-len(prefix)) for flag in cmd.flags if flag.startswith(prefix))
             return
         sig = cmd.signature  # what each position takes, as the command declares it
-        if sig is not None and sig.takes("path", position):
+        if sig.takes("path", position):
             yield from self.paths.get_completions(Document(prefix, len(prefix)), complete_event)
             return
-        if sig is not None and sig.takes("command", position):
+        if sig.takes("command", position):
             yield from (Completion(name, start_position=-len(prefix), display_meta=self.registry.get(name).help)
                         for name in self.registry.names() if name.startswith(prefix))
             return
-        if sig is not None:  # the sub-verbs declared at this position
-            yield from (Completion(v, start_position=-len(prefix)) for v in sig.literals_at(position)
-                        if v.startswith(prefix))
+        yield from (Completion(v, start_position=-len(prefix)) for v in sig.literals_at(position)  # sub-verbs
+                    if v.startswith(prefix))
         before = words[-1] if at_new_word else (words[-2] if len(words) > 1 else "")
         if position in cmd.ref_args or before == "--within":  # snapshot --within TARGET
             yield from self._targets(cmd.accepts, prefix)
