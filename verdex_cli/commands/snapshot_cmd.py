@@ -78,8 +78,7 @@ def snapshot_cmd(ctx, args, flags):
     data["text"], note = cut_text(data["text"], limit)
     if note:
         data["notes"] = list(data.get("notes", [])) + [note]
-    # the refs of the text returned, when it is cut down (a snapshot's own text shows its refs: as_json)
-    if "--all-refs" not in flags and (note or viewed or "--within" in flags):
+    if "--all-refs" not in flags and (note or viewed or "--within" in flags):  # cut down: the refs it shows
         shown = set(SHOWN_REF.findall(data["text"]))
         data["refs"] = {ref: info for ref, info in data.get("refs", {}).items() if ref in shown}
     return Result("snapshot", data)

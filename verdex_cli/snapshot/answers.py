@@ -13,13 +13,11 @@ from . import cache
 
 
 def parse_answer(raw: str) -> dict:
-    """A frame capture's answer (bridge.js ``encode``): JSON, then a frame's text after a NUL (and its
-    whole lines after another: text.js ``longs``)."""
+    """A frame capture's answer (bridge.js ``encode``): JSON, NUL, the frame's text (NUL, its whole lines)."""
     head, sep, text = raw.partition("\x00")
     data = json.loads(head)
     if sep:
-        view = data["view"]
-        holder = view.get("diff") or view
+        holder = data["view"].get("diff") or data["view"]
         holder["text"], _, holder["whole"] = text.partition("\x00")
     return data
 
