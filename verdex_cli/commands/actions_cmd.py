@@ -73,22 +73,17 @@ def _result(out: dict, front: list[str] = ()) -> Result:
     return Result("action", out, [*front, *out.pop("notes", [])])
 
 
-def _secret_target(ctx, raw, text, verb):
-    """Resolve the target of fill/type; a password field marks the command line as secret."""
-    res = resolve_arg(ctx, raw)
-    _split_guard(verb, raw, res, text)
-    if text and fields.is_password(ctx.page, res):
-        ctx.redact = True
-    return res
-
-
 def _text_action(ctx, args, verb, act) -> Result:
     """fill/type with TEXT as given, or with `--env VAR` the value of VAR in the environment of whoever
     asked (a session's client sends its own), masked like a password in the result and in errors."""
     text = args[1] if len(args) > 1 else ""
     var = env_text(text)
     if var is None:
-        return _result(_act(ctx, act, _secret_target(ctx, args[0], text, verb), text, ctx.session))
+        res = resolve_arg(ctx, args[0])
+        _split_guard(verb, args[0], res, text)
+        if text and fields.is_password(ctx.page, res):  # a password: the command line is not echoed or kept
+            ctx.redact = True
+        return _result(_act(ctx, act, res, text, ctx.session))
     environ = os.environ if ctx.environ is None else ctx.environ
     if var not in environ:
         raise UsageError(f"{verb} {args[0]} --env {var}: the environment variable {var} is not set.")
