@@ -233,3 +233,42 @@ def test_what_the_page_changes_from_promises_messages_and_sockets_meanwhile_is_n
         assert driver.js("model.tick") > 3  # the page kept rebuilding all along
     finally:
         srv.close()
+
+
+def test_a_target_on_a_page_rendered_anew_gets_the_ref_the_look_before_numbers(driver, site):
+    """Issue 35: the look before an action is read once the target is found, before its ref is issued, so a
+    page that rendered everything anew meanwhile has its new refs numbered in document order by that
+    capture, the target's among them, as when the look went first."""
+    driver.ok("open " + site.url("notes.html"))
+    driver.ok("snapshot")
+    driver.ok("eval state.notes.push({id: 'n3', title: 'Books'}); render(); 1")
+    data = driver.ok("click button:Help").data
+    assert driver.js("state.clicks") == ["help"]
+    assert ("text", "Books") in items(data["changes_before"]), data["changes_before"]
+    refs = list(driver.ok("snapshot").data["refs"])  # (nothing changed since: the action's capture, in page order)
+    numbers = [int(r.rsplit("e", 1)[1]) for r in refs]
+    assert numbers == sorted(numbers) and refs[-1] == data["ref"], (refs, data["ref"])
+
+
+@pytest.mark.parametrize("line", ["click button:Nowhere", "click {archive}", "press Tab", "scroll down"])
+def test_the_look_before_is_read_before_the_input_or_let_go(driver, site, line):
+    """Issue 35: the look's question goes out with the target's first one and is read once the target is
+    found; an action with no target reads it before its input; one whose target fails lets it go, with
+    no answer left waiting or read later (the next action's look is its own)."""
+    driver.ok("open " + site.url("notes.html"))
+    driver.ok("eval document.body.style.minHeight = '3000px'")  # (a page that can scroll)
+    archive = ref_of(driver.ok("snapshot").data, "button", "Archive")
+    if "{" in line:
+        driver.ok("eval render(); 1")  # the ref's element is gone
+    driver.ok("eval document.getElementById('title').textContent = 'Archived notes'")
+    out = driver.run(line.format(archive=archive))
+    conn = driver.ctx.session.browser().conn
+    assert conn.outstanding == 0
+    if out.ok:
+        data = out.result.data
+        assert ("heading", "Archived notes") in items(data["changes_before"]), data
+        assert ("heading", "Archived notes") not in items(data["changes"]), data
+    else:
+        assert out.kind in ("no_match", "removed"), out.message
+        data = driver.ok("click button:Help").data
+        assert ("heading", "Archived notes") in items(data["changes_before"]), data

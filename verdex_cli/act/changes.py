@@ -49,24 +49,67 @@ def baseline(state: PageState, page, main_loader: str) -> Shot | None:
     return last
 
 
-def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None, dict | None]:
-    """Right before an action: (the page as the action finds it, ``changes_before``: what changed
-    since the user last saw it), the cache answering when nothing did; (None, None) without a
-    snapshot to compare with."""
-    seen = baseline(state, page, main_before)
-    if seen is None:
-        return None, None
-    page.settle.watch_own()
+class Look:
+    """An action whose changes are shown, while it runs: its requests are watched (:class:`LoadWatch`:
+    late content), and the page is looked at right before it in two halves, so that only the waiting
+    moves: made, it sends the snapshot cache's check, and the target's first question, sent next, rides
+    in its round trip; :func:`looked` reads it once the target is found, before any input. ``pre`` then:
+    (the page as the action finds it, ``changes_before``: what changed since the user last saw it), the
+    cache answering when nothing did; (None, None) without a snapshot to compare with."""
+
+    def __init__(self, state: PageState, page):
+        self.watch, self.asked = (state, page, page.frames.main.loader_id), None
+        try:
+            with phase("changes: watch loads"):
+                self.loads = LoadWatch(page)
+        except VerdexError:
+            self.loads = None
+        page.settle.want_changes(True)
+        _LOOKS[page] = self
+        self.seen = baseline(*self.watch)
+        self.open = self.seen is not None  # (an action that never read it: its changes are not told apart)
+        self.pre = (self.seen, {"unsplit": "it was not looked at before its input."} if self.open else None)
+        if self.open:
+            page.settle.watch_own()
+            try:
+                with phase("changes: ask"):
+                    page.frames.ask_tree()  # for the target search: in this round trip too (used if nothing changed)
+                    self.asked = cache.ask(page)
+            except VerdexError as exc:
+                self.open, self.pre = False, (self.seen, {"unsplit": exc.message})
+                page.settle.own_untold()
+
+    def end(self) -> None:
+        """What was asked and not read is let go: the check (the action ended before its input), the frame
+        tree (the target search did not read it, or a capture took time: its tree is the one to trust)."""
+        page = self.watch[1]
+        page.settle.want_changes(False)
+        _LOOKS.pop(page, None)
+        cache.drop(self.asked)
+        page.frames.asked_tree(read=False)
+        if self.loads is not None:
+            self.loads.stop()
+
+
+_LOOKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Page -> its action's Look, while it runs
+
+
+def looked(page) -> None:
+    """The action's target is found (or it has none), no input sent yet: its :class:`Look` is read."""
+    look = _LOOKS.get(page)
+    if look is not None and look.open:
+        look.open = False
+        look.pre = _before(*look.watch, look.seen, look.asked)
+
+
+def _before(state: PageState, page, main_before: str, seen: Shot, asked: list | None) -> tuple[Shot, dict]:
     try:
         with phase("changes: before"):
-            page.frames.ask_tree()  # for the target search next: in this round trip (used if nothing changed)
-            snap, _cached = state.snapshot(page, all_refs=_all_refs(page), trust_observer=True)
+            snap, _cached = state.snapshot(page, all_refs=_all_refs(page), trust_observer=True, asked=asked)
     except VerdexError as exc:
         page.settle.own_untold()
         return seen, {"unsplit": exc.message}
     now = next((s for s in reversed(state.history) if s.number == snap.number and s.scope == "page"), None)
-    if now is not seen:  # (a capture took time: its tree is the one to trust)
-        page.frames.asked_tree(read=False)
     if now is None or now.loaders.get(0) != main_before:
         page.settle.own_untold()
         return seen, {"unsplit": "the page could not be captured before it."}
@@ -77,7 +120,7 @@ def before_action(state: PageState, page, main_before: str) -> tuple[Shot | None
 
 def after_action(state: PageState, page, main_before: str, pre: tuple[Shot | None, dict | None] = (None, None),
                  verb: str = "action") -> tuple[dict | None, dict | None, list[str]]:
-    """(changes, changes_before, notes) for the action just done, ``pre`` from :func:`before_action`;
+    """(changes, changes_before, notes) for the action just done, ``pre`` from :class:`Look`;
     changes None when they could not be captured (the notes say why; the action stands)."""
     before, earlier = pre
     if before is None:  # said once per document (a replayed script would hear it after every step)
@@ -334,15 +377,6 @@ class LoadWatch:
         with phase("changes: watch loads"):
             for t in self.targets:
                 t.release_network()
-
-
-def watch_loads(page) -> LoadWatch | None:
-    """Start watching the requests ``page`` makes (before an action's input); stop() when done."""
-    try:
-        with phase("changes: watch loads"):
-            return LoadWatch(page)
-    except VerdexError:
-        return None
 
 
 # the LoadWatch of each page and target watched (by id, until stop()), and the targets routed to them

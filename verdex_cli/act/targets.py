@@ -19,6 +19,7 @@ from ..browser.session import Session
 from ..refs.store import RefRecord, RefStore, describe, parse_ref
 from ..snapshot.capture import MAX_FRAME_DEPTH
 from ..snapshot.owners import frame_for, owner_frame_id  # the same frame discovery as snapshots
+from . import changes
 from .resolve import Resolved, resolve
 
 ROLES = frozenset("""alert alertdialog application article banner blockquote button caption cell checkbox code
@@ -190,8 +191,6 @@ def _child(page: Page, fr: Frame, n: int, tree: dict, via: str) -> Frame | None:
 def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int] | None,
                    notes: list[str], start: Frame | None = None) -> tuple[list[Hit], int]:
     """Search every frame from `start` (the main frame) down (children found through each frame's bridge)."""
-    if start is None:
-        page.frames.refresh(page.frames.asked_tree())  # (asked with the look before an action: changes.py)
     hits: list[Hit] = []
     searched = 0
 
@@ -206,6 +205,8 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
             notes.append(f"Frame f{fr.index} could not be searched: {exc}")
             return
         searched += 1
+        if depth == 0 and start is None:  # (asked with the look before an action, changes.py: the search went with it)
+            page.frames.refresh(page.frames.asked_tree())
         # a document without a root element (emptied by script) answers {"status": "removed"}
         hits.extend(found)
         if not out.get("frames") or depth >= MAX_FRAME_DEPTH:
@@ -246,6 +247,7 @@ def search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
             best = max(h.level for h in hits)
             if hidden:
                 notes.append(f"Only hidden elements match '{t}'.")
+            changes.looked(page)  # (before a ref is issued: a capture of a changed page numbers them as before)
             return [h for h in hits if h.level == best], searched
     return [], searched
 

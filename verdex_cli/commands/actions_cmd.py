@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from contextlib import suppress
 
-from ..act import actions, fields, pointer
+from ..act import actions, changes, fields, pointer
 from ..act.actionability import Ahead
 from ..act.keys import parse_key
 from ..act.resolve import resolve
@@ -27,6 +27,7 @@ def resolve_arg(ctx, raw, pointer_action: str | None = None):
     try:
         with phase("resolve"):
             res = resolve_target(ctx.session, page, store, raw)
+        changes.looked(page)  # (a ref's check went with it; a target's search has read it before its ref)
         with phase("stable locator"):
             note_target(ctx, res, raw, ahead.locating_for(res) if ahead is not None else None)  # for 'export'
         if ahead is not None:
@@ -42,7 +43,9 @@ def resolve_arg(ctx, raw, pointer_action: str | None = None):
 
 
 def _front(ctx) -> list[str]:
-    """An action on a tab that is not in front acts as on the front tab: it is brought there first."""
+    """An action on a tab that is not in front acts as on the front tab: it is brought there first (its
+    target found, or it has none: the look before it is read first, changes.looked)."""
+    changes.looked(ctx.page)
     note = ctx.page.ensure_front()
     return [note] if note else []
 
@@ -70,22 +73,17 @@ def _result(out: dict, front: list[str] = ()) -> Result:
     return Result("action", out, [*front, *out.pop("notes", [])])
 
 
-def _secret_target(ctx, raw, text, verb):
-    """Resolve the target of fill/type; a password field marks the command line as secret."""
-    res = resolve_arg(ctx, raw)
-    _split_guard(verb, raw, res, text)
-    if text and fields.is_password(ctx.page, res):
-        ctx.redact = True
-    return res
-
-
 def _text_action(ctx, args, verb, act) -> Result:
     """fill/type with TEXT as given, or with `--env VAR` the value of VAR in the environment of whoever
     asked (a session's client sends its own), masked like a password in the result and in errors."""
     text = args[1] if len(args) > 1 else ""
     var = env_text(text)
     if var is None:
-        return _result(_act(ctx, act, _secret_target(ctx, args[0], text, verb), text, ctx.session))
+        res = resolve_arg(ctx, args[0])
+        _split_guard(verb, args[0], res, text)
+        if text and fields.is_password(ctx.page, res):  # a password: the command line is not echoed or kept
+            ctx.redact = True
+        return _result(_act(ctx, act, res, text, ctx.session))
     environ = os.environ if ctx.environ is None else ctx.environ
     if var not in environ:
         raise UsageError(f"{verb} {args[0]} --env {var}: the environment variable {var} is not set.")

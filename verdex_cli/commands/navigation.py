@@ -7,8 +7,7 @@ from .registry import Result, command
 
 
 def _nav_result(info: dict) -> Result:
-    notes = info.pop("notes", [])
-    return Result("navigation", info, notes)
+    return Result("navigation", info, info.pop("notes", []))
 
 
 @command("open", group="navigation", params="URL", aliases=("goto",),

@@ -109,28 +109,21 @@ def _run(ctx: Workspace, parsed: Parsed) -> Result:
     if parsed.command.needs_browser:
         _begin_step(ctx, parsed)
     ctx.before_command(parsed.command.effect)
-    watch = loads = None  # for an action, when changes are on: (page state, page, its document before it)
-    if ctx.show_changes and parsed.command.effect == "action":
-        watch = ctx.page_state(), ctx.page, ctx.page.frames.main.loader_id
-        loads = changes.watch_loads(watch[1])  # late content (settling)
-        watch[1].settle.want_changes(True)
     acting = ctx.page if parsed.command.effect == "action" else None
+    # an action's changes (unless off): what it finds is read once its target is found (changes.looked)
+    look = changes.Look(ctx.page_state(), acting) if acting is not None and ctx.show_changes else None
     mark = acting.netlog.mark() if acting is not None else None  # what the page does from here on
     try:
-        pre = changes.before_action(*watch) if watch is not None else None  # what the action finds
         result = _handle(ctx, parsed)
-        if watch is not None and result.kind == "action":
-            ours, before, notes = changes.after_action(*watch, pre, parsed.command.name)
+        if look is not None and result.kind == "action":
+            ours, before, notes = changes.after_action(*look.watch, look.pre, parsed.command.name)
             result.data["changes"], result.data["changes_before"] = ours, before
             result.notes.extend(notes)
         if acting is not None and result.kind == "action":
             result.data["requests"], result.data["console"] = network_cmd.action_report(acting, mark)
     finally:
-        if watch is not None:
-            watch[1].settle.want_changes(False)
-            watch[1].frames.asked_tree(read=False)  # asked with the look before the action: unread
-        if loads is not None:
-            loads.stop()
+        if look is not None:
+            look.end()
     if parsed.command.needs_browser and ctx.session is not None:  # tabs, dialogs, downloads, file choosers
         notes, extra = ctx.session.after_command()
         page = ctx.session.pages.get(ctx.session.current)

@@ -55,21 +55,20 @@ def snapshot_cmd(ctx, args, flags):
         raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {usage_of('snapshot')}")
     page = ctx.page
     ctx.session.ask_targets()  # the after-command question (tabs opened or closed) goes with the capture
-    fresh = "--fresh" in flags
     state = ctx.page_state()
+    viewed = "--interactive" in flags or depth is not None  # a view of the tree, filtered here
     if "--within" in flags:
         data, root, compact = _within(ctx.session, page, state.store, flags.values["--within"])
     else:
-        snap, cached = state.snapshot(page, all_refs="--all-refs" in flags, fresh=fresh, frame=frame,
+        snap, cached = state.snapshot(page, all_refs="--all-refs" in flags, fresh="--fresh" in flags, frame=frame,
                                       follow="--no-frames" not in flags,
-                                      tree="--interactive" in flags or depth is not None)  # views filtered here
+                                      tree=viewed)
         data, root, compact = snap.as_json(), snap.root, snap.compact
-        data["notes"] = list(data.get("notes", []))
         data["cached"] = cached
         if cached:
             data["notes"].append(f"The page has not changed since snapshot #{snap.number}: shown from the cache "
                                  "('snapshot --fresh' captures it anew).")
-    if "--interactive" in flags or depth is not None:
+    if viewed:
         view = filters.interactive(root, compact) if "--interactive" in flags else root
         within = "--within" in flags  # the element is level 0 there, not the document
         view = filters.depth(view, depth + within) if depth is not None else view
@@ -78,7 +77,7 @@ def snapshot_cmd(ctx, args, flags):
     data["text"], note = cut_text(data["text"], limit)
     if note:
         data["notes"] = list(data.get("notes", [])) + [note]
-    if "--all-refs" not in flags:  # the refs of the text returned (a cut-down view is not paid for whole)
+    if "--all-refs" not in flags and (note or viewed or "--within" in flags):  # cut down: the refs it shows
         shown = set(SHOWN_REF.findall(data["text"]))
         data["refs"] = {ref: info for ref, info in data.get("refs", {}).items() if ref in shown}
     return Result("snapshot", data)

@@ -351,8 +351,9 @@
     const holder = v ? (v.diff || v) : null;
     if (!holder || typeof holder.text !== 'string') return JSON.stringify(out);
     const text = holder.text;
-    holder.text = null;
-    return JSON.stringify(out) + '\x00' + text;
+    const whole = holder.whole;  // (text.js longs)
+    holder.text = holder.whole = undefined;
+    return JSON.stringify(out) + '\x00' + text + (whole ? '\x00' + whole : '');
   }
 
   // The tree of capture `cap` while the page still holds it (JSON; null once another capture followed).

@@ -336,8 +336,8 @@
   // record around `el` (an ancestor a few levels up), or null
   function recordState(el) {
     const r = recordFrom(up(el), ITEM_DEPTH - 1);
-    if (r === null || r.at === null || !el.contains(r.at)) return r;
-    const own = { w: r.w, k: r.k, l: '', at: null, node: r.node };  // its label is the element's own text:
+    if (r === null || r.at === null || !holds(r, el)) return r;
+    const own = { w: r.w, k: r.k, l: '', at: null, node: r.node, over: null };  // its label is the element's own text:
     labelInto(own, el);                                                // the next one
     return own;
   }
@@ -352,7 +352,7 @@
     let d = depth;
     const w = node.hasAttributes() || REC_TAGS[node.localName] ? recordWord(node) : null;
     if (w !== null) {
-      r = { w, k: recordKeys(node), l: '', at: null, node };
+      r = { w, k: recordKeys(node), l: '', at: null, node, over: null };
       labelInto(r, null);
       d = 1;
     } else {
@@ -361,6 +361,16 @@
     }
     if (run) run.rec.set(node, { r, d });
     return r;
+  }
+
+  // Does `el` (inside record r's node) hold the text r's label is? (r.over: the elements between that
+  // text and the node, found once per record: el.contains for every ref would walk up to the document)
+  function holds(r, el) {
+    if (r.over === null) {
+      r.over = [];
+      for (let x = r.at.parentNode; x !== r.node; x = x.parentNode) r.over.push(x);
+    }
+    return r.over.includes(el);
   }
 
   function recordKeys(node) {

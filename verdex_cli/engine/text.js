@@ -208,7 +208,7 @@
       out.ids = r.ids;
       out.refs = r.refs;
       out.t2 = r.t2;
-      if (r.long.size) out.long = longs(r.long, 0, r.lines.length);
+      if (r.long.size) longs(out, r.long, 0, r.lines.length);
       return out;
     }
     const a0 = prev.lines;
@@ -268,15 +268,17 @@
       refs: r.refs.slice(4 * na, 4 * nb), ra, rb,
       t2: r.t2.slice(2 * ma, 2 * mb), ka, kb,
     };
-    if (rw.size) out.diff.long = longs(rw, at, newEnd);
+    if (rw.size) longs(out.diff, rw, at, newEnd);
     return out;
   }
 
-  // The whole lines of lines from..to-1, flat: line (counted from `from`), its whole text, ...
-  function longs(long, from, to) {
-    const out = [];
-    for (const [k, line] of long) if (k >= from && k < to) out.push(k - from, line);
-    return out;
+  // The whole lines of lines from..to-1: `long` their numbers (counted from `from`), `whole` them, one a
+  // line (bridge.js sends it after the text, not in the JSON: quoted names would be escaped twice)
+  function longs(into, long, from, to) {
+    const at = [];
+    const lines = [];
+    for (const [k, line] of long) if (k >= from && k < to) { at.push(k - from); lines.push(line); }
+    if (at.length) { into.long = at; into.whole = lines.join('\n'); }
   }
 
   // The view of a frame's tree (the capture's answer in place of the tree). `cap`: the capture this one

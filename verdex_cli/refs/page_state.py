@@ -42,12 +42,13 @@ class PageState:
         self.shown: Snapshot | None = None  # the snapshot whose refs were all shown last, nothing shown since
 
     def snapshot(self, page, all_refs: bool = False, fresh: bool = False, frame=None, follow: bool = True,
-                 trust_observer: bool = False, tree: bool = False) -> tuple[Snapshot, bool]:
+                 trust_observer: bool = False, tree: bool = False,
+                 asked: list | None = None) -> tuple[Snapshot, bool]:
         """(snapshot, cached): see snapshot/take.py. Every capture is recorded in the ref store and
         enters the history. Its refs count as shown to the user unless ``trust_observer`` (an action's
         change capture: only the refs its change lines name are, see :meth:`show`)."""
         snap, cached = cached_snapshot(page, self.store.next_number(), all_refs=all_refs, fresh=fresh, frame=frame,
-                                       follow=follow, trust_observer=trust_observer, tree=tree)
+                                       follow=follow, trust_observer=trust_observer, tree=tree, asked=asked)
         self.last = snap
         if not cached:
             with phase("record refs"):

@@ -13,12 +13,12 @@ from . import cache
 
 
 def parse_answer(raw: str) -> dict:
-    """A frame capture's answer (bridge.js ``encode``): JSON, then a frame's text after a NUL."""
+    """A frame capture's answer (bridge.js ``encode``): JSON, NUL, the frame's text (NUL, its whole lines)."""
     head, sep, text = raw.partition("\x00")
     data = json.loads(head)
     if sep:
-        view = data["view"]
-        (view.get("diff") or view)["text"] = text
+        holder = data["view"].get("diff") or data["view"]
+        holder["text"], _, holder["whole"] = text.partition("\x00")
     return data
 
 

@@ -123,58 +123,71 @@ def forget(page: Page) -> object:
     return entry.memo if entry is not None else None
 
 
-def lookup(page: Page, mode: tuple, trust_observer: bool = False) -> tuple[Snapshot | None, dict[int, dict] | None]:
+def lookup(page: Page, mode: tuple, trust_observer: bool = False,
+           asked: list | None = None) -> tuple[Snapshot | None, dict[int, dict] | None]:
     """(the cached snapshot, None) when nothing changed; (None, reusable frames) when some frames
     changed; (None, None) when everything must be captured. ``trust_observer``: the capture right
     after an action (changes.py), which settled the page first -- the watchers vouch for the
-    frames even though a command ran since."""
+    frames even though a command ran since. ``asked``: the check, sent already (:func:`ask`)."""
     entry = entry_of(page)
     if entry is None or entry.mode != mode or (not entry.vouched and not trust_observer):
         return None, None
     with phase("cache check"):
-        hit, reuse = _check(page, entry, trust_observer)
-    if hit is not None:
-        entry.vouched = True  # vouched for after the command: the next `snapshot` may use it
-    return hit, reuse
+        asked = asked if asked is not None else ask(page, trust_observer)
+        if asked is None:
+            return None, None
+        clean: dict[int, dict] = {}
+        try:
+            for index, facts, known, started in asked:
+                try:
+                    dirty = known if started is None else started.value()
+                except VerdexError:
+                    return None, None
+                if not dirty:
+                    clean[index] = facts
+        finally:
+            drop(asked)
+    if len(clean) < len(entry.facts):
+        return None, clean
+    entry.vouched = True  # vouched for after the command: the next `snapshot` may use it
+    return entry.snap, None
 
 
-def _check(page: Page, entry: Entry, after_action: bool) -> tuple[Snapshot | None, dict[int, dict] | None]:
+def drop(asked: list | None) -> None:
+    """Let a check's answers go unread (the ones not waited for, after an early answer, included)."""
+    for *_, started in asked or ():
+        if started is not None:
+            started.drop()
+
+
+def ask(page: Page, after_action: bool = True) -> list | None:
+    """Every frame of the last capture asked at once whether it changed (one round trip however many
+    frames), not waited for: [(index, facts, dirty if known already, the call sent)] for :func:`lookup`
+    to read, or :func:`drop`; None: everything must be captured. (The look before an action sends it
+    ahead: the target's search rides in its round trip.)"""
+    entry = entry_of(page)
+    if entry is None:
+        return None
     page.target.drain_events(0.05)  # frame events already received are counted
     if entry.frame_events != page.frames.structure_events or page.frames.main.loader_id != entry.main_loader:
-        return None, None
+        return None
     frames = []
     for index, facts in entry.facts.items():
         fr = page.frames.get(index)
         if fr is None or fr.detached:
-            return None, None
+            return None
         if "followed" not in facts:  # no frame owner (the bridge counts them), else one walk per capture
             facts["followed"] = facts.get("owners", 1) == 0 or _owners_followed(facts["root"])
         if not facts["followed"]:
-            return None, None
+            return None
         frames.append((index, fr, facts))
-    # every frame asked at once: one round trip however many frames there are
     limit = min(page.timeout, 5.0)
     # told by the settle just before, for the capture after an action: not asked again (a later
     # snapshot asks: the page may have changed since)
     known = _known_dirt(page, entry, frames) if after_action else {}
-    asked = [(index, fr, facts, None if index in known else page.bridge.dirty(fr, _cap(facts), timeout=limit, later=True))
-             for index, fr, facts in frames]
-    clean: dict[int, dict] = {}
-    try:
-        for index, fr, facts, started in asked:
-            try:
-                dirty = known[index] if index in known else started.value()
-            except VerdexError:
-                return None, None
-            if not dirty:
-                clean[index] = facts
-    finally:
-        for _index, _fr, _facts, started in asked:
-            if started is not None:
-                started.drop()  # (the ones not waited for, after an early answer)
-    if len(clean) == len(entry.facts):
-        return entry.snap, None
-    return None, clean
+    return [(index, facts, known.get(index),
+             None if index in known else page.bridge.dirty(fr, _cap(facts), timeout=limit, later=True))
+            for index, fr, facts in frames]
 
 
 def _known_dirt(page: Page, entry: Entry, frames: list) -> dict[int, bool]:

@@ -53,15 +53,16 @@ def _check_patched(page: Page, text: str, compact: bool, frame: Frame | None, fo
 
 
 def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool = False,
-                    frame: Frame | None = None, follow: bool = True,
-                    trust_observer: bool = False, tree: bool = False) -> tuple[Snapshot, bool]:
+                    frame: Frame | None = None, follow: bool = True, trust_observer: bool = False,
+                    tree: bool = False, asked: list | None = None) -> tuple[Snapshot, bool]:
     """(snapshot, cached): the last snapshot when the page has not changed since (snapshot/cache.py),
     else a capture of the frames that changed, numbered ``number``. ``fresh`` always captures everything. ``frame``: only
     that frame (and the frames inside it); ``follow=False``: frame boundaries only; ``tree``: the snapshot
-    holds its tree (``Snapshot.root``; else the page renders the text and keeps the tree: views.py)."""
+    holds its tree (``Snapshot.root``; else the page renders the text and keeps the tree: views.py);
+    ``asked``: the cache's check, sent already (cache.ask)."""
     hit = reuse = prior = None
     if not fresh:
-        hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow, tree), trust_observer)
+        hit, reuse = cache.lookup(page, _mode(all_refs, frame, follow, tree), trust_observer, asked)
     ahead = cache.take_ahead(page)  # what the settle after an action captured (act/changes.py)
     if ahead is not None and (hit is not None or reuse is None or not trust_observer
                               or ahead.acted_at != page.settle.acted_at):

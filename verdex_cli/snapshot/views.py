@@ -58,7 +58,7 @@ class FrameView:
         refs = _refs(v["refs"], spelled, index, v["compact"])
         t2 = v["t2"]
         return cls(index, cap, v["compact"], refs, [(t2[i], f"{spelled}e{t2[i + 1]}") for i in range(0, len(t2), 2)],
-                   ids, _owners(v), v["shape"], v["inline"], v.get("rl"), _long(v.get("long"), 0, spelled), _text=text)
+                   ids, _owners(v), v["shape"], v["inline"], v.get("rl"), _long(v, 0, spelled), _text=text)
 
     def follow(self, v: dict, cap: int, prefix: str) -> "FrameView":
         """This render with the lines that changed (the page's answer ``v``, a ``diff``), for capture ``cap``.
@@ -83,7 +83,7 @@ class FrameView:
             after = [(line + delta, ref) for line, ref in after]
         t2s = self.t2[:d["ka"]] + [(t2[i], f"{spelled}e{t2[i + 1]}") for i in range(0, len(t2), 2)] + after
         long = {k: line for k, line in self.long.items() if k < at}
-        long.update(_long(d.get("long"), at, spelled))
+        long.update(_long(d, at, spelled))
         long.update((k + delta, line) for k, line in self.long.items() if k >= at + gone)
         return FrameView(self.index, cap, v["compact"], refs, t2s, ids, _owners(v), v["shape"], v["inline"], v.get("rl"),
                          long, _lines=lines[:at] + mid + lines[at + gone:])
@@ -99,12 +99,11 @@ def _ids(raw: list, page_frame: int, index: int, first: bool = True) -> array:
     return out
 
 
-def _long(raw: list | None, at: int, spelled: str) -> dict[int, str]:
-    """The page's whole lines (flat: line, text, ...), from line ``at`` on."""
-    if not raw:
+def _long(v: dict, at: int, spelled: str) -> dict[int, str]:
+    """The page's whole lines (``long``: their numbers, ``whole``: them, one a line), from line ``at`` on."""
+    if not v.get("long"):
         return {}
-    it = iter(raw)
-    return {at + k: line.replace(REF, spelled) for k, line in zip(it, it)}
+    return dict(zip((at + k for k in v["long"]), v["whole"].replace(REF, spelled).split("\n")))
 
 
 def _refs(raw: list, spelled: str, index: int, compact: bool) -> list[RefInfo]:
