@@ -128,6 +128,12 @@ def test_a_pasted_block_runs_line_by_line(long_page):
     assert "42" in _plain_lines(seen)
 
 
+def test_a_pasted_block_that_starts_with_a_comment_runs_the_rest(long_page):
+    seen = typed(long_page, "\x1b[200~# the steps\reval 6 * 7\reval 'sec' + 'ond'\x1b[201~\r", r"'second'",
+                 rows=30, cols=100)
+    assert "42" in _plain_lines(seen)
+
+
 def test_the_toolbar_keeps_the_ref_state_first_and_cuts_the_title(ctx, console, demo):  # noqa: F811
     with create_pipe_input() as inp:
         repl, _ = make_repl(ctx, console, inp)

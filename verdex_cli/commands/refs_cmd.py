@@ -140,8 +140,7 @@ def log_cmd(ctx, args, flags):
               "N alone: snapshot N and the latest).", effect="read")
 def diff_cmd(ctx, args, flags):
     numbers = [args.values[k] for k in ("n", "m") if k in args.values]
-    state = ctx.page_state()
-    data = state.diff(*numbers)
+    data = ctx.page_state().diff(*numbers)
     notes = [] if data["from"] is not None else ["Need two snapshots to compare; take another snapshot."]
     if data["navigated_frames"]:
         frames = ", ".join(f"f{f}" for f in data["navigated_frames"])
@@ -153,10 +152,9 @@ def diff_cmd(ctx, args, flags):
          help="Forget all refs of the current page; numbering goes on (--restart: start again at 1, "
               "so old ref strings will name new elements).")
 def reset_refs_cmd(ctx, args, flags):
-    page = ctx.page
-    store = ctx.page_state().store
+    state = ctx.page_state()
     restart = "--restart" in flags
-    dropped = len(store.records)
-    ctx.page_state().reset(restart)  # (first: it keeps the highest numbers a restart forgets)
-    page.frames.reset_refs(not restart)
+    dropped = len(state.store.records)
+    state.reset(restart)  # (first: it keeps the highest numbers a restart forgets)
+    ctx.page.frames.reset_refs(not restart)
     return Result("reset", {"dropped": dropped, "restart": restart})

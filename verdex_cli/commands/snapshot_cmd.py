@@ -55,13 +55,12 @@ def snapshot_cmd(ctx, args, flags):
         raise UsageError(f"--depth needs a number of levels (1 or more). Usage: {usage_of('snapshot')}")
     page = ctx.page
     ctx.session.ask_targets()  # the after-command question (tabs opened or closed) goes with the capture
-    fresh = "--fresh" in flags
     state = ctx.page_state()
     viewed = "--interactive" in flags or depth is not None  # a view of the tree, filtered here
     if "--within" in flags:
         data, root, compact = _within(ctx.session, page, state.store, flags.values["--within"])
     else:
-        snap, cached = state.snapshot(page, all_refs="--all-refs" in flags, fresh=fresh, frame=frame,
+        snap, cached = state.snapshot(page, all_refs="--all-refs" in flags, fresh="--fresh" in flags, frame=frame,
                                       follow="--no-frames" not in flags,
                                       tree=viewed)
         data, root, compact = snap.as_json(), snap.root, snap.compact

@@ -152,10 +152,8 @@ class Repl:
                     continue
                 except EOFError:
                     return 0
-                if not line.strip() or is_comment(line):  # '#' starts a comment, as in scripts
-                    continue
                 for one in line.splitlines():  # a pasted block runs line by line
-                    if not one.strip() or is_comment(one):
+                    if not one.strip() or is_comment(one):  # '#' starts a comment, as in scripts
                         continue
                     outcome = self.run_line(one)
                     if isinstance(self.prompt.history, PrivateHistory):
