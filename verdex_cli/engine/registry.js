@@ -394,8 +394,9 @@
       if (n.nodeType === 3) {
         const v = n.data.trim();
         if (v) {  // in a control or heading (a button's <span>s): its whole text, as its snapshot line names it
-          const c = n.parentElement && n.parentElement.closest(NAMED);
-          const named = c && c !== root && root.contains(c) && !c.contains(el) ? c : null;
+          let c = n.parentElement;  // (the closest one inside the record: closest() would look up to the document)
+          while (c !== root && !c.matches(NAMED)) c = c.parentElement;
+          const named = c !== root && !c.contains(el) ? c : null;
           r.l = cut(named ? (named.getAttribute('aria-label') || named.textContent).replace(/\s+/g, ' ').trim()
             : v.replace(/\s+/g, ' '));
           r.at = n;
