@@ -15,18 +15,25 @@ import time
 import urllib.parse
 import urllib.request
 
-DRAIN_SECONDS = 1.0
+DRAIN_SECONDS = 2.0
 
 
-def drain(sock: socket.socket) -> None:
-    """Half-close ``sock`` and read what the other end still sends until it closes (at most
-    DRAIN_SECONDS), so that closing it sends no reset."""
+def drain(sock: socket.socket, until_closed: bool = False) -> None:
+    """Half-close ``sock`` and read what the other end still sends until it pauses for 0.25 s or
+    closes (at most DRAIN_SECONDS), so that closing it sends no reset. ``until_closed``: a pause is
+    waited out (a loaded server answers a WebSocket close late, and a socket closed before then is
+    reset when it does)."""
+    end = time.monotonic() + DRAIN_SECONDS
     try:
         sock.shutdown(socket.SHUT_WR)
-        sock.settimeout(0.25)
-        end = time.monotonic() + DRAIN_SECONDS
-        while time.monotonic() < end and sock.recv(65536):
-            pass
+        while (left := end - time.monotonic()) > 0:
+            sock.settimeout(min(left, 0.25))
+            try:
+                if not sock.recv(65536):
+                    return
+            except TimeoutError:
+                if not until_closed:
+                    return
     except OSError:
         pass
 

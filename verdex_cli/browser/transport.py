@@ -59,7 +59,7 @@ class WsTransport:
         except Exception:
             pass
         if sock is not None:
-            drain(sock)
+            drain(sock, until_closed=True)
         self.ws.shutdown()
 
 
