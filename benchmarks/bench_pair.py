@@ -10,8 +10,8 @@ own, both on the same page of the demo site. The two take turns one command at a
 that goes first drawn at random per pair, so that load on the machine falls on both alike; a
 separate round per side (the way earlier figures were taken) swung ±30% here between rounds of the
 same code. For each command: the wall time from sending the line to its JSON answer, and the CPU
-time its browser's processes and its verdex process spent meanwhile (/proc; the clock tick is 10 ms,
-so CPU figures are only good as medians of many).
+time its browser's processes and its verdex process spent meanwhile (the scheduler's count per thread,
+in nanoseconds: /proc's clock tick of 10 ms made single commands' CPU figures 0, 10 or 20 ms).
 
 Prints each side's medians and the median of the per-pair ratios (this checkout / the other), with
 a 95% bootstrap interval: a ratio whose interval lies inside 0.95–1.05 is within 5%.
@@ -31,24 +31,25 @@ from pathlib import Path
 
 import harness as h
 
-TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
 WHAT = ("wall", "browser cpu", "verdex cpu")
 
 
 def cpu_ms(pgid: int | None = None, pid: int | None = None) -> float:
-    """CPU time (user + system) of every process in the process group ``pgid``, or of ``pid``, in ms."""
+    """CPU time of every live thread of every process in the process group ``pgid``, or of ``pid``, in ms
+    (/proc/PID/task/TID/schedstat: nanoseconds)."""
     total = 0
     for each in os.listdir("/proc") if pid is None else [str(pid)]:
         if not each.isdigit():
             continue
         try:
-            with open(f"/proc/{each}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
+            if pid is None and os.getpgid(int(each)) != pgid:
+                continue
+            for tid in os.listdir(f"/proc/{each}/task"):
+                with open(f"/proc/{each}/task/{tid}/schedstat") as f:
+                    total += int(f.read().split()[0])
         except OSError:
             continue
-        if pid is not None or int(fields[2]) == pgid:
-            total += int(fields[11]) + int(fields[12])
-    return total * TICK_MS
+    return total / 1e6
 
 
 class Side:

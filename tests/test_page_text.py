@@ -15,7 +15,7 @@ import pytest
 
 from random_trees import Gen, canonical, mutate, rand_text, walk
 from verdex_cli.browser.session import Options, Session
-from verdex_cli.snapshot import views
+from verdex_cli.snapshot import render_text, views
 from verdex_cli.snapshot.render_text import TextRenderer
 from verdex_cli.snapshot.views import FrameView, Stitched
 
@@ -113,6 +113,30 @@ def test_one_frame_random_trees(page_text):
         if want != got:
             bad.append(f"{json.dumps(tree)} compact={compact} index={index} opts={opts}\n"
                        f"{first_difference(want, got)}")
+    assert not bad, f"{len(bad)} of {len(cases)} differ; first:\n" + "\n\n".join(bad[:3])
+
+
+def test_whole_lines_are_the_uncut_render(page_text, monkeypatch):
+    """Each line whose text the page cut comes whole as well (sent as where it differs from the cut line:
+    views._long puts it together): the line render_text.py makes with nothing cut."""
+    rng = random.Random(20261129)
+    cases = []
+    for _ in range(1500):
+        compact = rng.random() < 0.5
+        index = rng.randint(0, 4)
+        cases.append((canonical(Gen(rng).root(rng.randint(0, 5))), compact, index, opts_for(rng, compact, index)))
+    answers = page_text([[t, o, 0, 0] for t, _, _, o in cases])
+    views_ = [FrameView.whole(ans, index, 0, PREFIX) for (_, _, index, _), ans in zip(cases, answers)]
+    monkeypatch.setattr(render_text, "MAX_TEXT", 10 ** 9)
+    monkeypatch.setattr(render_text.cut, "__defaults__", (10 ** 9,))
+    bad, longs = [], 0
+    for (tree, compact, index, _), v in zip(cases, views_):
+        uncut = python_render(dict(tree, fi=index), compact)[0].split("\n")
+        want = {k: line for k, (line, cut) in enumerate(zip(uncut, v.lines)) if line != cut}
+        longs += len(v.long)
+        if v.long != want:
+            bad.append(f"{json.dumps(tree)} compact={compact} index={index}\npage {v.long!r}\npython {want!r}")
+    assert longs > 1000
     assert not bad, f"{len(bad)} of {len(cases)} differ; first:\n" + "\n\n".join(bad[:3])
 
 
@@ -258,7 +282,7 @@ def test_changed_lines(page_text):
         for want, got, name in ((FrameView.whole(whole_b, index, 2, PREFIX), got_b, "B"),
                                 (FrameView.whole(whole_c, index, 3, PREFIX), got_c, "C")):
             what = next((w for w in ("text", "ids", "refs", "t2", "owners", "compact", "shape", "inline",
-                                     "ref_lines") if getattr(want, w) != getattr(got, w)), None)
+                                     "ref_lines", "long") if getattr(want, w) != getattr(got, w)), None)
             if what:
                 bad.append(f"A={json.dumps(a)}\nB={json.dumps(b)}\nC={json.dumps(c)}\nindex={index} "
                            f"opts={oa} {ob} {oc}\n{name} {what}: whole {getattr(want, what)!r}\n"

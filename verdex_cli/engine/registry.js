@@ -343,24 +343,20 @@
   }
 
   // the record at or above `node`, looking `depth` levels up (node itself: 1). Per capture each node
-  // remembers {r, d}: its record d levels up, or (r null) none within d levels.
+  // with attributes (or a record's tag) remembers its own record, or null.
   function recordFrom(node, depth) {
-    if (node === null || depth <= 0) return null;
-    const m = run ? run.rec.get(node) : undefined;
-    if (m !== undefined && (m.r !== null || m.d >= depth)) return m.r !== null && m.d <= depth ? m.r : null;
-    let r = null;
-    let d = depth;
-    const w = node.hasAttributes() || REC_TAGS[node.localName] ? recordWord(node) : null;
-    if (w !== null) {
-      r = { w, k: recordKeys(node), l: '', at: null, node, over: null };
-      labelInto(r, null);
-      d = 1;
-    } else {
-      r = recordFrom(up(node), depth - 1);
-      if (r !== null) for (let x = node, k = 1; x !== r.node; x = up(x), k++) d = k + 1;
+    for (; node !== null && depth > 0; node = up(node), depth--) {
+      if (!node.hasAttributes() && REC_TAGS[node.localName] === undefined) continue;  // the common wrapper
+      let r = run ? run.rec.get(node) : undefined;
+      if (r === undefined) {
+        const w = recordWord(node);
+        r = w === null ? null : { w, k: recordKeys(node), l: '', at: null, node, over: null };
+        if (r !== null) labelInto(r, null);
+        if (run) run.rec.set(node, r);
+      }
+      if (r !== null) return r;
     }
-    if (run) run.rec.set(node, { r, d });
-    return r;
+    return null;
   }
 
   // Does `el` (inside record r's node) hold the text r's label is? (r.over: the elements between that
@@ -485,8 +481,9 @@
       part = h.parentElement && h.parentElement.closest(SECTIONING);
       if (run) run.part.set(h, part);
     }
-    for (let r = x.getRootNode(); part && r !== document && r.host; r = x.getRootNode()) x = r.host;
-    return !part || part.contains(x);
+    if (!part) return true;
+    for (let r = x.getRootNode(); r !== document && r.host; r = x.getRootNode()) x = r.host;
+    return part.contains(x);
   }
 
   // the address as a person would compare two: the file and what follows it when the path is the same

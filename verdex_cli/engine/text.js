@@ -208,7 +208,7 @@
       out.ids = r.ids;
       out.refs = r.refs;
       out.t2 = r.t2;
-      if (r.long.size) longs(out, r.long, 0, r.lines.length);
+      if (r.long.size) longs(out, r.long, r.lines, 0, r.lines.length);
       return out;
     }
     const a0 = prev.lines;
@@ -268,17 +268,33 @@
       refs: r.refs.slice(4 * na, 4 * nb), ra, rb,
       t2: r.t2.slice(2 * ma, 2 * mb), ka, kb,
     };
-    if (rw.size) longs(out.diff, rw, at, newEnd);
+    if (rw.size) longs(out.diff, rw, b0, at, newEnd);
     return out;
   }
 
-  // The whole lines of lines from..to-1: `long` their numbers (counted from `from`), `whole` them, one a
-  // line (bridge.js sends it after the text, not in the JSON: quoted names would be escaped twice)
-  function longs(into, long, from, to) {
+  // The whole lines of lines from..to-1, each as where it first differs from its cut line: `long`
+  // [line (counted from `from`), p, ...], the whole line being the cut line's first p characters (code
+  // points, as Python counts; none past a ref mark, which Python spells out) and then its rest in
+  // `whole`, one a line (bridge.js sends it after the text, not in the JSON: quoted names would be
+  // escaped twice). (What was cut is all that crosses again: the rest of the line is in the text.)
+  function longs(into, long, lines, from, to) {
     const at = [];
-    const lines = [];
-    for (const [k, line] of long) if (k >= from && k < to) { at.push(k - from); lines.push(line); }
-    if (at.length) { into.long = at; into.whole = lines.join('\n'); }
+    const rests = [];
+    long.forEach((line, k) => {
+      if (k < from || k >= to) return;
+      const cutLine = lines[k];
+      const mark = cutLine.indexOf(REF);
+      const end = Math.min(mark < 0 ? cutLine.length : mark, line.length);
+      let p = 0;
+      let pairs = 0;  // surrogate pairs among the first p (one code point each)
+      for (let c; p < end && (c = line.charCodeAt(p)) === cutLine.charCodeAt(p); p++) {
+        if ((c & 0xfc00) === 0xdc00 && p > 0 && (line.charCodeAt(p - 1) & 0xfc00) === 0xd800) pairs++;
+      }
+      if (p > 0 && (line.charCodeAt(p - 1) & 0xfc00) === 0xd800) p--;  // (not between a pair's halves)
+      at.push(k - from, p - pairs);
+      rests.push(line.slice(p));
+    });
+    if (at.length) { into.long = at; into.whole = rests.join('\n'); }
   }
 
   // The view of a frame's tree (the capture's answer in place of the tree). `cap`: the capture this one

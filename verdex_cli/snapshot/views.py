@@ -57,8 +57,10 @@ class FrameView:
         ids = _ids(v["ids"], v["frame"], index)
         refs = _refs(v["refs"], spelled, index, v["compact"])
         t2 = v["t2"]
+        lines = text.split("\n") if v.get("long") else None  # (only then: a page's text is long)
         return cls(index, cap, v["compact"], refs, [(t2[i], f"{spelled}e{t2[i + 1]}") for i in range(0, len(t2), 2)],
-                   ids, _owners(v), v["shape"], v["inline"], v.get("rl"), _long(v, 0, spelled), _text=text)
+                   ids, _owners(v), v["shape"], v["inline"], v.get("rl"), _long(v, 0, spelled, lines), _text=text,
+                   _lines=lines)
 
     def follow(self, v: dict, cap: int, prefix: str) -> "FrameView":
         """This render with the lines that changed (the page's answer ``v``, a ``diff``), for capture ``cap``.
@@ -83,7 +85,7 @@ class FrameView:
             after = [(line + delta, ref) for line, ref in after]
         t2s = self.t2[:d["ka"]] + [(t2[i], f"{spelled}e{t2[i + 1]}") for i in range(0, len(t2), 2)] + after
         long = {k: line for k, line in self.long.items() if k < at}
-        long.update(_long(d, at, spelled))
+        long.update(_long(d, at, spelled, mid))
         long.update((k + delta, line) for k, line in self.long.items() if k >= at + gone)
         return FrameView(self.index, cap, v["compact"], refs, t2s, ids, _owners(v), v["shape"], v["inline"], v.get("rl"),
                          long, _lines=lines[:at] + mid + lines[at + gone:])
@@ -99,11 +101,14 @@ def _ids(raw: list, page_frame: int, index: int, first: bool = True) -> array:
     return out
 
 
-def _long(v: dict, at: int, spelled: str) -> dict[int, str]:
-    """The page's whole lines (``long``: their numbers, ``whole``: them, one a line), from line ``at`` on."""
-    if not v.get("long"):
+def _long(v: dict, at: int, spelled: str, lines: list[str]) -> dict[int, str]:
+    """The page's whole lines from line ``at`` on (``lines``: the text's, from there): ``long`` [line, p, ...],
+    each the line's first p characters (no ref among them) followed by its rest in ``whole``, one a line."""
+    flat = v.get("long")
+    if not flat:
         return {}
-    return dict(zip((at + k for k in v["long"]), v["whole"].replace(REF, spelled).split("\n")))
+    rests = v["whole"].replace(REF, spelled).split("\n")
+    return {at + flat[i]: lines[flat[i]][:flat[i + 1]] + rests[i // 2] for i in range(0, len(flat), 2)}
 
 
 def _refs(raw: list, spelled: str, index: int, compact: bool) -> list[RefInfo]:
