@@ -130,7 +130,7 @@ def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) 
                 return point
         # every owner into view, outermost first, one after the other: a frame's scroll reaches the frames
         # above a moment later, so scrolls sent together can still be moving when the point is measured
-        for parent, owner in reversed(owners(page, res.frame, res.label)):
+        for _frame, parent, owner in reversed(owners(page, res.frame, res.label)):
             with suppress(CDPError):  # an owner that cannot scroll: the hit tests say what is wrong
                 parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
         deadline = time.monotonic() + page.timeout

@@ -91,7 +91,7 @@ class Focus:
     def __init__(self, page: Page, res: Resolved):
         self.page, self.res = page, res
         self.owners: list[tuple[Frame, str]] = []  # (parent frame, objectId of the iframe in its world)
-        for parent, backend in owners(page, res.frame, res.label):  # a frame gone: one true line
+        for _frame, parent, backend in owners(page, res.frame, res.label):  # a frame gone: one true line
             obj = parent.target.call("DOM.resolveNode", backendNodeId=backend, objectGroup="verdex-focus",
                                      executionContextId=page.frames.world(parent))["object"]
             self.owners.append((parent, obj["objectId"]))
