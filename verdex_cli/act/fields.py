@@ -18,8 +18,9 @@ from ..browser.session import Session
 from .actions import focus
 from .focus import element_object, label_of, where_focus
 from .keys import char_events, parse_key
-from .readback import RERENDERED, FieldWatch, after_input, quoted, settle_page, still_changing
+from .readback import RERENDERED, FieldWatch, after_input, settle_page, still_changing
 from .resolve import Resolved
+from .targets import quoted
 
 MASK = "••••••"  # shown instead of a password's value, always the same length
 

@@ -56,15 +56,19 @@ class Target:
     def describe(self) -> str:
         """What was searched, for messages."""
         if self.kind == "role":
-            own = f"role {self.role}" + (f" named {json.dumps(self.name, ensure_ascii=False)}" if self.name else "")
+            own = f"role {self.role}" + (f" named {quoted(self.name)}" if self.name else "")
         else:
-            own = {"testid": "test id"}.get(self.kind, self.kind) + " " + json.dumps(
-                self.value, ensure_ascii=False)
+            own = {"testid": "test id"}.get(self.kind, self.kind) + " " + quoted(self.value)
         return own if self.scope is None else f"{own} inside {self.scope.describe()}"
 
 
 def norm(text: str) -> str:
     return " ".join(text.split())
+
+
+def quoted(text: str) -> str:
+    """A value in double quotes, as in `The page changed the value to "12".` (also a Python string)."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def quote_word(target: str) -> str:
