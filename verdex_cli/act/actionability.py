@@ -147,7 +147,7 @@ def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) 
                 return point
             if time.monotonic() >= deadline:
                 raise NotActionable(f"Element {res.label} is not actionable after {page.timeout:.1f} s: {point}.")
-            _tell(page, res, point, told)
+            _tell(res, point, told)
             time.sleep(min(SLICE, max(0.0, deadline - time.monotonic())))
 
 
@@ -183,7 +183,7 @@ def _through_label(res: Resolved, out: dict) -> None:
         res.notes.append(note)
 
 
-def _tell(page: Page, res: Resolved, reason: str, told: list) -> None:
+def _tell(res: Resolved, reason: str, told: list) -> None:
     """Report a new reason for waiting (timing.tell: the REPL shows it)."""
     if reason == told[0]:
         return
@@ -223,4 +223,4 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
             raise NotActionable(f"Element {res.label} is not actionable: {reason}.")
         if time.monotonic() >= deadline:
             raise NotActionable(f"Element {res.label} is not actionable after {page.timeout:.1f} s: {reason}.")
-        _tell(page, res, reason, told)
+        _tell(res, reason, told)
