@@ -72,12 +72,6 @@ class Found:
     pw: list[Target] = field(default_factory=list)  # what a Playwright test can use, best first
     chain: str | None = None  # the Playwright frame chain, once asked (frame_chain)
 
-    def settled(self) -> dict | None:
-        """The choice when it needs no round trip (one frame: nothing else can match), else None."""
-        if not self.single:
-            return None
-        return self.choose()
-
     def frame_chain(self) -> str:
         """`page.frame_locator(...)...` down to the element's frame, asked once (while the page still
         shows the frame: an action's step asks it when it is recorded)."""
