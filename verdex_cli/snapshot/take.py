@@ -13,9 +13,9 @@ from ..base.timing import phase
 from ..browser.frames import Frame
 from ..base.errors import VerdexError
 from ..browser.page import Page
-from .answers import collect_owners, drop_ahead
+from .answers import drop_ahead
 from .capture import UNCAPTURED, capture_tree
-from .model import Snapshot
+from .model import Snapshot, collect_owners
 from .render_text import TextRenderer
 from .views import FrameView, Stitched, frames_of
 
