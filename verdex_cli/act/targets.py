@@ -31,7 +31,6 @@ slider spinbutton status strong subscript superscript switch tab table tablist t
 toolbar tooltip tree treegrid treeitem""".split())
 PREFIXES = ("testid", "label", "text", "id")
 MAX_LISTED = 20
-FRAME_ROLES = frozenset({"iframe"})  # a scope with this role searches the frame's document
 # `role=document >> TARGET`: the main frame's document only (its frames are not searched)
 _ROLE_EQ = re.compile(r"^role=([A-Za-z]+)\s*(?:\[(.*)\])?\s*$", re.S)
 _ROLE_COLON = re.compile(r"^([A-Za-z]+):(.*)$", re.S)
@@ -234,16 +233,17 @@ def _frames_search(page: Page, t: Target, hidden: bool, notes: list[str],
 def search(page: Page, t: Target, notes: list[str] | None = None) -> tuple[list[Hit], int]:
     """The winning candidates (best match level) of a target, visible ones first, then hidden ones."""
     notes = notes if notes is not None else []
+    scope = t.scope
     for hidden in (False, True):
-        if t.scope is not None and t.scope.kind == "role" and t.scope.role in FRAME_ROLES:
-            hits, searched = _frames_search(page, t, hidden, notes, start=_frame_of(page, t.scope, notes))
-        elif t.scope is not None and t.scope.kind == "role" and t.scope.role == "document" and t.scope.scope is None:
-            hits, searched = _main_search(page, t, hidden)
-        elif t.scope is not None:
-            fr, n = _unique(page, t.scope, notes)
-            hits, searched = _search_in(page, fr, t, hidden, n)[0], 1
-        else:
+        if scope is None:
             hits, searched = _frames_search(page, t, hidden, notes)
+        elif scope.kind == "role" and scope.role == "iframe":  # the frame's document (and its frames)
+            hits, searched = _frames_search(page, t, hidden, notes, start=_frame_of(page, scope, notes))
+        elif scope.kind == "role" and scope.role == "document" and scope.scope is None:
+            hits, searched = _main_search(page, t, hidden)
+        else:
+            fr, n = _unique(page, scope, notes)
+            hits, searched = _search_in(page, fr, t, hidden, n)[0], 1
         if hits:
             best = max(h.level for h in hits)
             if hidden:
