@@ -39,6 +39,15 @@ def local_root(page: Page, fr: Frame) -> bool:
     return parent is None or parent.target is not fr.target and parent.target.id != fr.target.id
 
 
+def above(page: Page, fr: Frame | None) -> list[int]:
+    """The indices of the frames above ``fr``, nearest first (as far as the registry knows them)."""
+    out = []
+    while fr is not None and fr.parent is not None:
+        out.append(fr.parent)
+        fr = page.frames.get(fr.parent)
+    return out
+
+
 def _gone(label: str) -> NotActionable:
     return NotActionable(f"Element {label} is not actionable: its frame is no longer attached to the page.")
 
