@@ -329,6 +329,6 @@
     return performance.now() - Math.max(touchedAt, changedAt, scrolledAt, startedAt);
   }
 
-  return { start, clean, take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, shadowAttached, ownTasks,
+  return { take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, shadowAttached, ownTasks,
     ownChanges, ownOnly, mark, field,
     resetFields, TEXT, EVENT };

@@ -78,7 +78,7 @@ def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool
                      tree, not trust_observer), False
 
 
-def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True, tree: bool = False) -> tuple:
+def _mode(all_refs: bool, frame: Frame | None, follow: bool, tree: bool) -> tuple:
     return ("all-refs" if all_refs else "default", frame.index if frame is not None else 0, follow, tree)
 
 
