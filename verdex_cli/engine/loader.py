@@ -120,11 +120,10 @@ def check_uses(m: Module, text: str, names: set[str]) -> None:
         raise EngineError(f"{m.name} ({', '.join(m.files)}) uses {hit.group()} without needing it")
 
 
-def compose(modules: tuple[Module, ...] = MODULES, exports: dict[str, str] | None = None, check: bool = True) -> str:
+def compose(modules: tuple[Module, ...] = MODULES, exports: dict[str, str] = EXPORTS, check: bool = True) -> str:
     """The whole engine as one script: the factories in dependency order, then ``globalThis.__verdex``.
     ``check``: no module uses a name it does not need (tests/test_engine.py; a scan of the whole source that
     cost every start of verdex 15-20 ms of CPU)."""
-    exports = EXPORTS if exports is None else exports
     ordered = order(modules)
     names = {m.name for m in ordered}
     for ns, name in exports.items():
