@@ -47,9 +47,10 @@ MODULES = (
     Module("Text", ("text.js",)),                    # a frame's snapshot text, rendered in the page
     Module("Guard", ("guard.js",), ("Aria", "Registry")),  # the click guard (events for another element stopped)
     Module("Act", ("act.js",), ("Aria", "Registry", "Observer", "Guard")),  # acting on a ref
+    Module("Wheel", ("wheel.js",), ("Act",)),         # what the wheel moved (scroll up|down)
     Module("FrameWatch", ("frame_watch.js",), ("Aria", "Act", "Guard")),  # what reaches a frame's document (owner clicks)
     Module("Bridge", ("bridge.js",), ("Aria", "Registry", "Runs", "Deep", "Observer", "Incremental", "Text",
-                                      "Act", "FrameWatch", "Guard")),
+                                      "Act", "FrameWatch", "Guard", "Wheel")),
     Module("Fields", ("fields.js",), ("Aria", "Bridge")),
     Module("PwLocators", ("pw_locators.js",)),      # which locators a Playwright test can use
     Module("Targets", ("targets.js",), ("Aria", "Bridge", "PwLocators")),
