@@ -43,6 +43,15 @@ def test_scroll_on_a_page_that_fits_is_refused_not_a_false_success(d):
     assert d.js("window.log") == []  # the page saw no scroll
 
 
+def test_scroll_over_a_spinner_turning_by_itself_is_refused(d):
+    """The page's loading spinner at the middle moves on its own: that is not the wheel's doing."""
+    open_page(d, "loading.html")
+    for way in ("down", "up"):
+        out = d.fail(f"scroll {way}", "not_applied")
+        assert out.message.startswith(f"Nothing scrolled {way}: the page cannot scroll")
+    assert d.js("window.log") == [] and d.js("document.querySelector('.spinner').getAnimations().length") == 1
+
+
 def test_scroll_at_the_bottom_and_top_is_refused(d):
     open_page(d, "long.html")
     d.fail("scroll up", "not_applied")

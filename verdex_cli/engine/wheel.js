@@ -4,19 +4,24 @@
 // take the wheel and move their content without scrolling). `start` reads all of it before the wheel,
 // `moved` says after it whether, and what, moved; no longer than the wheel's own work takes.
   let wheel = null;
-  // what a user would see move: the element at the middle (and its text), its ancestors' offsets and boxes
+  // what a user would see move: the element at the middle (and its text, unless it is the body), its
+  // ancestors' offsets and boxes
   const offset = (el) => el.scrollLeft + ',' + el.scrollTop;
+  const box = (el) => { const r = el.getBoundingClientRect(); return r.x + ',' + r.y; };
   function look() {
     const els = [];
     for (let el = Act.deepHit(innerWidth / 2, innerHeight / 2); el; el = el.assignedSlot || el.parentElement || el.getRootNode().host) els.push(el);
-    const box = (el) => { const r = el.getBoundingClientRect(); return r.x + ',' + r.y; };
-    return { els, y: scrollY, x: scrollX, off: els.map(offset), box: els.map(box), text: els.length ? els[0].textContent : '' };
+    return { els, y: scrollY, x: scrollX, off: els.map(offset), box: els.map(box), text: els.length > 2 ? els[0].textContent : '' };
   }
+  const running = (el) => el.getAnimations().some((a) => a.playState === 'running');
 
   function start(down) {
     const ends = new AbortController();
     const w = wheel = Object.assign(look(), { down, ends, event: null });
     w.anims = new Set(animations(w.els));
+    // an element that moves by itself (a spinner, a marquee) and what is in it are not compared: the
+    // chain from the root down to it, `still` elements
+    w.still = w.els.length - 1 - w.els.findLastIndex(running);
     w.arrived = new Promise((r) => addEventListener('wheel', (e) => {
       if (e.isTrusted) { w.event = e; ends.abort(); setTimeout(r, 0); }  // (a task later: the page's handlers ran)
     }, { capture: true, passive: true, signal: ends.signal }));
@@ -39,8 +44,9 @@
     if (now.y !== w.y || now.x !== w.x) return { what: 'window' };
     const i = w.els.findIndex((el, k) => offset(el) !== w.off[k]);
     if (i >= 0) return Object.assign({ what: 'pane', scroll_top: Math.round(w.els[i].scrollTop) }, named(w.els, i));
-    const same = now.els.length === w.els.length && now.els.every((el, k) => el === w.els[k] && now.box[k] === w.box[k]);
-    return same && now.text === w.text ? null : Object.assign({ what: 'content' }, named(now.els, 1));
+    const d = now.els.length - w.els.length, tip = w.els.length - w.still;
+    const same = d >= -tip && w.els.every((el, k) => k < tip || (el === now.els[k + d] && w.box[k] === now.box[k + d]));
+    return same && (tip > 0 || (d === 0 && now.text === w.text)) ? null : Object.assign({ what: 'content' }, named(now.els, 1));
   }
 
   // the scrolled pane or the moving content told by the first container around it (role and name), if any
