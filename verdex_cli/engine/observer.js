@@ -183,12 +183,6 @@
     touch(t, EVENT);
   }
 
-  function deepActive() {
-    let a = document.activeElement;
-    for (let sr = a && Aria.shadowOf(a); sr && sr.activeElement; sr = Aria.shadowOf(a)) a = sr.activeElement;
-    return a;
-  }
-
   function start() {
     if (started) return;
     started = true;
@@ -301,7 +295,7 @@
     roots = new Map();
     removedIds = new Set();
     overflow = false;
-    active = deepActive();
+    active = Aria.deepActive();
     hadFocus = document.hasFocus();
   }
 
@@ -309,7 +303,7 @@
   // sees the new state. Before the first capture everything counts as changed.
   function take() {
     if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
-    if (deepActive() !== active && Sheets.any('focus')) everything();
+    if (Aria.deepActive() !== active && Sheets.any('focus')) everything();
     if (fieldsChanged(true)) dirty = true;
     if (animating() && Sheets.animatesTree()) everything();
     const out = { overflow, roots, removedIds };
@@ -320,7 +314,7 @@
   // The cache check: pending mutation records count, so no microtask timing matters.
   function isDirty() {
     if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
-    return dirty || deepActive() !== active || document.hasFocus() !== hadFocus || (animating() && Sheets.animatesTree())
+    return dirty || Aria.deepActive() !== active || document.hasFocus() !== hadFocus || (animating() && Sheets.animatesTree())
       || fieldsChanged(false);
   }
 
@@ -347,6 +341,6 @@
     return performance.now() - Math.max(touchedAt, changedAt, scrolledAt, startedAt);
   }
 
-  return { start, clean, take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, shadowAttached, ownTasks,
+  return { take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, shadowAttached, ownTasks,
     ownChanges, ownOnly, mark, field,
-    resetFields, TEXT, LIST, ATTR, EVENT };
+    resetFields, TEXT, EVENT };

@@ -309,4 +309,4 @@
     return false;
   }
 
-  return { search, owner, issue, facts, locate, textOf, flatParent, walk, norm, roleName, tierOf, labelTexts };
+  return { search, owner, issue, facts, locate, textOf, flatParent, walk, norm, roleName, tierOf };
