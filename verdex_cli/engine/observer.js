@@ -341,6 +341,6 @@
     return performance.now() - Math.max(touchedAt, changedAt, scrolledAt, startedAt);
   }
 
-  return { take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, shadowAttached, ownTasks,
+  return { start, take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, shadowAttached, ownTasks,
     ownChanges, ownOnly, mark, field,
     resetFields, TEXT, EVENT };
