@@ -14,8 +14,9 @@ from .focus import Focus
 from .frame_points import Point, climb
 from .keys import parse_key
 from .pointer import mouse, move_onto, pointer
-from .readback import RERENDERED, FieldWatch, after_input, quoted, settle_page
+from .readback import RERENDERED, FieldWatch, after_input, settle_page
 from .resolve import Resolved
+from .targets import quoted
 
 STATE_GRACE = 0.5  # seconds a checkbox-like widget gets to show its new state
 
