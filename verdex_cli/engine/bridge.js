@@ -33,6 +33,7 @@
   function init(start, renumber, key) {
     if (renumber) Incremental.forget();
     Registry.init(start, renumber);
+    Observer.start();  // watching from the set-up: an action before any snapshot knows what moved (act.js)
     if (key) { Observer.shadowAttached(key + 's'); Observer.ownTasks(key + 'o'); Aria.closedListen(key); }
   }
   const issue = Registry.issue;    // element -> ref number (engine/registry.js)
