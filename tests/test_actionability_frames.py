@@ -318,3 +318,31 @@ def test_a_still_element_is_actionable_without_waiting_for_frames(driver, origin
     moved = world_eval(page, page.frames.main, "document.body.dataset.touched = String(performance.now()); "
                        f"__verdex.bridge.prepare({n}, {{pointer: true, timeoutMs: -1}})")["value"]
     assert moved["status"] == "not_actionable" and "moving" not in moved["reason"], moved
+
+
+def _prepared(page, n: int) -> dict:
+    """The bridge's wait, cut short after one measurement (timeoutMs -1): ok only when the change watcher
+    vouches that nothing moved for two frames' time."""
+    return world_eval(page, page.frames.main, f"__verdex.bridge.prepare({n}, {{pointer: true, timeoutMs: -1}})")["value"]
+
+
+@pytest.mark.parametrize("shadow", [False, True])
+def test_a_still_element_is_actionable_without_waiting_for_frames_before_any_snapshot(driver, demo, shadow):
+    """Issue 35 (the first action, as a one-shot run takes it, waited for frames an action after a
+    snapshot does not): the change watcher watches from the engine's set-up, not from the first capture,
+    so it vouches for a still page before any snapshot as after one; a change just now takes that away,
+    in an open shadow root too (watched before any snapshot walked it)."""
+    from verdex_cli.act.targets import resolve_target
+
+    driver.ok("open " + demo.url("blank.html"))
+    driver.js("""const host = document.createElement('div'); document.body.append(host);
+      const root = host.attachShadow({ mode: 'open' }); root.innerHTML = '<button id=go>Go</button>';""")
+    page = driver.ctx.page
+    n = resolve_target(driver.ctx.session, page, driver.ctx.page_state().store, "button:Go").ref.n
+    assert driver.ctx.page_state().last_seen() is None  # no snapshot taken
+    quiet = until(lambda: (lambda out: out if out["status"] == "ok" else None)(_prepared(page, n)), 3)
+    assert quiet and quiet["status"] == "ok", quiet
+    where = "document.body.firstElementChild.shadowRoot.getElementById('go')" if shadow else "document.body"
+    driver.js(f"{where}.dataset.touched = String(performance.now())")
+    moved = _prepared(page, n)
+    assert moved["status"] == "not_actionable" and "moving" not in moved["reason"], moved

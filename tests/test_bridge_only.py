@@ -154,7 +154,7 @@ def test_values_from_the_page_or_the_user_never_become_code(driver, demo):
     page = driver.ctx.page
     hostile = "x'); globalThis.__pwned = 1; ('\"); globalThis.__pwned = 1; (\""
     out = page.bridge.search(page.frames.main, {"kind": "text", "value": hostile, "role": "", "name": "",
-                                                "hidden": False, "scope": 0, "self": 0})
+                                                "hidden": False, "scope": 0})
     assert out["candidates"] == []
     fr = page.frames.main
     for ctx in (page.frames.world(fr), None):

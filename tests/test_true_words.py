@@ -9,9 +9,13 @@ icon, a widget of another site in a frame. Results are judged by what the page l
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from rich.console import Console
 
 from conftest import Driver, pages_site, ref_in, until
+from verdex_cli.ui.render import Renderer
 
 site = pages_site("words")
 
@@ -39,6 +43,15 @@ def test_scroll_on_a_page_that_fits_is_refused_not_a_false_success(d):
     assert d.js("window.log") == []  # the page saw no scroll
 
 
+def test_scroll_over_a_spinner_turning_by_itself_is_refused(d):
+    """The page's loading spinner at the middle moves on its own: that is not the wheel's doing."""
+    open_page(d, "loading.html")
+    for way in ("down", "up"):
+        out = d.fail(f"scroll {way}", "not_applied")
+        assert out.message.startswith(f"Nothing scrolled {way}: the page cannot scroll")
+    assert d.js("window.log") == [] and d.js("document.querySelector('.spinner').getAnimations().length") == 1
+
+
 def test_scroll_at_the_bottom_and_top_is_refused(d):
     open_page(d, "long.html")
     d.fail("scroll up", "not_applied")
@@ -51,16 +64,65 @@ def test_scroll_at_the_bottom_and_top_is_refused(d):
     assert d.ok("scroll up").data["scroll_y"] == d.js("window.scrollY") < bottom
 
 
+def painted(d: Driver, line: str) -> str:
+    buf = io.StringIO()
+    Renderer(console=Console(file=buf, width=200, no_color=True, highlight=False)).show(d.run(line))
+    return buf.getvalue().splitlines()[0]
+
+
 def test_scroll_moves_an_app_shell_pane_and_says_so_until_its_end(d):
+    """The window cannot scroll, the pane can: the result names the pane and its offset, not scrollY=0."""
     open_page(d, "panes.html")
-    assert d.ok("scroll down").data["scroll_y"] == 0  # the window never moves: the pane did
-    assert d.js("window.log")[-1].startswith("pane ")
+    out = d.ok("scroll down")
+    top = d.js("main.scrollTop")
+    assert d.js("window.log")[-1] == f"pane {top}" and top > 0
+    assert out.data["scroll_y"] == 0 and out.data["moved"] == {"what": "pane", "role": "main", "name": "",
+                                                              "scroll_top": top}
+    assert painted(d, "scroll down") == f"Scrolled down: pane main (scrollTop={d.js('main.scrollTop')})"
     for _ in range(12):
         out = d.run("scroll down")
         if not out.ok:
             break
     assert out.kind == "not_applied" and out.message == "Nothing scrolled down: the page is already at the bottom."
     assert d.js("main.scrollTop + main.clientHeight >= main.scrollHeight - 1")
+
+
+def test_scroll_a_virtual_list_that_takes_the_wheel_is_ok_until_its_last_row(d):
+    """A virtual list turns the wheel into its own offset and rewrites its recycled rows: nothing scrolls
+    natively, yet the user sees the list move. ok, naming the list; refused once the page moves no more."""
+    open_page(d, "vlist.html")
+    assert painted(d, "scroll down") == 'Scrolled down: list "Contacts" moved (the page\'s own scrolling)'
+    assert d.js("window.log")[-1].endswith("first u1016") and d.js("firstVisible") == "u1016"
+    for _ in range(6):
+        out = d.run("scroll down")
+        if not out.ok:
+            break
+        assert out.result.data["moved"] == {"what": "content", "role": "list", "name": "Contacts"}
+    assert out.kind == "not_applied" and out.message == ("Nothing scrolled down: the page takes the wheel "
+                                                         "itself, and moved nothing.")
+    last = d.js("window.log")[-1]
+    assert d.ok("scroll up").data["moved"]["what"] == "content" and d.js("window.log")[-1] != last
+
+
+def test_scroll_a_carousel_moved_by_a_transform_is_ok_slide_by_slide(d):
+    open_page(d, "carousel.html")
+    for slide in ("Bridge", "Market", "Station"):
+        assert d.ok("scroll down").data["moved"] == {"what": "content", "role": "region", "name": "Photos"}
+        assert d.js("window.log")[-1] == "slide " + slide
+    d.fail("scroll down", "not_applied")
+    assert d.js("window.log")[-1] == "slide Station" and d.js("state.index") == 3
+    d.ok("scroll up")
+    assert d.js("window.log")[-1] == "slide Market"
+
+
+def test_scroll_waits_for_a_pane_that_glides_once_the_wheel_gesture_ends(d):
+    """The page sums the wheel's deltas and glides its pane (smooth) once the gesture ends (a debounce):
+    the motion starts well after the wheel. Its pending timer and scroll are waited for, then ok."""
+    open_page(d, "smooth.html")
+    out = d.ok("scroll down")
+    assert out.data["moved"]["what"] == "pane" and out.data["moved"]["scroll_top"] > 0
+    assert d.js("window.log")[0].startswith("glide ")
+    assert until(lambda: d.js("window.log")[-1].startswith("at "), 5)
 
 
 def test_scroll_over_a_frame_of_another_site_is_ok_and_says_its_scroll_is_not_read(d):

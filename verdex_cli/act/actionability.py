@@ -12,7 +12,7 @@ from ..browser import timer_watch
 from ..browser.page import Page
 from .frame_guard import deny_others
 from .frame_points import Point, climb, climb_still, drop_measure, owners, remembered, start_measure
-from ..refs.store import parse_ref
+from ..refs.store import RefStore, parse_ref
 from .resolve import Resolved
 
 
@@ -24,8 +24,8 @@ class Ahead:
     The page does it only for the element exactly as the snapshot showed it, in a tab that draws (act.js
     ``prepare``'s ``expect``), else answers ``check``; the answer is used only once the ref resolved."""
 
-    def __init__(self, page: Page, store, raw: str, arm: bool):
-        self.page, self.started, self.fr, self.n, self.opts = page, None, None, 0, {}
+    def __init__(self, page: Page, store: RefStore, raw: str, arm: bool):
+        self.page, self.started, self.fr, self.n = page, None, None, 0
         self.levels: list | None = None  # in a frame: the frames above (frame_points.remembered)
         self.measuring: list | None = None  # ... and their owners' measurement, started
         self.locating = None  # the stable locator's call (bridge.locate, kept), sent first
@@ -34,14 +34,14 @@ class Ahead:
             ref = parse_ref(raw.strip())
         except VerdexError:
             return  # a target by meaning: found by a search first
-        rec = store.get(str(ref)) if store is not None else None
+        rec = store.get(str(ref))
         fr = page.frames.get(ref.frame)
         if (rec is None or rec.retired or ref.context != page.context or ref.page != page.index or fr is None
                 or fr.detached or not page.frames.ready(fr) or fr.world_loader != rec.loader):
             return
         self.fr, self.n = fr, ref.n
-        self.opts = {"pointer": True, "timeoutMs": int(SLICE * 1000), "last": None, "seed": None,
-                     "arm": arm, "expect": {"role": rec.role, "name": rec.name}, "key": timer_watch.KEY}
+        opts = {"pointer": True, "timeoutMs": int(SLICE * 1000), "last": None, "seed": None,
+                "arm": arm, "expect": {"role": rec.role, "name": rec.name}, "key": timer_watch.KEY}
         if fr.parent is not None:
             # in a frame: only when nothing needs scrolling (act.js `noScroll`), the owners measured at
             # the same time (frame_points.start_measure); else the frames above scroll first, in order
@@ -49,12 +49,12 @@ class Ahead:
             if self.levels is None:
                 self.fr = None
                 return
-            self.opts.update(noScroll=True)
+            opts.update(noScroll=True)
         try:
             # the stable locator's question first: the input can overtake a call sent with the check
             # (it takes another road in), not one sent before the check whose answer it waits for
             self.locating = page.bridge.locate(fr, ref.n, kept=True)
-            self.started = page.bridge.prepare(fr, ref.n, self.opts, timeout=SLICE + 5, later=True)
+            self.started = page.bridge.prepare(fr, ref.n, opts, timeout=SLICE + 5, later=True)
             if self.started.sent is None:
                 self.started = None
             if self.levels:
@@ -130,7 +130,7 @@ def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) 
                 return point
         # every owner into view, outermost first, one after the other: a frame's scroll reaches the frames
         # above a moment later, so scrolls sent together can still be moving when the point is measured
-        for parent, owner in reversed(owners(page, res.frame, res.label)):
+        for _frame, parent, owner in reversed(owners(page, res.frame, res.label)):
             with suppress(CDPError):  # an owner that cannot scroll: the hit tests say what is wrong
                 parent.target.call("DOM.scrollIntoViewIfNeeded", backendNodeId=owner)
         deadline = time.monotonic() + page.timeout
@@ -147,7 +147,7 @@ def prepare(page: Page, res: Resolved, pointer: bool = True, arm: bool = False) 
                 return point
             if time.monotonic() >= deadline:
                 raise NotActionable(f"Element {res.label} is not actionable after {page.timeout:.1f} s: {point}.")
-            _tell(page, res, point, told)
+            _tell(res, point, told)
             time.sleep(min(SLICE, max(0.0, deadline - time.monotonic())))
 
 
@@ -183,7 +183,7 @@ def _through_label(res: Resolved, out: dict) -> None:
         res.notes.append(note)
 
 
-def _tell(page: Page, res: Resolved, reason: str, told: list) -> None:
+def _tell(res: Resolved, reason: str, told: list) -> None:
     """Report a new reason for waiting (timing.tell: the REPL shows it)."""
     if reason == told[0]:
         return
@@ -223,4 +223,4 @@ def _wait_actionable(page: Page, res: Resolved, pointer: bool, deadline: float, 
             raise NotActionable(f"Element {res.label} is not actionable: {reason}.")
         if time.monotonic() >= deadline:
             raise NotActionable(f"Element {res.label} is not actionable after {page.timeout:.1f} s: {reason}.")
-        _tell(page, res, reason, told)
+        _tell(res, reason, told)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from ..base.errors import CDPError, ConnectionLost, JSError, NotActionable, NotApplied, UsageError
-from ..browser import bridge
+from ..browser import timer_watch
 from ..browser.page import Page
 from ..browser.session import Session
 from .actionability import prepare
@@ -14,8 +14,9 @@ from .focus import Focus
 from .frame_points import Point, climb
 from .keys import parse_key
 from .pointer import mouse, move_onto, pointer
-from .readback import RERENDERED, FieldWatch, after_input, quoted, settle_page
+from .readback import RERENDERED, FieldWatch, after_input, settle_page
 from .resolve import Resolved
+from .targets import quoted
 
 STATE_GRACE = 0.5  # seconds a checkbox-like widget gets to show its new state
 
@@ -175,13 +176,14 @@ def scroll(page: Page, res: Resolved | None, direction: str | None) -> dict:
     if res is not None:
         prepare(page, res, pointer=False)
         return {"action": "scroll", "ref": res.text, "role": res.role, "name": res.name, "notes": res.notes}
-    was, w, h = bridge.ask(page.target, bridge.page_read("scrolls"))["result"]["value"]
+    w, h = page.bridge.wheel_start(page.frames.main, direction == "down")
     mouse(page, "mouseWheel", w / 2, h / 2, deltaX=0, deltaY=h * 0.8 * (1 if direction == "down" else -1))
-    got = bridge.ask(page.target, bridge.page_read("scrolled", was))["result"]["value"]
-    if not got["moved"] and not got["frame"]:
-        why = f"the page is already at the {'bottom' if direction == 'down' else 'top'}" if got["room"] else \
+    got = page.bridge.wheel_moved(page.frames.main, timer_watch.KEY)
+    if "moved" not in got:
+        why = "the page takes the wheel itself, and moved nothing" if got["took"] else \
+            f"the page is already at the {'bottom' if direction == 'down' else 'top'}" if got["room"] else \
             "the page cannot scroll (its content fits in the viewport, and nothing at its middle scrolls)"
         raise NotApplied(f"Nothing scrolled {direction}: {why}.")
-    notes = [] if got["moved"] else ["The wheel went to the frame at the middle of the viewport; whether it "
-                                     "scrolled there is not known (the page itself did not move)."]
-    return {"action": "scroll", "direction": direction, "scroll_y": got["y"], "notes": notes}
+    notes = ["The wheel went to the frame at the middle of the viewport; whether it scrolled there is not known "
+             "(the page itself did not move)."] if got["moved"]["what"] == "frame" else []
+    return {"action": "scroll", "direction": direction, "scroll_y": got["y"], "moved": got["moved"], "notes": notes}

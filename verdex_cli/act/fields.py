@@ -18,8 +18,9 @@ from ..browser.session import Session
 from .actions import focus
 from .focus import element_object, label_of, where_focus
 from .keys import char_events, parse_key
-from .readback import RERENDERED, FieldWatch, after_input, quoted, settle_page, still_changing
+from .readback import RERENDERED, FieldWatch, after_input, settle_page, still_changing
 from .resolve import Resolved
+from .targets import quoted
 
 MASK = "••••••"  # shown instead of a password's value, always the same length
 
@@ -33,11 +34,11 @@ FORMATS = {
     "range": "a number",
 }
 
-HINTS = {
-    "checkable": "use 'check {ref}' or 'uncheck {ref}'",
-    "select": "use 'select {ref} VALUE'",
-    "button": "use 'click {ref}'",
-    "file": "use 'upload {ref} PATH...'",
+HINTS = {  # a field kind the text verbs refuse -> (what it is, when not its input type; the command to use)
+    "checkable": ("", "use 'check {ref}' or 'uncheck {ref}'"),
+    "select": ("a select element", "use 'select {ref} VALUE'"),
+    "button": ("a button", "use 'click {ref}'"),
+    "file": ("a file input", "use 'upload {ref} PATH...'"),
 }
 
 
@@ -72,49 +73,49 @@ ROLE_HINTS = {  # custom widgets that take keys or clicks instead of text
     "combobox": "; use 'click {ref}' to open it, then click an option",
     "listbox": "; click an option",
 }
-KIND_WORDS = {"select": "a select element", "button": "a button", "file": "a file input"}
 
 
-def _refuse_kind(res: Resolved, info: dict, verb: str) -> None:
-    """Refuse fields this verb cannot act on, naming the role and the right command."""
+def _refuse_kind(res: Resolved, info: dict, verb: str, done: str) -> None:
+    """Refuse fields this verb cannot act on (``done``: its past participle), naming the role and the
+    right command."""
     kind = info["kind"]
     if kind in HINTS:
-        what = KIND_WORDS.get(kind) or f"a {info['type']}"
-        raise NotActionable(f"Element {res.label} is {what}, not a text field; {HINTS[kind].format(ref=res.text)}.")
+        what, hint = HINTS[kind]
+        raise NotActionable(f"Element {res.label} is {what or 'a ' + info['type']}, not a text field; "
+                            f"{hint.format(ref=res.text)}.")
     if kind == "none":
         role = info["role"]
         hint = ROLE_HINTS.get(role, "").format(ref=res.text)
         raise NotActionable(f"Element {res.label} is not an editable field ({role}); {verb} works on text inputs, "
                             f"textareas, contenteditable elements and picker inputs{hint}.")
     if info.get("readonly"):
-        raise NotActionable(f"Element {res.label} is read-only; nothing was {_past(verb)}.")
+        raise NotActionable(f"Element {res.label} is read-only; nothing was {done}.")
     if info.get("disabled"):
-        raise NotActionable(f"Element {res.label} is disabled; nothing was {_past(verb)}.")
-
-
-def _past(verb: str) -> str:
-    return {"fill": "filled", "type": "typed", "press": "pressed"}.get(verb, verb + "ed")
+        raise NotActionable(f"Element {res.label} is disabled; nothing was {done}.")
 
 
 def _value(page: Page, res: Resolved):
     return page.bridge.field_value(res.frame, res.ref.n)
 
 
-def _read_back(page: Page, res: Resolved, watch: FieldWatch, nav_before: int, grace: float,
-               session: Session) -> tuple:
-    """(value once the page settled, the value the browser gave at the last input or None, notes)."""
-    right_away = _value(page, res)
+def _read_back(action: str, page: Page, res: Resolved, info: dict, watch: FieldWatch, nav_before: int,
+               grace: float | None, wanted: str, session: Session) -> dict:
+    """The result of a fill or type: the value once the page settled, compared with the value the
+    browser gave at the last input and with ``wanted``."""
+    value, browser = _value(page, res), None
     nav = after_input(page, nav_before, grace, session=session)
     back = watch.read()
-    if back is None:
-        if watch.removed:
-            return None, None, [GONE] + nav
-        return right_away, None, nav
-    if not watch.settled:
-        nav = [still_changing(page)] + nav
-    if back.get("replaced"):
-        nav = [RERENDERED] + nav
-    return back["now"], (back["seen"][-1] if back["seen"] else None), nav
+    if back is None and watch.removed:
+        value, nav = None, [GONE] + nav
+    elif back is not None:
+        if not watch.settled:
+            nav = [still_changing(page)] + nav
+        if back.get("replaced"):
+            nav = [RERENDERED] + nav
+        value, browser = back["now"], (back["seen"][-1] if back["seen"] else None)
+    out = _base(action, res, info, value)
+    out["notes"] = list(res.notes) + _value_notes(info, value, wanted, browser) + nav
+    return out
 
 
 GONE = ("The page removed the field after the input, and no field like it (same name, same place) took its "
@@ -137,7 +138,7 @@ def _value_notes(info: dict, value, wanted: str, browser) -> list[str]:
 
 def fill(page: Page, res: Resolved, text: str, session: Session) -> dict:
     info = field_info(page, res)
-    _refuse_kind(res, info, "fill")
+    _refuse_kind(res, info, "fill", "filled")
     if info["kind"] == "picker":
         return _fill_picker(page, res, info, text)
     nav_before = page.nav_count
@@ -149,10 +150,7 @@ def fill(page: Page, res: Resolved, text: str, session: Session) -> dict:
             f.insert(text, "Nothing was filled")
         else:
             f.keys(parse_key("Delete").events(), "Nothing was filled")
-    value, browser, nav = _read_back(page, res, watch, nav_before, 0, session)
-    out = _base("fill", res, info, value)
-    out["notes"] = list(res.notes) + _value_notes(info, value, text, browser) + nav
-    return out
+    return _read_back("fill", page, res, info, watch, nav_before, 0, text, session)
 
 
 def _fill_picker(page: Page, res: Resolved, info: dict, text: str) -> dict:
@@ -199,7 +197,7 @@ def _picker_problem(res: Resolved, info: dict, text: str, check: dict) -> str:
 
 def type_text(page: Page, res: Resolved, text: str, session: Session) -> dict:
     info = field_info(page, res)
-    _refuse_kind(res, info, "type")
+    _refuse_kind(res, info, "type", "typed")
     if info["kind"] == "picker":
         raise NotActionable(f"Element {res.label} is a {info['type']} input: typing does not append to it; "
                             f"use 'fill {res.text} VALUE' ({FORMATS[info['type']]}).")
@@ -215,10 +213,7 @@ def type_text(page: Page, res: Resolved, text: str, session: Session) -> dict:
                 f.keys(char_events(ch), "Nothing was typed" if i == 0 else f"Stopped after {i} of {len(text)} characters")
         except NotApplied as exc:  # the page re-rendered or removed the field on the way, and focus left it
             raise NotApplied(f"{exc} {_holds(page, res, info)}") from None
-    value, browser, nav = _read_back(page, res, watch, nav_before, None, session)
-    out = _base("type", res, info, value)
-    out["notes"] = list(res.notes) + _value_notes(info, value, before + text, browser) + nav
-    return out
+    return _read_back("type", page, res, info, watch, nav_before, None, before + text, session)
 
 
 def _holds(page: Page, res: Resolved, info: dict) -> str:

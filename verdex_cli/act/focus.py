@@ -77,21 +77,13 @@ def element_object(page: Page, res: Resolved, missing: str):
         release_object(res.frame, obj["objectId"])
 
 
-def focus_label(page: Page) -> str:
-    try:
-        who, fr = where_focus(page)
-    except (CDPError, CDPTimeout, JSError):
-        return "another element"
-    return label_of(page, fr, who)
-
-
 class Focus:
     """The verified focus on one ref's element, for the length of one action."""
 
     def __init__(self, page: Page, res: Resolved):
         self.page, self.res = page, res
         self.owners: list[tuple[Frame, str]] = []  # (parent frame, objectId of the iframe in its world)
-        for parent, backend in owners(page, res.frame, res.label):  # a frame gone: one true line
+        for _frame, parent, backend in owners(page, res.frame, res.label):  # a frame gone: one true line
             obj = parent.target.call("DOM.resolveNode", backendNodeId=backend, objectGroup="verdex-focus",
                                      executionContextId=page.frames.world(parent))["object"]
             self.owners.append((parent, obj["objectId"]))
@@ -126,8 +118,11 @@ class Focus:
         return None
 
     def _elsewhere(self, who: dict, fr: Frame) -> str:
-        if who.get("frame"):
-            return focus_label(self.page)  # focus is inside some other frame: follow it down
+        if who.get("frame"):  # focus is inside some other frame: follow it down
+            try:
+                who, fr = where_focus(self.page)
+            except (CDPError, CDPTimeout, JSError):
+                return "another element"
         return label_of(self.page, fr, who)
 
     def refuse(self, where: str, prefix: str) -> NotActionable:

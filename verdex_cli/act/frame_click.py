@@ -9,6 +9,7 @@ from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError, NotActi
 from ..browser.frames import Frame
 from ..browser.page import Page
 from ..snapshot.owners import frame_for
+from .frame_points import above
 from .resolve import Resolved
 
 OWNER_TAGS = ("iframe", "frame")
@@ -209,12 +210,5 @@ def _shown(page: Page, parent: Frame, obj: dict) -> tuple[Frame | None, str | No
 
 def _nested(page: Page, child: Frame) -> list[Frame]:
     """Frames inside ``child`` (any depth) whose world is set up (captured), outermost first."""
-    out = []
-    for fr in page.frames.all_frames():
-        depth, up = 0, fr
-        while up is not None and up.parent is not None and up is not child:
-            depth += 1
-            up = page.frames.get(up.parent)
-        if up is child and fr is not child and page.frames.ready(fr):
-            out.append((depth, fr.index, fr))
-    return [fr for _d, _i, fr in sorted(out, key=lambda t: (t[0], t[1]))]
+    inside = [fr for fr in page.frames.all_frames() if child.index in above(page, fr) and page.frames.ready(fr)]
+    return sorted(inside, key=lambda fr: (len(above(page, fr)), fr.index))

@@ -39,13 +39,23 @@ def local_root(page: Page, fr: Frame) -> bool:
     return parent is None or parent.target is not fr.target and parent.target.id != fr.target.id
 
 
+def above(page: Page, fr: Frame | None) -> list[int]:
+    """The indices of the frames above ``fr``, nearest first (as far as the registry knows them)."""
+    out = []
+    while fr is not None and fr.parent is not None:
+        out.append(fr.parent)
+        fr = page.frames.get(fr.parent)
+    return out
+
+
 def _gone(label: str) -> NotActionable:
     return NotActionable(f"Element {label} is not actionable: its frame is no longer attached to the page.")
 
 
-def owners(page: Page, fr: Frame, label: str) -> list[tuple[Frame, int]]:
-    """From the frame up to the top: (parent frame, backend id of the iframe element in it). The
-    registry remembers each while both documents stay; the others are asked at once (one round trip)."""
+def owners(page: Page, fr: Frame, label: str) -> list[tuple[Frame, Frame, int]]:
+    """From the frame up to the top: (frame, parent frame, backend id of the frame's iframe element in
+    the parent). The registry remembers each while both documents stay; the others are asked at once
+    (one round trip)."""
     chain: list[tuple[Frame, Frame]] = []
     while fr.parent is not None:
         parent = page.frames.get(fr.parent)
@@ -70,7 +80,7 @@ def owners(page: Page, fr: Frame, label: str) -> list[tuple[Frame, int]]:
     finally:
         for pending in asked.values():
             pending.drop()
-    return [(parent, page.frames.owner_of(child)) for child, parent in chain]
+    return [(child, parent, page.frames.owner_of(child)) for child, parent in chain]
 
 
 def _forward(quad: list[float], u: float, v: float) -> list[float]:
@@ -84,8 +94,7 @@ def climb(page: Page, fr: Frame, pt: Point, label: str, check: bool = True) -> t
     on the way does not get the point, the reason (naming the cover). Two round trips however deep:
     every owner measured at once, then hit-tested at once (a frame whose world is not set up: one
     frame per round trip)."""
-    chain = owners(page, fr, label)
-    levels = [(child, parent, backend) for child, (parent, backend) in zip(_frames_up(page, fr), chain)]
+    levels = owners(page, fr, label)
     return _climb(page, levels, finish_measure(page, start_measure(page, levels), label), pt, check)[0]
 
 
@@ -183,14 +192,6 @@ def _inverse(q: list[float], x: float, y: float) -> tuple[float, float] | None:
         return None
     dx, dy = x - q[0], y - q[1]
     return (dx * by - dy * bx) / det, (ax * dy - ay * dx) / det
-
-
-def _frames_up(page: Page, fr: Frame) -> list[Frame]:
-    out = []
-    while fr.parent is not None:
-        out.append(fr)
-        fr = page.frames.get(fr.parent)
-    return out
 
 
 def start_measure(page: Page, levels: list) -> list:

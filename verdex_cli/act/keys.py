@@ -9,18 +9,15 @@ from ..base.errors import UsageError
 MODIFIERS = {"alt": ("Alt", 1, 18), "control": ("Control", 2, 17), "ctrl": ("Control", 2, 17),
              "meta": ("Meta", 4, 91), "cmd": ("Meta", 4, 91), "shift": ("Shift", 8, 16)}
 
-# key -> (code, keyCode, text)
-NAMED = {
-    "Enter": ("Enter", 13, "\r"), "Tab": ("Tab", 9, ""), "Escape": ("Escape", 27, ""),
-    "Backspace": ("Backspace", 8, ""), "Delete": ("Delete", 46, ""), "Space": ("Space", 32, " "),
-    "ArrowUp": ("ArrowUp", 38, ""), "ArrowDown": ("ArrowDown", 40, ""), "ArrowLeft": ("ArrowLeft", 37, ""),
-    "ArrowRight": ("ArrowRight", 39, ""), "Home": ("Home", 36, ""), "End": ("End", 35, ""),
-    "PageUp": ("PageUp", 33, ""), "PageDown": ("PageDown", 34, ""), "Insert": ("Insert", 45, ""),
+NAMED = {  # key -> (keyCode, text); its code is its name
+    "Enter": (13, "\r"), "Tab": (9, ""), "Escape": (27, ""), "Backspace": (8, ""), "Delete": (46, ""),
+    "Space": (32, " "), "ArrowUp": (38, ""), "ArrowDown": (40, ""), "ArrowLeft": (37, ""), "ArrowRight": (39, ""),
+    "Home": (36, ""), "End": (35, ""), "PageUp": (33, ""), "PageDown": (34, ""), "Insert": (45, ""),
 }
 ALIASES = {"esc": "Escape", "return": "Enter", "del": "Delete", "up": "ArrowUp", "down": "ArrowDown",
            "left": "ArrowLeft", "right": "ArrowRight", "pgup": "PageUp", "pgdn": "PageDown", " ": "Space"}
 for _i in range(1, 13):
-    NAMED[f"F{_i}"] = (f"F{_i}", 111 + _i, "")
+    NAMED[f"F{_i}"] = (111 + _i, "")
 PUNCT = {"-": ("Minus", 189), "=": ("Equal", 187), "[": ("BracketLeft", 219), "]": ("BracketRight", 221),
          "\\": ("Backslash", 220), ";": ("Semicolon", 186), "'": ("Quote", 222), ",": ("Comma", 188),
          ".": ("Period", 190), "/": ("Slash", 191), "`": ("Backquote", 192)}
@@ -41,7 +38,7 @@ class Key:
         mods = 0
         for name, bit, code in self.modifier_keys:
             mods |= bit
-            out.append({"type": "rawKeyDown", "key": name, "code": name + "Left" if name != "Meta" else "MetaLeft",
+            out.append({"type": "rawKeyDown", "key": name, "code": name + "Left",
                         "windowsVirtualKeyCode": code, "modifiers": mods})
         text = self.text if not (self.modifiers & (1 | 2 | 4)) else ""
         down = {"type": "keyDown" if text else "rawKeyDown", "key": self.key, "code": self.code,
@@ -84,8 +81,8 @@ def _main_key(main: str, bits: int, modifier_keys, raw: str) -> Key:
     name = ALIASES.get(main.lower(), main)
     for known in NAMED:
         if known.lower() == name.lower():
-            code, kc, text = NAMED[known]
-            return Key(known if known != "Space" else " ", code, kc, text, bits, modifier_keys)
+            kc, text = NAMED[known]
+            return Key(known if known != "Space" else " ", known, kc, text, bits, modifier_keys)
     if len(main) == 1:
         ch = main
         if bits & 8 and ch.isascii() and ch.isalpha():

@@ -10,14 +10,13 @@ frames :meth:`Found.choose` also searches the others, when asked (`export`): an 
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 
 from ..base.errors import VerdexError
 from ..browser.frames import Frame
 from ..browser.page import Page
-from .targets import Target, norm, parse_target, search
+from .targets import Target, norm, parse_target, quoted, search
 
 
 def unchecked(testid: str, label: str, role: str, name: str) -> Target | None:
@@ -72,12 +71,6 @@ class Found:
     checks: list[tuple[Target, bool]] = field(default_factory=list)
     pw: list[Target] = field(default_factory=list)  # what a Playwright test can use, best first
     chain: str | None = None  # the Playwright frame chain, once asked (frame_chain)
-
-    def settled(self) -> dict | None:
-        """The choice when it needs no round trip (one frame: nothing else can match), else None."""
-        if not self.single:
-            return None
-        return self.choose()
 
     def frame_chain(self) -> str:
         """`page.frame_locator(...)...` down to the element's frame, asked once (while the page still
@@ -185,25 +178,21 @@ def _frame_name(page: Page, fr: Frame) -> str:
     return attrs.get("title") or attrs.get("aria-label") or ""
 
 
-def _q(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
 def _pw_one(t: Target, exact: bool = True) -> str:
     """One Playwright locator call. ``exact``: the whole (whitespace-normalised) text or name equals;
     otherwise Playwright matches a case-insensitive substring, as a target typed in verdex may."""
     ex = ", exact=True" if exact else ""
     if t.kind == "testid":
-        return f"get_by_test_id({_q(t.value)})"
+        return f"get_by_test_id({quoted(t.value)})"
     if t.kind == "id":
-        return f"locator({_q('#' + css_ident(t.value))})"
+        return f"locator({quoted('#' + css_ident(t.value))})"
     if t.kind == "label":
-        return f"get_by_label({_q(t.value)}{ex})"
+        return f"get_by_label({quoted(t.value)}{ex})"
     if t.kind == "text":
-        return f"get_by_text({_q(t.value)}{ex})"
+        return f"get_by_text({quoted(t.value)}{ex})"
     if t.name:
-        return f"get_by_role({_q(t.role)}, name={_q(t.name)}{ex})"
-    return f"get_by_role({_q(t.role)})"
+        return f"get_by_role({quoted(t.role)}, name={quoted(t.name)}{ex})"
+    return f"get_by_role({quoted(t.role)})"
 
 
 _CSS_ESCAPED = re.compile(r"^-?[0-9]|^-$|[^\w-]")
@@ -222,13 +211,13 @@ def owner_css(tag: str, attrs: dict) -> str:
         return "#" + css_ident(attrs["id"])
     for key in ("title", "name"):
         if attrs.get(key):
-            return f"{tag}[{key}={_q(attrs[key])}]"
+            return f"{tag}[{key}={quoted(attrs[key])}]"
     return tag
 
 
 def chain_code(selectors: list[str]) -> str:
     """`page.frame_locator(...)...` through owners' selectors, outermost first."""
-    return "page" + "".join(f".frame_locator({_q(css)})" for css in selectors)
+    return "page" + "".join(f".frame_locator({quoted(css)})" for css in selectors)
 
 
 def frame_prefix(page: Page, fr: Frame) -> str:

@@ -6,8 +6,6 @@ the page's handlers run); a final state that differs from the last of those was 
 
 from __future__ import annotations
 
-import json
-
 from ..base.errors import CDPError, CDPTimeout, ConnectionLost, JSError
 from ..browser.page import Page
 from ..browser.session import Session
@@ -96,8 +94,3 @@ class FieldWatch:
 
 
 RERENDERED = "The page re-rendered the field."
-
-
-def quoted(text: str) -> str:
-    """A value in double quotes, as in `The page changed the value to "12".`"""
-    return json.dumps(text, ensure_ascii=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..base.errors import VerdexError
 from ..browser.page import Page
 from ..refs.store import RefStore, ref_number
-from .frame_points import Point, climb
+from .frame_points import Point, above, climb
 
 
 def live_boxes(page: Page, store: RefStore, whole: bool) -> list[tuple[str, list[float]]]:
@@ -18,13 +18,11 @@ def live_boxes(page: Page, store: RefStore, whole: bool) -> list[tuple[str, list
         if rec.status == "live":
             wanted.setdefault(rec.frame, []).append(ref_number(rec.ref))
     for fi in list(wanted):  # the frames above them too: their viewports cut what they show
-        fr = page.frames.get(fi)
-        while fr is not None and fr.parent is not None:
-            wanted.setdefault(fr.parent, [])
-            fr = page.frames.get(fr.parent)
+        for parent in above(page, page.frames.get(fi)):
+            wanted.setdefault(parent, [])
     wanted.setdefault(0, [])
     frames = [fr for fi in wanted if (fr := page.frames.get(fi)) is not None and not fr.detached]
-    frames.sort(key=lambda fr: _depth(page, fr))  # a frame after the frames above it
+    frames.sort(key=lambda fr: len(above(page, fr)))  # a frame after the frames above it
     asks = [(fr, sorted(wanted[fr.index]), whole and fr.parent is None) for fr in frames]
     answers = page.bridge.ref_boxes(asks)
     main = next((a for (fr, _, _), a in zip(asks, answers) if fr.parent is None and a), None)
@@ -58,13 +56,6 @@ def _cut(box: list[float], area: list[float] | None) -> list[float] | None:
     x0, y0 = max(box[0], area[0]), max(box[1], area[1])
     x1, y1 = min(box[0] + box[2], area[0] + area[2]), min(box[1] + box[3], area[1] + area[3])
     return [x0, y0, x1 - x0, y1 - y0] if x1 - x0 >= 1 and y1 - y0 >= 1 else None
-
-
-def _depth(page: Page, fr) -> int:
-    depth = 0
-    while fr is not None and fr.parent is not None:
-        fr, depth = page.frames.get(fr.parent), depth + 1
-    return depth
 
 
 def _placement(page: Page, fr, answer: dict) -> tuple[float, float, float, float] | None:

@@ -56,14 +56,14 @@ def check_scope(session: Session, page: Page, ref: Ref, text: str) -> None:
                        f"Switch with 'tab {ref.page}'.", kind=ErrorKind.PAGE_MISMATCH)
 
 
-def unknown(store: RefStore | None, ref: Ref) -> RefError:
+def unknown(store: RefStore, ref: Ref) -> RefError:
     """`unknown_ref`: dropped by reset-refs, issued before a restart, or never issued in this tab."""
     text = str(ref)
-    rec = store.gone.get(text) if store is not None else None
-    high = store.numbers.high if store is not None else {}
+    rec = store.gone.get(text)
+    high = store.numbers.high
     if rec is not None and rec.status == "reset":
         why = f"was dropped by {rec.stale[1].label}" if rec.stale and rec.stale[1] else "was dropped by reset-refs"
-    elif store is not None and ref.n <= store.restarted.get(ref.frame, 0) and ref.n > high.get(ref.frame, 0):
+    elif ref.n <= store.restarted.get(ref.frame, 0) and ref.n > high.get(ref.frame, 0):
         why = "was issued before reset-refs --restart, and not again since"
     elif ref.n <= high.get(ref.frame, 0):
         why = "is no longer known"
@@ -128,13 +128,13 @@ def changed_error(rec: RefRecord, role: str, name: str, live: dict) -> RefError:
                     "Take a new snapshot.", kind=ErrorKind.CHANGED)
 
 
-def locate(session: Session, page: Page, store: RefStore | None, raw: str) -> tuple[Ref, str, RefRecord, Frame, dict]:
+def locate(session: Session, page: Page, store: RefStore, raw: str) -> tuple[Ref, str, RefRecord, Frame, dict]:
     """Checks up to `removed` (decided by `staleness.classify`); returns the live description from the
     bridge. A `changed` element is returned too: `resolve` refuses it, `inspect` shows it."""
     ref = parse_ref(raw)
     text = str(ref)
     check_scope(session, page, ref, raw.strip())
-    rec = store.get(text) if store is not None else None
+    rec = store.get(text)
     if rec is None or rec.status == "reset":
         raise unknown(store, ref)
     verdict = classify(page, store, [rec], detail=True).get(text)
@@ -163,7 +163,7 @@ def restarted_note(store: RefStore, rec: RefRecord) -> str | None:
             f"{describe(rec.role, rec.name)}; before, it named {describe(old.role, old.name)}.")
 
 
-def resolve(session: Session, page: Page, store: RefStore | None, raw: str) -> Resolved:
+def resolve(session: Session, page: Page, store: RefStore, raw: str) -> Resolved:
     ref, text, rec, fr, live = locate(session, page, store, raw)
     role, name = live.get("role", ""), live.get("name", "")
     notes = []

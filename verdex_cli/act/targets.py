@@ -31,7 +31,6 @@ slider spinbutton status strong subscript superscript switch tab table tablist t
 toolbar tooltip tree treegrid treeitem""".split())
 PREFIXES = ("testid", "label", "text", "id")
 MAX_LISTED = 20
-FRAME_ROLES = frozenset({"iframe"})  # a scope with this role searches the frame's document
 # `role=document >> TARGET`: the main frame's document only (its frames are not searched)
 _ROLE_EQ = re.compile(r"^role=([A-Za-z]+)\s*(?:\[(.*)\])?\s*$", re.S)
 _ROLE_COLON = re.compile(r"^([A-Za-z]+):(.*)$", re.S)
@@ -56,15 +55,19 @@ class Target:
     def describe(self) -> str:
         """What was searched, for messages."""
         if self.kind == "role":
-            own = f"role {self.role}" + (f" named {json.dumps(self.name, ensure_ascii=False)}" if self.name else "")
+            own = f"role {self.role}" + (f" named {quoted(self.name)}" if self.name else "")
         else:
-            own = {"testid": "test id"}.get(self.kind, self.kind) + " " + json.dumps(
-                self.value, ensure_ascii=False)
+            own = {"testid": "test id"}.get(self.kind, self.kind) + " " + quoted(self.value)
         return own if self.scope is None else f"{own} inside {self.scope.describe()}"
 
 
 def norm(text: str) -> str:
     return " ".join(text.split())
+
+
+def quoted(text: str) -> str:
+    """A value in double quotes, as in `The page changed the value to "12".` (also a Python string)."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def quote_word(target: str) -> str:
@@ -168,14 +171,13 @@ class Hit:
     role: str
     name: str
     tier: int
-    self: bool = False
 
 
-def _search_in(page: Page, fr: Frame, t: Target, hidden: bool, scope_n: int = 0, self_n: int = 0) -> tuple[list[Hit], dict]:
+def _search_in(page: Page, fr: Frame, t: Target, hidden: bool, scope_n: int = 0) -> tuple[list[Hit], dict]:
     """(the candidates frame ``fr``'s bridge finds for ``t``, its whole answer)."""
     out = page.bridge.search(fr, {"kind": t.kind, "value": t.value, "role": t.role, "name": t.name,
-                                  "hidden": hidden, "scope": scope_n, "self": self_n})
-    return [Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"], c["self"]) for c in out.get("candidates", ())], out
+                                  "hidden": hidden, "scope": scope_n})
+    return [Hit(fr, c["i"], c["lv"], c["role"], c["name"], c["tier"]) for c in out.get("candidates", ())], out
 
 
 def _child(page: Page, fr: Frame, n: int, tree: dict, via: str) -> Frame | None:
@@ -188,17 +190,16 @@ def _child(page: Page, fr: Frame, n: int, tree: dict, via: str) -> Frame | None:
             fr.target.call("Runtime.releaseObjectGroup", objectGroup="verdex-owners")
 
 
-def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int] | None,
-                   notes: list[str], start: Frame | None = None) -> tuple[list[Hit], int]:
+def _frames_search(page: Page, t: Target, hidden: bool, notes: list[str],
+                   start: Frame | None = None) -> tuple[list[Hit], int]:
     """Search every frame from `start` (the main frame) down (children found through each frame's bridge)."""
     hits: list[Hit] = []
     searched = 0
 
     def visit(fr: Frame, depth: int) -> None:  # depth first, like a snapshot: frames get the same indices
         nonlocal searched
-        self_n = self_at[1] if self_at is not None and self_at[0] is fr else 0
         try:
-            found, out = _search_in(page, fr, t, hidden, 0, self_n)
+            found, out = _search_in(page, fr, t, hidden)
         except (CDPError, CDPTimeout, JSError, ConnectionLost) as exc:
             if fr.index == 0:
                 raise
@@ -229,20 +230,20 @@ def _frames_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, in
     return hits, searched
 
 
-def search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
-            notes: list[str] | None = None) -> tuple[list[Hit], int]:
+def search(page: Page, t: Target, notes: list[str] | None = None) -> tuple[list[Hit], int]:
     """The winning candidates (best match level) of a target, visible ones first, then hidden ones."""
     notes = notes if notes is not None else []
+    scope = t.scope
     for hidden in (False, True):
-        if t.scope is not None and t.scope.kind == "role" and t.scope.role in FRAME_ROLES:
-            hits, searched = _frames_search(page, t, hidden, self_at, notes, start=_frame_of(page, t.scope, notes))
-        elif t.scope is not None and t.scope.kind == "role" and t.scope.role == "document" and t.scope.scope is None:
-            hits, searched = _main_search(page, t, hidden, self_at)
-        elif t.scope is not None:
-            fr, n = _unique(page, t.scope, notes)
-            hits, searched = _search_in(page, fr, t, hidden, n, self_at[1] if self_at else 0)[0], 1
+        if scope is None:
+            hits, searched = _frames_search(page, t, hidden, notes)
+        elif scope.kind == "role" and scope.role == "iframe":  # the frame's document (and its frames)
+            hits, searched = _frames_search(page, t, hidden, notes, start=_frame_of(page, scope, notes))
+        elif scope.kind == "role" and scope.role == "document" and scope.scope is None:
+            hits, searched = _main_search(page, t, hidden)
         else:
-            hits, searched = _frames_search(page, t, hidden, self_at, notes)
+            fr, n = _unique(page, scope, notes)
+            hits, searched = _search_in(page, fr, t, hidden, n)[0], 1
         if hits:
             best = max(h.level for h in hits)
             if hidden:
@@ -252,14 +253,13 @@ def search(page: Page, t: Target, self_at: tuple[Frame, int] | None = None,
     return [], searched
 
 
-def _main_search(page: Page, t: Target, hidden: bool, self_at: tuple[Frame, int] | None) -> tuple[list[Hit], int]:
+def _main_search(page: Page, t: Target, hidden: bool) -> tuple[list[Hit], int]:
     """`role=document >> TARGET` (or `document:TITLE >> TARGET`): the main frame's document alone."""
     page.frames.refresh()
     main = page.frames.main
     if t.scope.name and norm(page.bridge.title(main) or "").lower() != t.scope.name.lower():
         return [], 1
-    self_n = self_at[1] if self_at is not None and self_at[0] is main else 0
-    return _search_in(page, main, t, hidden, 0, self_n)[0], 1
+    return _search_in(page, main, t, hidden)[0], 1
 
 
 def _frame_of(page: Page, scope: Target, notes: list[str]) -> Frame:

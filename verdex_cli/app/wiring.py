@@ -7,7 +7,7 @@ import itertools
 import os
 import shlex
 import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Iterable
 
 from ..base.errors import ErrorKind, ExitStatus, VerdexError, exit_status
@@ -39,16 +39,9 @@ class AppOptions(Options):
         extra = [h.strip() for h in os.environ.get("VERDEX_CONNECT_HEADERS", "").splitlines() if h.strip()]
         self.headers = tuple(dict.fromkeys([*(self.headers or ()), *extra]))  # (once: a session server rebuilds us)
 
-    def session_options(self) -> Options:
-        """The session's own options, without the command line's."""
-        own = {f.name: getattr(self, f.name) for f in fields(Options)}
-        own["headers"] = tuple(own["headers"] or ())  # a list after the session config's JSON
-        return Options(**own)
-
 
 def make_workspace(opts: AppOptions) -> Workspace:
-    session_opts = opts.session_options()
-    ctx = Workspace(lambda: Session.start(session_opts))
+    ctx = Workspace(lambda: Session.start(opts))  # (the session reads the fields of Options only)
     ctx.trace = opts.trace
     ctx.show_changes = opts.changes
     return ctx

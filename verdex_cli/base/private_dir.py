@@ -16,15 +16,6 @@ class Unsafe(Exception):
     """A directory that is not ours alone to write to (the message says why)."""
 
 
-def check_private(path: str, st: os.stat_result) -> None:
-    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
-        raise Unsafe(f"{path}: it is not a directory.")
-    if st.st_uid != os.getuid():
-        raise Unsafe(f"{path}: it is owned by another user.")
-    if st.st_mode & 0o022:
-        raise Unsafe(f"{path}: group or others may write to it (mode {stat.S_IMODE(st.st_mode):04o}; it must be 0700).")
-
-
 def candidates(preferred: tuple[str, ...] = ()) -> list[str]:
     uid = os.getuid()
     tmp = os.environ.get("TMPDIR") or "/tmp"
@@ -45,5 +36,11 @@ def ensure_private(path: str) -> str:
     """``path`` created with mode 0700 if missing, and checked (Unsafe otherwise); OSError passes."""
     with suppress(FileExistsError):
         os.mkdir(path, 0o700)
-    check_private(path, os.lstat(path))
+    st = os.lstat(path)
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+        raise Unsafe(f"{path}: it is not a directory.")
+    if st.st_uid != os.getuid():
+        raise Unsafe(f"{path}: it is owned by another user.")
+    if st.st_mode & 0o022:
+        raise Unsafe(f"{path}: group or others may write to it (mode {stat.S_IMODE(st.st_mode):04o}; it must be 0700).")
     return path

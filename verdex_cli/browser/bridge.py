@@ -119,11 +119,9 @@ def engine_load() -> Call:
     return Call(EVALUATE, {"expression": loader.source(), "returnByValue": True})
 
 
-def page_read(what: str, *values: str) -> Call:
-    """One of the page's own reads (engine/page_read.js: ``title``, ``readyState``, ``alive``, the
-    ``scrolls`` a wheel may move, whether it ``scrolled`` them once drawn), in its main world."""
-    return Call(EVALUATE, {"expression": loader.script("page_read", what, *values), "returnByValue": True,
-                           "awaitPromise": True})
+def page_read(what: str) -> Call:
+    """One of the page's own reads (engine/page_read.js: title, readyState, alive), in its main world."""
+    return Call(EVALUATE, {"expression": loader.script("page_read", what), "returnByValue": True})
 
 
 def user_expression(expression: str) -> Call:
@@ -468,3 +466,7 @@ class Bridge:
 
     draw_marks = _engine("marks", "draw")  # (items, whole): outline and label [label, x, y, w, h] until erased
     erase_marks = _engine("marks", "erase")  # ()
+
+    # -- the page scrolled with the wheel (wheel.js) ------------------------------------------------
+    wheel_start = _engine("bridge", "wheelStart")  # (down): what the wheel may move, read; the viewport's size
+    wheel_moved = _engine("bridge", "wheelMoved", timeout=5)  # (key): once the wheel's work is done, what moved

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import time
 from pathlib import Path
 
-from ..act.targets import quote_word
+from ..act.targets import quote_word, quoted
 from ..base.errors import UsageError
 from ..refs.store import describe
 from .network_cmd import write_file
@@ -39,10 +38,6 @@ def to_script(steps: list[dict], path: str = "FILE") -> tuple[str, int]:
     return "\n".join(head + lines) + "\n", missing
 
 
-def _q(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
 NAVIGATION = {"open": "page.goto({url})", "back": "page.go_back()", "forward": "page.go_forward()",
               "reload": "page.reload()"}
 WAITS = {"MS": "page.wait_for_timeout({ms})", "text TEXT": "wait_for_text(page, {text})",
@@ -56,28 +51,29 @@ def _py_step(step: dict) -> list[str]:
     if "target" in step and not loc:
         return [f"# not exported: {_missing(step)}: {cmd} {' '.join(args[1:])}".rstrip()]
     if cmd in NAVIGATION:
-        return [NAVIGATION[cmd].format(url=_q(args[0]) if args else "")]
+        return [NAVIGATION[cmd].format(url=quoted(args[0]) if args else "")]
     if REGISTRY.get(cmd).signature.forms == ("REF",):  # click, dblclick, hover, focus, check, uncheck
         return [f"{loc}.{cmd}()"]
     verb = {"fill": "fill", "type": "press_sequentially"}.get(cmd)
     if verb and step.get("env"):
-        return [f"{loc}.{verb}(os.environ[{_q(step['env'])}])"]
+        return [f"{loc}.{verb}(os.environ[{quoted(step['env'])}])"]
     if verb:
-        text = "os.environ.get(\"VERDEX_PASSWORD\", \"PASSWORD\")" if step["secret"] else _q(args[1] if len(args) > 1 else "")
+        text = ("os.environ.get(\"VERDEX_PASSWORD\", \"PASSWORD\")" if step["secret"]
+                else quoted(args[1] if len(args) > 1 else ""))
         out = ["# The password is not exported: set VERDEX_PASSWORD to the real value."] if step["secret"] else []
         return out + [f"{loc}.{verb}({text})"]
     if cmd == "press":
-        return [f"{loc}.press({_q(args[-1])})" if loc else f"page.keyboard.press({_q(args[-1])})"]
+        return [f"{loc}.press({quoted(args[-1])})" if loc else f"page.keyboard.press({quoted(args[-1])})"]
     if cmd == "select":
-        return [f"{loc}.select_option([{', '.join(_q(v) for v in args[1:])}])"]
+        return [f"{loc}.select_option([{', '.join(quoted(v) for v in args[1:])}])"]
     if cmd == "upload":  # the files as the session found them (the test may run elsewhere)
-        return [f"{loc}.set_input_files([{', '.join(_q(os.path.abspath(v)) for v in args[1:])}])"]
+        return [f"{loc}.set_input_files([{', '.join(quoted(os.path.abspath(v)) for v in args[1:])}])"]
     if cmd == "scroll":
         return [f"{loc}.scroll_into_view_if_needed()" if loc else
                 f"page.mouse.wheel(0, {'-' if args[0] == 'up' else ''}600)"]
     fit = REGISTRY.get("wait").signature.match(args) if cmd == "wait" else None
     if fit is not None and (loc or "REF" not in fit.form):
-        return [WAITS[fit.form].format(loc=loc, ms=fit.values.get("ms"), text=_q(fit.values.get("text", "")))]
+        return [WAITS[fit.form].format(loc=loc, ms=fit.values.get("ms"), text=quoted(fit.values.get("text", "")))]
     return [f"# not exported: {cmd} {' '.join(args)}"]
 
 

@@ -53,7 +53,7 @@ def _found(found: Found | None):
     """A settled choice (dict), or the Found whose choice waits for `export`."""
     if found is None:
         return _NONE
-    return found.settled() or found
+    return found.choose() if found.single else found  # one frame: nothing else can match, no round trip
 
 
 def _take(loc: dict):

@@ -415,4 +415,4 @@
     return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: innerWidth, h: innerHeight };
   }
 
-  return { deepHit, nextFrame, ownerContent, current, describe, ownerHit, prepare, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };
+  return { deepHit, nextFrame, asks, ownerContent, current, describe, ownerHit, prepare, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };

@@ -33,6 +33,7 @@
   function init(start, renumber, key) {
     if (renumber) Incremental.forget();
     Registry.init(start, renumber);
+    Observer.start();  // watching from the set-up: an action before any snapshot knows what moved (act.js)
     if (key) { Observer.shadowAttached(key + 's'); Observer.ownTasks(key + 'o'); Aria.closedListen(key); }
   }
   const issue = Registry.issue;    // element -> ref number (engine/registry.js)
@@ -418,7 +419,7 @@
   return { aria: Aria, init, snapshot, check, heldTree, dirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, ownerAttrs, carry, reset,
     successors, element: element_, adoptClosed, closedHost: Aria.closedHost, closedLater: Aria.closedLater, doc: () => document, issue: Registry.issueShown, issueListed: Registry.issue, show: Registry.show, showNow: Registry.showNow, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Guard.arm,
     disarm: Guard.disarm, navigating: Guard.navigating, watchDoc: FrameWatch.watchDoc, unwatchDoc: FrameWatch.unwatchDoc, watchedFrame: FrameWatch.watchedFrame, watchState: FrameWatch.watchState, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
-    optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen,
+    optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen, wheelStart: Wheel.start, wheelMoved: Wheel.moved,
     title: () => document.title, visibility: () => document.visibilityState, viewport: () => [innerWidth, innerHeight],
     navStatus: () => { const e = performance.getEntriesByType('navigation')[0]; return e ? e.responseStatus : 0; },
     get counter() { return Registry.counter; }, get registered() { return Registry.size; } };

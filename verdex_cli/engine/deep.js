@@ -120,4 +120,4 @@
     return moved;
   }
 
-  return { begin, enter, leave, drain, expand, flatten, MAX_TREE };
+  return { begin, enter, leave, drain, expand, flatten };

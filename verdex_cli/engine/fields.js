@@ -50,12 +50,6 @@
     return false;
   }
 
-  function deepActive() {
-    let a = document.activeElement;
-    for (let sr = a && Aria.shadowOf(a); sr && sr.activeElement; sr = Aria.shadowOf(a)) a = sr.activeElement;
-    return a;
-  }
-
   // Does focus (or a key event's target) `a` count as being on `el`? The element itself, something
   // inside its shadow tree, or the contenteditable host that holds it.
   function isOn(el, a) {
@@ -80,7 +74,7 @@
   function focusState(n) {
     const el = follow(n);
     if (!el) return { status: 'removed' };
-    const a = deepActive();
+    const a = Aria.deepActive();
     const out = isOn(el, a) ? { status: 'ok' } : { status: 'elsewhere', on: who(a) };
     if (el !== B.element(n)) out.replaced = true;
     return out;
@@ -89,18 +83,18 @@
   function focus(n) {
     const el = B.element(n);
     if (!el || !el.isConnected) return { status: 'removed' };
-    if (!isOn(el, deepActive())) el.focus({ preventScroll: true });
+    if (!isOn(el, Aria.deepActive())) el.focus({ preventScroll: true });
     return focusState(n);
   }
 
   // In a parent frame: does focus sit on this frame owner (the way into the child frame)?
   function holds(owner) {
-    const a = deepActive();
+    const a = Aria.deepActive();
     return a === owner ? true : who(a);
   }
 
-  function focused() { return who(deepActive()); }
-  function focusedElement() { return deepActive(); }
+  function focused() { return who(Aria.deepActive()); }
+  function focusedElement() { return Aria.deepActive(); }
 
   // ---- values -------------------------------------------------------------------------------
   function value(n) {

@@ -47,9 +47,10 @@ MODULES = (
     Module("Text", ("text.js",)),                    # a frame's snapshot text, rendered in the page
     Module("Guard", ("guard.js",), ("Aria", "Registry")),  # the click guard (events for another element stopped)
     Module("Act", ("act.js",), ("Aria", "Registry", "Observer", "Guard")),  # acting on a ref
+    Module("Wheel", ("wheel.js",), ("Act",)),         # what the wheel moved (scroll up|down)
     Module("FrameWatch", ("frame_watch.js",), ("Aria", "Act", "Guard")),  # what reaches a frame's document (owner clicks)
     Module("Bridge", ("bridge.js",), ("Aria", "Registry", "Runs", "Deep", "Observer", "Incremental", "Text",
-                                      "Act", "FrameWatch", "Guard")),
+                                      "Act", "FrameWatch", "Guard", "Wheel")),
     Module("Fields", ("fields.js",), ("Aria", "Bridge")),
     Module("PwLocators", ("pw_locators.js",)),      # which locators a Playwright test can use
     Module("Targets", ("targets.js",), ("Aria", "Bridge", "PwLocators")),
@@ -119,11 +120,10 @@ def check_uses(m: Module, text: str, names: set[str]) -> None:
         raise EngineError(f"{m.name} ({', '.join(m.files)}) uses {hit.group()} without needing it")
 
 
-def compose(modules: tuple[Module, ...] = MODULES, exports: dict[str, str] | None = None, check: bool = True) -> str:
+def compose(modules: tuple[Module, ...] = MODULES, exports: dict[str, str] = EXPORTS, check: bool = True) -> str:
     """The whole engine as one script: the factories in dependency order, then ``globalThis.__verdex``.
     ``check``: no module uses a name it does not need (tests/test_engine.py; a scan of the whole source that
     cost every start of verdex 15-20 ms of CPU)."""
-    exports = EXPORTS if exports is None else exports
     ordered = order(modules)
     names = {m.name for m in ordered}
     for ns, name in exports.items():

@@ -70,7 +70,7 @@
   const TEXT = 1, LIST = 2, ATTR = 4, EVENT = 8;
   const MAX_ROOTS = 300;
   let roots = new Map();
-  let overflow = false;
+  let overflow = true;         // nothing captured yet: everything counts as changed
   // whose doing a change was (ownTasks, below): the places the page's own tasks touched, and the others
   let own = 0, ownName = null, inOwn = false, ownOpen = 0, unsure = false;
   let ownSet = new Set(), otherSet = new Set();
@@ -183,12 +183,6 @@
     touch(t, EVENT);
   }
 
-  function deepActive() {
-    let a = document.activeElement;
-    for (let sr = a && Aria.shadowOf(a); sr && sr.activeElement; sr = Aria.shadowOf(a)) a = sr.activeElement;
-    return a;
-  }
-
   function start() {
     if (started) return;
     started = true;
@@ -266,9 +260,21 @@
 
   // Open shadow roots are not covered by an observer on the document: watch each one a snapshot saw.
   function watchShadow(root) {
-    if (!mo || shadows.has(root)) return;
+    if (!mo || shadows.has(root)) return false;
     shadows.add(root);
     mo.observe(root, OPTIONS);
+    return true;
+  }
+  // ... and before the first capture (an action first: act.js asks stillFor), the roots there are now,
+  // once: true when one was new (watched only from now)
+  let swept = false;
+  function sweep(root) {
+    let added = false;
+    for (const el of root.querySelectorAll('*')) {
+      const sr = Aria.shadowOf(el);
+      if (sr && watchShadow(sr)) { sweep(sr); added = true; }
+    }
+    return added;
   }
 
   function animating() {
@@ -282,34 +288,33 @@
   // Called at the start of a capture: what the capture sees is the new clean state.
   function clean() {
     start();
+    swept = true;  // (the capture's walk watches the roots it sees)
     if (mo) mo.takeRecords();
     dirty = false;
     own = 0; unsure = false; ownSet = new Set(); otherSet = new Set();
     roots = new Map();
     removedIds = new Set();
     overflow = false;
-    active = deepActive();
+    active = Aria.deepActive();
     hadFocus = document.hasFocus();
   }
 
   // What changed since the last capture ({overflow, roots}), then clean: the capture that asks
   // sees the new state. Before the first capture everything counts as changed.
   function take() {
-    const wasStarted = started;
     if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
-    if (deepActive() !== active && Sheets.any('focus')) everything();
+    if (Aria.deepActive() !== active && Sheets.any('focus')) everything();
     if (fieldsChanged(true)) dirty = true;
     if (animating() && Sheets.animatesTree()) everything();
-    const out = { overflow: overflow || !wasStarted, roots, removedIds };
+    const out = { overflow, roots, removedIds };
     clean();
     return out;
   }
 
   // The cache check: pending mutation records count, so no microtask timing matters.
   function isDirty() {
-    if (!started) return true;
     if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
-    return dirty || deepActive() !== active || document.hasFocus() !== hadFocus || (animating() && Sheets.animatesTree())
+    return dirty || Aria.deepActive() !== active || document.hasFocus() !== hadFocus || (animating() && Sheets.animatesTree())
       || fieldsChanged(false);
   }
 
@@ -330,11 +335,12 @@
   // as far as the watcher has seen since it started; 0 when it cannot vouch (not watching, or moving now).
   function stillFor() {
     if (!started) return 0;
+    if (!swept) { swept = true; if (sweep(document)) startedAt = performance.now(); }
     if (mo) { const pending = mo.takeRecords(); if (pending.length) changed(pending); }
     if (scrolling || animating()) return 0;
     return performance.now() - Math.max(touchedAt, changedAt, scrolledAt, startedAt);
   }
 
-  return { start, clean, take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, shadowAttached, ownTasks,
+  return { start, take, isDirty, quiet, stillFor, beatsSince, background, watchShadow, shadowAttached, ownTasks,
     ownChanges, ownOnly, mark, field,
-    resetFields, TEXT, LIST, ATTR, EVENT };
+    resetFields, TEXT, EVENT };

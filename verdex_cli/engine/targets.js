@@ -110,7 +110,7 @@
     return el;
   }
 
-  // spec: {kind: testid|label|text|id|role, value, role, name, scope (ref number), self (ref number), hidden}
+  // spec: {kind: testid|label|text|id|role, value, role, name, scope (ref number), hidden}
   function search(spec) {
     const wanted = Aria.closedWanted();  // closed roots to resolve first (browser/closed_roots.py)
     if (wanted) return { wantClosed: wanted };
@@ -158,14 +158,12 @@
           return true;
         }, true);
       }
-      const self = spec.self ? B.element(spec.self) : null;
       const out = [];
       for (const [el, lv] of hits) {
         if (out.length >= LIMIT) break;
         const rn = roleName(el);
         found.push(el);
-        out.push({ i: found.length - 1, lv, role: rn.role, name: rn.name, tier: tierOf(el, rn.role),
-          self: el === self });
+        out.push({ i: found.length - 1, lv, role: rn.role, name: rn.name, tier: tierOf(el, rn.role) });
       }
       const frames = spec.scope ? 0 : (spec.kind === 'text' ? frameOwners(withHidden) : owners.length);
       return { status: 'ok', candidates: out, total: hits.size, frames };
@@ -309,4 +307,4 @@
     return false;
   }
 
-  return { search, owner, issue, facts, locate, textOf, flatParent, walk, norm, roleName, tierOf, labelTexts };
+  return { search, owner, issue, facts, locate, textOf, flatParent, walk, norm, roleName, tierOf };

@@ -74,15 +74,3 @@ def splice(root: dict, patches: list[dict], title: str) -> dict:
             parent = child
         parent["c"][path[-1]] = p["n"]
     return root
-
-
-def collect_owners(node: dict, out: list) -> None:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if "fo" in n:
-            out.append(n)
-        kids = n.get("c")
-        if kids:
-            stack.extend(k for k in reversed(kids) if not isinstance(k, str))
-    out.sort(key=lambda n: n["fo"])

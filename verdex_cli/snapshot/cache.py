@@ -15,7 +15,7 @@ import weakref
 from ..base.errors import VerdexError
 from ..base.timing import phase
 from ..browser.page import Page
-from .model import Snapshot
+from .model import Snapshot, collect_owners
 from .views import FrameView
 
 SNAP = ("snapshot",)  # a whole frame's tree (Bridge.capture)
@@ -207,13 +207,8 @@ def _known_dirt(page: Page, entry: Entry, frames: list) -> dict[int, bool]:
 def _owners_followed(root: dict | FrameView) -> bool:
     """Every frame owner of this frame's tree led to a frame (none was unloaded or blocked)."""
     if isinstance(root, FrameView):
-        return all("fi" in o for o in root.owners)
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if "fo" in n and "fi" not in n:
-            return False
-        for k in n.get("c") or ():
-            if not isinstance(k, str):
-                stack.append(k)
-    return True
+        owners = root.owners
+    else:
+        owners = []
+        collect_owners(root, owners)
+    return all("fi" in o for o in owners)

@@ -11,8 +11,8 @@ from ..base.timing import phase
 from ..browser.frames import Frame, find_frame
 from ..browser.page import Page
 from . import cache, first as _first
-from .answers import Answered, collect_owners, parse_answer, splice, unused
-from .model import FrameInfo
+from .answers import Answered, parse_answer, splice, unused
+from .model import FrameInfo, collect_owners
 from .owners import OwnerLookup as _OwnerLookup
 from .views import FrameView, ViewMismatch
 

@@ -45,10 +45,8 @@ class Node:
 def parse_line(line: str, hidden_ref: str | None = None) -> Node:
     """One line of snapshot text as a Node (``hidden_ref``: the ref compact mode left out)."""
     body = line.lstrip(" ")[2:]  # after "- "
-    if body.startswith("text: "):
-        return Node("text", body[6:], (), "", None)
-    if body.startswith("note: "):
-        return Node("note", body[6:], (), "", None)
+    if body.startswith(("text: ", "note: ")):
+        return Node(body[:4], body[6:], (), "", None)
     end = len(body)
     for i, ch in enumerate(body):
         if ch in ' :':
@@ -182,8 +180,6 @@ def _common_ends(a: list[str], ha: dict, ia, b: list[str], hb: dict, ib) -> tupl
 
 def _match_plain(old: list[tuple[int, Node]], new: list[tuple[int, Node]], added: list, removed: list) -> None:
     """Lines with no identity at all: equal ones matched in order; the rest were added or removed."""
-    if not old and not new:
-        return
     if len(old) * len(new) > MATCH_LIMIT:  # a page rebuilt wholesale: no pairing, just what differs
         gone, came = Counter(n.content for _, n in old), Counter(n.content for _, n in new)
         removed.extend((i, n.item()) for i, n in _take(old, gone - came))

@@ -61,3 +61,17 @@ class Snapshot:
             "notes": list(self.notes),
             "snapshot": self.number,
         }
+
+
+def collect_owners(node: dict, out: list) -> None:
+    """The frame owners of ``node``'s frame tree (not of the frames stitched under them) added to
+    ``out``, by slot."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if "fo" in n:
+            out.append(n)
+        kids = n.get("c")
+        if kids:
+            stack.extend(k for k in reversed(kids) if not isinstance(k, str))
+    out.sort(key=lambda n: n["fo"])

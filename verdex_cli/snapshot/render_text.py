@@ -16,8 +16,8 @@ LEAF_KEYS = frozenset(("r", "n", "nc", "e", "t", "s", "v", "i"))
 STATE_ORDER = ("checked", "disabled", "expanded", "selected", "pressed", "level", "required", "editable")
 
 
-def cut(text: str, limit: int = MAX_TEXT) -> str:
-    return text if len(text) <= limit else text[:limit].rstrip() + "..."
+def cut(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT].rstrip() + "..."
 
 
 def one_line(text: str) -> str:
@@ -27,7 +27,7 @@ def one_line(text: str) -> str:
 
 def quote(text: str) -> str:
     """JSON-style quoting (non-ASCII kept), after cutting."""
-    return json_quote(text if len(text) <= MAX_TEXT else cut(text))
+    return json_quote(cut(text))
 
 
 def _states(s: dict) -> str:

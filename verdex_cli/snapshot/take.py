@@ -13,9 +13,9 @@ from ..base.timing import phase
 from ..browser.frames import Frame
 from ..base.errors import VerdexError
 from ..browser.page import Page
-from .answers import collect_owners, drop_ahead
+from .answers import drop_ahead
 from .capture import UNCAPTURED, capture_tree
-from .model import Snapshot
+from .model import Snapshot, collect_owners
 from .render_text import TextRenderer
 from .views import FrameView, Stitched, frames_of
 
@@ -78,7 +78,7 @@ def cached_snapshot(page: Page, number: int, all_refs: bool = False, fresh: bool
                      tree, not trust_observer), False
 
 
-def _mode(all_refs: bool, frame: Frame | None = None, follow: bool = True, tree: bool = False) -> tuple:
+def _mode(all_refs: bool, frame: Frame | None, follow: bool, tree: bool) -> tuple:
     return ("all-refs" if all_refs else "default", frame.index if frame is not None else 0, follow, tree)
 
 

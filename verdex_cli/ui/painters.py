@@ -86,7 +86,7 @@ def action(r, d: dict) -> None:
     if d.get("action") == "press":
         r.out.print(Text.assemble((verb + " ", "green"), (d["key"], "bold")))
     elif d.get("action") == "scroll" and "ref" not in d:
-        r.out.print(Text(f"Scrolled {d['direction']} (scrollY={d.get('scroll_y')})", style="green"))
+        r.out.print(Text(f"Scrolled {d['direction']}{_moved(d.get('moved') or {}, d.get('scroll_y'))}", style="green"))
     else:
         line = Text.assemble((verb + " ", "green"), (describe(d.get("role", ""), d.get("name")), "bold"),
                              (f" ({d.get('ref')})", "cyan"))
@@ -98,6 +98,16 @@ def action(r, d: dict) -> None:
     paint_changes(r, d.get("changes"))
     paint_before(r, d.get("changes_before"))
     render_network.paint_action(r, d)
+
+
+def _moved(m: dict, y) -> str:
+    """What a wheel moved: the window, a pane (by the container it is or is in) or the page's own content."""
+    where = describe(m["role"], m.get("name")) if m.get("role") else ""
+    if m.get("what") == "pane":
+        return f": {'pane ' + where if where else 'a pane'} (scrollTop={m.get('scroll_top')})"
+    if m.get("what") == "content":
+        return f": {where or 'the content at the middle'} moved (the page's own scrolling)"
+    return f" (scrollY={y})"
 
 
 STATUS = {"live": "green", "changed": "yellow", "hidden": "dim", "removed": "red", "navigated": "magenta"}

@@ -20,6 +20,13 @@
     return closedRoots.get(el) || null;
   }
 
+  // The focused element, inside shadow roots (the closed ones held here too).
+  function deepActive() {
+    let a = document.activeElement;
+    for (let sr = a && shadowOf(a); sr && sr.activeElement; sr = shadowOf(a)) a = sr.activeElement;
+    return a;
+  }
+
   function heard(e) {
     e.stopPropagation();
     const t = e.composedPath()[0];

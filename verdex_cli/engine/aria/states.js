@@ -151,6 +151,7 @@
     children,
     flatParent,
     shadowOf,
+    deepActive,
     closedListen,
     closedWanted,
     closedHost,
