@@ -34,11 +34,11 @@ FORMATS = {
     "range": "a number",
 }
 
-HINTS = {
-    "checkable": "use 'check {ref}' or 'uncheck {ref}'",
-    "select": "use 'select {ref} VALUE'",
-    "button": "use 'click {ref}'",
-    "file": "use 'upload {ref} PATH...'",
+HINTS = {  # a field kind the text verbs refuse -> (what it is, when not its input type; the command to use)
+    "checkable": ("", "use 'check {ref}' or 'uncheck {ref}'"),
+    "select": ("a select element", "use 'select {ref} VALUE'"),
+    "button": ("a button", "use 'click {ref}'"),
+    "file": ("a file input", "use 'upload {ref} PATH...'"),
 }
 
 
@@ -73,7 +73,6 @@ ROLE_HINTS = {  # custom widgets that take keys or clicks instead of text
     "combobox": "; use 'click {ref}' to open it, then click an option",
     "listbox": "; click an option",
 }
-KIND_WORDS = {"select": "a select element", "button": "a button", "file": "a file input"}
 
 
 def _refuse_kind(res: Resolved, info: dict, verb: str, done: str) -> None:
@@ -81,8 +80,9 @@ def _refuse_kind(res: Resolved, info: dict, verb: str, done: str) -> None:
     right command."""
     kind = info["kind"]
     if kind in HINTS:
-        what = KIND_WORDS.get(kind) or f"a {info['type']}"
-        raise NotActionable(f"Element {res.label} is {what}, not a text field; {HINTS[kind].format(ref=res.text)}.")
+        what, hint = HINTS[kind]
+        raise NotActionable(f"Element {res.label} is {what or 'a ' + info['type']}, not a text field; "
+                            f"{hint.format(ref=res.text)}.")
     if kind == "none":
         role = info["role"]
         hint = ROLE_HINTS.get(role, "").format(ref=res.text)

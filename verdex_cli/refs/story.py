@@ -146,12 +146,7 @@ class TabLog:
         for d in self.docs:
             if d.frame in starts and (d.frame in found or (d.old and d.old == starts[d.frame])):
                 found.setdefault(d.frame, []).append(d)
-        if not found:
-            return []
-        return min(found.values(), key=lambda changes: self._order(changes[0]))
-
-    def _order(self, change: DocChange) -> int:
-        return next(i for i, d in enumerate(self.docs) if d is change)
+        return next(iter(found.values()), [])  # (the frame whose first change came first: found in order)
 
 
 def documents(page) -> dict[int, tuple[str, str, str]]:
