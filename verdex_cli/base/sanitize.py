@@ -51,14 +51,17 @@ def clean_data(value: Any) -> Any:
 
 def json_quote(text: str) -> str:
     """A JSON string literal (non-ASCII kept) with every control character escaped as ``\\uXXXX``."""
-    out = encode_basestring(text)
-    if (out.isascii() and "\x7f" not in out) or _JSON_UNSAFE.search(out) is None:  # (ASCII: DEL the only one)
-        return out
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+    return _json_safe(encode_basestring(text))
 
 
 def json_line(obj: Any) -> str:
     """One JSON Lines record (no newline inside, no raw control character: DEL, C1, U+2028/9 escaped
     as ``\\uXXXX``)."""
-    text = json.dumps(obj, ensure_ascii=False, default=str)
-    return text if _JSON_UNSAFE.search(text) is None else _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _json_safe(json.dumps(obj, ensure_ascii=False, default=str))
+
+
+def _json_safe(out: str) -> str:
+    # (ASCII: DEL the only one, found without the pattern, which takes ~9 ms over a 1 MB snapshot)
+    if (out.isascii() and "\x7f" not in out) or _JSON_UNSAFE.search(out) is None:
+        return out
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)

@@ -123,10 +123,13 @@
     const owners = [];   // [line, slot, frame id or '']
     const long = new Map();  // line -> that line uncut, for the lines a text was cut in
 
-    // the last line, which a text was cut in (wasCut), kept whole as well: `again()` builds it uncut
-    function keepWhole(again) {
+    // a node's line (nodeLine's arguments); when a text was cut in it, kept whole as well, built again uncut
+    // (arguments, not a closure: one that captured them would cost every node a context object)
+    function push(indent, role, name, marks, shape, kids, value) {
+      lines.push(nodeLine(indent, role, name, marks, shape, kids, value));
+      if (!wasCut) return;
       whole = true;
-      try { long.set(lines.length - 1, again()); } finally { whole = false; }
+      try { long.set(lines.length - 1, nodeLine(indent, role, name, marks, shape, kids, value)); } finally { whole = false; }
     }
     // a node's line: its head (role, name, marks), then by `shape`: 0 nothing, 1 its text runs, 2 ':'
     // (children follow), 3 its value
@@ -161,9 +164,7 @@
       if (owner) owners.push([lines.length, n.fo, n.fid || '']);
       const shape = owner ? 0 : kids && !hasElements && !(showName && fromContent) ? 1 : kids && hasElements ? 2 :
         n.v ? 3 : 0;
-      const shown = showName ? name : '';
-      lines.push(nodeLine(indent, role, shown, marks, shape, kids, n.v));
-      if (wasCut) keepWhole(() => nodeLine(indent, role, shown, marks, shape, kids, n.v));
+      push(indent, role, showName ? name : '', marks, shape, kids, n.v);
       if (shape === 2) children(kids, indent + '  ', showName && fromContent, n.ti);
     }
 
@@ -175,9 +176,7 @@
           if (namedFromContent) continue;
           const text = strip(ch);
           if (!text) continue;
-          wasCut = false;
-          lines.push(indent + '- text: ' + oneLine(text));
-          if (wasCut) keepWhole(() => indent + '- text: ' + oneLine(text));
+          push(indent, 'text', '', '', 3, null, text);
           ids.push(ti && j < ti.length && ti[j] ? base + ti[j] : 0);
           continue;
         }
@@ -187,8 +186,7 @@
     }
 
     const kids = root.c && root.c.length ? root.c : null;
-    lines.push(nodeLine('', 'document', root.n || '', '', kids ? 2 : 0));
-    if (wasCut) keepWhole(() => nodeLine('', 'document', root.n || '', '', kids ? 2 : 0));
+    push('', 'document', root.n || '', '', kids ? 2 : 0);
     ids.push(base);
     if (kids) children(kids, '  ', false, root.ti);
     // what an owner of this frame shows after its line (capture.py): nothing, its text, or its lines
