@@ -337,7 +337,7 @@
   function recordState(el) {
     const r = recordFrom(up(el), ITEM_DEPTH - 1);
     if (r === null || r.at === null || !holds(r, el)) return r;
-    const own = { w: r.w, k: r.k, l: '', at: null, node: r.node, over: null };  // its label is the element's own text:
+    const own = { w: r.w, k: r.k, l: '', at: null, node: r.node };  // its label is the element's own text:
     labelInto(own, el);                                                // the next one
     return own;
   }
@@ -350,7 +350,7 @@
       let r = run ? run.rec.get(node) : undefined;
       if (r === undefined) {
         const w = recordWord(node);
-        r = w === null ? null : { w, k: recordKeys(node), l: '', at: null, node, over: null };
+        r = w === null ? null : { w, k: recordKeys(node), l: '', at: null, node };
         if (r !== null) labelInto(r, null);
         if (run) run.rec.set(node, r);
       }
@@ -359,14 +359,11 @@
     return null;
   }
 
-  // Does `el` (inside record r's node) hold the text r's label is? (r.over: the elements between that
-  // text and the node, found once per record: el.contains for every ref would walk up to the document)
+  // Does `el` (inside record r's node) hold the text r's label is? (up from that text to the node: a
+  // few steps, where el.contains would walk up to the document)
   function holds(r, el) {
-    if (r.over === null) {
-      r.over = [];
-      for (let x = r.at.parentNode; x !== r.node; x = x.parentNode) r.over.push(x);
-    }
-    return r.over.includes(el);
+    for (let x = r.at.parentNode; x !== r.node; x = x.parentNode) if (x === el) return true;
+    return false;
   }
 
   function recordKeys(node) {
