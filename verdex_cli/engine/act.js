@@ -1,8 +1,7 @@
 // The in-page half of acting on a ref (module Act, in the isolated world; see engine.py): what an
 // element is now (describe, brief), getting it ready for a pointer action (scroll, wait until visible,
 // enabled, stable and hit-testable: prepare, which may arm the click guard (guard.js) in the same call;
-// the same point through each frame around it: ownerHit), focus, selection, and a field's value and
-// options.
+// the same point through each frame around it: ownerHit), settling after it, and a select's options.
   const WS = /\s+/g;
 
   const composedContains = Aria.composedContains;
@@ -351,37 +350,6 @@
     }
   }
 
-  function focus(n) {
-    const el = Registry.get(n);
-    if (!el || !el.isConnected) return { status: 'removed' };
-    el.focus({ preventScroll: false });
-    let active = document.activeElement;
-    for (let sr = active && Aria.shadowOf(active); sr && sr.activeElement; sr = Aria.shadowOf(active)) active = sr.activeElement;
-    return { status: active === el || composedContains(el, active) ? 'ok' : 'not_focusable' };
-  }
-
-  function selectAll(n) {
-    const el = Registry.get(n);
-    if (!el) return false;
-    if (typeof el.select === 'function' && (el.localName === 'input' || el.localName === 'textarea')) { el.select(); return true; }
-    if (el.isContentEditable) {
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      const sel = getSelection();
-      sel.removeAllRanges();
-      sel.addRange(range);
-      return true;
-    }
-    return false;
-  }
-
-  function fieldValue(n) {
-    const el = Registry.get(n);
-    if (!el) return null;
-    if (el.isContentEditable) return el.textContent;
-    return typeof el.value === 'string' ? el.value : null;
-  }
-
   // (`el`: another select than ref n's own, e.g. the one the page put in its place: Fields.optionsNow)
   function options(n, el) {
     el = el || Registry.get(n);
@@ -415,4 +383,4 @@
     return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: innerWidth, h: innerHeight };
   }
 
-  return { deepHit, nextFrame, asks, ownerContent, current, describe, ownerHit, prepare, hovered, settle, focus, selectAll, fieldValue, options, brief, optionPoint };
+  return { deepHit, nextFrame, asks, ownerContent, current, describe, ownerHit, prepare, hovered, settle, options, brief, optionPoint };

@@ -416,10 +416,10 @@
     return true;
   }
 
-  return { aria: Aria, init, snapshot, check, heldTree, dirty, quiet: Observer.quiet, owner, tagOwners, tagOwner, ownerAttrs, carry, reset,
+  return { aria: Aria, init, snapshot, check, heldTree, dirty, owner, tagOwners, tagOwner, ownerAttrs, carry, reset,
     successors, element: element_, adoptClosed, closedHost: Aria.closedHost, closedLater: Aria.closedLater, doc: () => document, issue: Registry.issueShown, issueListed: Registry.issue, show: Registry.show, showNow: Registry.showNow, ownerHit: Act.ownerHit, describe: Act.describe, prepare: Act.prepare, arm: Guard.arm,
-    disarm: Guard.disarm, navigating: Guard.navigating, watchDoc: FrameWatch.watchDoc, unwatchDoc: FrameWatch.unwatchDoc, watchedFrame: FrameWatch.watchedFrame, watchState: FrameWatch.watchState, hovered: Act.hovered, focus: Act.focus, selectAll: Act.selectAll, fieldValue: Act.fieldValue, options: Act.options,
-    optionPoint: Act.optionPoint, brief: Act.brief, settle: Act.settle, settleThen, wheelStart: Wheel.start, wheelMoved: Wheel.moved,
+    disarm: Guard.disarm, navigating: Guard.navigating, watchDoc: FrameWatch.watchDoc, unwatchDoc: FrameWatch.unwatchDoc, watchedFrame: FrameWatch.watchedFrame, watchState: FrameWatch.watchState, hovered: Act.hovered, options: Act.options,
+    optionPoint: Act.optionPoint, brief: Act.brief, settleThen, wheelStart: Wheel.start, wheelMoved: Wheel.moved,
     title: () => document.title, visibility: () => document.visibilityState, viewport: () => [innerWidth, innerHeight],
     navStatus: () => { const e = performance.getEntriesByType('navigation')[0]; return e ? e.responseStatus : 0; },
     get counter() { return Registry.counter; }, get registered() { return Registry.size; } };
