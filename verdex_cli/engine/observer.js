@@ -1,8 +1,8 @@
 // Change watcher of one document, for the snapshot cache (snapshot/cache.py). It lives in the
 // isolated world next to the bridge and answers one question cheaply: may the page look different
 // to a snapshot than at the last capture? It says "yes" (dirty) after
-// - any DOM mutation (subtree, attributes, character data, child list; open shadow roots included
-//   once a snapshot has walked them -- see watchShadow),
+// - any DOM mutation (subtree, attributes, character data, child list; shadow roots included from
+//   their attachment to a connected element, or once a snapshot has walked them -- see watchShadow),
 // - form input by the user (input, change), <details> toggles, focus moving (focusin, focusout, and
 //   the focused element compared with the one at the capture),
 // - window resize, visual viewport resize, and media-query changes (colour scheme, reduced motion,
@@ -218,12 +218,20 @@
   }
 
   // A shadow root attached to an element in the document (a custom element upgraded late) changes what
-  // it shows with no mutation: the main world's watcher (browser/timer_watch.py) sends `name` on it.
+  // it shows with no mutation: the main world's watcher (browser/timer_watch.py) sends `name` on it (an
+  // event that does not leave the root the host is in: heard on each root watched too). The new root is
+  // watched from then on (a component renders into it after the next capture as well as before).
   let attachName = null;
+  function attached(e) {
+    mark();
+    touch(e.target, LIST);
+    const sr = Aria.shadowOf(e.target);
+    if (sr) watchShadow(sr);
+  }
   function shadowAttached(name) {
     if (attachName !== null) return;
     attachName = name;
-    document.addEventListener(name, (e) => { mark(); touch(e.target, LIST); }, { capture: true, passive: true });
+    document.addEventListener(name, attached, { capture: true, passive: true });
   }
 
   // DOM-changing tasks the page ran on its own since the last capture: a timer, interval or animation
@@ -258,11 +266,13 @@
     return { ids, all };
   }
 
-  // Open shadow roots are not covered by an observer on the document: watch each one a snapshot saw.
+  // Shadow roots are not covered by an observer on the document: watch each one a snapshot saw or
+  // whose attachment was heard.
   function watchShadow(root) {
     if (!mo || shadows.has(root)) return false;
     shadows.add(root);
     mo.observe(root, OPTIONS);
+    if (attachName !== null) root.addEventListener(attachName, attached, { capture: true, passive: true });
     return true;
   }
   // ... and before the first capture (an action first: act.js asks stillFor), the roots there are now,
