@@ -55,7 +55,7 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None, sess
     if guard is None:  # the click closed its own tab (window.close()): it did land
         return dict(result, notes=res.notes + ["The tab closed itself after the click."])
     notes = list(res.notes)
-    late = action == "hover"  # a hover is judged where the pointer is once the page settled (_hover_end)
+    late = action == "hover"  # a hover is judged where the pointer is once the page settled (_once_settled)
     reads = inside.read() if inside is not None and not late else None
     try:
         if guard.get("navigated"):
@@ -87,31 +87,33 @@ def _pointer(page: Page, res: Resolved, action: str, denial: Denial | None, sess
         if late and inside is not None:
             inside.end()
         raise
+    return dict(result, notes=notes + _once_settled(page, res, action, inside, nav_before, started, session, result))
+
+
+def _once_settled(page: Page, res: Resolved, action: str, inside: Inside | None, nav_before: int,
+                  started: list | None, session: Session, result: dict) -> list[str]:
+    """The page settled after the input (the notes say what it started: a navigation, a closed tab); a
+    hover is judged then: the element is still under the pointer, or a refusal (a page that moved or
+    covered it a moment after the move took the hover away)."""
+    late = action == "hover"
     page.settle.ask_hover((res.frame.index, res.ref.n) if late and inside is None else None)
     page.settle.hover_answer(None)
     try:
-        notes += after_input(page, nav_before, started=started, acted=late, session=session)
+        notes = after_input(page, nav_before, started=started, acted=late, session=session)
     except ConnectionLost:
-        notes.append(f"The tab closed itself after the {action}.")
+        notes = [f"The tab closed itself after the {action}."]
     except BaseException:
         if late and inside is not None:
             inside.end()
         raise
     finally:
         page.settle.ask_hover(None)
-    if late:
-        notes += _hover_end(page, res, inside, result)
-    return dict(result, notes=notes)
-
-
-def _hover_end(page: Page, res: Resolved, inside: Inside | None, result: dict) -> list[str]:
-    """A hover, once the page settled: the element is still under the pointer, or a refusal (a page that
-    moved or covered it a moment after the move took the hover away)."""
-    if inside is None:
+    if late and inside is None:
         _check_hover(page, res, settled=True)
-        return []
-    note, result["inside"] = inside.verdict("hover", inside.read(settle=True), {})
-    return [note]
+    elif late:
+        note, result["inside"] = inside.verdict("hover", inside.read(settle=True), {})
+        notes.append(note)
+    return notes
 
 
 def _cut_short(res: Resolved, guard: dict, inside: Inside | None) -> None:
