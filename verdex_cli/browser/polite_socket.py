@@ -1,4 +1,5 @@
-"""The TCP socket under a ``ws://`` DevTools connection: a refused handshake is read to its end.
+"""The TCP socket under a ``ws://`` DevTools connection: a refused handshake is read to its end, and
+an open one is hung up so that the server sees it closed (:func:`hang_up`).
 
 Closing a socket with unread bytes makes the kernel reset the connection (RST). Browserless 2.42
 answers a wrong token with ``401`` and a body, and its whole process dies of that reset (an unhandled
@@ -11,6 +12,7 @@ reached through a proxy keep websocket-client's own socket.
 from __future__ import annotations
 
 import socket
+import struct
 import time
 import urllib.parse
 import urllib.request
@@ -18,22 +20,35 @@ import urllib.request
 DRAIN_SECONDS = 2.0
 
 
-def drain(sock: socket.socket, until_closed: bool = False) -> None:
+def drain(sock: socket.socket) -> None:
     """Half-close ``sock`` and read what the other end still sends until it pauses for 0.25 s or
-    closes (at most DRAIN_SECONDS), so that closing it sends no reset. ``until_closed``: a pause is
-    waited out (a loaded server answers a WebSocket close late, and a socket closed before then is
-    reset when it does)."""
+    closes (at most DRAIN_SECONDS), so that closing it sends no reset."""
     end = time.monotonic() + DRAIN_SECONDS
     try:
         sock.shutdown(socket.SHUT_WR)
+        while (left := end - time.monotonic()) > 0:
+            sock.settimeout(min(left, 0.25))
+            if not sock.recv(65536):
+                return
+    except OSError:  # TimeoutError among them: a pause
+        pass
+
+
+def hang_up(sock: socket.socket) -> None:
+    """After our WebSocket close frame: read until the server closes (at most DRAIN_SECONDS), so that
+    closing sends no reset; a server that has not closed by then is reset. No half-close first: a
+    Node.js peer (Browserless 2.42's proxy) that has read our FIN stops watching the socket, so a
+    reset after it went unseen and the browser lived on while the server was slow to close."""
+    end = time.monotonic() + DRAIN_SECONDS
+    try:
         while (left := end - time.monotonic()) > 0:
             sock.settimeout(min(left, 0.25))
             try:
                 if not sock.recv(65536):
                     return
             except TimeoutError:
-                if not until_closed:
-                    return
+                pass
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     except OSError:
         pass
 

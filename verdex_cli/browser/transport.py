@@ -19,7 +19,7 @@ import threading
 
 import websocket
 
-from .polite_socket import drain, open_plain
+from .polite_socket import hang_up, open_plain
 
 
 class Closed(OSError):
@@ -50,16 +50,16 @@ class WsTransport:
         return raw
 
     def close(self) -> None:
-        """Send the close frame, then read until the other end closes (drain): a socket closed with
-        unread bytes (events still coming) is reset, and Browserless 2.42 misses a reset on an idle
-        proxied socket, keeping the browser (and its slot) until its session time-out."""
+        """Send the close frame, then read until the other end closes (hang_up): Browserless 2.42 ends
+        the browser only once it sees the socket closed, and kept it (and its slot) until its session
+        time-out when it missed that."""
         sock = self.ws.sock
         try:
             self.ws.send_close()
         except Exception:
             pass
         if sock is not None:
-            drain(sock, until_closed=True)
+            hang_up(sock)
         self.ws.shutdown()
 
 
