@@ -4,13 +4,19 @@ left alone."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import re
+import socket
+import threading
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from verdex_cli.base.errors import ErrorKind, ExitStatus
+from verdex_cli.browser.transport import Closed, WsTransport
 
 from ws_proxy import WsProxy
 from conftest import browser_behind_proxy, run_verdex as verdex, until
@@ -109,3 +115,47 @@ def test_http_discovery_names_what_it_tried(remote, demo):
     assert obj["error"]["message"] == (
         f"Cannot connect to http://127.0.0.1:{proxy.port}: tried /json/version (HTTP 404), /json/list (HTTP 404), "
         f"ws://127.0.0.1:{proxy.port}/devtools/browser (HTTP 404 at the WebSocket handshake).")
+
+
+def test_one_close_frame_even_when_the_reader_reads_the_answer():
+    """websocket-client answers every close frame it reads with one of its own, even after sending
+    ours. verdex's reader thread often reads the server's answer first; a second close frame, after the
+    server had closed, kept Browserless 2.42's browser alive (test_services). A server that answers
+    our close frame and then reads to the end sees exactly one close frame and nothing else."""
+    server = socket.create_server(("127.0.0.1", 0))
+    heard = []
+
+    def serve():
+        conn, _ = server.accept()
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += conn.recv(4096)
+        key = re.search(rb"sec-websocket-key: *(\S+)", data, re.I).group(1)
+        accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+        conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+        data = b""
+        while len(data) < 8:  # a masked close frame with its status code
+            data += conn.recv(4096)
+        conn.sendall(b"\x88\x02\x03\xe8")  # the answer, then the server is done
+        conn.shutdown(socket.SHUT_WR)
+        while chunk := conn.recv(4096):
+            data += chunk
+        heard.append(data)
+        conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    transport = WsTransport(f"ws://127.0.0.1:{server.getsockname()[1]}/devtools/browser/x", timeout=5)
+    transport.ws.send_close()
+    with pytest.raises(Closed):
+        transport.recv(5)  # what the reader thread does
+    transport.close()
+    thread.join(5)
+    server.close()
+    [data] = heard
+    opcodes, at = [], 0
+    while at < len(data):  # client frames: opcode byte, masked length byte (< 126 here), mask, payload
+        opcodes.append(data[at] & 0x0F)
+        at += 2 + 4 + (data[at + 1] & 0x7F)
+    assert opcodes == [8]

@@ -207,9 +207,9 @@ def browserless_session(browserless, demo, before: set) -> tuple[Driver, dict]:
 
 
 def test_browserless_ends_the_browser_as_soon_as_verdex_hangs_up(browserless, demo):
-    """Browserless ends a /chromium browser when its client's socket closes. A socket closed with
-    events still unread was reset, and Browserless 2.42 misses that reset on an idle proxied socket:
-    the browser lived on until the service's session time-out (60 s here), about every other time."""
+    """Browserless ends a /chromium browser when its client's socket closes. Anything verdex sent
+    after the server had closed (a second close frame: test_connect_ws) or a reset after verdex's
+    half-close kept the browser until the service's session time-out (60 s here)."""
     for _ in range(4):
         d, mine = browserless_session(browserless, demo, {b["id"] for b in browserless.browsers()})
         d.close()

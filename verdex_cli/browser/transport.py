@@ -26,11 +26,21 @@ class Closed(OSError):
     """The transport is closed (by the other end or by us); an OSError, as a dropped socket is."""
 
 
+class _OneClose(websocket.WebSocket):
+    """websocket-client answers every close frame it reads with one of its own, even after it sent
+    ours: a second close frame, arriving after the server had closed, left Browserless 2.42's proxy
+    holding the browser until its session time-out. Only the first close frame is sent."""
+
+    def send_close(self, *args, **kwargs) -> None:
+        if self.connected:  # send_close clears it
+            super().send_close(*args, **kwargs)
+
+
 class WsTransport:
     def __init__(self, url: str, timeout: float, headers: list[str] | tuple = ()):
         sock = open_plain(url, timeout)  # a refused ws:// handshake is read to its end (polite_socket.py)
         extra = {"socket": sock} if sock is not None else {}
-        self.ws = websocket.create_connection(url, header=list(headers), enable_multithread=True,
+        self.ws = websocket.create_connection(url, class_=_OneClose, header=list(headers), enable_multithread=True,
                                               suppress_origin=True, skip_utf8_validation=True, timeout=timeout,
                                               **extra)
         if sock is not None:
