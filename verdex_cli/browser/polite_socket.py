@@ -20,35 +20,38 @@ import urllib.request
 DRAIN_SECONDS = 2.0
 
 
-def drain(sock: socket.socket) -> None:
-    """Half-close ``sock`` and read what the other end still sends until it pauses for 0.25 s or
-    closes (at most DRAIN_SECONDS), so that closing it sends no reset."""
+def _read_to_close(sock: socket.socket, patient: bool) -> bool:
+    """Read what the other end still sends until it closes (True), for at most DRAIN_SECONDS; unless
+    ``patient``, a 0.25 s pause ends it too (False)."""
     end = time.monotonic() + DRAIN_SECONDS
+    while (left := end - time.monotonic()) > 0:
+        sock.settimeout(min(left, 0.25))
+        try:
+            if not sock.recv(65536):
+                return True
+        except TimeoutError:
+            if not patient:
+                return False
+    return False
+
+
+def drain(sock: socket.socket) -> None:
+    """Half-close ``sock`` and read what the other end still sends, so that closing it sends no reset."""
     try:
         sock.shutdown(socket.SHUT_WR)
-        while (left := end - time.monotonic()) > 0:
-            sock.settimeout(min(left, 0.25))
-            if not sock.recv(65536):
-                return
-    except OSError:  # TimeoutError among them: a pause
+        _read_to_close(sock, patient=False)
+    except OSError:
         pass
 
 
 def hang_up(sock: socket.socket) -> None:
-    """After our WebSocket close frame: read until the server closes (at most DRAIN_SECONDS), so that
-    closing sends no reset; a server that has not closed by then is reset. No half-close first: a
-    Node.js peer (Browserless 2.42's proxy) that has read our FIN stops watching the socket, so a
-    reset after it went unseen and the browser lived on while the server was slow to close."""
-    end = time.monotonic() + DRAIN_SECONDS
+    """After our WebSocket close frame: read until the server closes, so that closing sends no reset;
+    a server that has not closed within DRAIN_SECONDS is reset. No half-close first: a Node.js peer
+    (Browserless 2.42's proxy) that has read our FIN stops watching the socket, so a reset after it
+    went unseen and the browser lived on while the server was slow to close."""
     try:
-        while (left := end - time.monotonic()) > 0:
-            sock.settimeout(min(left, 0.25))
-            try:
-                if not sock.recv(65536):
-                    return
-            except TimeoutError:
-                pass
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        if not _read_to_close(sock, patient=True):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     except OSError:
         pass
 
